@@ -1,0 +1,106 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Flashes } from "~/components/Flashes";
+import { useNonce } from "~/components/nonce";
+import { SiteFooter } from "~/components/SiteFooter";
+import { SiteHeader } from "~/components/SiteHeader";
+import { takeFlashes } from "~/server/flash.server";
+import styles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "24-Hour Website | Northern Rivers Web Design" },
+  { name: "description", content: "A professional small-business website for $300, first draft in 24 hours." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { flashes, headers } = await takeFlashes(request);
+  return data({ flashes, year: new Date().getFullYear() }, { headers });
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en-AU">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <SiteHeader />
+        <main id="main" tabIndex={-1}>
+          <Flashes flashes={root?.flashes ?? []} />
+          {children}
+        </main>
+        <SiteFooter year={root?.year ?? new Date().getFullYear()} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function NotFound() {
+  return (
+    <section className="hero not-found">
+      <div className="wrap">
+        <h1>Oops! Page not found</h1>
+        <p className="lead">The page you were looking for isn't here. It may have moved, or the link may be wrong.</p>
+        <Link to="/" className="button button-primary">
+          Return to Home
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const text = isRouteErrorResponse(error)
+    ? error.statusText || (typeof error.data === "string" ? error.data : "")
+    : // In production Remix replaces server error messages with a generic one; no stack is ever shown.
+      error instanceof Error
+      ? error.message
+      : "";
+  return (
+    <section className="hero">
+      <div className="wrap">
+        <h1>Unexpected Application Error!</h1>
+        <p className="lead">
+          {status}
+          {text ? ` ${text}` : ""}
+        </p>
+        <p>
+          Please try again, or <Link to="/contact">contact us</Link> if it keeps happening.
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { PageHero } from "~/components/PageHero";
+import { connectDb } from "~/server/db.server";
+import { isProduction } from "~/server/env.server";
+import { OutboxMessage } from "~/server/models/index.server";
+
+export const meta: MetaFunction = () => [{ title: "Mail outbox (development) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+
+/** Development only: the last 50 e-mails the app queued, with their delivery state. */
+export async function loader(_: LoaderFunctionArgs) {
+  if (isProduction()) throw new Response("Not Found", { status: 404 });
+  await connectDb();
+  const messages = await OutboxMessage.find().sort({ created_at: -1 }).limit(50).lean();
+  return {
+    messages: messages.map((m) => ({
+      id: String(m._id),
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      status: m.status,
+      attempts: m.attempts,
+      createdAt: new Date(m.created_at as Date).toISOString(),
+    })),
+  };
+}
+
+export default function DevMail() {
+  const { messages } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHero title="Mail outbox" lead="Development only. Files are also written to the mail folder (MAIL_DIR)." />
+      <div className="wrap section">
+        {messages.length === 0 ? (
+          <p>No e-mails yet.</p>
+        ) : (
+          <table className="mail-list">
+            <thead>
+              <tr>
+                <th scope="col">Queued</th>
+                <th scope="col">To</th>
+                <th scope="col">Subject and body</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.createdAt}</td>
+                  <td>{m.to}</td>
+                  <td>
+                    <details>
+                      <summary>{m.subject}</summary>
+                      <pre>{m.text}</pre>
+                    </details>
+                  </td>
+                  <td>
+                    {m.status} ({m.attempts} attempts)
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}

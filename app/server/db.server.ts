@@ -1,0 +1,51 @@
+import mongoose from "mongoose";
+import { getEnv } from "./env.server";
+
+// Filters only match fields we name: an unknown path in a filter is an error, not a silent full scan.
+mongoose.set("strictQuery", true);
+// Every object that reaches a filter becomes $eq, so request values can never smuggle in operators.
+// Operators our own code writes are wrapped in mongoose.trusted().
+mongoose.set("sanitizeFilter", true);
+
+export const DEFAULT_MONGODB_URI = "mongodb://127.0.0.1:27017/rapid-website";
+
+declare global {
+  // One connection per process, kept across dev rebuilds.
+  var __db: Promise<typeof mongoose> | undefined;
+}
+
+/** Connects once; later calls share the same connection. */
+export function connectDb(uri = getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI): Promise<typeof mongoose> {
+  if (!globalThis.__db) {
+    globalThis.__db = mongoose
+      .connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true })
+      .catch((error) => {
+        globalThis.__db = undefined;
+        throw error;
+      });
+  }
+  return globalThis.__db;
+}
+
+export async function disconnectDb() {
+  if (globalThis.__db) {
+    globalThis.__db = undefined;
+    await mongoose.disconnect();
+  }
+}
+
+/** True when the database answers a ping. */
+export async function pingDb(): Promise<boolean> {
+  try {
+    const conn = await connectDb();
+    await conn.connection.db!.admin().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** E11000: the insert lost a race for a unique key, which is how exactly-once effects say "already done". */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && (error as { code?: number }).code === 11000;
+}

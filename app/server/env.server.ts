@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the app reads, validated once at start.
+ * `.env.example` documents each one. Development and tests run on embedded
+ * defaults (mail to a folder, uploads to a folder, an offline test checkout);
+ * production refuses those stand-ins and names the variable to set.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_URL: z.url({ message: "APP_URL must be a full URL such as https://example.com.au" }).default("http://localhost:3000"),
+    SESSION_SECRET: z.string().min(32, { message: "SESSION_SECRET must be at least 32 characters" }).optional(),
+    MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, { message: "MONGODB_URI must start with mongodb:// or mongodb+srv://" }).optional(),
+
+    SMTP_URL: optionalString,
+    MAIL_FROM: z.string().default("24-Hour Website <hello@northernriverswebsites.com.au>"),
+    BUSINESS_EMAIL: z.email({ message: "BUSINESS_EMAIL must be an e-mail address" }).default("hello@northernriverswebsites.com.au"),
+    MAIL_DIR: z.string().default("data/mail"),
+    OUTBOX_POLL_MS: z.coerce.number().int().min(100).default(5000),
+    OUTBOX_BACKOFF_MS: z.coerce.number().int().min(10).default(15000),
+    OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(20),
+
+    S3_ENDPOINT: optionalString,
+    S3_REGION: z.string().default("us-east-1"),
+    S3_BUCKET: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    UPLOAD_DIR: z.string().default("data/uploads"),
+
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_API_BASE: optionalString,
+
+    CRON_SECRET: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") return;
+    const need = (name: keyof typeof env, why: string) => {
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
+    };
+    need("SESSION_SECRET", "it signs the session and flash cookies");
+    need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
+    need("SMTP_URL", "the mail folder is for development only");
+    need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
+    need("STRIPE_SECRET_KEY", "the offline test checkout is refused in production");
+    need("STRIPE_WEBHOOK_SECRET", "Stripe webhooks must be verified");
+    need("CRON_SECRET", "the reminder route is called by cron with this secret");
+    if (env.APP_URL.startsWith("http://localhost")) {
+      ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
+
+let cached: Env | undefined;
+
+/** Parses process.env once; throws an error that names every missing or bad variable. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "env"}: ${i.message}`);
+    throw new Error(`Invalid environment (see .env.example):\n${lines.join("\n")}`);
+  }
+  cached = {
+    ...parsed.data,
+    SESSION_SECRET: parsed.data.SESSION_SECRET ?? "development-only-secret-never-used-in-production",
+  };
+  return cached;
+}
+
+export const isProduction = () => getEnv().NODE_ENV === "production";
+
+/** The few values the browser may see. Nothing secret goes here. */
+export function getPublicEnv() {
+  const env = getEnv();
+  return { APP_URL: env.APP_URL, MODE: env.NODE_ENV };
+}

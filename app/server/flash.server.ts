@@ -1,0 +1,53 @@
+import { createCookieSessionStorage } from "@remix-run/node";
+import { getEnv } from "./env.server";
+
+/**
+ * Flash messages (the spec's toasts) ride a signed cookie across a redirect and
+ * are rendered into the HTML by the root, so they show without JavaScript.
+ */
+export type FlashKind = "success" | "error" | "info";
+export type Flash = { kind: FlashKind; title: string; description?: string };
+
+let storage: ReturnType<typeof createCookieSessionStorage> | undefined;
+
+function flashStorage() {
+  if (!storage) {
+    const env = getEnv();
+    storage = createCookieSessionStorage({
+      cookie: {
+        name: "__flash",
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: env.NODE_ENV === "production",
+        secrets: [env.SESSION_SECRET],
+      },
+    });
+  }
+  return storage;
+}
+
+/** A Set-Cookie header that shows `flash` on the next page rendered. */
+export async function flashCookie(request: Request, flash: Flash): Promise<string> {
+  const session = await flashStorage().getSession(request.headers.get("Cookie"));
+  const list = ((session.get("messages") as Flash[] | undefined) ?? []).slice(-2);
+  session.set("messages", [...list, flash]);
+  return flashStorage().commitSession(session);
+}
+
+/** Reads and clears pending flash messages; returns the header that clears them. */
+export async function takeFlashes(request: Request): Promise<{ flashes: Flash[]; headers: HeadersInit | undefined }> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie?.includes("__flash=")) return { flashes: [], headers: undefined };
+  const session = await flashStorage().getSession(cookie);
+  const flashes = (session.get("messages") as Flash[] | undefined) ?? [];
+  return { flashes, headers: { "Set-Cookie": await flashStorage().destroySession(session) } };
+}
+
+/** redirect() with a flash message attached. */
+export async function redirectWithFlash(request: Request, to: string, flash: Flash, init?: ResponseInit): Promise<Response> {
+  const headers = new Headers(init?.headers);
+  headers.append("Set-Cookie", await flashCookie(request, flash));
+  headers.set("Location", to);
+  return new Response(null, { ...init, status: init?.status ?? 302, headers });
+}

@@ -1,0 +1,140 @@
+import { createHash } from "node:crypto";
+import mongoose from "mongoose";
+import { connectDb, isDuplicateKeyError } from "../db.server";
+import { getEnv } from "../env.server";
+import { log } from "../log.server";
+import { OutboxClaim, OutboxMessage } from "../models/index.server";
+import type { MailContent } from "./templates.server";
+import { getMailTransport, type MailTransport } from "./transport.server";
+
+export type QueuedMail = MailContent & { key: string; to: string; replyTo?: string | null };
+
+/**
+ * Stores an e-mail under its idempotency key and wakes the worker. Queuing the
+ * same key again (a retried request, a race) changes nothing. Returns true when
+ * this call queued it.
+ */
+export async function queueMail(mail: QueuedMail): Promise<boolean> {
+  await connectDb();
+  try {
+    await OutboxMessage.create({
+      key: mail.key,
+      to: mail.to,
+      reply_to: mail.replyTo ?? null,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+  wakeOutbox();
+  return true;
+}
+
+/** Growing back-off: base, 2x, 4x ... capped at 5 minutes. */
+export function backoffMs(attempts: number, base = getEnv().OUTBOX_BACKOFF_MS): number {
+  return Math.min(base * 2 ** Math.max(0, attempts - 1), 5 * 60_000);
+}
+
+const STALE_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Sends every message that is due. Each attempt is claimed by an insert under a
+ * unique (message, attempt) index first, so two workers never send the same
+ * attempt. Returns how many were sent.
+ */
+export async function deliverDueMail(transport: MailTransport = getMailTransport(), now = new Date()): Promise<number> {
+  await connectDb();
+  const env = getEnv();
+  const due = await OutboxMessage.find({ status: "pending", next_attempt_at: mongoose.trusted({ $lte: now }) })
+    .sort({ next_attempt_at: 1 })
+    .limit(25)
+    .lean();
+  let sent = 0;
+  for (const message of due) {
+    const id = String(message._id);
+    const attempt = message.attempts;
+    try {
+      await OutboxClaim.create({ message_id: id, attempt });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Another worker holds this attempt. If it died holding it, move past that attempt.
+      const claim = await OutboxClaim.findOne({ message_id: id, attempt }).lean();
+      if (claim && now.getTime() - new Date(claim.claimed_at as Date).getTime() > STALE_CLAIM_MS) {
+        await OutboxMessage.updateOne({ _id: id, attempts: attempt }, { $set: { attempts: attempt + 1 } });
+      }
+      continue;
+    }
+    try {
+      await transport.send({
+        messageId: `<${createHash("sha256").update(message.key).digest("hex").slice(0, 32)}@rapid-website>`,
+        to: message.to,
+        replyTo: message.reply_to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      await OutboxMessage.updateOne({ _id: id }, { $set: { status: "sent", sent_at: new Date(), attempts: attempt + 1, last_error: null } });
+      sent++;
+    } catch (error) {
+      const attempts = attempt + 1;
+      const failed = attempts >= env.OUTBOX_MAX_ATTEMPTS;
+      const reason = error instanceof Error ? error.message : String(error);
+      await OutboxMessage.updateOne(
+        { _id: id },
+        {
+          $set: {
+            attempts,
+            status: failed ? "failed" : "pending",
+            last_error: reason.slice(0, 500),
+            next_attempt_at: new Date(Date.now() + backoffMs(attempts)),
+          },
+        },
+      );
+      log(failed ? "error" : "warn", "mail.send_failed", { outbox_id: id, attempts, failed, reason: reason.slice(0, 200) });
+    }
+  }
+  return sent;
+}
+
+/* The worker: one per process, polling, woken early when mail is queued. */
+
+let timer: NodeJS.Timeout | undefined;
+let running: Promise<unknown> | undefined;
+let again = false;
+
+function runOnce() {
+  if (running) {
+    again = true;
+    return;
+  }
+  running = deliverDueMail()
+    .catch((error) => log("error", "mail.worker_failed", { reason: error instanceof Error ? error.message : String(error) }))
+    .finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        runOnce();
+      }
+    });
+}
+
+/** Starts the polling worker (idempotent). Called once by the server entry. */
+export function startOutboxWorker() {
+  if (timer) return;
+  timer = setInterval(runOnce, getEnv().OUTBOX_POLL_MS);
+  timer.unref();
+  runOnce();
+}
+
+export function stopOutboxWorker() {
+  if (timer) clearInterval(timer);
+  timer = undefined;
+}
+
+/** Asks the worker to look now rather than at its next tick (no-op when it is not started). */
+export function wakeOutbox() {
+  if (timer) runOnce();
+}

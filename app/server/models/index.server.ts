@@ -1,0 +1,26 @@
+import { ContactMessage } from "./contact-message.server";
+import { Coupon, CouponRedemption } from "./coupon.server";
+import { Fulfilment } from "./fulfilment.server";
+import { IntakeSubmission } from "./intake-submission.server";
+import { IntakeToken } from "./intake-token.server";
+import { Order } from "./order.server";
+import { OutboxClaim, OutboxMessage } from "./outbox.server";
+import { PrivacyAuditLog } from "./privacy-audit.server";
+import { RateLimitHit } from "./rate-limit.server";
+import { ReminderLog } from "./reminder-log.server";
+import { RevisionFeedback } from "./revision-feedback.server";
+import { Session } from "./session.server";
+import { StripeEvent } from "./stripe-event.server";
+import { Subscription } from "./subscription.server";
+import { User, UserRole } from "./user.server";
+
+
+/** Every model, for building indexes and for tests. */
+export const allModels = [ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
+
+export { ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
+
+/** Builds every model's indexes; resolves once they exist (unique keys are what make effects exactly-once). */
+export async function ensureIndexes() {
+  await Promise.all(allModels.map((m) => m.init()));
+}

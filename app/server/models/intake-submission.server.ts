@@ -1,0 +1,104 @@
+import mongoose from "mongoose";
+
+const text = { type: String, default: null }; // empty optional text is stored as null
+const flag = { type: Boolean, default: null };
+const list = (of: unknown = String) => ({ type: [of], default: [] });
+const Mixed = mongoose.Schema.Types.Mixed;
+
+/**
+ * The intake form's data (rapid_website_submissions): one document per order,
+ * created as a draft by the first saved step and completed by Submit. The unique
+ * order_id makes "one submission per order" hold under any race.
+ */
+const IntakeSubmissionSchema = new mongoose.Schema(
+  {
+    order_id: { type: String, required: true, unique: true },
+    status: { type: String, enum: ["draft", "submitted"], default: "draft" },
+    submitted_at: { type: Date, default: null },
+    completed_steps: list(Number),
+
+    // Step 1: business basics
+    business_name: text,
+    business_legal_name: text,
+    abn_acn: text,
+    contact_email: text,
+    contact_phone: text,
+    physical_address: text,
+    service_area: text,
+    business_hours: text,
+    has_domain: flag,
+    domain_url: text,
+    business_type: text,
+    business_type_other: text,
+    business_description: text,
+    // Step 2: goals and offer
+    website_purpose: text,
+    website_purpose_other: text,
+    main_cta: text,
+    specific_offer: text,
+    needs_contact_form: { type: Boolean, default: true },
+    // Step 3: services
+    services_list: list(Mixed), // { name, description, prominent, showPricing, price }
+    pricing_approach: text,
+    services_grouping: text,
+    // Step 4: branding
+    logo_url: text,
+    logo_key: text,
+    brand_colors: list(),
+    style_preference: text,
+    style_preference_other: text,
+    uploaded_photos: list(),
+    photo_metadata: list(Mixed), // { fileName, url, key, altText, placement, crop, priority }
+    // Step 5: SEO and marketing
+    primary_domain: text,
+    target_keywords: list(),
+    competitor_urls: list(),
+    social_links: { type: Mixed, default: {} },
+    google_business_url: text,
+    // Step 6: reviews
+    testimonials: list(Mixed), // { author, text, rating }
+    review_links: list(Mixed), // { platform, url }
+    wants_review_automation: flag,
+    wants_review_system: flag,
+    // Step 7: pages
+    pages_needed: { type: [String], default: ["Home", "Contact"] },
+    must_have_sections: list(),
+    // Step 8: content
+    headline: text,
+    key_points: list(),
+    existing_content: text,
+    // Step 9: legal
+    needs_privacy_policy: flag,
+    needs_terms_conditions: flag,
+    needs_facebook_disclaimer: flag,
+    legal_pages_disclaimer: flag,
+    // Step 10: integrations and launch
+    booking_system: text,
+    google_analytics_id: text,
+    staff_bios: list(Mixed), // { name, role, bio, headshotUrl }
+    video_urls: list(),
+    website_style_preference: text,
+    website_style_preference_other: text,
+    preferred_launch_date: text,
+    // Step 11: package
+    package_selected: text,
+    payment_intent_id: text,
+    hosting_preference: text,
+    // Step 12-14: privacy and final details
+    allow_showcase: flag,
+    additional_details: text,
+    privacy_consent: { type: Mixed, default: null },
+    privacy_level: { type: String, default: "standard" },
+    ai_processing_consent: { type: Boolean, default: false },
+    data_retention_period: { type: String, enum: ["30days", "1year", "permanent"], default: "30days" },
+    ai_safe_data: { type: Mixed, default: null },
+    privacy_summary: { type: Mixed, default: null },
+    data_deletion_requested: { type: Boolean, default: false },
+    data_deletion_date: { type: Date, default: null },
+  },
+  { collection: "rapid_website_submissions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+);
+
+IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -1 });
+
+export const IntakeSubmission = mongoose.model("IntakeSubmission", IntakeSubmissionSchema);

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import mongoose, { type InferSchemaType } from "mongoose";
+
+export const ORDER_STATUSES = ["pending", "paid", "in_progress", "completed", "cancelled", "failed"] as const;
+
+const AddOnSchema = new mongoose.Schema(
+  { id: { type: String, required: true }, name: { type: String, required: true }, price: { type: Number, required: true } },
+  { _id: false },
+);
+
+const revisionFields = Object.fromEntries(
+  [1, 2, 3].flatMap((n) => [
+    [`revision_${n}_enabled`, { type: Boolean, default: false }],
+    [`revision_${n}_feedback`, { type: String, default: null }],
+    [`revision_${n}_submitted_at`, { type: Date, default: null }],
+  ]),
+);
+
+const OrderSchema = new mongoose.Schema(
+  {
+    // A UUID, so the first 8 characters shown to people tell orders apart.
+    _id: { type: String, default: () => randomUUID() },
+    user_id: { type: String, default: null }, // null: a guest order, reached by its token
+    email: { type: String, required: true, lowercase: true, trim: true },
+    status: { type: String, enum: ORDER_STATUSES, default: "pending", required: true },
+    amount_total: { type: Number, required: true, min: 0 }, // cents the buyer is asked to pay
+    amount_paid: { type: Number, default: 0, min: 0 }, // cents Stripe confirmed
+    currency: { type: String, default: "aud" },
+    add_ons: { type: [AddOnSchema], default: [] },
+    coupon_code: { type: String, default: null },
+    discount: { type: Number, default: 0, min: 0 },
+    stripe_session_id: { type: String, default: null },
+    stripe_payment_intent_id: { type: String, default: null },
+    paid_at: { type: Date, default: null },
+    draft_url: { type: String, default: null },
+    intake_progress: { type: Number, default: 0, min: 0, max: 100 },
+    ...revisionFields,
+  },
+  { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+);
+
+// Dashboard: a user's orders, newest first. Admin: by status and date, newest first, by e-mail.
+OrderSchema.index({ user_id: 1, created_at: -1 });
+OrderSchema.index({ status: 1, created_at: -1 });
+OrderSchema.index({ created_at: -1 });
+OrderSchema.index({ email: 1, created_at: -1 });
+OrderSchema.index({ stripe_session_id: 1 });
+
+export type OrderDoc = InferSchemaType<typeof OrderSchema>;
+export const Order = mongoose.model("Order", OrderSchema);

@@ -1,0 +1,45 @@
+import mongoose from "mongoose";
+
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/**
+ * Every e-mail is stored here first, under its idempotency key, then sent by the
+ * outbox worker with retries. A request that runs twice queues one message.
+ */
+const OutboxMessageSchema = new mongoose.Schema(
+  {
+    key: { type: String, required: true, unique: true },
+    to: { type: String, required: true },
+    reply_to: { type: String, default: null },
+    subject: { type: String, required: true },
+    text: { type: String, required: true },
+    html: { type: String, required: true },
+    status: { type: String, enum: OUTBOX_STATUSES, default: "pending" },
+    attempts: { type: Number, default: 0 },
+    next_attempt_at: { type: Date, default: () => new Date() },
+    last_error: { type: String, default: null },
+    sent_at: { type: Date, default: null },
+  },
+  { collection: "outbox", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+);
+
+OutboxMessageSchema.index({ status: 1, next_attempt_at: 1 });
+OutboxMessageSchema.index({ created_at: -1 });
+
+export const OutboxMessage = mongoose.model("OutboxMessage", OutboxMessageSchema);
+
+/**
+ * A worker's claim on one delivery attempt. Only the worker whose insert wins
+ * sends that attempt, so two app processes never send the same attempt twice.
+ */
+const OutboxClaimSchema = new mongoose.Schema(
+  {
+    message_id: { type: String, required: true },
+    attempt: { type: Number, required: true },
+  },
+  { collection: "outbox_claims", timestamps: { createdAt: "claimed_at", updatedAt: false } },
+);
+
+OutboxClaimSchema.index({ message_id: 1, attempt: 1 }, { unique: true });
+
+export const OutboxClaim = mongoose.model("OutboxClaim", OutboxClaimSchema);

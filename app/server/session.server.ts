@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { createSessionStorage } from "@remix-run/node";
+import { connectDb } from "./db.server";
+import { getEnv } from "./env.server";
+import { Session } from "./models/index.server";
+
+const SESSION_DAYS = 30;
+
+let storage: ReturnType<typeof createSessionStorage> | undefined;
+
+/**
+ * Sign-in sessions, stored in the database (so they can be revoked); the signed
+ * cookie carries only a random id.
+ */
+export function sessionStorage() {
+  if (!storage) {
+    const env = getEnv();
+    storage = createSessionStorage({
+      cookie: {
+        name: "__session",
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: env.NODE_ENV === "production",
+        secrets: [env.SESSION_SECRET],
+        maxAge: SESSION_DAYS * 24 * 60 * 60,
+      },
+      async createData(data, expires) {
+        await connectDb();
+        const id = randomBytes(24).toString("base64url");
+        await Session.create({ _id: id, data, user_id: data.userId ?? null, expires_at: expires ?? null });
+        return id;
+      },
+      async readData(id) {
+        await connectDb();
+        const doc = await Session.findById(id).lean();
+        if (!doc) return null;
+        if (doc.expires_at && doc.expires_at < new Date()) {
+          await Session.deleteOne({ _id: id });
+          return null;
+        }
+        return doc.data as Record<string, unknown>;
+      },
+      async updateData(id, data, expires) {
+        await connectDb();
+        await Session.updateOne({ _id: id }, { $set: { data, user_id: data.userId ?? null, expires_at: expires ?? null } }, { upsert: true });
+      },
+      async deleteData(id) {
+        await connectDb();
+        await Session.deleteOne({ _id: id });
+      },
+    });
+  }
+  return storage;
+}
+
+export function getSession(request: Request) {
+  return sessionStorage().getSession(request.headers.get("Cookie"));
+}

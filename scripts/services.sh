@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Local stand-ins for the production services, on loopback only:
+#   mongo   FerretDB 1.24 (SQLite backend), a MongoDB-protocol server   (scripts/services/main.go)
+#   mail    Mailpit: SMTP plus a REST API to read what arrived
+#   s3      versitygw: an S3 API over a folder (metadata in a sidecar folder)
+#   stripe  stripe-mock: Stripe's own API mock (stateless; sends no webhooks)
+#
+#   scripts/services.sh build                       build the four binaries once (cached in .cache/bin)
+#   scripts/services.sh start PROFILE [SERVICE...]  start (default: all four); PROFILE is dev or test
+#   scripts/services.sh stop PROFILE                stop every service of the profile
+#   scripts/services.sh status PROFILE              say which are running
+#   scripts/services.sh env PROFILE                 print the variables that point the app at them
+#
+# Data lives in data/PROFILE/ (ignored by git). The test profile starts from an empty folder each time.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="$ROOT/.cache/bin"
+SRC="$ROOT/scripts/services"
+ALL=(mongo mail s3 stripe)
+S3_KEY=local-access-key
+S3_SECRET=local-secret-key-for-versitygw
+
+say() { printf '[services] %s\n' "$*" >&2; }
+
+ports() { # profile -> sets MONGO_PORT SMTP_PORT MAIL_HTTP_PORT S3_PORT STRIPE_PORT
+  case "$1" in
+    dev)  MONGO_PORT=27017 SMTP_PORT=1025  MAIL_HTTP_PORT=8025  S3_PORT=7070  STRIPE_PORT=12111 ;;
+    test) MONGO_PORT=37017 SMTP_PORT=31025 MAIL_HTTP_PORT=38025 S3_PORT=37070 STRIPE_PORT=32111 ;;
+    *) say "unknown profile '$1' (use dev or test)"; exit 2 ;;
+  esac
+}
+
+build() {
+  local stamp want
+  want="$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -d' ' -f1)"
+  stamp="$BIN/.stamp"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] &&
+     [[ -x "$BIN/ferretdb" && -x "$BIN/mailpit" && -x "$BIN/versitygw" && -x "$BIN/stripe-mock" ]]; then
+    return 0
+  fi
+  command -v go >/dev/null || { say "Go is needed to build the local services (https://go.dev/dl/)"; exit 1; }
+  say "building FerretDB, Mailpit, versitygw and stripe-mock with Go (a first build takes a few minutes)..."
+  mkdir -p "$BIN"
+  (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$BIN/ferretdb" . && GOFLAGS=-mod=mod go build -o "$BIN/" tool)
+  echo "$want" >"$stamp"
+  say "built into $BIN"
+}
+
+pidfile() { echo "$ROOT/data/$1/run/$2.pid"; }
+
+running() { # profile service
+  local f; f="$(pidfile "$1" "$2")"
+  [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+wait_port() { # name port
+  for _ in $(seq 1 150); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; then return 0; fi
+    sleep 0.2
+  done
+  say "$1 did not open port $2 in 30 s; see its log in data/*/log/"
+  return 1
+}
+
+start_one() { # profile service
+  local profile="$1" svc="$2" dir="$ROOT/data/$1" log port
+  ports "$profile"
+  mkdir -p "$dir/run" "$dir/log"
+  log="$dir/log/$svc.log"
+  if running "$profile" "$svc"; then say "$svc ($profile) is already running"; return 0; fi
+  case "$svc" in
+    mongo)
+      port=$MONGO_PORT
+      "$BIN/ferretdb" -listen "127.0.0.1:$port" -dir "$dir/ferretdb" >"$log" 2>&1 & ;;
+    mail)
+      port=$SMTP_PORT
+      "$BIN/mailpit" --listen "127.0.0.1:$MAIL_HTTP_PORT" --smtp "127.0.0.1:$SMTP_PORT" \
+        --database "$dir/mailpit.db" --smtp-auth-accept-any --smtp-auth-allow-insecure \
+        --disable-version-check >"$log" 2>&1 & ;;
+    s3)
+      port=$S3_PORT
+      mkdir -p "$dir/s3/objects" "$dir/s3/meta"
+      "$BIN/versitygw" --access "$S3_KEY" --secret "$S3_SECRET" --port "127.0.0.1:$port" \
+        posix --sidecar "$dir/s3/meta" "$dir/s3/objects" >"$log" 2>&1 & ;;
+    stripe)
+      port=$STRIPE_PORT
+      "$BIN/stripe-mock" -http-addr "127.0.0.1:$port" -https-addr "127.0.0.1:$((port + 1))" >"$log" 2>&1 & ;;
+    *) say "unknown service '$svc' (use ${ALL[*]})"; exit 2 ;;
+  esac
+  echo $! >"$(pidfile "$profile" "$svc")"
+  wait_port "$svc" "$port"
+  say "$svc ($profile) listening on 127.0.0.1:$port"
+}
+
+stop_all() {
+  local profile="$1" f
+  for svc in "${ALL[@]}"; do
+    f="$(pidfile "$profile" "$svc")"
+    if [[ -f "$f" ]]; then
+      kill "$(cat "$f")" 2>/dev/null && say "stopped $svc ($profile)" || true
+      rm -f "$f"
+    fi
+  done
+}
+
+print_env() {
+  ports "$1"
+  cat <<VARS
+MONGODB_URI=mongodb://127.0.0.1:$MONGO_PORT/rapid-website
+SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
+MAILPIT_API_URL=http://127.0.0.1:$MAIL_HTTP_PORT
+S3_ENDPOINT=http://127.0.0.1:$S3_PORT
+S3_REGION=us-east-1
+S3_BUCKET=rapid-website
+S3_ACCESS_KEY_ID=$S3_KEY
+S3_SECRET_ACCESS_KEY=$S3_SECRET
+STRIPE_API_BASE=http://127.0.0.1:$STRIPE_PORT
+STRIPE_SECRET_KEY=sk_test_123
+STRIPE_WEBHOOK_SECRET=whsec_local_test_secret
+VARS
+}
+
+cmd="${1:-}"; shift || true
+case "$cmd" in
+  build) build ;;
+  start)
+    profile="${1:?profile}"; shift
+    ports "$profile"
+    build
+    if [[ "$profile" == test ]] && ! running test mongo; then rm -rf "$ROOT/data/test"; fi
+    services=("$@"); [[ ${#services[@]} -gt 0 ]] || services=("${ALL[@]}")
+    for svc in "${services[@]}"; do start_one "$profile" "$svc"; done ;;
+  stop) stop_all "${1:?profile}" ;;
+  status)
+    for svc in "${ALL[@]}"; do
+      if running "${1:?profile}" "$svc"; then echo "$svc: running"; else echo "$svc: stopped"; fi
+    done ;;
+  env) print_env "${1:?profile}" ;;
+  *) sed -n '2,15p' "$0"; exit 2 ;;
+esac

@@ -104,7 +104,7 @@ export async function createUser(input: { email: string; password: string; fullN
   const user = await User.create({
     email: input.email,
     password_hash: await hashPassword(input.password),
-    full_name: input.fullName ?? null,
+    full_name: input.fullName ?? undefined,
   });
   if (input.admin) await UserRole.create({ user_id: String(user._id), role: "admin" });
   return toAuthUser(user);

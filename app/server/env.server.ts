@@ -60,20 +60,24 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
 
-let cached: Env | undefined;
-
-/** Parses process.env once; throws an error that names every missing or bad variable. */
-export function getEnv(): Env {
-  if (cached) return cached;
-  const parsed = EnvSchema.safeParse(process.env);
+/** Validates a set of variables; throws an error that names every missing or bad one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "env"}: ${i.message}`);
     throw new Error(`Invalid environment (see .env.example):\n${lines.join("\n")}`);
   }
-  cached = {
+  return {
     ...parsed.data,
     SESSION_SECRET: parsed.data.SESSION_SECRET ?? "development-only-secret-never-used-in-production",
   };
+}
+
+let cached: Env | undefined;
+
+/** The process's environment, parsed once. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
   return cached;
 }
 

@@ -8,12 +8,14 @@ import { getEnv } from "./env.server";
 export type FlashKind = "success" | "error" | "info";
 export type Flash = { kind: FlashKind; title: string; description?: string };
 
-let storage: ReturnType<typeof createCookieSessionStorage> | undefined;
+type FlashData = { messages: Flash[] };
+
+let storage: ReturnType<typeof createCookieSessionStorage<FlashData>> | undefined;
 
 function flashStorage() {
   if (!storage) {
     const env = getEnv();
-    storage = createCookieSessionStorage({
+    storage = createCookieSessionStorage<FlashData>({
       cookie: {
         name: "__flash",
         httpOnly: true,
@@ -30,7 +32,7 @@ function flashStorage() {
 /** A Set-Cookie header that shows `flash` on the next page rendered. */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {
   const session = await flashStorage().getSession(request.headers.get("Cookie"));
-  const list = ((session.get("messages") as Flash[] | undefined) ?? []).slice(-2);
+  const list = (session.get("messages") ?? []).slice(-2);
   session.set("messages", [...list, flash]);
   return flashStorage().commitSession(session);
 }
@@ -40,7 +42,7 @@ export async function takeFlashes(request: Request): Promise<{ flashes: Flash[];
   const cookie = request.headers.get("Cookie");
   if (!cookie?.includes("__flash=")) return { flashes: [], headers: undefined };
   const session = await flashStorage().getSession(cookie);
-  const flashes = (session.get("messages") as Flash[] | undefined) ?? [];
+  const flashes = session.get("messages") ?? [];
   return { flashes, headers: { "Set-Cookie": await flashStorage().destroySession(session) } };
 }
 

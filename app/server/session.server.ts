@@ -6,7 +6,9 @@ import { Session } from "./models/index.server";
 
 const SESSION_DAYS = 30;
 
-let storage: ReturnType<typeof createSessionStorage> | undefined;
+type SessionData = { userId: string };
+
+let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
 
 /**
  * Sign-in sessions, stored in the database (so they can be revoked); the signed
@@ -15,7 +17,7 @@ let storage: ReturnType<typeof createSessionStorage> | undefined;
 export function sessionStorage() {
   if (!storage) {
     const env = getEnv();
-    storage = createSessionStorage({
+    storage = createSessionStorage<SessionData>({
       cookie: {
         name: "__session",
         httpOnly: true,
@@ -28,7 +30,7 @@ export function sessionStorage() {
       async createData(data, expires) {
         await connectDb();
         const id = randomBytes(24).toString("base64url");
-        await Session.create({ _id: id, data, user_id: data.userId ?? null, expires_at: expires ?? null });
+        await Session.create({ _id: id, data: { ...data }, user_id: data.userId, expires_at: expires });
         return id;
       },
       async readData(id) {
@@ -39,7 +41,7 @@ export function sessionStorage() {
           await Session.deleteOne({ _id: id });
           return null;
         }
-        return doc.data as Record<string, unknown>;
+        return doc.data as SessionData;
       },
       async updateData(id, data, expires) {
         await connectDb();

@@ -20,7 +20,7 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
     await OutboxMessage.create({
       key: mail.key,
       to: mail.to,
-      reply_to: mail.replyTo ?? null,
+      reply_to: mail.replyTo ?? undefined,
       subject: mail.subject,
       text: mail.text,
       html: mail.html,

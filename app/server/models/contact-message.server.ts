@@ -7,7 +7,7 @@ const ContactMessageSchema = new mongoose.Schema(
     phone: { type: String, default: null, maxlength: 20 },
     message: { type: String, required: true, maxlength: 1000 },
   },
-  { collection: "contact_messages", timestamps: { createdAt: "created_at", updatedAt: false } },
+  { collection: "contact_messages", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
 ContactMessageSchema.index({ created_at: -1 });

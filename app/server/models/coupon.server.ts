@@ -11,7 +11,7 @@ const CouponSchema = new mongoose.Schema(
     allowed_emails: { type: [String], default: [] },
     allowed_domains: { type: [String], default: [] },
   },
-  { collection: "coupons", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "coupons", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 CouponSchema.index({ created_at: -1 });
@@ -32,7 +32,7 @@ const CouponRedemptionSchema = new mongoose.Schema(
     order_id: { type: String, required: true, unique: true },
     status: { type: String, enum: ["reserved", "used"], default: "reserved" },
   },
-  { collection: "coupon_redemptions", timestamps: { createdAt: "created_at", updatedAt: false } },
+  { collection: "coupon_redemptions", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
 CouponRedemptionSchema.index({ coupon_id: 1, slot: 1 }, { unique: true });

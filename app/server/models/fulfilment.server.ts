@@ -12,7 +12,7 @@ const FulfilmentSchema = new mongoose.Schema(
     amount_paid: { type: Number, required: true, min: 0 },
     stripe_payment_intent_id: { type: String, default: null },
   },
-  { collection: "fulfilments", timestamps: { createdAt: "created_at", updatedAt: false } },
+  { collection: "fulfilments", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
 export const Fulfilment = mongoose.model("Fulfilment", FulfilmentSchema);

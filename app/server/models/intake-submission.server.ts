@@ -96,7 +96,7 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     data_deletion_requested: { type: Boolean, default: false },
     data_deletion_date: { type: Date, default: null },
   },
-  { collection: "rapid_website_submissions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "rapid_website_submissions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -1 });

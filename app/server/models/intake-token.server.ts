@@ -17,7 +17,7 @@ const IntakeTokenSchema = new mongoose.Schema(
     last_accessed: { type: Date, default: null },
     auto_renewed_count: { type: Number, default: 0, min: 0 },
   },
-  { collection: "intake_tokens", timestamps: { createdAt: "created_at", updatedAt: false } },
+  { collection: "intake_tokens", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
 IntakeTokenSchema.index({ order_id: 1, created_at: -1 });

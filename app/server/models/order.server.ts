@@ -36,7 +36,7 @@ const OrderSchema = new mongoose.Schema(
     intake_progress: { type: Number, default: 0, min: 0, max: 100 },
     ...revisionFields,
   },
-  { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 // Dashboard: a user's orders, newest first. Admin: by status and date, newest first, by e-mail.

@@ -20,7 +20,7 @@ const OutboxMessageSchema = new mongoose.Schema(
     last_error: { type: String, default: null },
     sent_at: { type: Date, default: null },
   },
-  { collection: "outbox", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "outbox", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 OutboxMessageSchema.index({ status: 1, next_attempt_at: 1 });
@@ -37,7 +37,7 @@ const OutboxClaimSchema = new mongoose.Schema(
     message_id: { type: String, required: true },
     attempt: { type: Number, required: true },
   },
-  { collection: "outbox_claims", timestamps: { createdAt: "claimed_at", updatedAt: false } },
+  { collection: "outbox_claims", timestamps: { createdAt: "claimed_at", updatedAt: false } as const },
 );
 
 OutboxClaimSchema.index({ message_id: 1, attempt: 1 }, { unique: true });

@@ -11,7 +11,7 @@ const ReminderLogSchema = new mongoose.Schema(
     kind: { type: String, required: true },
     source: { type: String, enum: ["cron", "admin"], required: true },
   },
-  { collection: "reminder_log", timestamps: { createdAt: "sent_at", updatedAt: false } },
+  { collection: "reminder_log", timestamps: { createdAt: "sent_at", updatedAt: false } as const },
 );
 
 ReminderLogSchema.index({ order_id: 1, sent_at: -1 });

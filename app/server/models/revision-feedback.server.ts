@@ -7,7 +7,7 @@ const RevisionFeedbackSchema = new mongoose.Schema(
     round: { type: Number, required: true, min: 1, max: 3 },
     feedback: { type: String, required: true, maxlength: 5000 },
   },
-  { collection: "revision_feedback", timestamps: { createdAt: "submitted_at", updatedAt: false } },
+  { collection: "revision_feedback", timestamps: { createdAt: "submitted_at", updatedAt: false } as const },
 );
 
 RevisionFeedbackSchema.index({ order_id: 1, round: 1 }, { unique: true });

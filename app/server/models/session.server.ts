@@ -11,7 +11,7 @@ const SessionSchema = new mongoose.Schema(
     user_id: { type: String, default: null },
     expires_at: { type: Date, default: null },
   },
-  { collection: "sessions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" }, minimize: false },
+  { collection: "sessions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const, minimize: false },
 );
 
 SessionSchema.index({ user_id: 1 });

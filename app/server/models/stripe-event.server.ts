@@ -7,7 +7,7 @@ const StripeEventSchema = new mongoose.Schema(
     type: { type: String, required: true },
     processed_at: { type: Date, default: null },
   },
-  { collection: "stripe_events", timestamps: { createdAt: "received_at", updatedAt: false } },
+  { collection: "stripe_events", timestamps: { createdAt: "received_at", updatedAt: false } as const },
 );
 
 export const StripeEvent = mongoose.model("StripeEvent", StripeEventSchema);

@@ -10,7 +10,7 @@ const SubscriptionSchema = new mongoose.Schema(
     status: { type: String, required: true },
     current_period_end: { type: Date, default: null },
   },
-  { collection: "subscriptions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "subscriptions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 SubscriptionSchema.index({ user_id: 1, updated_at: -1 });

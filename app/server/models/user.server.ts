@@ -6,7 +6,7 @@ const UserSchema = new mongoose.Schema(
     password_hash: { type: String, required: true },
     full_name: { type: String, default: null },
   },
-  { collection: "users", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+  { collection: "users", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
 export const User = mongoose.model("User", UserSchema);
@@ -17,7 +17,7 @@ const UserRoleSchema = new mongoose.Schema(
     user_id: { type: String, required: true },
     role: { type: String, enum: ["admin"], required: true },
   },
-  { collection: "user_roles", timestamps: { createdAt: "created_at", updatedAt: false } },
+  { collection: "user_roles", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
 UserRoleSchema.index({ user_id: 1, role: 1 }, { unique: true });

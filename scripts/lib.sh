@@ -1,0 +1,25 @@
+# Shared by start.sh and test.sh.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+say() { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
+
+# npm ci when node_modules is missing or older than the lockfile.
+ensure_node_modules() {
+  if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    say "installing npm packages (npm ci)..."
+    npm ci --no-audit --no-fund
+  fi
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Waits for the app's /healthz on $1 (a base URL); fails after 60 s.
+wait_for_app() {
+  for _ in $(seq 1 300); do
+    if curl -fsS "$1/healthz" >/dev/null 2>&1; then return 0; fi
+    sleep 0.2
+  done
+  say "the app did not answer $1/healthz in 60 s"
+  return 1
+}

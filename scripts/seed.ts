@@ -1,0 +1,65 @@
+// npm run seed: demo data for development (refused in production). Prints the
+// credentials and links it makes; nothing here is a fixed password.
+import { randomBytes } from "node:crypto";
+import { createUser } from "~/server/auth.server";
+import { connectDb, disconnectDb } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import { issueIntakeToken } from "~/server/intake-tokens.server";
+import { Coupon, ensureIndexes, Order, User } from "~/server/models/index.server";
+
+const env = getEnv();
+if (env.NODE_ENV === "production") {
+  console.error("Refusing to seed demo data in production.");
+  process.exit(1);
+}
+
+await connectDb();
+await ensureIndexes();
+
+const password = () => randomBytes(9).toString("base64url");
+async function ensureUser(email: string, admin: boolean) {
+  if (await User.exists({ email })) return { email, password: "(unchanged: account already existed)" };
+  const pw = password();
+  await createUser({ email, password: pw, fullName: admin ? "Demo Admin" : "Demo Customer", admin });
+  return { email, password: pw };
+}
+
+const admin = await ensureUser("admin@example.test", true);
+const customer = await ensureUser("customer@example.test", false);
+const customerId = String((await User.findOne({ email: customer.email }).lean())!._id);
+
+for (const c of [
+  { code: "WELCOME10", discount_type: "percentage", discount_value: 10 },
+  { code: "SAVE50", discount_type: "fixed", discount_value: 5000 },
+  { code: "LASTONE", discount_type: "percentage", discount_value: 25, max_uses: 1 },
+  { code: "EXPIRED", discount_type: "fixed", discount_value: 1000, valid_until: new Date(Date.now() - 86_400_000) },
+]) {
+  await Coupon.updateOne({ code: c.code }, { $setOnInsert: c }, { upsert: true });
+}
+
+const links: string[] = [];
+const statuses = ["pending", "paid", "in_progress", "completed", "cancelled", "failed"] as const;
+if ((await Order.countDocuments()) === 0) {
+  for (const [i, status] of statuses.entries()) {
+    const order = await Order.create({
+      email: i % 2 ? customer.email : `guest${i}@example.test`,
+      user_id: i % 2 ? customerId : null,
+      status,
+      amount_total: 30000,
+      amount_paid: status === "pending" || status === "failed" ? 0 : 30000,
+      intake_progress: [0, 20, 60, 100, 0, 0][i],
+      draft_url: status === "completed" ? "https://example.com/draft" : null,
+    });
+    if (status !== "pending" && status !== "failed") {
+      const token = await issueIntakeToken({ orderId: order._id, issueKey: `seed:${order._id}` });
+      links.push(`${status.padEnd(12)} ${env.APP_URL}/intake-form?token=${token}`);
+    }
+  }
+}
+
+console.log("Seeded demo data.");
+console.log(`  admin:    ${admin.email} / ${admin.password}`);
+console.log(`  customer: ${customer.email} / ${customer.password}`);
+console.log("  coupons:  WELCOME10 (10%), SAVE50 ($50 off), LASTONE (one use left), EXPIRED");
+if (links.length) console.log(`  intake links:\n    ${links.join("\n    ")}`);
+await disconnectDb();

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# npm start: runs the site on embedded defaults, with nothing configured.
+#   database  MONGODB_URI if set; else a real mongod (mongodb-memory-server) where it can be
+#             downloaded; else FerretDB built with Go (scripts/services.sh). Data in data/dev/.
+#   mail      written to data/mail/*.eml and listed at /dev/mail (SMTP_URL sends it instead)
+#   uploads   stored in data/uploads (S3_BUCKET stores them in S3)
+#   payments  the offline test checkout (STRIPE_SECRET_KEY uses Stripe)
+# Values in .env, when present, are used.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+if [[ -f .env ]]; then set -a; source .env; set +a; fi
+ensure_node_modules
+
+children=()
+cleanup() {
+  for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
+  bash scripts/services.sh stop dev >/dev/null 2>&1 || true
+}
+trap cleanup EXIT INT TERM
+
+if [[ -z "${MONGODB_URI:-}" ]]; then
+  if port_open 27017; then
+    say "using the MongoDB-protocol server already listening on 127.0.0.1:27017"
+  else
+    say "starting a database: trying mongod through mongodb-memory-server first..."
+    node scripts/mongod.mjs & mongod=$!
+    children+=("$mongod")
+    until port_open 27017 || ! kill -0 "$mongod" 2>/dev/null; do sleep 0.3; done
+    if ! port_open 27017; then
+      say "no mongod download here; using FerretDB (built with Go on first use)"
+      bash scripts/services.sh start dev mongo
+    fi
+  fi
+  export MONGODB_URI="mongodb://127.0.0.1:27017/rapid-website"
+fi
+
+say "building the app..."
+npx remix build
+say "serving on http://localhost:${PORT:-3000} (seed demo data with: npm run seed)"
+node scripts/server.mjs & children+=("$!")
+wait "${children[-1]}"

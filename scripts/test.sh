@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# npm test: builds and starts the test services and the app, runs every test
+# (unit, integration, end-to-end in Chromium, page weight), and stops them all.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+ensure_node_modules
+if [[ ! -x /usr/bin/chromium ]]; then
+  say "the browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install chromium"
+  exit 1
+fi
+
+app=""
+cleanup() {
+  [[ -n "$app" ]] && kill "$app" 2>/dev/null || true
+  bash scripts/services.sh stop test || true
+}
+trap cleanup EXIT INT TERM
+
+bash scripts/services.sh start test
+set -a
+eval "$(bash scripts/services.sh env test)"
+NODE_ENV=test
+PORT=3100
+APP_URL=http://127.0.0.1:3100
+MONGODB_URI="${MONGODB_URI%/*}/rapid-website-e2e"
+OUTBOX_POLL_MS=200
+OUTBOX_BACKOFF_MS=200
+CRON_SECRET=test-cron-secret
+set +a
+
+say "type-checking..."
+npx tsc
+say "building the app..."
+npx remix build
+node scripts/server.mjs >data/test/log/app.log 2>&1 & app=$!
+wait_for_app "$APP_URL"
+
+npx vitest run "$@"

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { NAV_LINKS } from "~/content/site";
+import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+
+const browser = useBrowser();
+
+// Every public route of spec 1 section 2 answers inside the shell.
+const PUBLIC_ROUTES = [
+  "/", "/services", "/about", "/contact", "/24-hour-website", "/review-generation", "/checkout",
+  "/order-status", "/auth", "/maintenance", "/packages", "/showcase", "/showcase/electrician",
+  "/privacy", "/terms", "/facebook-disclaimer", "/rapid-website",
+];
+
+describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => {
+  it("serves every public route with the header links in the spec's order, the footer and one h1", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    for (const path of PUBLIC_ROUTES) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      expect(await nav.getByRole("link").allTextContents(), path).toEqual([...NAV_LINKS.map((l) => l.label), "Get Started"]);
+      expect(await page.locator("h1").count(), path).toBe(1);
+      const footer = page.getByRole("contentinfo");
+      await expect.poll(() => footer.getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/auth");
+    }
+  });
+
+  it("highlights the current page in the header and links the logo home", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/services");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "Services" }).getAttribute("aria-current")).toBe("page");
+    expect(await nav.getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBeNull();
+    expect(await nav.getByRole("link", { name: "Get Started" }).getAttribute("href")).toBe("/24-hour-website");
+    await page.getByRole("link", { name: "24-Hour Website home" }).click();
+    await page.waitForURL(`${APP_URL}/`);
+    await expect.poll(() => nav.getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page");
+  });
+
+  it("has a footer with legal links, social links in a new tab, contact details and this year", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    for (const [name, href] of [["Privacy Policy", "/privacy"], ["Terms of Service", "/terms"], ["Facebook Disclaimer", "/facebook-disclaimer"]]) {
+      expect(await footer.getByRole("link", { name }).getAttribute("href")).toBe(href);
+    }
+    for (const name of [/Facebook \(opens in a new tab\)/, /YouTube \(opens in a new tab\)/]) {
+      const link = footer.getByRole("link", { name });
+      expect(await link.getAttribute("target")).toBe("_blank");
+      expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    }
+    expect(await footer.getByRole("link", { name: /^0400/ }).getAttribute("href")).toMatch(/^tel:/);
+    expect(await footer.textContent()).toContain(`© ${new Date().getFullYear()}`);
+  });
+
+  it("opens and closes the small-screen menu", async () => {
+    const page = await browser.newPage({ javaScriptEnabled, width: 390 });
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.isVisible()).toBe(false);
+    await page.getByText("Menu", { exact: true }).click();
+    expect(await nav.isVisible()).toBe(true);
+    await screenshot(page, `shell-mobile-menu-${javaScriptEnabled ? "js" : "nojs"}`);
+    await page.getByText("Menu", { exact: true }).click();
+    expect(await nav.isVisible()).toBe(false);
+
+    await page.getByText("Menu", { exact: true }).click();
+    await nav.getByRole("link", { name: "About" }).click();
+    await page.waitForURL(`${APP_URL}/about`);
+    await expect.poll(() => nav.isVisible()).toBe(false);
+  });
+
+  it("shows the not-found page with a 404 for an unknown path", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    const response = await page.goto("/no-such-page");
+    expect(response?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await page.waitForURL(`${APP_URL}/`);
+  });
+
+  it("carries a message across a redirect and shows it in the page", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/intake-form");
+    await page.waitForURL(`${APP_URL}/checkout`);
+    const status = page.getByRole("status");
+    expect(await status.textContent()).toContain("Access Denied");
+    expect(await status.textContent()).toContain("Please complete payment first to access the intake form.");
+    await page.reload();
+    expect(await page.getByRole("status").count()).toBe(0);
+  });
+
+});
+
+describe("the shell and the server", () => {
+  // axe runs inside the page, so it needs JavaScript; the HTML it checks is the same server render.
+  it("passes axe with no serious violations on a page, the 404 page and the small-screen menu", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    await page.goto("/");
+        await expectNoSeriousA11yViolations(page);
+    await page.goto("/missing");
+    await expectNoSeriousA11yViolations(page);
+    const small = await browser.newPage({ javaScriptEnabled: true, width: 390 });
+    await small.goto("/");
+    await small.getByText("Menu", { exact: true }).click();
+    await expectNoSeriousA11yViolations(small);
+  });
+
+  it("answers /healthz and refuses a cross-site form post", async () => {
+    const health = await fetch(`${APP_URL}/healthz`);
+    expect(await health.json()).toEqual({ ok: true, db: "up" });
+    const forged = await fetch(`${APP_URL}/contact`, { method: "POST", headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ name: "x" }) });
+    expect(forged.status).toBe(403);
+  });
+
+  it("sends security headers with a fresh script nonce and no inline style permission", async () => {
+    const [a, b] = await Promise.all([fetch(APP_URL), fetch(APP_URL)]);
+    const csp = a.headers.get("content-security-policy")!;
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toEqual(b.headers.get("content-security-policy"));
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(a.headers.get("x-powered-by")).toBeNull();
+  });
+});

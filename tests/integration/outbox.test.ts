@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { layout } from "~/server/mail/templates.server";
+import { deliverDueMail, queueMail } from "~/server/mail/outbox.server";
+import { smtpTransport } from "~/server/mail/transport.server";
+import { OutboxMessage } from "~/server/models/index.server";
+import { useTestDatabase } from "../support/db";
+import { messageText, messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
+import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+
+useTestDatabase();
+
+const mail = (to: string, key: string) => ({ key, to, ...layout("Your intake link", ["Hello & welcome", { link: "http://x/intake", label: "Open the form" }]) });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("the mail outbox", () => {
+  it("delivers a queued e-mail through SMTP, read back from Mailpit", async () => {
+    const to = uniqueAddress("outbox");
+    expect(await queueMail({ ...mail(to, `k-${to}`), replyTo: "sender@example.test" })).toBe(true);
+    await deliverDueMail(smtpTransport(process.env.SMTP_URL!));
+    const [message] = await waitForMessages(to);
+    expect(message.Subject).toBe("Your intake link");
+    const body = await messageText(message.ID);
+    expect(body.Text).toContain("Open the form: http://x/intake");
+    expect(body.HTML).toContain("Hello &amp; welcome");
+    expect(body.ReplyTo[0].Address).toBe("sender@example.test");
+  });
+
+  it("queues one message for one key, however many requests race, and workers racing send it once", async () => {
+    const to = uniqueAddress("race");
+    const queued = await Promise.all(Array.from({ length: 20 }, () => queueMail(mail(to, `race-${to}`))));
+    expect(queued.filter(Boolean)).toHaveLength(1);
+    const transport = smtpTransport(process.env.SMTP_URL!);
+    await Promise.all(Array.from({ length: 5 }, () => deliverDueMail(transport)));
+    await sleep(500);
+    expect(await waitForMessages(to)).toHaveLength(1);
+    expect(await OutboxMessage.countDocuments({ key: `race-${to}`, status: "sent" })).toBe(1);
+  });
+
+  describe("with the SMTP server down", () => {
+    // A private Mailpit that this test stops and starts.
+    const smtp = privatePort(42000);
+    const http = smtp + 1000;
+    let dir = "";
+    let server: ReturnType<typeof startBinary> | undefined;
+    const start = async () => {
+      server = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
+      await waitForPort(smtp);
+      await waitForPort(http);
+    };
+    afterAll(async () => {
+      if (server) await stopProcess(server);
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("keeps the message, retries with back-off, and delivers it exactly once when the server is back", async () => {
+      dir = await mkdtemp(path.join(tmpdir(), "mailpit-"));
+      const transport = smtpTransport(`smtp://127.0.0.1:${smtp}`);
+      const to = uniqueAddress("down");
+      await queueMail(mail(to, `down-${to}`));
+
+      // Server down: two attempts fail; the message stays pending with its error and a later retry time.
+      await deliverDueMail(transport);
+      await sleep(300);
+      await deliverDueMail(transport);
+      const pending = await OutboxMessage.findOne({ key: `down-${to}` }).lean();
+      expect(pending?.status).toBe("pending");
+      expect(pending?.attempts).toBe(2);
+      expect(pending?.last_error).toBeTruthy();
+      expect(pending!.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+
+      await start();
+      await sleep(1000); // past the back-off
+      await Promise.all([deliverDueMail(transport), deliverDueMail(transport)]);
+      await deliverDueMail(transport);
+
+      const api = `http://127.0.0.1:${http}`;
+      const res = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`);
+      const found = (await res.json()) as { messages: unknown[] };
+      expect(found.messages).toHaveLength(1);
+      expect((await OutboxMessage.findOne({ key: `down-${to}` }).lean())?.status).toBe("sent");
+    });
+  });
+
+  it("marks a message failed for the admin to see after the last attempt, never drops it", async () => {
+    const to = uniqueAddress("failing");
+    await queueMail(mail(to, `fail-${to}`));
+    const broken = { kind: "smtp" as const, send: async () => Promise.reject(new Error("550 mailbox unavailable")) };
+    const max = Number(process.env.OUTBOX_MAX_ATTEMPTS ?? 20);
+    await OutboxMessage.updateOne({ key: `fail-${to}` }, { $set: { attempts: max - 1 } });
+    await deliverDueMail(broken);
+    const failed = await OutboxMessage.findOne({ key: `fail-${to}` }).lean();
+    expect(failed?.status).toBe("failed");
+    expect(failed?.last_error).toContain("550");
+    expect(await messagesTo(to)).toHaveLength(0);
+  });
+});

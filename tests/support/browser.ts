@@ -1,0 +1,52 @@
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
+
+export const APP_URL = process.env.APP_URL ?? "http://127.0.0.1:3100";
+
+/** Each journey runs twice: as a visitor whose JavaScript is off, and with it on. */
+export const JS_MODES = [
+  ["JavaScript off", false],
+  ["JavaScript on", true],
+] as const;
+
+/** One Debian Chromium per test file (never a browser a tool downloads itself). */
+export function useBrowser() {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    /** A fresh visitor (own cookies) with JavaScript on or off. */
+    async newPage(options: { javaScriptEnabled: boolean; width?: number }): Promise<Page> {
+      const context = await browser.newContext({
+        baseURL: APP_URL,
+        javaScriptEnabled: options.javaScriptEnabled,
+        viewport: { width: options.width ?? 1280, height: 900 },
+      });
+      contexts.push(context);
+      return context.newPage();
+    },
+  };
+}
+
+/** Fails on any serious or critical axe violation, naming each rule and element. */
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious).toEqual([]);
+}
+
+/** Saves a screenshot under test-results/ for a person to look at. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/${name}.png`, fullPage: true });
+}

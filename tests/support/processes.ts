@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
+import path from "node:path";
+
+export const BIN = path.resolve(__dirname, "../../.cache/bin");
+
+/** Resolves once something accepts TCP connections on the port. */
+export async function waitForPort(port: number, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > until) throw new Error(`port ${port} did not open`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts one of the service binaries for a test that must stop and restart it. */
+export function startBinary(name: string, args: string[]): ChildProcess {
+  return spawn(path.join(BIN, name), args, { stdio: "ignore" });
+}
+
+export async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** A free-ish port for a private server instance (test files run in parallel). */
+export function privatePort(base: number) {
+  return base + Math.floor(Math.random() * 900);
+}

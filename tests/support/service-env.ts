@@ -1,0 +1,23 @@
+/**
+ * Points the app's server modules at the test services started by
+ * `scripts/services.sh start test` (the test command starts them). Values already
+ * in the environment win, so the same tests can run against other servers.
+ */
+const defaults: Record<string, string> = {
+  NODE_ENV: "test",
+  MONGODB_URI: "mongodb://127.0.0.1:37017/rapid-website-test",
+  SMTP_URL: "smtp://127.0.0.1:31025",
+  MAILPIT_API_URL: "http://127.0.0.1:38025",
+  S3_ENDPOINT: "http://127.0.0.1:37070",
+  S3_REGION: "us-east-1",
+  S3_BUCKET: "rapid-website",
+  S3_ACCESS_KEY_ID: "local-access-key",
+  S3_SECRET_ACCESS_KEY: "local-secret-key-for-versitygw",
+  STRIPE_API_BASE: "http://127.0.0.1:32111",
+  STRIPE_SECRET_KEY: "sk_test_123",
+  STRIPE_WEBHOOK_SECRET: "whsec_local_test_secret",
+  OUTBOX_BACKOFF_MS: "200",
+  OUTBOX_POLL_MS: "200",
+  APP_URL: "http://127.0.0.1:3100",
+};
+for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "~/server/env.server";
+
+describe("environment validation", () => {
+  it("runs on embedded defaults in development", () => {
+    const env = parseEnv({});
+    expect(env.NODE_ENV).toBe("development");
+    expect(env.PORT).toBe(3000);
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("refuses the stand-ins in production and names every variable to set", () => {
+    let message = "";
+    try {
+      parseEnv({ NODE_ENV: "production" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const name of ["SESSION_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CRON_SECRET", "APP_URL"]) {
+      expect(message).toContain(`${name}:`);
+    }
+    expect(message).toContain("the mail folder is for development only");
+  });
+
+  it("names a malformed value", () => {
+    expect(() => parseEnv({ MONGODB_URI: "postgres://x" })).toThrow(/MONGODB_URI: MONGODB_URI must start with mongodb:\/\//);
+    expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET: SESSION_SECRET must be at least 32 characters/);
+  });
+
+  it("accepts a complete production configuration", () => {
+    const env = parseEnv({
+      NODE_ENV: "production",
+      APP_URL: "https://northernriverswebsites.com.au",
+      SESSION_SECRET: "x".repeat(40),
+      MONGODB_URI: "mongodb+srv://db.example/site",
+      SMTP_URL: "smtps://user:pass@smtp.example:465",
+      S3_BUCKET: "uploads",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      CRON_SECRET: "cron",
+    });
+    expect(env.S3_BUCKET).toBe("uploads");
+  });
+});

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "~": path.resolve(__dirname, "app") };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          sequence: { groupOrder: 1 },
+          include: ["tests/integration/**/*.test.ts"],
+          setupFiles: ["tests/support/service-env.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          sequence: { groupOrder: 2 },
+          include: ["tests/e2e/**/*.test.ts"],
+          setupFiles: ["tests/support/service-env.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});

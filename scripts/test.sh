@@ -32,8 +32,25 @@ set +a
 say "type-checking..."
 npx tsc
 say "building the app..."
-npx remix build
+NODE_ENV=production npx remix build
 node scripts/server.mjs >data/test/log/app.log 2>&1 & app=$!
 wait_for_app "$APP_URL"
 
-npx vitest run "$@"
+mkdir -p test-results
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
+
+# Only on a full run: the page weight of every public page, counted as one check per page.
+weight_passed=0 weight_failed=0
+if [[ $# -eq 0 ]]; then
+  if node scripts/page-weight.mjs "$APP_URL" | tee test-results/page-weight.txt; then :; else status=1; fi
+  weight_passed=$(grep -c ' ok$' test-results/page-weight.txt || true)
+  weight_failed=$(grep -c ' OVER$' test-results/page-weight.txt || true)
+fi
+
+node -e '
+  const r = require("./test-results/vitest.json");
+  const passed = r.numPassedTests + Number(process.argv[1]), failed = r.numFailedTests + Number(process.argv[2]);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+' "$weight_passed" "$weight_failed"
+exit "$status"

@@ -1,9 +1,126 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { Field, FormAlert } from "~/components/forms";
+import { useHydrated } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
+import { BUSINESS } from "~/content/site";
+import { CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { receiveContactMessage } from "~/server/contact.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { log } from "~/server/log.server";
+import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
 
-export const meta: MetaFunction = () => pageMeta("Contact Us | 24-Hour Website", "Send us a message and we will answer your enquiry within 24 hours.");
+export const meta: MetaFunction = () =>
+  pageMeta("Contact Us | 24-Hour Website", "Ask us anything about your website. We answer every enquiry within 24 hours.");
 
-export default function Page() {
-  return <PageHero title="Contact Us" lead="Send us a message and we will answer your enquiry within 24 hours." />;
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ContactSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+
+  if (String(formData.get(HONEYPOT_FIELD) ?? "") !== "") {
+    log("warn", "contact.honeypot");
+    return data(submission.reply({ formErrors: [CONTACT_MESSAGES.automated] }), { status: 400 });
+  }
+  try {
+    if (!(await consumeRateLimit(CONTACT_LIMIT, clientAddress(request)))) {
+      log("warn", "contact.rate_limited");
+      return data(submission.reply({ formErrors: [CONTACT_MESSAGES.tooMany] }), { status: 429 });
+    }
+    await receiveContactMessage(submission.value);
+  } catch (error) {
+    log("error", "contact.store_failed", { reason: error instanceof Error ? error.message : String(error) });
+    return data(submission.reply({ formErrors: [CONTACT_MESSAGES.failed] }), { status: 503 });
+  }
+  return redirectWithFlash(request, "/contact", { kind: "success", ...CONTACT_MESSAGES.sent }, { status: 303 });
+}
+
+export default function Contact() {
+  const location = useLocation();
+  return (
+    <>
+      <PageHero title="Contact Us" lead="Questions about your website? Send us a message. We answer every enquiry within 24 hours." />
+      <div className="wrap section two-col">
+        {/* Keyed by location: after a successful send (a redirect) the form starts empty. */}
+        <ContactForm key={location.key} />
+        <aside aria-labelledby="contact-details-heading">
+          <h2 id="contact-details-heading">Other ways to reach us</h2>
+          <ul className="checklist">
+            <li>
+              Phone: <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>
+            </li>
+            <li>
+              E-mail: <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>
+            </li>
+            <li>
+              <a href={BUSINESS.facebookUrl} target="_blank" rel="noopener noreferrer">
+                Facebook<span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </li>
+            <li>
+              <a href={BUSINESS.youtubeUrl} target="_blank" rel="noopener noreferrer">
+                YouTube<span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </li>
+          </ul>
+          <p>Based in the {BUSINESS.region}. We reply to enquiries within 24 hours.</p>
+        </aside>
+      </div>
+    </>
+  );
+}
+
+function ContactForm() {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const sending = navigation.state === "submitting" && navigation.formAction === "/contact";
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const [length, setLength] = useState(() => String(fields.message.initialValue ?? "").length);
+  const firstError = form.errors?.[0] ?? CONTACT_FIELDS.map((name) => fields[name].errors?.[0]).find(Boolean);
+
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="contact-form-heading">
+      <h2 id="contact-form-heading">Send us a message</h2>
+      <FormAlert message={firstError} />
+      <Field id={fields.name.id} label="Name" errors={fields.name.errors} errorId={fields.name.errorId}>
+        <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" aria-required="true" />
+      </Field>
+      <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
+      </Field>
+      <Field id={fields.phone.id} label="Phone (optional)" errors={fields.phone.errors} errorId={fields.phone.errorId}>
+        <input {...getInputProps(fields.phone, { type: "tel" })} autoComplete="tel" />
+      </Field>
+      <Field
+        id={fields.message.id}
+        label={`Message (up to ${CONTACT_MESSAGE_MAX} characters)`}
+        errors={fields.message.errors}
+        errorId={fields.message.errorId}
+      >
+        <textarea {...getTextareaProps(fields.message)} rows={6} aria-required="true" onInput={(e) => setLength(e.currentTarget.value.length)} />
+        {hydrated ? (
+          <p className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`} aria-live="polite">
+            {length}/{CONTACT_MESSAGE_MAX}
+          </p>
+        ) : null}
+      </Field>
+      <div className="honeypot" aria-hidden="true">
+        <label htmlFor={HONEYPOT_FIELD}>Leave this box empty</label>
+        <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
+      </div>
+      <button type="submit" className="button button-primary" disabled={sending}>
+        {sending ? "Sending..." : "Send Message"}
+      </button>
+    </Form>
+  );
 }

@@ -1,9 +1,2 @@
-import type { MetaFunction } from "@remix-run/node";
-import { PageHero } from "~/components/PageHero";
-import { pageMeta } from "~/content/meta";
-
-export const meta: MetaFunction = () => pageMeta("The 24-Hour Website: $300, 1-5 Pages", "A professional 1-5 page website for $300, first draft in 24 hours or a full refund.");
-
-export default function Page() {
-  return <PageHero title="The 24-Hour Website" lead="A professional 1-5 page website for $300, first draft in 24 hours or a full refund." />;
-}
+// /rapid-website is where checkout sends people back to: it is the 24-Hour Website offer page.
+export { default, meta } from "./24-hour-website";

@@ -1,9 +1,32 @@
 import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { CallToAction, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
+import { SHOWCASE } from "~/content/showcase";
 
-export const meta: MetaFunction = () => pageMeta("Portfolio | 24-Hour Website", "Example websites for a dog groomer, an electrician and an accountant.");
+export const meta: MetaFunction = () =>
+  pageMeta("Portfolio | 24-Hour Website", "Example websites we build for small businesses: a dog groomer, an electrician and an accountant.");
 
-export default function Page() {
-  return <PageHero title="Our Work" lead="Example websites for a dog groomer, an electrician and an accountant." />;
+export default function Showcase() {
+  return (
+    <>
+      <PageHero title="Our Work" lead="Examples of the websites we build for small businesses. Open one to see the demo." />
+      <Section title="Example Websites">
+        <ul className="grid card-list">
+          {SHOWCASE.map((e) => (
+            <li key={e.slug} className="card">
+              <p className="eyebrow">{e.category}</p>
+              <h3>{e.name}</h3>
+              <p>{e.description}</p>
+              <Link to={`/showcase/${e.slug}`} className="button">
+                View the {e.name} demo
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <CallToAction title="Want One Like These?" text="Your first draft in 24 hours, for $300." primary={{ to: "/checkout", label: "Get Started" }} />
+    </>
+  );
 }

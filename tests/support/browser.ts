@@ -43,7 +43,7 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious).toEqual([]);
+  expect(serious, `axe on ${page.url()}:\n${serious.join("\n")}`).toEqual([]);
 }
 
 /** Saves a screenshot under test-results/ for a person to look at. */

@@ -1,0 +1,47 @@
+/**
+ * The 24-Hour Website offer: prices, add-ons and the claims made about it
+ * (spec 1 sections 1 and 9). Every page and the checkout read these; nothing
+ * else writes a price.
+ */
+export const BASE_PRICE_CENTS = 30_000;
+export const CURRENCY = "AUD";
+
+export const OFFER = {
+  name: "24-Hour Website",
+  price: "$300",
+  pages: "1-5 pages",
+  elsewhere: "$3,000+",
+  industryAverage: "$1000+",
+  draftHours: 24,
+  revisionRounds: 3,
+  spots: "Limited daily spots available",
+  guarantee: "First draft within 24 hours or a full refund",
+  noLockIn: "No lock-in contracts or hidden fees",
+  demoMinutes: 15,
+} as const;
+
+export type AddOn = { id: string; name: string; price: number; description: string; popular?: boolean };
+
+/** Prices in cents. */
+export const ADD_ONS: readonly AddOn[] = [
+  { id: "priority-12hr", name: "Priority 12-Hour Delivery", price: 20_000, description: "Your first draft in 12 hours instead of 24.", popular: true },
+  { id: "logo-design", name: "Professional Logo Design", price: 15_000, description: "A simple, professional logo designed for your business." },
+  { id: "domain-setup", name: "Domain Connection Service", price: 5_000, description: "We connect your domain name to your new website." },
+  { id: "extra-pages", name: "2 Extra Pages", price: 10_000, description: "Two more pages on top of the five included." },
+];
+
+/** What the $300 includes. */
+export const INCLUDED = [
+  "1-5 page professional website",
+  "Mobile-responsive design",
+  "Contact form and lead capture",
+  "Basic SEO setup",
+  "First month of hosting included",
+  "Up to 3 rounds of revisions",
+  "You own your website",
+] as const;
+
+/** Dollars for display: 30000 -> "$300.00". */
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toLocaleString("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+export const CONTACT_MESSAGE_MAX = 1000;
+
+/** The contact form (spec 1 section 5), shared by the browser and the server. Messages are the spec's. */
+export const ContactSchema = z.object({
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(100, "Name must be less than 100 characters"),
+  email: z
+    .string({ error: "Invalid email address" })
+    .trim()
+    .max(255, "Email must be less than 255 characters")
+    .pipe(z.email("Invalid email address")),
+  phone: z.string().trim().max(20, "Phone must be less than 20 characters").optional(),
+  message: z
+    .string({ error: "Message is required" })
+    .trim()
+    .min(1, "Message is required")
+    .max(CONTACT_MESSAGE_MAX, `Message must be less than ${CONTACT_MESSAGE_MAX} characters`),
+});
+
+export type ContactInput = z.infer<typeof ContactSchema>;
+
+/** The order fields are checked and shown in; only the first failing message is announced. */
+export const CONTACT_FIELDS = ["name", "email", "phone", "message"] as const;
+
+export const CONTACT_MESSAGES = {
+  sent: { title: "Message sent!", description: "We'll get back to you within 24 hours." },
+  failed: "Failed to send message. Please try again or call us directly.",
+  tooMany: "You've sent several messages in the last hour. Please try again later, or call us directly.",
+  automated: "Your message looks automated, so it was not sent. Please leave the last box empty and try again.",
+} as const;
+
+/** A field real people leave empty; form-filling robots fill it. */
+export const HONEYPOT_FIELD = "fax_number";

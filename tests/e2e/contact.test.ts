@@ -1,0 +1,89 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { APP_URL, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { messageText } from "../support/mailpit";
+
+const browser = useBrowser();
+
+async function fill(page: Page, values: { name?: string; email?: string; phone?: string; message?: string }) {
+  if (values.name !== undefined) await page.getByLabel("Name").fill(values.name);
+  if (values.email !== undefined) await page.getByLabel("Email").fill(values.email);
+  if (values.phone !== undefined) await page.getByLabel("Phone (optional)").fill(values.phone);
+  if (values.message !== undefined) await page.getByLabel(/^Message/).fill(values.message);
+}
+
+const send = (page: Page) => page.getByRole("button", { name: "Send Message" }).click();
+const alertText = async (page: Page) => {
+  await page.getByRole("alert").waitFor();
+  return page.getByRole("alert").textContent();
+};
+const fieldError = (page: Page, label: string | RegExp) =>
+  page.getByLabel(label).evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent ?? "");
+
+async function findMail(subject: string) {
+  const api = process.env.MAILPIT_API_URL!;
+  for (let i = 0; i < 75; i++) {
+    const res = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`subject:"${subject}"`)}`);
+    const { messages } = (await res.json()) as { messages: { ID: string; To: { Address: string }[] }[] };
+    if (messages.length) return messages;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return [];
+}
+
+describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) => {
+  it("shows the first failing message and each field's own message, keeping what was typed", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/contact");
+    await send(page);
+    expect(await alertText(page)).toBe("Name is required");
+    expect(await fieldError(page, "Name")).toBe("Name is required");
+    expect(await fieldError(page, "Email")).toBe("Invalid email address");
+    expect(await fieldError(page, /^Message/)).toBe("Message is required");
+
+    await fill(page, { name: "Jo Citizen", email: "not-an-email", phone: "0400 000 000 000 000 0", message: "Hello there" });
+    await send(page);
+    expect(await alertText(page)).toBe("Invalid email address");
+    expect(await fieldError(page, "Phone (optional)")).toBe("Phone must be less than 20 characters");
+    expect(await page.getByLabel("Name").inputValue()).toBe("Jo Citizen");
+    expect(await page.getByLabel(/^Message/).inputValue()).toBe("Hello there");
+    await screenshot(page, `contact-errors-${javaScriptEnabled ? "js" : "nojs"}`);
+
+    await fill(page, { name: "x".repeat(101), email: `${"a".repeat(250)}@ex.au`, phone: "", message: "y".repeat(1001) });
+    await send(page);
+    expect(await alertText(page)).toBe("Name must be less than 100 characters");
+    expect(await fieldError(page, "Email")).toBe("Email must be less than 255 characters");
+    expect(await fieldError(page, /^Message/)).toBe("Message must be less than 1000 characters");
+  });
+
+  it("sends a good message to the business inbox, clears the form and says so", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/contact");
+    const name = `Pat ${mode} ${Date.now()}`;
+    await fill(page, { name, email: "pat@example.test", phone: "0400 111 222", message: "Can you build a site for my bakery?" });
+    if (javaScriptEnabled) expect(await page.getByText("35/1000").isVisible()).toBe(true);
+    await send(page);
+    await page.getByRole("status").filter({ hasText: "Message sent!" }).waitFor();
+    expect(await page.getByRole("status").textContent()).toContain("Message sent! We'll get back to you within 24 hours.");
+    expect(page.url()).toBe(`${APP_URL}/contact`);
+    expect(await page.getByLabel("Name").inputValue()).toBe("");
+    expect(await page.getByLabel(/^Message/).inputValue()).toBe("");
+
+    const [mail] = await findMail(`New enquiry from ${name}`);
+    expect(mail.To[0].Address).toBe("hello@northernriverswebsites.com.au");
+    const body = await messageText(mail.ID);
+    expect(body.ReplyTo[0].Address).toBe("pat@example.test");
+    expect(body.Text).toContain("Can you build a site for my bakery?");
+    expect(body.Text).toContain("0400 111 222");
+  });
+
+  it("refuses a message whose hidden robot-trap box was filled, with a clear message", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/contact");
+    await fill(page, { name: "Bot", email: "bot@example.test", message: "Buy now" });
+    await page.locator("#fax_number").fill("12345", { force: true });
+    await send(page);
+    expect(await alertText(page)).toContain("looks automated");
+    expect(await page.getByLabel("Name").inputValue()).toBe("Bot");
+  });
+});

@@ -1,9 +1,217 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { Field, FormAlert } from "~/components/forms";
+import { useHydrated } from "~/components/hooks";
+import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
+import { ADD_ONS, formatCents } from "~/content/offer";
+import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
+import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
+import { getUser } from "~/server/auth.server";
+import { startCheckout } from "~/server/checkout.server";
+import { validateCoupon } from "~/server/coupons.server";
+import { log } from "~/server/log.server";
+import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
 
-export const meta: MetaFunction = () => pageMeta("Checkout | 24-Hour Website", "Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely.");
+export const meta: MetaFunction = () =>
+  pageMeta("Checkout | 24-Hour Website", "Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely with Stripe.");
 
-export default function Page() {
-  return <PageHero title="Checkout" lead="Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely." />;
+export async function loader({ request }: LoaderFunctionArgs) {
+  const packageId = new URL(request.url).searchParams.get("package");
+  const user = await getUser(request);
+  return { packageId, email: user?.email ?? "", quote: quote({ packageId, addOnIds: [] }) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: CheckoutSchema });
+  const addOnIds = formData.getAll("addOns").map(String);
+  const packageId = String(formData.get("package") ?? "") || null;
+  const reply = (init: { status?: number; applied?: CouponTerms | null; notice?: string; result?: ReturnType<typeof submission.reply> }) =>
+    data(
+      {
+        result: init.result ?? submission.reply(),
+        quote: quote({ packageId, addOnIds, coupon: init.applied ?? null }),
+        applied: init.applied ?? null,
+        notice: init.notice ?? null,
+      },
+      { status: init.status ?? 200 },
+    );
+
+  // The coupon applied earlier; checked again on every post, never trusted.
+  const appliedCode = String(formData.get("appliedCoupon") ?? "");
+  const email = String(formData.get("email") ?? "").trim() || null;
+  const recheck = async () => {
+    if (!appliedCode) return null;
+    const check = await validateCoupon(appliedCode, email);
+    return check.ok ? check.coupon : null;
+  };
+
+  if (submission.status !== "success") return reply({ status: 400, applied: await recheck() });
+  const value = submission.value;
+
+  switch (value.intent) {
+    case CHECKOUT_INTENTS.update:
+      return reply({ applied: await recheck() });
+    case CHECKOUT_INTENTS.removeCoupon: {
+      // Clear the code box too, so Proceed to Payment cannot pick the removed code up again.
+      const result = submission.reply();
+      return reply({ notice: CHECKOUT_MESSAGES.couponRemoved, result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } } });
+    }
+    case CHECKOUT_INTENTS.applyCoupon: {
+      if (!(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
+        return reply({ status: 429, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
+      }
+      try {
+        const check = await validateCoupon(value.couponCode ?? "", value.email);
+        if (!check.ok) return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
+        return reply({ applied: check.coupon, notice: COUPON_MESSAGES.applied });
+      } catch (error) {
+        log("error", "coupon.validate_failed", { reason: error instanceof Error ? error.message : String(error) });
+        return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.couponFailed] }) });
+      }
+    }
+    case CHECKOUT_INTENTS.pay: {
+      if (!(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
+        return reply({ status: 429, applied: await recheck(), result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
+      }
+      const user = await getUser(request);
+      try {
+        const result = await startCheckout({
+          email: value.email!,
+          addOnIds: value.addOns,
+          couponCode: value.appliedCoupon || value.couponCode || null,
+          packageId: value.package,
+          userId: user?.id,
+        });
+        if ("redirectTo" in result) return redirect(result.redirectTo, 303);
+        if ("couponError" in result) return reply({ status: 409, result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }) });
+        return reply({ status: 502, applied: await recheck(), result: submission.reply({ formErrors: [result.error] }) });
+      } catch (error) {
+        log("error", "checkout.failed", { reason: error instanceof Error ? error.message : String(error) });
+        return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.checkoutError] }) });
+      }
+    }
+  }
+}
+
+export default function Checkout() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const applied = actionData?.applied ?? null;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: { email: loaderData.email, package: loaderData.packageId ?? "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CheckoutSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const submitted = (actionData?.result?.initialValue ?? {}) as Record<string, unknown>;
+  const initialAddOns = ([] as string[]).concat((submitted.addOns as string[] | string | undefined) ?? []);
+  const [addOnIds, setAddOnIds] = useState<string[]>(initialAddOns);
+  // With JavaScript the summary follows the ticks at once; the server prices the same way on every post.
+  const summary = hydrated ? quote({ packageId: loaderData.packageId, addOnIds, coupon: applied }) : (actionData?.quote ?? loaderData.quote);
+  const paying = navigation.state !== "idle" && navigation.formData?.get("intent") === CHECKOUT_INTENTS.pay;
+  const problem = form.errors?.[0];
+
+  return (
+    <>
+      <PageHero title="Checkout" lead="Choose any add-ons, apply a coupon if you have one, then pay securely with Stripe." />
+      <div className="wrap section checkout-grid">
+        <OrderSummary quote={summary} />
+        <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="checkout-form-heading" className="card">
+          <h2 id="checkout-form-heading">Your Order</h2>
+          <FormAlert message={problem} />
+          {actionData?.notice ? (
+            <p className="flash flash-success" role="status">
+              {actionData.notice}
+            </p>
+          ) : null}
+          <input type="hidden" name="package" value={loaderData.packageId ?? ""} />
+          <input type="hidden" name="appliedCoupon" value={applied?.code ?? ""} />
+
+          <Field id={fields.email.id} label="Email" hint="We'll send your intake form link here." errors={fields.email.errors} errorId={fields.email.errorId}>
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
+          </Field>
+
+          <fieldset className="add-ons">
+            <legend>Add-ons (optional)</legend>
+            {ADD_ONS.map((a) => (
+              <label key={a.id} className="add-on">
+                <input
+                  type="checkbox"
+                  name="addOns"
+                  value={a.id}
+                  defaultChecked={initialAddOns.includes(a.id)}
+                  onChange={(e) => setAddOnIds((ids) => (e.target.checked ? [...ids, a.id] : ids.filter((id) => id !== a.id)))}
+                />
+                <span>
+                  <strong>{a.name}</strong> +{formatCents(a.price)} {a.popular ? <span className="badge">Popular</span> : null}
+                  <br />
+                  <span className="hint">{a.description}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+
+          <Field id={fields.couponCode.id} label="Coupon code" errors={fields.couponCode.errors} errorId={fields.couponCode.errorId}>
+            <div className="inline-field">
+              {/* Remounted when a coupon is applied or removed, so a removed code leaves the box (with or without JavaScript). */}
+              <input
+                {...getInputProps(fields.couponCode, { type: "text" })}
+                key={`${fields.couponCode.key}-${applied?.code ?? ""}`}
+                autoComplete="off"
+                autoCapitalize="characters"
+              />
+              <button type="submit" name="intent" value={CHECKOUT_INTENTS.applyCoupon} className="button">
+                Apply
+              </button>
+            </div>
+          </Field>
+          {applied ? (
+            <p className="applied-coupon">
+              Coupon <strong>{applied.code}</strong> applied.{" "}
+              <button type="submit" name="intent" value={CHECKOUT_INTENTS.removeCoupon} className="link-button">
+                Remove coupon
+              </button>
+            </p>
+          ) : null}
+
+          <div className="field terms">
+            <label>
+              <input type="checkbox" name="terms" defaultChecked={submitted.terms === "on"} aria-required="true" /> I agree to the{" "}
+              <Link to="/terms" target="_blank">
+                Terms of Service
+              </Link>{" "}
+              and{" "}
+              <Link to="/privacy" target="_blank">
+                Privacy Policy
+              </Link>
+            </label>
+          </div>
+
+          <div className="actions">
+            {hydrated ? null : (
+              <button type="submit" name="intent" value={CHECKOUT_INTENTS.update} className="button">
+                Update total
+              </button>
+            )}
+            <button type="submit" name="intent" value={CHECKOUT_INTENTS.pay} className="button button-primary" disabled={paying}>
+              {paying ? "Opening secure payment..." : "Proceed to Payment"}
+            </button>
+          </div>
+          <p className="hint">Payments are processed securely by Stripe. You'll return here if you cancel.</p>
+          <p>
+            <Link to="/rapid-website">← Back to the 24-Hour Website</Link>
+          </p>
+        </Form>
+      </div>
+    </>
+  );
 }

@@ -1,15 +1,95 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
-import { pageMeta } from "~/content/meta";
+import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { confirmCheckout } from "~/server/checkout.server";
+import { log } from "~/server/log.server";
 
-export const meta: MetaFunction = () => pageMeta("Payment Successful | 24-Hour Website", "Your payment was received.");
+export const meta: MetaFunction = () => [{ title: "Payment Successful | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
+/**
+ * Where Stripe sends the buyer back. Confirms the payment with Stripe and, if the
+ * webhook has not arrived yet, fulfils the order (idempotent: reloading changes nothing).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id");
   if (!sessionId) throw redirect("/rapid-website");
-  return null;
+  try {
+    const confirmation = await confirmCheckout(sessionId);
+    if (confirmation.state === "paid") {
+      return { state: "paid" as const, intakeUrl: `/intake-form?token=${encodeURIComponent(confirmation.token)}` };
+    }
+    return { state: confirmation.state };
+  } catch (error) {
+    log("error", "payment.verify_failed", { reason: error instanceof Error ? error.message : String(error) });
+    return { state: "unknown" as const };
+  }
 }
 
+const STEPS = ["Payment received", "Fill in your intake form", "First draft within 24 hours"];
+
 export default function OrderSuccess() {
-  return <PageHero title="Payment Successful!" lead="Check your e-mail for the link to your intake form." />;
+  const result = useLoaderData<typeof loader>();
+  if (result.state === "processing") {
+    return (
+      <PageHero title="Payment Processing" lead="Your bank is still confirming the payment. We'll e-mail your intake form link as soon as it's confirmed.">
+        <Link to="/" className="button">
+          Return to Homepage
+        </Link>
+      </PageHero>
+    );
+  }
+  if (result.state !== "paid") {
+    const [title, description] = CHECKOUT_MESSAGES.verification.split(": ");
+    return (
+      <PageHero title={title} lead={description}>
+        <div className="actions">
+          <Link to="/contact" className="button button-primary">
+            Contact support
+          </Link>
+          <Link to="/" className="button">
+            Return to Homepage
+          </Link>
+        </div>
+      </PageHero>
+    );
+  }
+  return (
+    <>
+      <PageHero title="Payment Successful!" lead="Thank you for your order. We've e-mailed you a link to your intake form, so you can come back to it any time.">
+        <div className="actions">
+          <Link to={result.intakeUrl} className="button button-primary" rel="noreferrer">
+            Go to Intake Form
+          </Link>
+          <Link to="/" className="button">
+            Return to Homepage
+          </Link>
+        </div>
+      </PageHero>
+      <Section title="Your Progress">
+        <ol className="grid card-list progress-steps">
+          {STEPS.map((step, i) => (
+            <li key={step} className={`card${i === 0 ? " done" : ""}`}>
+              <h3>{step}</h3>
+              <p>{i === 0 ? "Done" : i === 1 ? "Next: about 10 minutes" : "After we receive your details"}</p>
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <Section title="Our 24-Hour Guarantee" tone="alt">
+        <p className="banner">Your first draft within 24 hours of receiving all your details, or a full refund.</p>
+      </Section>
+      <Section title="What's Next">
+        <Checklist
+          items={[
+            "Fill in the intake form: it saves as you go, and the link in your e-mail brings you back any time.",
+            "Upload your logo and photos if you have them.",
+            "Receive your first draft within 24 hours.",
+            "Ask for changes: up to 3 rounds of revisions are included.",
+          ]}
+        />
+      </Section>
+    </>
+  );
 }

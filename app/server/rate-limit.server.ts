@@ -7,6 +7,8 @@ export type RateLimit = { name: string; max: number; windowMs: number };
 
 /** Public forms: at most `max` posts per client address per window. */
 export const CONTACT_LIMIT: RateLimit = { name: "contact", max: 5, windowMs: 60 * 60_000 };
+/** Coupon checks and payment starts: generous for a buyer, a wall for a code-guessing script. */
+export const CHECKOUT_LIMIT: RateLimit = { name: "checkout", max: 30, windowMs: 60 * 60_000 };
 
 /** The client's address as our own proxy saw it; hashed before it is stored. */
 export function clientAddress(request: Request): string {

@@ -5,7 +5,7 @@
  */
 const defaults: Record<string, string> = {
   NODE_ENV: "test",
-  MONGODB_URI: "mongodb://127.0.0.1:37017/rapid-website-test",
+  MONGODB_URI: "mongodb://127.0.0.1:37017/rapid-website-e2e", // the test app's database (npm test sets the same)
   SMTP_URL: "smtp://127.0.0.1:31025",
   MAILPIT_API_URL: "http://127.0.0.1:38025",
   S3_ENDPOINT: "http://127.0.0.1:37070",

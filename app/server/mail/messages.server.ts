@@ -11,3 +11,15 @@ export function contactNotice(input: ContactInput) {
     "Reply to this e-mail to answer them directly.",
   ]);
 }
+
+export function orderConfirmation(input: { orderId: string; productName: string; intakeUrl: string; statusUrl: string; validDays: number }) {
+  return layout(`Your ${input.productName} order: next, tell us about your business`, [
+    `Thanks for your order (#${input.orderId.slice(0, 8)}). Your payment has been received.`,
+    "Next, fill in the intake form so we can build your website. It takes about 10 minutes, saves as you go, and you can come back to it any time.",
+    { link: input.intakeUrl, label: "Fill in your intake form" },
+    `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
+    "You can follow your order at any time here:",
+    { link: input.statusUrl, label: "See your order status" },
+    "Your first draft arrives within 24 hours of receiving your details. Reply to this e-mail if you have any questions.",
+  ]);
+}

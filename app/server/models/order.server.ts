@@ -8,20 +8,14 @@ const AddOnSchema = new mongoose.Schema(
   { _id: false },
 );
 
-const revisionFields = Object.fromEntries(
-  [1, 2, 3].flatMap((n) => [
-    [`revision_${n}_enabled`, { type: Boolean, default: false }],
-    [`revision_${n}_feedback`, { type: String, default: null }],
-    [`revision_${n}_submitted_at`, { type: Date, default: null }],
-  ]),
-);
-
 const OrderSchema = new mongoose.Schema(
   {
     // A UUID, so the first 8 characters shown to people tell orders apart.
     _id: { type: String, default: () => randomUUID() },
     user_id: { type: String, default: null }, // null: a guest order, reached by its token
     email: { type: String, required: true, lowercase: true, trim: true },
+    product_id: { type: String, default: "24-hour-website" }, // or a package id from /packages
+    product_name: { type: String, default: "24-Hour Website" },
     status: { type: String, enum: ORDER_STATUSES, default: "pending", required: true },
     amount_total: { type: Number, required: true, min: 0 }, // cents the buyer is asked to pay
     amount_paid: { type: Number, default: 0, min: 0 }, // cents Stripe confirmed
@@ -34,7 +28,16 @@ const OrderSchema = new mongoose.Schema(
     paid_at: { type: Date, default: null },
     draft_url: { type: String, default: null },
     intake_progress: { type: Number, default: 0, min: 0, max: 100 },
-    ...revisionFields,
+    // Revision rounds 1-3: enabled by an admin, then submitted once by the customer.
+    revision_1_enabled: { type: Boolean, default: false },
+    revision_1_feedback: { type: String, default: null },
+    revision_1_submitted_at: { type: Date, default: null },
+    revision_2_enabled: { type: Boolean, default: false },
+    revision_2_feedback: { type: String, default: null },
+    revision_2_submitted_at: { type: Date, default: null },
+    revision_3_enabled: { type: Boolean, default: false },
+    revision_3_feedback: { type: String, default: null },
+    revision_3_submitted_at: { type: Date, default: null },
   },
   { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );

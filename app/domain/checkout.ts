@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { COUPON_MESSAGES } from "./pricing";
+
+/** The checkout form's submit buttons (one form, several actions). */
+export const CHECKOUT_INTENTS = {
+  applyCoupon: "apply-coupon",
+  removeCoupon: "remove-coupon",
+  update: "update",
+  pay: "pay",
+} as const;
+
+export const CHECKOUT_MESSAGES = {
+  missing: "Missing Information: Please provide your email and agree to the terms.",
+  checkoutError: "Checkout Error: Failed to create checkout session. Please try again.",
+  couponFailed: "Error: Failed to validate coupon",
+  couponRemoved: "Coupon removed",
+  tooMany: "Too many attempts from your connection. Please wait a while and try again, or contact us.",
+  verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
+} as const;
+
+const optionalText = (max: number) => z.string().trim().max(max).optional();
+
+/**
+ * The checkout form, shared by the browser and the server. The server still
+ * recomputes every price from the chosen ids; nothing here carries an amount.
+ */
+export const CheckoutSchema = z
+  .object({
+    intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay]),
+    email: z.string().trim().max(255, "Email must be less than 255 characters").pipe(z.email("Invalid email address")).optional(),
+    couponCode: optionalText(50),
+    appliedCoupon: optionalText(50),
+    addOns: z.array(z.string().max(50)).max(10).default([]),
+    terms: z.literal("on").optional(),
+    package: optionalText(50),
+  })
+  .superRefine((value, ctx) => {
+    if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {
+      ctx.addIssue({ code: "custom", path: [], message: CHECKOUT_MESSAGES.missing });
+    }
+    if (value.intent === CHECKOUT_INTENTS.applyCoupon && !value.couponCode) {
+      ctx.addIssue({ code: "custom", path: ["couponCode"], message: COUPON_MESSAGES.empty });
+    }
+  });
+
+export type CheckoutInput = z.infer<typeof CheckoutSchema>;

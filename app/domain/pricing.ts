@@ -1,0 +1,90 @@
+import { ADD_ONS, type AddOn, BASE_PRICE_CENTS, OFFER } from "~/content/offer";
+import { findPackage } from "~/content/packages";
+
+/** What a coupon does to a price: the terms checkout reads (spec 1 section 3). */
+export type CouponTerms = { code: string; discount_type: "percentage" | "fixed"; discount_value: number };
+
+/** The product being bought: the 24-Hour Website, or a package chosen on /packages. */
+export type Product = { id: string; name: string; price: number };
+
+export const DEFAULT_PRODUCT: Product = { id: "24-hour-website", name: OFFER.name, price: BASE_PRICE_CENTS };
+
+export function productFor(packageId: string | null | undefined): Product {
+  const pkg = findPackage(packageId);
+  return pkg ? { id: pkg.id, name: `${pkg.name} Website Package`, price: pkg.price } : DEFAULT_PRODUCT;
+}
+
+/** Known add-ons among `ids`, once each, in catalogue order; unknown ids are ignored. */
+export function addOnsFor(ids: readonly string[]): AddOn[] {
+  return ADD_ONS.filter((a) => ids.includes(a.id));
+}
+
+export type Quote = {
+  product: Product;
+  addOns: AddOn[];
+  subtotal: number;
+  coupon: CouponTerms | null;
+  discount: number;
+  total: number;
+};
+
+/**
+ * The price of an order in cents. A percentage coupon applies to the base plus
+ * add-ons (rounded to the cent); a fixed one is in cents; the total never goes below 0.
+ */
+export function quote(input: { packageId?: string | null; addOnIds: readonly string[]; coupon?: CouponTerms | null }): Quote {
+  const product = productFor(input.packageId);
+  const addOns = addOnsFor(input.addOnIds);
+  const subtotal = product.price + addOns.reduce((sum, a) => sum + a.price, 0);
+  const coupon = input.coupon ?? null;
+  let discount = 0;
+  if (coupon?.discount_type === "percentage") discount = Math.round((subtotal * Math.min(Math.max(coupon.discount_value, 0), 100)) / 100);
+  if (coupon?.discount_type === "fixed") discount = Math.max(0, Math.round(coupon.discount_value));
+  discount = Math.min(discount, subtotal);
+  return { product, addOns, subtotal, coupon, discount, total: subtotal - discount };
+}
+
+/** A stored coupon, as the rules below read it. */
+export type CouponRecord = CouponTerms & {
+  active: boolean;
+  valid_until: Date | null;
+  max_uses: number | null;
+  allowed_emails: string[];
+  allowed_domains: string[];
+};
+
+export const COUPON_MESSAGES = {
+  empty: "Invalid Coupon: Please enter a coupon code",
+  notValid: "This coupon code is not valid",
+  inactive: "This coupon is no longer active",
+  expired: "This coupon has expired",
+  usedUp: "This coupon has reached its usage limit",
+  needEmail: "Please enter your email address first: this coupon is for specific customers",
+  wrongEmail: "This coupon is not valid for your email address",
+  applied: "Coupon Applied!",
+} as const;
+
+/** Codes are compared uppercased and trimmed. */
+export function normalizeCouponCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+/**
+ * Whether `coupon` may be used now by `email`, with `timesUsed` uses taken.
+ * Returns null when it may, or the message that says why not.
+ */
+export function couponProblem(coupon: CouponRecord | null, input: { email?: string | null; now: Date; timesUsed: number }): string | null {
+  if (!coupon) return COUPON_MESSAGES.notValid;
+  if (!coupon.active) return COUPON_MESSAGES.inactive;
+  if (coupon.valid_until && coupon.valid_until.getTime() < input.now.getTime()) return COUPON_MESSAGES.expired;
+  if (coupon.max_uses != null && input.timesUsed >= coupon.max_uses) return COUPON_MESSAGES.usedUp;
+  const emails = coupon.allowed_emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const domains = coupon.allowed_domains.map((d) => d.trim().toLowerCase().replace(/^@/, "")).filter(Boolean);
+  if (emails.length || domains.length) {
+    const email = input.email?.trim().toLowerCase();
+    if (!email) return COUPON_MESSAGES.needEmail;
+    const domain = email.split("@")[1] ?? "";
+    if (!emails.includes(email) && !domains.includes(domain)) return COUPON_MESSAGES.wrongEmail;
+  }
+  return null;
+}

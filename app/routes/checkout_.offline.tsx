@@ -1,0 +1,84 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { PageHero } from "~/components/PageHero";
+import { formatCents } from "~/content/offer";
+import { OFFLINE_SESSION } from "~/server/checkout.server";
+import { connectDb } from "~/server/db.server";
+import { isProduction } from "~/server/env.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { abandonCheckout, fulfilOrder } from "~/server/fulfilment.server";
+import { Order } from "~/server/models/index.server";
+import { getStripe } from "~/server/stripe.server";
+
+export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+
+/**
+ * The offline test checkout: stands in for Stripe when no key is configured, in
+ * development and tests only. Paying here runs the same fulfilment as Stripe.
+ */
+async function pendingOrder(request: Request, sessionId: string | null) {
+  if (isProduction() || getStripe()) throw new Response("Not Found", { status: 404 });
+  if (!sessionId?.startsWith(OFFLINE_SESSION)) throw redirect("/checkout");
+  await connectDb();
+  const order = await Order.findOne({ stripe_session_id: sessionId }).lean();
+  if (!order) throw redirect("/checkout");
+  return order;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sessionId = new URL(request.url).searchParams.get("session_id");
+  const order = await pendingOrder(request, sessionId);
+  if (order.status === "paid") throw redirect(`/order-success?session_id=${sessionId}`);
+  return {
+    sessionId: sessionId!,
+    email: order.email,
+    product: order.product_name,
+    addOns: order.add_ons.map((a) => a.name),
+    total: order.amount_total,
+    status: order.status,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const sessionId = String(form.get("session_id") ?? "");
+  const order = await pendingOrder(request, sessionId);
+  if (form.get("intent") === "cancel") {
+    await abandonCheckout(order._id, "cancelled");
+    return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });
+  }
+  if (order.status !== "pending") throw redirect("/checkout");
+  await fulfilOrder({ orderId: order._id, sessionId, amountPaid: order.amount_total });
+  return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
+}
+
+export default function OfflineCheckout() {
+  const order = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHero eyebrow="Test mode: no real money" title="Test payment" lead="Stripe is not configured here, so this page stands in for it." />
+      <div className="wrap section">
+        <div className="card">
+          <p>
+            <strong>{order.product}</strong>
+            {order.addOns.length ? ` with ${order.addOns.join(", ")}` : ""} for {order.email}
+          </p>
+          <p className="price">{formatCents(order.total)}</p>
+          {order.status === "pending" ? (
+            <Form method="post" className="actions">
+              <input type="hidden" name="session_id" value={order.sessionId} />
+              <button type="submit" name="intent" value="pay" className="button button-primary">
+                Complete test payment
+              </button>
+              <button type="submit" name="intent" value="cancel" className="button">
+                Cancel
+              </button>
+            </Form>
+          ) : (
+            <p>This checkout was {order.status}. Please start again from the checkout.</p>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
+import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
+import { connectDb } from "./db.server";
+import { getEnv } from "./env.server";
+import { abandonCheckout, fulfilOrder } from "./fulfilment.server";
+import { deriveToken } from "./intake-tokens.server";
+import { log } from "./log.server";
+import { Fulfilment, Order } from "./models/index.server";
+import { getStripe } from "./stripe.server";
+
+/** Session ids we make ourselves: the offline test checkout, and orders a coupon made free. */
+export const OFFLINE_SESSION = "offline_";
+export const FREE_SESSION = "free_";
+
+export type CheckoutRequest = { email: string; addOnIds: string[]; couponCode?: string | null; packageId?: string | null; userId?: string | null };
+export type CheckoutResult = { redirectTo: string } | { couponError: string } | { error: string };
+
+/**
+ * Turns a checkout into a pending order and a payment session. The server
+ * prices everything from ids; a coupon's use is reserved before the buyer pays,
+ * so nobody pays for a coupon that was used up meanwhile.
+ */
+export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
+  await connectDb();
+  const orderId = randomUUID();
+  let coupon = null;
+  if (input.couponCode) {
+    const check = await validateCoupon(input.couponCode, input.email);
+    if (!check.ok) return { couponError: check.message };
+    coupon = check.coupon;
+    if (!(await reserveCouponUse({ couponId: coupon.id, maxUses: coupon.maxUses, orderId }))) {
+      return { couponError: COUPON_MESSAGES.usedUp };
+    }
+  }
+  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon });
+
+  try {
+    await Order.create({
+      _id: orderId,
+      email: input.email,
+      user_id: input.userId ?? undefined,
+      product_id: priced.product.id,
+      product_name: priced.product.name,
+      add_ons: priced.addOns.map(({ id, name, price }) => ({ id, name, price })),
+      amount_total: priced.total,
+      discount: priced.discount,
+      coupon_code: coupon?.code,
+    });
+  } catch (error) {
+    await releaseCouponUse(orderId);
+    throw error;
+  }
+  log("info", "checkout.started", { order_id: orderId, total: priced.total, coupon: coupon?.code ?? null });
+
+  if (priced.total === 0) {
+    const sessionId = `${FREE_SESSION}${orderId}`;
+    await fulfilOrder({ orderId, sessionId, amountPaid: 0 });
+    return { redirectTo: `/order-success?session_id=${sessionId}` };
+  }
+
+  const stripe = getStripe();
+  if (!stripe) {
+    const sessionId = `${OFFLINE_SESSION}${orderId}`;
+    await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
+    return { redirectTo: `/checkout/offline?session_id=${sessionId}` };
+  }
+
+  try {
+    const url = await createStripeSession(orderId, input.email, priced);
+    return { redirectTo: url };
+  } catch (error) {
+    log("error", "checkout.stripe_failed", { order_id: orderId, reason: error instanceof Error ? error.message : String(error) });
+    await abandonCheckout(orderId, "failed");
+    return { error: CHECKOUT_MESSAGES.checkoutError };
+  }
+}
+
+async function createStripeSession(orderId: string, email: string, priced: Quote): Promise<string> {
+  const stripe = getStripe()!;
+  const base = getEnv().APP_URL.replace(/\/$/, "");
+  const item = (name: string, amount: number) => ({
+    quantity: 1,
+    price_data: { currency: "aud", unit_amount: amount, product_data: { name } },
+  });
+  const discounts = [];
+  if (priced.discount > 0) {
+    const stripeCoupon = await stripe.coupons.create(
+      { amount_off: priced.discount, currency: "aud", duration: "once", max_redemptions: 1, name: `Coupon ${priced.coupon?.code}` },
+      { idempotencyKey: `coupon:${orderId}` },
+    );
+    discounts.push({ coupon: stripeCoupon.id });
+  }
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: "payment",
+      customer_email: email,
+      client_reference_id: orderId,
+      metadata: { order_id: orderId },
+      payment_intent_data: { metadata: { order_id: orderId } },
+      line_items: [item(priced.product.name, priced.product.price), ...priced.addOns.map((a) => item(a.name, a.price))],
+      discounts,
+      success_url: `${base}/order-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}/checkout`,
+      // An abandoned session expires in an hour, freeing its coupon use (checkout.session.expired).
+      expires_at: Math.floor(Date.now() / 1000) + 60 * 60,
+    },
+    { idempotencyKey: `checkout:${orderId}` },
+  );
+  if (!session.url) throw new Error("Stripe returned no checkout URL");
+  await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: session.id } });
+  return session.url;
+}
+
+export type Confirmation = { state: "paid"; token: string; orderId: string } | { state: "processing" } | { state: "unknown" };
+
+/**
+ * For the success page: is this checkout paid? Fulfils it when Stripe says it is
+ * and the webhook has not arrived yet (fulfilment is idempotent).
+ */
+export async function confirmCheckout(sessionId: string): Promise<Confirmation> {
+  await connectDb();
+  const done = await Fulfilment.findOne({ stripe_session_id: sessionId }).lean();
+  if (done) return { state: "paid", orderId: done.order_id, token: deriveToken(`paid:${done.order_id}`) };
+  if (sessionId.startsWith(OFFLINE_SESSION) || sessionId.startsWith(FREE_SESSION)) return { state: "unknown" };
+
+  const stripe = getStripe();
+  if (!stripe || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return { state: "unknown" };
+  const session = await stripe.checkout.sessions.retrieve(sessionId);
+  const orderId = session.metadata?.order_id ?? session.client_reference_id;
+  if (!orderId || !(await Order.exists({ _id: orderId, stripe_session_id: sessionId }))) return { state: "unknown" };
+  if (session.payment_status === "paid" || session.payment_status === "no_payment_required") {
+    const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+    const { token } = await fulfilOrder({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntent });
+    return { state: "paid", orderId, token };
+  }
+  return { state: "processing" };
+}

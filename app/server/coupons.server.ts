@@ -1,0 +1,92 @@
+import { COUPON_MESSAGES, couponProblem, normalizeCouponCode, type CouponRecord, type CouponTerms } from "~/domain/pricing";
+import { connectDb, isDuplicateKeyError } from "./db.server";
+import { Coupon, CouponRedemption } from "./models/index.server";
+
+type CouponDoc = CouponRecord & { _id: unknown };
+
+export type CouponCheck = { ok: true; coupon: CouponTerms & { id: string; maxUses: number | null } } | { ok: false; message: string };
+
+function toRecord(doc: Record<string, unknown> | null): CouponDoc | null {
+  if (!doc) return null;
+  return {
+    _id: doc._id,
+    code: String(doc.code),
+    discount_type: doc.discount_type as CouponRecord["discount_type"],
+    discount_value: Number(doc.discount_value),
+    active: Boolean(doc.active),
+    valid_until: (doc.valid_until as Date | null) ?? null,
+    max_uses: (doc.max_uses as number | null) ?? null,
+    allowed_emails: (doc.allowed_emails as string[]) ?? [],
+    allowed_domains: (doc.allowed_domains as string[]) ?? [],
+  };
+}
+
+/** Uses taken: reservations for checkouts in progress plus completed uses. */
+export async function timesUsed(couponId: string): Promise<number> {
+  return CouponRedemption.countDocuments({ coupon_id: couponId });
+}
+
+/** Checks a code for this buyer now: the coupon's terms, or the reason it can't be used. */
+export async function validateCoupon(code: string, email?: string | null, now = new Date()): Promise<CouponCheck> {
+  const normalized = normalizeCouponCode(code);
+  if (!normalized) return { ok: false, message: COUPON_MESSAGES.empty };
+  await connectDb();
+  const coupon = toRecord(await Coupon.findOne({ code: normalized }).lean());
+  const used = coupon ? await timesUsed(String(coupon._id)) : 0;
+  const problem = couponProblem(coupon, { email, now, timesUsed: used });
+  if (problem || !coupon) return { ok: false, message: problem ?? COUPON_MESSAGES.notValid };
+  return {
+    ok: true,
+    coupon: {
+      id: String(coupon._id),
+      code: coupon.code,
+      discount_type: coupon.discount_type,
+      discount_value: coupon.discount_value,
+      maxUses: coupon.max_uses,
+    },
+  };
+}
+
+/**
+ * Takes one use of a coupon for an order, before the buyer pays. A use is an
+ * insert under unique (coupon, slot): a coupon with N uses has slots 1..N, so
+ * however many checkouts race, at most N succeed. Returns false when no slot is free.
+ */
+export async function reserveCouponUse(input: { couponId: string; maxUses: number | null; orderId: string }): Promise<boolean> {
+  await connectDb();
+  if (input.maxUses == null) {
+    try {
+      await CouponRedemption.create({ coupon_id: input.couponId, slot: `order:${input.orderId}`, order_id: input.orderId });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // this order already holds its use
+    }
+    return true;
+  }
+  const taken = new Set((await CouponRedemption.find({ coupon_id: input.couponId }, { slot: 1 }).lean()).map((r) => r.slot));
+  for (let slot = 1; slot <= input.maxUses; slot++) {
+    if (taken.has(String(slot))) continue;
+    try {
+      await CouponRedemption.create({ coupon_id: input.couponId, slot: String(slot), order_id: input.orderId });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Another checkout took this slot a moment ago (or this order already holds one): try the next.
+      if (await CouponRedemption.exists({ order_id: input.orderId })) return true;
+    }
+  }
+  return false;
+}
+
+/** Frees an order's reserved use (its checkout failed or expired). A completed use is never freed. */
+export async function releaseCouponUse(orderId: string) {
+  await connectDb();
+  await CouponRedemption.deleteOne({ order_id: orderId, status: "reserved" });
+}
+
+/** The order was paid: its reserved use becomes a completed one. */
+export async function confirmCouponUse(orderId: string) {
+  await connectDb();
+  await CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } });
+}
+
+export { COUPON_MESSAGES };

@@ -1,0 +1,56 @@
+import type Stripe from "stripe";
+import { connectDb, isDuplicateKeyError } from "./db.server";
+import { abandonCheckout, fulfilOrder } from "./fulfilment.server";
+import { log } from "./log.server";
+import { StripeEvent } from "./models/index.server";
+
+/**
+ * Handles one verified Stripe event. Each event id is recorded once (its own
+ * unique key); a redelivery of an event already processed does nothing. An
+ * event still being processed elsewhere is processed again, which is safe:
+ * every effect below is idempotent.
+ */
+export async function handleStripeEvent(event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
+  await connectDb();
+  try {
+    await StripeEvent.create({ _id: event.id, type: event.type });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    const seen = await StripeEvent.findById(event.id).lean();
+    if (seen?.processed_at) return "duplicate";
+  }
+
+  const outcome = await apply(event);
+  await StripeEvent.updateOne({ _id: event.id }, { $set: { processed_at: new Date() } });
+  return outcome;
+}
+
+async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
+  if (!event.type.startsWith("checkout.session.")) return "ignored";
+  const session = event.data.object as Stripe.Checkout.Session;
+  const orderId = session.metadata?.order_id ?? session.client_reference_id;
+  if (!orderId) {
+    log("warn", "stripe.event_without_order", { event_id: event.id, type: event.type });
+    return "ignored";
+  }
+  const paymentIntentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+  const paid = { orderId, sessionId: session.id, amountPaid: session.amount_total ?? 0, paymentIntentId };
+
+  switch (event.type) {
+    case "checkout.session.completed":
+      // Card payments are paid now; bank debits complete later (async_payment_succeeded).
+      if (session.payment_status === "paid" || session.payment_status === "no_payment_required") await fulfilOrder(paid);
+      return "processed";
+    case "checkout.session.async_payment_succeeded":
+      await fulfilOrder(paid);
+      return "processed";
+    case "checkout.session.async_payment_failed":
+      await abandonCheckout(orderId, "failed");
+      return "processed";
+    case "checkout.session.expired":
+      await abandonCheckout(orderId, "cancelled");
+      return "processed";
+    default:
+      return "ignored";
+  }
+}

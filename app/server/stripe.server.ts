@@ -1,0 +1,35 @@
+import Stripe from "stripe";
+import { getEnv } from "./env.server";
+
+let client: Stripe | null | undefined;
+
+/**
+ * Stripe, when STRIPE_SECRET_KEY is set; null means the offline test checkout
+ * (development and tests only: production refuses to start without the key).
+ * STRIPE_API_BASE points the client at stripe-mock in tests.
+ */
+export function getStripe(): Stripe | null {
+  if (client === undefined) {
+    const env = getEnv();
+    if (!env.STRIPE_SECRET_KEY) {
+      client = null;
+    } else {
+      const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
+      client = new Stripe(env.STRIPE_SECRET_KEY, {
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        ...(base ? { host: base.hostname, port: Number(base.port), protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const) } : {}),
+      });
+    }
+  }
+  return client;
+}
+
+/** Verifies a webhook's signature against the raw body; throws when it does not match. */
+export function verifyWebhook(payload: string, signature: string | null): Stripe.Event {
+  const secret = getEnv().STRIPE_WEBHOOK_SECRET;
+  if (!secret || !signature) throw new Error("Missing webhook secret or signature");
+  return Stripe.webhooks.constructEvent(payload, signature, secret);
+}
+
+export type { Stripe };

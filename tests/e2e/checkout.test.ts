@@ -1,0 +1,105 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { useAppDatabase } from "../support/app-data";
+import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+
+const browser = useBrowser();
+const db = useAppDatabase();
+
+const total = (page: Page) => page.locator(".summary-total output").textContent();
+const alertText = async (page: Page) => {
+  await page.getByRole("alert").waitFor();
+  return page.getByRole("alert").textContent();
+};
+
+describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
+  it("applies and removes a coupon, prices add-ons, pays through the test checkout and follows the e-mailed link", async () => {
+    const code = await db.coupon({ code: `TEN${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`, discount_type: "percentage", discount_value: 10 });
+    const email = uniqueAddress(`checkout-${javaScriptEnabled ? "js" : "nojs"}`);
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/checkout");
+    expect(await total(page)).toBe("$300.00");
+    expect(await page.getByRole("main").textContent()).toContain("$1000+");
+    expect(await page.getByRole("link", { name: "← Back to the 24-Hour Website" }).getAttribute("href")).toBe("/rapid-website");
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel(/Professional Logo Design/).check();
+    await page.getByLabel(/Priority 12-Hour Delivery/).check();
+    if (javaScriptEnabled) {
+      expect(await total(page)).toBe("$650.00"); // follows the ticks at once
+    } else {
+      await page.getByRole("button", { name: "Update total" }).click();
+      await page.waitForLoadState();
+      expect(await total(page)).toBe("$650.00");
+    }
+
+    await page.getByLabel("Coupon code").fill(code.toLowerCase());
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Coupon Applied!").waitFor();
+    expect(await total(page)).toBe("$585.00");
+    expect(await page.getByLabel(/Professional Logo Design/).isChecked()).toBe(true);
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+
+    await page.getByRole("button", { name: "Remove coupon" }).click();
+    await page.getByText("Coupon removed").waitFor();
+    expect(await total(page)).toBe("$650.00");
+    expect(await page.getByLabel("Coupon code").inputValue()).toBe("");
+    await page.getByLabel("Coupon code").fill(code);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Coupon Applied!").waitFor();
+
+    await page.getByRole("button", { name: "Proceed to Payment" }).click();
+    expect(await alertText(page)).toBe("Missing Information: Please provide your email and agree to the terms.");
+    await page.getByLabel(/I agree to the/).check();
+    await screenshot(page, `checkout-${mode.replace(/\s/g, "-")}`);
+    await page.getByRole("button", { name: "Proceed to Payment" }).click();
+
+    await page.waitForURL(/\/checkout\/offline\?session_id=/);
+    expect(await page.getByRole("main").textContent()).toContain("$585.00");
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await page.waitForURL(/\/order-success\?session_id=/);
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    await page.reload(); // reloading changes nothing
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByRole("link", { name: "Return to Homepage" }).getAttribute("href")).toBe("/");
+    await screenshot(page, `order-success-${mode.replace(/\s/g, "-")}`);
+    const intakeHref = await page.getByRole("link", { name: "Go to Intake Form" }).getAttribute("href");
+    expect(intakeHref).toMatch(/^\/intake-form\?token=/);
+
+    const mails = await waitForMessages(email);
+    expect(mails).toHaveLength(1);
+    const body = await messageText(mails[0].ID);
+    const link = /(http\S+\/intake-form\?token=\S+)/.exec(body.Text)?.[1];
+    expect(link).toBe(`${APP_URL}${intakeHref}`);
+    const visit = await page.goto(link!);
+    expect(visit?.status()).toBe(200);
+  });
+
+  it("says what is wrong with a coupon on the same form", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/checkout");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Invalid Coupon: Please enter a coupon code").waitFor();
+    await page.getByLabel("Coupon code").fill("NOT-A-REAL-CODE");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("This coupon code is not valid").waitFor();
+    expect(await page.getByLabel("Coupon code").inputValue()).toBe("NOT-A-REAL-CODE");
+    expect(await total(page)).toBe("$300.00");
+  });
+
+  it("prices a package chosen on the packages page", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/checkout?package=professional");
+    expect(await page.locator(".summary-product").textContent()).toBe("Professional Website Package");
+    expect(await total(page)).toBe("$1,997.00");
+  });
+});
+
+describe("checkout", () => {
+  it("passes axe with no serious violations", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    await page.goto("/checkout");
+    await expectNoSeriousA11yViolations(page);
+  });
+});

@@ -1,21 +1,69 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
+import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { redirectWithFlash } from "~/server/flash.server";
+import { checkToken, loadSubmission, renewToken, sessionToken, startIntakeSession } from "~/server/intake.server";
 
 export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
+/**
+ * The e-mailed link lands here. A known token becomes an intake session (a
+ * cookie) and the browser moves to a URL without the token, so no secret sits
+ * in the address bar, history, logs or Referer. Then: the current step, or a
+ * screen that explains an expired or already-submitted link.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
-  if (!token) {
-    throw await redirectWithFlash(request, "/checkout", {
-      kind: "error",
-      title: "Access Denied",
-      description: "Please complete payment first to access the intake form.",
-    });
+  if (token !== null) {
+    const state = await checkToken(token);
+    if (state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.invalidLink });
+    throw redirect("/intake-form", { headers: { "Set-Cookie": await startIntakeSession(request, state.token) } });
   }
-  return null;
+  const state = await sessionToken(request);
+  if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
+  if (state.state === "valid") {
+    const doc = await loadSubmission(state.token.order_id);
+    throw redirect(`/intake-form/${Math.min(Math.max(1, doc?.furthest_step ?? 1), 14)}`);
+  }
+  return { screen: state.state };
 }
 
-export default function IntakeForm() {
-  return <PageHero title="Intake Form" lead="Validating access..." />;
+/** Renewal of an expired link (spec: renew-token), for the link this browser opened. */
+export async function action({ request }: ActionFunctionArgs) {
+  const state = await sessionToken(request);
+  if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
+  if (state.state === "valid") return redirect("/intake-form", 303);
+  const renewed = state.state === "expired" && (await renewToken(String(state.token._id)));
+  if (!renewed) return redirectWithFlash(request, "/intake-form", { kind: "error", title: INTAKE_MESSAGES.renewFailed }, { status: 303 });
+  return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES.renewed }, { status: 303 });
+}
+
+export default function IntakeEntry() {
+  const { screen } = useLoaderData<typeof loader>();
+  if (screen === "used") {
+    return (
+      <PageHero title="Your intake form has been submitted" lead="Thank you. We have everything we need and we're building your website.">
+        <p>
+          Need to change something? <Link to="/contact">Contact us</Link> or reply to your confirmation e-mail, and we'll reopen the form
+          for you. Once your first draft is ready you can also ask for up to 3 rounds of revisions.
+        </p>
+        <Link to="/" className="button">
+          Return to Homepage
+        </Link>
+      </PageHero>
+    );
+  }
+  return (
+    <PageHero title="This link has expired" lead="For your security, intake links stop working after a while. You can renew yours now.">
+      <Form method="post" className="actions">
+        <button type="submit" className="button button-primary">
+          Renew my access for 30 days
+        </button>
+        <Link to="/contact" className="button">
+          Contact support
+        </Link>
+      </Form>
+    </PageHero>
+  );
 }

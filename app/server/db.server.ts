@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { getEnv } from "./env.server";
+import { OnceKey } from "./models/once-key.server";
 
 // Filters only match fields we name: an unknown path in a filter is an error, not a silent full scan.
 mongoose.set("strictQuery", true);
@@ -48,4 +49,16 @@ export async function pingDb(): Promise<boolean> {
 /** E11000: the insert lost a race for a unique key, which is how exactly-once effects say "already done". */
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && (error as { code?: number }).code === 11000;
+}
+
+/** Claims an idempotency key: true for the one call that claimed it, false for every other. */
+export async function claimOnce(key: string): Promise<boolean> {
+  await connectDb();
+  try {
+    await OnceKey.create({ _id: key });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
 }

@@ -16,3 +16,13 @@ export function useAppDatabase() {
     },
   };
 }
+
+/** A paid order, fulfilled the way Stripe's webhook would, with its intake token and e-mail. */
+export async function paidOrder(email: string) {
+  const { Order } = await import("~/server/models/index.server");
+  const { fulfilOrder } = await import("~/server/fulfilment.server");
+  await connectDb();
+  const order = await Order.create({ email, amount_total: 30_000 });
+  const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_test_${order._id}`, amountPaid: 30_000 });
+  return { orderId: order._id, token };
+}

@@ -23,3 +23,20 @@ export function orderConfirmation(input: { orderId: string; productName: string;
     "Your first draft arrives within 24 hours of receiving your details. Reply to this e-mail if you have any questions.",
   ]);
 }
+
+export function intakeConfirmation(input: { businessName: string; updated: boolean }) {
+  return layout(input.updated ? "We've received your changes" : "We've received your details", [
+    input.updated
+      ? `Thanks: we've received the changes to the intake form for ${input.businessName}.`
+      : `Thanks: we've received the intake form for ${input.businessName}.`,
+    "Your first draft arrives within 24 hours. We'll e-mail you the link as soon as it's ready, and you can then ask for up to 3 rounds of changes.",
+    "If you think of anything else in the meantime, just reply to this e-mail.",
+  ]);
+}
+
+export function intakeNotice(input: { businessName: string; orderId: string; updated: boolean }) {
+  return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
+    `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${input.orderId.slice(0, 8)}.`,
+    "The 24-hour clock for the first draft starts now.",
+  ]);
+}

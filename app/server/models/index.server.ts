@@ -3,6 +3,7 @@ import { Coupon, CouponRedemption } from "./coupon.server";
 import { Fulfilment } from "./fulfilment.server";
 import { IntakeSubmission } from "./intake-submission.server";
 import { IntakeToken } from "./intake-token.server";
+import { OnceKey } from "./once-key.server";
 import { Order } from "./order.server";
 import { OutboxClaim, OutboxMessage } from "./outbox.server";
 import { PrivacyAuditLog } from "./privacy-audit.server";
@@ -16,9 +17,9 @@ import { User, UserRole } from "./user.server";
 
 
 /** Every model, for building indexes and for tests. */
-export const allModels = [ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
+export const allModels = [ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
 
-export { ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
+export { ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
 
 /** Builds every model's indexes; resolves once they exist (unique keys are what make effects exactly-once). */
 export async function ensureIndexes() {

@@ -15,7 +15,7 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     order_id: { type: String, required: true, unique: true },
     status: { type: String, enum: ["draft", "submitted"], default: "draft" },
     submitted_at: { type: Date, default: null },
-    completed_steps: list(Number),
+    furthest_step: { type: Number, default: 1, min: 1 }, // the furthest step reached with Next (the jump rule)
 
     // Step 1: business basics
     business_name: text,

@@ -1,0 +1,286 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import type { Option } from "~/domain/intake/options";
+import { useHydrated } from "../hooks";
+
+/**
+ * The intake step forms' building blocks. Inputs are uncontrolled and named the
+ * way Conform parses them (`servicesList[0].name`); values and errors come from
+ * the step's context, so a failed post re-renders with everything typed.
+ */
+type StepContext = { formId: string; values: Record<string, unknown>; errors: Record<string, string[] | undefined> };
+export const StepFormContext = createContext<StepContext>({ formId: "", values: {}, errors: {} });
+
+export function valueAt(values: unknown, path: string): unknown {
+  return path
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), values);
+}
+
+const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
+
+function useField(name: string) {
+  const { values, errors } = useContext(StepFormContext);
+  const raw = valueAt(values, name);
+  const error = errors[name]?.[0];
+  const id = idFor(name);
+  return {
+    id,
+    error,
+    value: raw,
+    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined },
+  };
+}
+
+function ErrorText({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p className="field-error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
+/** The current value of a field as the person edits it (JavaScript), or its saved value. */
+export function useLiveValue(name: string): unknown {
+  const { formId, values } = useContext(StepFormContext);
+  const [value, setValue] = useState<unknown>(() => valueAt(values, name));
+  useEffect(() => {
+    const form = document.getElementById(formId) as HTMLFormElement | null;
+    if (!form) return;
+    const read = () => {
+      const all = new FormData(form).getAll(name);
+      setValue(all.length > 1 ? all : all[0]);
+    };
+    read();
+    form.addEventListener("input", read);
+    form.addEventListener("change", read);
+    return () => {
+      form.removeEventListener("input", read);
+      form.removeEventListener("change", read);
+    };
+  }, [formId, name]);
+  return value;
+}
+
+/** Shown only when `show` holds (with JavaScript); without it, always shown, its label saying when it applies. */
+export function When({ show, children }: { show: boolean; children: ReactNode }) {
+  const hydrated = useHydrated();
+  if (hydrated && !show) return null;
+  return <>{children}</>;
+}
+
+type TextProps = {
+  name: string;
+  label: ReactNode;
+  type?: "text" | "email" | "tel" | "url" | "date" | "textarea";
+  hint?: ReactNode;
+  required?: boolean;
+  rows?: number;
+  autoComplete?: string;
+  placeholder?: string;
+};
+
+export function TextField({ name, label, type = "text", hint, required, rows = 4, autoComplete, placeholder }: TextProps) {
+  const f = useField(name);
+  const common = {
+    id: f.id,
+    name,
+    defaultValue: f.value == null ? "" : String(f.value),
+    "aria-required": required || undefined,
+    placeholder,
+    ...f.aria,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={f.id}>
+        {label}
+        {required ? <span className="required"> (required)</span> : null}
+      </label>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {type === "textarea" ? (
+        <textarea {...common} rows={rows} />
+      ) : (
+        <input {...common} type={type === "url" ? "text" : type} inputMode={type === "url" ? "url" : undefined} autoComplete={autoComplete} />
+      )}
+      <ErrorText id={f.id} error={f.error} />
+    </div>
+  );
+}
+
+export function SelectField({ name, label, options, required, hint }: { name: string; label: ReactNode; options: Option[]; required?: boolean; hint?: ReactNode }) {
+  const f = useField(name);
+  return (
+    <div className="field">
+      <label htmlFor={f.id}>
+        {label}
+        {required ? <span className="required"> (required)</span> : null}
+      </label>
+      {hint ? <p className="hint">{hint}</p> : null}
+      <select id={f.id} name={name} defaultValue={f.value == null ? "" : String(f.value)} aria-required={required || undefined} {...f.aria}>
+        <option value="">Choose one…</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <ErrorText id={f.id} error={f.error} />
+    </div>
+  );
+}
+
+export function RadioGroup({ name, legend, options, hint }: { name: string; legend: ReactNode; options: Option[]; hint?: ReactNode }) {
+  const f = useField(name);
+  return (
+    <fieldset className="choices" aria-describedby={f.error ? `${f.id}-error` : undefined}>
+      <legend>{legend}</legend>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {options.map((o) => (
+        <label key={o.value} className="choice">
+          <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} /> {o.label}
+        </label>
+      ))}
+      <ErrorText id={f.id} error={f.error} />
+    </fieldset>
+  );
+}
+
+export const YES_NO: Option[] = [
+  { value: "yes", label: "Yes" },
+  { value: "no", label: "No" },
+];
+
+export function Checkbox({ name, label, required, hint }: { name: string; label: ReactNode; required?: boolean; hint?: ReactNode }) {
+  const f = useField(name);
+  return (
+    <div className="field">
+      <label className="choice" htmlFor={f.id}>
+        <input id={f.id} type="checkbox" name={name} defaultChecked={f.value === "on" || f.value === true} aria-required={required || undefined} {...f.aria} /> {label}
+        {required ? <span className="required"> (required)</span> : null}
+      </label>
+      {hint ? <p className="hint">{hint}</p> : null}
+      <ErrorText id={f.id} error={f.error} />
+    </div>
+  );
+}
+
+export function CheckboxGroup({ name, legend, options, locked = [] }: { name: string; legend: ReactNode; options: readonly string[]; locked?: readonly string[] }) {
+  const f = useField(name);
+  const chosen = Array.isArray(f.value) ? (f.value as string[]) : [];
+  return (
+    <fieldset className="choices">
+      <legend>{legend}</legend>
+      {options.map((o) =>
+        locked.includes(o) ? (
+          <label key={o} className="choice">
+            <input type="checkbox" checked disabled /> {o} <span className="hint">(always included)</span>
+            <input type="hidden" name={name} value={o} />
+          </label>
+        ) : (
+          <label key={o} className="choice">
+            <input type="checkbox" name={name} value={o} defaultChecked={chosen.includes(o)} /> {o}
+          </label>
+        ),
+      )}
+      <ErrorText id={f.id} error={f.error} />
+    </fieldset>
+  );
+}
+
+/** The remove button of one list item: saves the step without that item. */
+export function RemoveButton({ name, index, label }: { name: string; index: number; label: string }) {
+  return (
+    <button type="submit" name="intent" value={`remove:${name}:${index}`} className="link-button" formNoValidate>
+      Remove {label}
+    </button>
+  );
+}
+
+/** A list of short texts: the saved ones, each removable, and one empty box to add another. */
+export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: { name: string; legend: ReactNode; itemLabel: string; max: number; hint?: ReactNode; type?: "text" | "url" }) {
+  const { values, errors } = useContext(StepFormContext);
+  const items = ((valueAt(values, name) as string[] | undefined) ?? []).filter((v) => v !== undefined);
+  const saved = items.filter(Boolean);
+  const listError = errors[name]?.[0];
+  return (
+    <fieldset className="list-editor">
+      <legend>{legend}</legend>
+      {hint ? <p className="hint">{hint}</p> : null}
+      <ol className="list-items">
+        {saved.map((_, i) => (
+          <li key={i}>
+            <TextField name={`${name}[${i}]`} label={`${itemLabel} ${i + 1}`} type={type} />
+            <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+          </li>
+        ))}
+        {saved.length < max ? (
+          <li>
+            <TextField name={`${name}[${saved.length}]`} label={`Add a ${itemLabel.toLowerCase()}`} type={type} />
+            <button type="submit" name="intent" value="stay" className="button button-small">
+              Add {itemLabel.toLowerCase()}
+            </button>
+          </li>
+        ) : (
+          <li className="hint">That's the most we need ({max}).</li>
+        )}
+      </ol>
+      {listError ? <p className="field-error">{listError}</p> : null}
+    </fieldset>
+  );
+}
+
+export type RowField = { key: string; label: string; type?: TextProps["type"] | "checkbox" | "select"; options?: Option[]; hint?: string };
+
+/** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
+export function RowsEditor({
+  name,
+  legend,
+  itemLabel,
+  fields,
+  max,
+  keyField,
+  hint,
+  renderExtra,
+}: {
+  name: string;
+  legend: ReactNode;
+  itemLabel: string;
+  fields: RowField[];
+  max: number;
+  keyField: string;
+  hint?: ReactNode;
+  renderExtra?: (index: number) => ReactNode;
+}) {
+  const { values, errors } = useContext(StepFormContext);
+  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && r[keyField]);
+  const slots = rows.length < max ? rows.length + 1 : rows.length;
+  return (
+    <fieldset className="list-editor">
+      <legend>{legend}</legend>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {Array.from({ length: slots }, (_, i) => {
+        const isNew = i === rows.length;
+        return (
+          <fieldset key={i} className="row">
+            <legend>{isNew ? `Add a ${itemLabel.toLowerCase()}` : `${itemLabel} ${i + 1}`}</legend>
+            {fields.map((field) => {
+              const path = `${name}[${i}].${field.key}`;
+              if (field.type === "checkbox") return <Checkbox key={field.key} name={path} label={field.label} hint={field.hint} />;
+              if (field.type === "select") return <SelectField key={field.key} name={path} label={field.label} options={field.options ?? []} hint={field.hint} />;
+              return <TextField key={field.key} name={path} label={field.label} type={field.type} hint={field.hint} />;
+            })}
+            {renderExtra?.(i)}
+            {isNew ? (
+              <button type="submit" name="intent" value="stay" className="button button-small">
+                Add {itemLabel.toLowerCase()}
+              </button>
+            ) : (
+              <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+            )}
+          </fieldset>
+        );
+      })}
+      {errors[name]?.[0] ? <p className="field-error">{errors[name]?.[0]}</p> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,98 @@
+/** The intake form's enumerations (spec 1 section 3), each value with the label people see. */
+export type Option = { value: string; label: string };
+
+export const BUSINESS_TYPES: Option[] = [
+  { value: "trades", label: "Trades" },
+  { value: "professional_services", label: "Professional services" },
+  { value: "retail", label: "Retail" },
+  { value: "hospitality", label: "Hospitality" },
+  { value: "health_wellness", label: "Health & wellness" },
+  { value: "creative", label: "Creative" },
+  { value: "other", label: "Other" },
+];
+
+export const WEBSITE_PURPOSES: Option[] = [
+  { value: "lead_generation", label: "Get more enquiries" },
+  { value: "bookings", label: "Take bookings" },
+  { value: "credibility", label: "Look credible and professional" },
+  { value: "showcase_services", label: "Show off our services and work" },
+  { value: "online_sales", label: "Sell online" },
+  { value: "other", label: "Other" },
+];
+
+export const PRICING_APPROACHES: Option[] = [
+  { value: "show_prices", label: "Show our prices" },
+  { value: "contact_for_quote", label: "Ask people to contact us for a quote" },
+  { value: "mixed", label: "A mix of both" },
+];
+
+export const STYLES: Option[] = [
+  { value: "clean_minimal", label: "Clean & minimal" },
+  { value: "professional", label: "Professional" },
+  { value: "bold_creative", label: "Bold & creative" },
+  { value: "premium_luxury", label: "Premium & luxury" },
+  { value: "playful_friendly", label: "Playful & friendly" },
+  { value: "tech_modern", label: "Tech & modern" },
+  { value: "industrial_rugged", label: "Industrial & rugged" },
+  { value: "other", label: "Other" },
+];
+
+export const PACKAGE_STYLES: Option[] = [
+  { value: "modern_minimal", label: "Modern & minimal" },
+  { value: "bold_creative", label: "Bold & creative" },
+  { value: "professional_corporate", label: "Professional & corporate" },
+  { value: "colorful_vibrant", label: "Colourful & vibrant" },
+];
+
+export const HOSTING_PREFERENCES: Option[] = [
+  { value: "managed", label: "Host it for me (first month included)" },
+  { value: "own", label: "I'll host it myself" },
+  { value: "undecided", label: "Not sure yet" },
+];
+
+export const SERVICES_GROUPINGS: Option[] = [
+  { value: "grouped", label: "All on one Services page" },
+  { value: "separate", label: "A page for each service" },
+];
+
+export const PAGES = ["Home", "About", "Services", "Contact", "Gallery", "Testimonials", "FAQ", "Team"] as const;
+export const REQUIRED_PAGES = ["Home", "Contact"] as const;
+
+export const SECTIONS = [
+  "Service Area Map",
+  "Pricing Table",
+  "Before/After Gallery",
+  "FAQ Section",
+  "Team Bios",
+  "Process/How It Works",
+  "Guarantees/Certifications",
+  "Recent Projects",
+] as const;
+
+export const RETENTION_PERIODS: Option[] = [
+  { value: "30days", label: "30 days" },
+  { value: "1year", label: "1 year" },
+  { value: "permanent", label: "Permanently" },
+];
+
+export const PHOTO_PLACEMENTS: Option[] = [
+  { value: "hero", label: "Top of the home page (hero)" },
+  { value: "gallery", label: "Gallery" },
+  { value: "service-feature", label: "Beside a service" },
+  { value: "team", label: "Team section" },
+];
+export const PHOTO_CROPS: Option[] = [
+  { value: "landscape", label: "Landscape" },
+  { value: "portrait", label: "Portrait" },
+  { value: "square", label: "Square" },
+];
+export const PHOTO_PRIORITIES: Option[] = [
+  { value: "high", label: "High" },
+  { value: "medium", label: "Medium" },
+  { value: "low", label: "Low" },
+];
+
+export const SOCIAL_PLATFORMS = ["facebook", "instagram", "youtube", "linkedin"] as const;
+
+export const values = (options: Option[]) => options.map((o) => o.value) as [string, ...string[]];
+export const labelOf = (options: Option[], value: unknown) => options.find((o) => o.value === value)?.label ?? String(value ?? "");

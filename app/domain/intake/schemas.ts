@@ -1,0 +1,263 @@
+import { z } from "zod";
+import {
+  BUSINESS_TYPES,
+  HOSTING_PREFERENCES,
+  type Option,
+  PACKAGE_STYLES,
+  PAGES,
+  PHOTO_CROPS,
+  PHOTO_PLACEMENTS,
+  PHOTO_PRIORITIES,
+  PRICING_APPROACHES,
+  REQUIRED_PAGES,
+  RETENTION_PERIODS,
+  SECTIONS,
+  SERVICES_GROUPINGS,
+  STYLES,
+  values,
+  WEBSITE_PURPOSES,
+} from "./options";
+
+/**
+ * One schema per step, shared by the browser and the server (spec 1 section 5).
+ * "next" enforces the step's required fields; "draft" (Back, Save & Exit, list
+ * edits) keeps every bound but lets an unfinished step be saved.
+ */
+export type Mode = "next" | "draft";
+
+const tooLong = (max: number) => `Must be ${max} characters or fewer`;
+const text = (max: number) => z.string().trim().max(max, tooLong(max));
+/** Empty optional text is undefined here and stored as null. */
+const optText = (max: number) => text(max).optional();
+const required = (mode: Mode, schema: z.ZodType<string, string>, message: string) =>
+  mode === "next" ? z.string({ error: message }).pipe(schema) : schema.optional();
+
+/** A URL, or empty. "www.example.com.au" is accepted as https://www.example.com.au. */
+export const UrlSchema = z
+  .string()
+  .trim()
+  .max(2000, tooLong(2000))
+  .transform((v) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v))
+  .pipe(z.url({ protocol: /^https?$/, error: "Invalid URL format" }));
+const optUrl = UrlSchema.optional();
+
+const yesNo = z.enum(["yes", "no"]).transform((v) => v === "yes");
+const checkbox = z
+  .literal("on")
+  .optional()
+  .transform((v) => v === "on");
+const choice = (options: Option[], message = "Please choose one of the options") => z.enum(values(options), { error: message });
+const optChoice = (options: Option[]) => choice(options).optional();
+
+/** A list of short texts: blanks are dropped, at most `max` kept. */
+const textList = (max: number, itemMax: number, label: string) =>
+  z
+    .array(z.string().trim().max(itemMax, `Each ${label} must be ${itemMax} characters or fewer`).optional())
+    .default([])
+    .transform((items) => items.filter((i): i is string => Boolean(i)))
+    .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
+
+const urlList = (max: number, label: string) =>
+  z
+    .array(UrlSchema.optional())
+    .default([])
+    .transform((items) => items.filter((i): i is string => Boolean(i)))
+    .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
+
+/** Rows of a list editor; a row whose `key` field is blank is dropped. */
+function rows<T extends z.ZodRawShape>(shape: T, key: keyof T & string, max: number, label: string) {
+  return z
+    .array(z.object(shape).partial())
+    .default([])
+    .transform((items) => items.filter((row) => Boolean(row[key])))
+    .pipe(z.array(z.any()).max(max, `At most ${max} ${label}`));
+}
+
+export const ServiceItemSchema = {
+  name: text(200),
+  description: text(1000),
+  prominent: checkbox,
+  showPricing: checkbox,
+  price: text(100),
+};
+export const TestimonialSchema = {
+  author: text(100),
+  text: text(1000),
+  rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").default(5),
+};
+export const ReviewLinkSchema = { platform: text(50), url: UrlSchema };
+export const StaffBioSchema = { name: text(100), role: text(100), bio: text(1000), headshotUrl: UrlSchema };
+export const PhotoDetailsSchema = {
+  url: z.string().max(2000),
+  key: z.string().max(300),
+  fileName: text(255),
+  altText: text(300),
+  placement: choice(PHOTO_PLACEMENTS).default("gallery"),
+  crop: choice(PHOTO_CROPS).default("landscape"),
+  priority: choice(PHOTO_PRIORITIES).default("medium"),
+};
+
+const step1 = (mode: Mode) =>
+  z
+    .object({
+      businessName: required(mode, text(200).min(1, "Business name is required"), "Business name is required"),
+      businessLegalName: optText(200),
+      abnAcn: optText(20),
+      contactEmail: required(mode, text(255).pipe(z.email("Invalid email address")), "Contact email is required"),
+      contactPhone: required(mode, text(20).min(1, "Contact phone is required"), "Contact phone is required"),
+      physicalAddress: optText(500),
+      serviceArea: optText(500),
+      businessHours: optText(500),
+      hasDomain: yesNo.optional(),
+      domainUrl: optUrl,
+      businessType: mode === "next" ? choice(BUSINESS_TYPES, "Business type is required") : optChoice(BUSINESS_TYPES),
+      businessTypeOther: optText(200),
+      businessDescription: required(
+        mode,
+        text(2000).min(10, "Description must be at least 10 characters"),
+        "Business description is required",
+      ),
+    })
+    // Answers to questions that do not apply are not kept.
+    .transform((v) => ({
+      ...v,
+      domainUrl: v.hasDomain ? v.domainUrl : undefined,
+      businessTypeOther: v.businessType === "other" ? v.businessTypeOther : undefined,
+    }));
+
+const step2 = (mode: Mode) =>
+  z
+    .object({
+      websitePurpose: mode === "next" ? choice(WEBSITE_PURPOSES, "Website purpose is required") : optChoice(WEBSITE_PURPOSES),
+      websitePurposeOther: optText(200),
+      mainCta: required(mode, text(200).min(1, "Main call to action is required"), "Main call to action is required"),
+      specificOffer: optText(500),
+      needsContactForm: yesNo.optional().transform((v) => v ?? true),
+    })
+    .transform((v) => ({ ...v, websitePurposeOther: v.websitePurpose === "other" ? v.websitePurposeOther : undefined }));
+
+const step3 = (_mode: Mode) =>
+  z
+    .object({
+      servicesList: rows(ServiceItemSchema, "name", 50, "services"),
+      pricingApproach: optChoice(PRICING_APPROACHES),
+      servicesGrouping: optChoice(SERVICES_GROUPINGS),
+    })
+    .transform((v) => ({
+      ...v,
+      servicesList: v.servicesList.map((s: Record<string, unknown>) => ({ ...s, price: s.showPricing ? s.price : undefined })),
+      servicesGrouping: v.servicesList.length > 1 ? v.servicesGrouping : undefined,
+    }));
+
+const step4 = (mode: Mode) =>
+  z
+    .object({
+      logoUrl: optUrl,
+      brandColors: textList(10, 50, "colour"),
+      stylePreference: optChoice(STYLES),
+      stylePreferenceOther: optText(500),
+      photoMetadata: z.array(z.object(PhotoDetailsSchema).partial({ altText: true, key: true, fileName: true })).max(20).default([]),
+    })
+    .superRefine((v, ctx) => {
+      if (mode !== "next") return;
+      v.photoMetadata.forEach((p, i) => {
+        if (!p.altText) ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
+      });
+    })
+    .transform((v) => ({ ...v, stylePreferenceOther: v.stylePreference === "other" ? v.stylePreferenceOther : undefined }));
+
+const step5 = (mode: Mode) =>
+  z.object({
+    primaryDomain: required(mode, text(255).min(1, "Primary domain is required"), "Primary domain is required"),
+    targetKeywords: textList(20, 100, "keyword"),
+    competitorUrls: urlList(3, "competitor URL"),
+    socialLinks: z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }).default({}),
+    googleBusinessUrl: optUrl,
+  });
+
+const step6 = (_mode: Mode) =>
+  z.object({
+    testimonials: rows(TestimonialSchema, "text", 50, "testimonials").transform((items) =>
+      items.filter((t: Record<string, unknown>) => t.author && t.text),
+    ),
+    reviewLinks: rows(ReviewLinkSchema, "url", 20, "review links"),
+    wantsReviewAutomation: yesNo.optional(),
+    wantsReviewSystem: yesNo.optional(),
+  });
+
+const step7 = (_mode: Mode) =>
+  z.object({
+    pagesNeeded: z
+      .array(z.enum(PAGES))
+      .default([])
+      // Home and Contact are always included.
+      .transform((pages) => PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p))),
+    mustHaveSections: z.array(z.enum(SECTIONS)).default([]),
+  });
+
+const step8 = (_mode: Mode) =>
+  z.object({
+    headline: optText(200),
+    keyPoints: textList(20, 500, "key point"),
+    existingContent: optText(10000),
+  });
+
+const step9 = (mode: Mode) =>
+  z.object({
+    needsPrivacyPolicy: checkbox,
+    needsTermsConditions: checkbox,
+    needsFacebookDisclaimer: checkbox,
+    legalPagesDisclaimer:
+      mode === "next"
+        ? z.literal("on", { error: "Please tick the Legal Pages Acknowledgement to continue" }).transform(() => true)
+        : checkbox,
+  });
+
+const step10 = (_mode: Mode) =>
+  z
+    .object({
+      bookingSystem: optText(200),
+      googleAnalyticsId: optText(50),
+      staffBios: rows(StaffBioSchema, "name", 50, "staff members"),
+      videoUrls: urlList(20, "video URL"),
+      websiteStylePreference: optChoice(STYLES),
+      websiteStylePreferenceOther: optText(500),
+      preferredLaunchDate: z.iso.date({ error: "Please enter a date" }).optional(),
+    })
+    .transform((v) => ({ ...v, websiteStylePreferenceOther: v.websiteStylePreference === "other" ? v.websiteStylePreferenceOther : undefined }));
+
+const step11 = (mode: Mode) =>
+  z.object({
+    packageSelected: mode === "next" ? choice(PACKAGE_STYLES, "Please choose a style") : optChoice(PACKAGE_STYLES),
+    hostingPreference: optChoice(HOSTING_PREFERENCES),
+  });
+
+export const REQUIRED_CONSENTS = ["allowAIDataProcessing", "allowDataForWebsiteGeneration", "understandObfuscation", "understandDataUsage"] as const;
+
+const step12 = (mode: Mode) =>
+  z
+    .object({
+      allowAIDataProcessing: checkbox,
+      allowDataForWebsiteGeneration: checkbox,
+      understandObfuscation: checkbox,
+      understandDataUsage: checkbox,
+      allowShowcase: checkbox,
+      dataRetentionPeriod: choice(RETENTION_PERIODS).default("30days"),
+    })
+    .superRefine((v, ctx) => {
+      if (mode === "next" && REQUIRED_CONSENTS.some((k) => !v[k])) {
+        ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
+      }
+    });
+
+const step13 = (_mode: Mode) => z.object({});
+
+const step14 = (_mode: Mode) => z.object({ additionalDetails: optText(5000) });
+
+export const STEP_SCHEMAS = [step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11, step12, step13, step14];
+
+export function stepSchema(step: number, mode: Mode) {
+  const build = STEP_SCHEMAS[step - 1];
+  if (!build) throw new Error(`No intake step ${step}`);
+  return build(mode);
+}

@@ -1,0 +1,53 @@
+/** The 14 steps of the intake form (spec 1 section 2), in order. */
+export type StepMeta = { number: number; slug: string; name: string; category: "Essential" | "Enhancement" | "Setup"; minutes: number };
+
+export const STEPS: StepMeta[] = [
+  { number: 1, slug: "business-basics", name: "Business Basics", category: "Essential", minutes: 3 },
+  { number: 2, slug: "goals-offer", name: "Goals & Offer", category: "Essential", minutes: 2 },
+  { number: 3, slug: "services", name: "Services", category: "Essential", minutes: 3 },
+  { number: 4, slug: "branding", name: "Branding", category: "Essential", minutes: 4 },
+  { number: 5, slug: "seo-marketing", name: "SEO & Marketing", category: "Enhancement", minutes: 3 },
+  { number: 6, slug: "reviews", name: "Reviews", category: "Enhancement", minutes: 3 },
+  { number: 7, slug: "pages", name: "Pages", category: "Essential", minutes: 2 },
+  { number: 8, slug: "content", name: "Content", category: "Essential", minutes: 3 },
+  { number: 9, slug: "legal", name: "Legal", category: "Setup", minutes: 1 },
+  { number: 10, slug: "integrations", name: "Integrations", category: "Setup", minutes: 2 },
+  { number: 11, slug: "package", name: "Package & Payment", category: "Essential", minutes: 1 },
+  { number: 12, slug: "privacy-consent", name: "Privacy & Consent", category: "Essential", minutes: 3 },
+  { number: 13, slug: "privacy-preview", name: "Privacy Preview", category: "Essential", minutes: 2 },
+  { number: 14, slug: "final-details", name: "Final Details", category: "Enhancement", minutes: 2 },
+];
+
+export const TOTAL_STEPS = STEPS.length;
+
+export function stepMeta(n: number): StepMeta | undefined {
+  return STEPS.find((s) => s.number === n);
+}
+
+/** The submit buttons of a step (named intents; an unknown one is a 400). */
+export const INTAKE_INTENTS = {
+  next: "next",
+  back: "back",
+  saveExit: "save-exit",
+  stay: "stay",
+  submit: "submit",
+} as const;
+
+/** `remove:servicesList:2` removes row 2 of a list; anything else is one of INTAKE_INTENTS. */
+export function parseRemoveIntent(intent: string): { field: string; index: number } | null {
+  const m = /^remove:([a-zA-Z]+):(\d{1,3})$/.exec(intent);
+  return m ? { field: m[1], index: Number(m[2]) } : null;
+}
+
+export const INTAKE_MESSAGES = {
+  accessDenied: { title: "Access Denied", description: "Please complete payment first to access the intake form." },
+  invalidLink: { title: "Invalid Access Link", description: "This link isn't valid. Please check your email for the correct link." },
+  renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
+  renewFailed: "Unable to renew access automatically. Please contact support.",
+  saved: { title: "Progress Saved", description: "Come back any time with the link in your e-mail." },
+  submitted: { title: "Form Submitted!", description: "Thank you. We'll e-mail you when your first draft is ready." },
+  updated: { title: "Form Updated!", description: "Thank you. We've received your changes." },
+  submitFailed: "Error: Failed to submit form. Please try again or contact us directly.",
+  uploadFailed: "We couldn't save that file. Please try again, or continue without it.",
+  completeRequired: "Complete Required Fields First",
+} as const;

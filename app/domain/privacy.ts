@@ -1,0 +1,131 @@
+/**
+ * What may go to AI (spec 1 section 3, "Privacy classification"). Public fields
+ * go as they are; protected ones are generalised or obscured; private ones never
+ * go; anything unlisted is dropped. The intake's Privacy Preview and the admin's
+ * AI prompt both use aiSafeData, so what the customer saw is what AI gets.
+ */
+export const PUBLIC_FIELDS = [
+  "business_name",
+  "business_description",
+  "website_purpose",
+  "main_cta",
+  "specific_offer",
+  "business_type",
+  "style_preference",
+  "brand_colors",
+  "headline",
+  "key_points",
+  "services_list",
+  "pages_needed",
+  "must_have_sections",
+] as const;
+
+export const PROTECTED_FIELDS = [
+  "physical_address",
+  "service_area",
+  "business_hours",
+  "abn_acn",
+  "business_legal_name",
+  "primary_domain",
+  "target_keywords",
+  "competitor_urls",
+  "social_links",
+] as const;
+
+/** Never sent to AI. */
+export const PRIVATE_FIELDS = [
+  "project_contact_name",
+  "project_contact_email",
+  "project_contact_phone",
+  "contact_phone",
+  "contact_email",
+  "staff_bios",
+  "testimonials",
+  "review_links",
+  "google_analytics_id",
+  "facebook_pixel_id",
+  "additional_details",
+] as const;
+
+export const KNOWN_PLACES = ["Northern Rivers", "Gold Coast", "Brisbane", "Sydney", "Melbourne", "Perth", "Adelaide", "Darwin", "Hobart", "Canberra"];
+export const REGISTERED_BUSINESS = "Registered Australian business";
+export const LOCAL_AREA = "Local area";
+
+/** A known place named in the text is kept; anything else becomes "Local area". */
+export function generaliseLocation(value: unknown): string | null {
+  if (typeof value !== "string" || !value.trim()) return null;
+  const place = KNOWN_PLACES.find((p) => value.toLowerCase().includes(p.toLowerCase()));
+  return place ?? LOCAL_AREA;
+}
+
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+const PHONE = /(?:\+?61|0)[\d\s().-]{7,}\d/g;
+
+/** Public free text may still carry an e-mail or phone number someone typed; those are removed. */
+function scrub(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(EMAIL, "[email removed]").replace(PHONE, "[phone removed]");
+  if (Array.isArray(value)) return value.map(scrub);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+  return value;
+}
+
+const present = (v: unknown) => v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0);
+
+function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown): unknown {
+  switch (field) {
+    case "physical_address":
+    case "service_area":
+      return generaliseLocation(value);
+    case "abn_acn":
+      return REGISTERED_BUSINESS;
+    case "business_legal_name":
+      return "Registered business name on file";
+    case "business_hours":
+      return "Business hours provided";
+    case "primary_domain": {
+      const host = String(value).replace(/^https?:\/\//, "").split("/")[0];
+      const tld = /(\.[a-z]{2,}(?:\.[a-z]{2})?)$/i.exec(host)?.[1];
+      return tld ? `A ${tld} domain` : "A domain name";
+    }
+    case "target_keywords":
+      // Search terms are what the site must be written around; only contact details are taken out.
+      return scrub(value);
+    case "competitor_urls":
+      return `${(value as string[]).length} competitor website(s) provided`;
+    case "social_links":
+      return Object.entries(value as Record<string, unknown>).filter(([, url]) => present(url)).map(([platform]) => platform);
+  }
+}
+
+export type AiSafeData = Record<string, unknown>;
+
+export function aiSafeData(submission: Record<string, unknown>): AiSafeData {
+  const out: AiSafeData = {};
+  for (const field of PUBLIC_FIELDS) if (present(submission[field])) out[field] = scrub(submission[field]);
+  for (const field of PROTECTED_FIELDS) if (present(submission[field])) out[field] = protectedValue(field, submission[field]);
+  if (Array.isArray(out.services_list)) {
+    out.services_list = (out.services_list as Record<string, unknown>[]).map(({ name, description, price, showPricing }) => ({ name, description, price, showPricing }));
+  }
+  return out;
+}
+
+/** A short account of what was done, stored with the submission (privacy_summary). */
+export function privacySummary(submission: Record<string, unknown>) {
+  return {
+    public: PUBLIC_FIELDS.filter((f) => present(submission[f])),
+    generalised: PROTECTED_FIELDS.filter((f) => present(submission[f])),
+    withheld: PRIVATE_FIELDS.filter((f) => present(submission[f])),
+  };
+}
+
+export const AI_REQUIRED = [
+  ["business_name", "Business name"],
+  ["business_description", "Business description"],
+  ["website_purpose", "Website purpose"],
+] as const;
+
+/** The Privacy Preview's check: null when AI has what it needs, else the spec's message. */
+export function missingForAi(submission: Record<string, unknown>): string | null {
+  const missing = AI_REQUIRED.filter(([f]) => !present(submission[f])).map(([, label]) => label);
+  return missing.length ? `Missing required fields for AI processing: ${missing.join(", ")}` : null;
+}

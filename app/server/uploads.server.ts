@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import {
+  unstable_composeUploadHandlers as composeUploadHandlers,
+  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
+  unstable_parseMultipartFormData as parseMultipartFormData,
+  type UploadHandler,
+} from "@remix-run/node";
+import { getEnv } from "./env.server";
+import { log } from "./log.server";
+import { getStorage } from "./storage.server";
+
+/** Upload limits, stated on the page and enforced here. */
+export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
+export const PHOTO_MAX_BYTES = 8 * 1024 * 1024;
+export const MAX_PHOTOS = 12;
+
+export const UPLOAD_LIMITS_TEXT = {
+  logo: "One image: PNG, JPG or SVG, up to 5 MB.",
+  photos: `Up to ${MAX_PHOTOS} photos: PNG, JPG, WebP or GIF, up to 8 MB each.`,
+};
+
+type Kind = "logo" | "photos";
+const LIMIT: Record<Kind, number> = { logo: LOGO_MAX_BYTES, photos: PHOTO_MAX_BYTES };
+const ALLOWED: Record<Kind, string[]> = {
+  logo: ["image/png", "image/jpeg", "image/svg+xml"],
+  photos: ["image/png", "image/jpeg", "image/webp", "image/gif"],
+};
+const EXTENSION: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/svg+xml": "svg", "image/webp": "webp", "image/gif": "gif" };
+const TOO_LARGE = "application/x-too-large";
+
+/** What a file really is, from its own first bytes (never from its name or the browser's word). */
+export function sniffImageType(bytes: Uint8Array): string | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP") return "image/webp";
+  const head = new TextDecoder().decode(bytes.slice(0, 1024)).trimStart().toLowerCase();
+  if ((head.startsWith("<svg") || head.startsWith("<?xml")) && head.includes("<svg")) return "image/svg+xml";
+  return null;
+}
+
+/**
+ * Reads each file part up to its limit. An oversized file is drained and
+ * marked rather than thrown, so the step's other fields are never lost.
+ */
+const fileHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
+  if (name !== "logo" && name !== "photos") return undefined;
+  const limit = LIMIT[name];
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.byteLength;
+    if (size <= limit) chunks.push(chunk);
+  }
+  if (!filename || size === 0) return undefined;
+  if (size > limit) return new File([], filename, { type: TOO_LARGE });
+  return new File(chunks as BlobPart[], filename, { type: contentType });
+};
+
+/** A step's form data: multipart (with files) or urlencoded. */
+export async function readStepForm(request: Request): Promise<FormData> {
+  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    return parseMultipartFormData(request, composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: 64 * 1024 })));
+  }
+  return request.formData();
+}
+
+export type StoredUpload = { key: string; url: string; fileName: string };
+export type UploadOutcome = { stored: StoredUpload[]; errors: string[] };
+
+/** Checks and stores the files of one field under keys the server makes: logos/{orderId}/… or photos/{orderId}/…. */
+export async function storeUploads(orderId: string, kind: Kind, files: FormDataEntryValue[], room = Infinity): Promise<UploadOutcome> {
+  const outcome: UploadOutcome = { stored: [], errors: [] };
+  const base = getEnv().APP_URL.replace(/\/$/, "");
+  const prefix = kind === "logo" ? "logos" : "photos";
+  for (const entry of files) {
+    if (!(entry instanceof File) || !entry.name) continue;
+    const label = entry.name.slice(0, 80);
+    if (entry.type === TOO_LARGE) {
+      outcome.errors.push(`${label} is larger than ${LIMIT[kind] / 1024 / 1024} MB.`);
+      continue;
+    }
+    if (outcome.stored.length >= room) {
+      outcome.errors.push(`${label} was not added: at most ${MAX_PHOTOS} photos.`);
+      continue;
+    }
+    const bytes = new Uint8Array(await entry.arrayBuffer());
+    const type = sniffImageType(bytes);
+    if (!type || !ALLOWED[kind].includes(type)) {
+      outcome.errors.push(`${label} is not a ${kind === "logo" ? "PNG, JPG or SVG" : "PNG, JPG, WebP or GIF"} image.`);
+      continue;
+    }
+    const key = `${prefix}/${orderId}/${randomBytes(12).toString("hex")}.${EXTENSION[type]}`;
+    try {
+      await getStorage().put(key, bytes, type);
+    } catch (error) {
+      log("error", "upload.store_failed", { order_id: orderId, kind, reason: error instanceof Error ? error.message : String(error) });
+      outcome.errors.push(`${label} could not be saved just now. Please try again, or continue without it.`);
+      continue;
+    }
+    outcome.stored.push({ key, url: `${base}/uploads/${key}`, fileName: label });
+  }
+  return outcome;
+}

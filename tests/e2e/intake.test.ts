@@ -1,0 +1,189 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { IntakeSubmission, IntakeToken, Order } from "~/server/models/index.server";
+import { hashToken } from "~/server/intake-tokens.server";
+import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { paidOrder, useAppDatabase } from "../support/app-data";
+import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+
+const browser = useBrowser();
+useAppDatabase();
+
+// A 1x1 PNG: a real image by its bytes.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+const heading = (page: Page) => page.locator("h1").textContent();
+const next = (page: Page) => page.getByRole("button", { name: "Next Step" }).click();
+async function onStep(page: Page, n: number) {
+  await page.waitForURL(`${APP_URL}/intake-form/${n}`);
+  await page.getByText(`Step ${n} of 14`).waitFor();
+}
+const alertText = async (page: Page) => {
+  await page.getByRole("alert").first().waitFor();
+  return page.getByRole("alert").first().textContent();
+};
+
+async function intakeLinkFromMail(email: string) {
+  const [mail] = await waitForMessages(email);
+  const body = await messageText(mail.ID);
+  return /(http\S+\/intake-form\?token=[A-Za-z0-9_-]+)/.exec(body.Text)![1];
+}
+
+describe.each(JS_MODES)("the intake form with %s", (mode, javaScriptEnabled) => {
+  it("is completed across two visits, with a logo and a photo, and submitted once", async () => {
+    const email = uniqueAddress(`intake-${javaScriptEnabled ? "js" : "nojs"}`);
+    const { orderId } = await paidOrder(email);
+    const link = await intakeLinkFromMail(email);
+    const page = await browser.newPage({ javaScriptEnabled });
+
+    // The link becomes a session; the token leaves the address bar.
+    await page.goto(link);
+    await onStep(page, 1);
+    expect(page.url()).not.toContain("token");
+    expect(await heading(page)).toBe("Business Basics");
+    expect(await page.getByRole("button", { name: "Back" }).isDisabled()).toBe(true);
+    expect(await page.getByLabel(/^Contact e-mail/).inputValue()).toBe(email);
+
+    await page.getByLabel(/^Trading name/).fill("Bright Spark Electrical");
+    await page.getByLabel(/^Contact phone/).fill("0400 123 999");
+    await page.getByLabel(/^Service area/).fill("Lismore and the Northern Rivers");
+    await page.getByLabel(/^Business type/).selectOption("trades");
+    await page.getByLabel(/^Describe your business/).fill("Too short");
+    await next(page);
+    expect(await alertText(page)).toBe("Description must be at least 10 characters");
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Bright Spark Electrical");
+    expect(await page.getByLabel(/^Contact phone/).inputValue()).toBe("0400 123 999");
+    await page.getByLabel(/^Describe your business/).fill("Licensed electricians for homes and businesses.");
+    await next(page);
+
+    await onStep(page, 2);
+    await page.getByLabel(/^What is your website mainly for/).selectOption("lead_generation");
+    await page.getByLabel(/^What should visitors do/).fill("Call for a free quote");
+    await next(page);
+
+    await onStep(page, 3);
+    await page.getByLabel("Service name").fill("Switchboard upgrades");
+    await page.getByRole("button", { name: "Add service" }).click();
+    await page.getByRole("group", { name: "Service 1" }).waitFor();
+    expect(await page.getByRole("group", { name: "Service 1" }).getByLabel("Service name").inputValue()).toBe("Switchboard upgrades");
+    await next(page);
+
+    await onStep(page, 4);
+    await page.getByLabel("Upload your logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    await page.getByLabel("Add photos").setInputFiles({ name: "van.png", mimeType: "image/png", buffer: PNG });
+    await next(page);
+    expect(await alertText(page)).toBe("Please describe each new photo (alt text), then continue.");
+    await page.getByAltText("Your current logo").waitFor(); // appears once the saved step reloads
+    await page.getByLabel("Describe the photo (alt text, required)").fill("Our service van");
+    await screenshot(page, `intake-step4-${javaScriptEnabled ? "js" : "nojs"}`);
+    await next(page);
+
+    await onStep(page, 5);
+    await page.getByLabel(/^Primary domain/).fill("brightspark.com.au");
+    expect(await page.getByRole("link", { name: /Find Google Business Profile/ }).getAttribute("href")).toContain("Bright%20Spark%20Electrical");
+    await next(page);
+
+    await onStep(page, 6);
+    await page.getByRole("button", { name: "Save & Exit" }).click();
+    await page.waitForURL(`${APP_URL}/`);
+    await page.getByRole("status").filter({ hasText: "Progress Saved" }).waitFor();
+
+    // Days later: the same e-mailed link brings them back where they left off, everything kept.
+    const later = await browser.newPage({ javaScriptEnabled });
+    await later.goto(link);
+    await onStep(later, 6);
+    await later.getByRole("button", { name: "1. Business Basics" }).click();
+    await onStep(later, 1);
+    expect(await later.getByLabel(/^Trading name/).inputValue()).toBe("Bright Spark Electrical");
+    expect(await later.getByLabel(/^Business type/).inputValue()).toBe("trades");
+    await later.getByRole("button", { name: "6. Reviews" }).click();
+    await onStep(later, 6);
+    for (const n of [6, 7, 8]) {
+      await onStep(later, n);
+      await next(later);
+    }
+    await onStep(later, 9);
+    await next(later);
+    expect(await alertText(later)).toBe("Please tick the Legal Pages Acknowledgement to continue");
+    await later.getByLabel(/Legal Pages Acknowledgement/).check();
+    await next(later);
+    await onStep(later, 10);
+    await next(later);
+    await onStep(later, 11);
+    expect(await later.getByText("Payment Complete").count()).toBe(1);
+    await later.getByLabel("Bold & creative").check();
+    await next(later);
+
+    await onStep(later, 12);
+    if (javaScriptEnabled) expect(await later.getByRole("button", { name: "Next Step" }).isDisabled()).toBe(true);
+    for (const label of [/processed by AI/, /used to generate my website/, /never sent to AI/, /how my data is used/]) await later.getByLabel(label).check();
+    await next(later);
+
+    await onStep(later, 13);
+    const preview = await later.locator(".preview").textContent();
+    expect(preview).toContain("Bright Spark Electrical");
+    expect(preview).toContain("Northern Rivers");
+    expect(preview).not.toContain("0400 123 999");
+    expect(preview).not.toContain(email);
+    await next(later);
+
+    await onStep(later, 14);
+    await later.getByLabel(/Anything else/).fill("Please call after 3pm.");
+    await later.getByRole("button", { name: "Submit Request" }).click();
+    await later.waitForURL(`${APP_URL}/intake-form`);
+    await later.getByRole("status").filter({ hasText: "Form Submitted!" }).waitFor();
+    await later.getByRole("heading", { name: "Your intake form has been submitted" }).waitFor();
+
+    const doc = await IntakeSubmission.findOne({ order_id: orderId }).lean();
+    expect(doc).toMatchObject({ status: "submitted", business_name: "Bright Spark Electrical", ai_processing_consent: true, additional_details: "Please call after 3pm." });
+    expect(doc?.logo_url).toContain(`/uploads/logos/${orderId}/`);
+    expect(doc?.photo_metadata).toMatchObject([{ altText: "Our service van", placement: "gallery", crop: "landscape", priority: "medium" }]);
+    expect(JSON.stringify(doc?.ai_safe_data)).not.toContain("0400 123 999");
+    expect((await Order.findById(orderId).lean())?.intake_progress).toBeGreaterThan(30);
+    expect(await IntakeToken.findOne({ order_id: orderId }).lean()).toMatchObject({ used: true });
+
+    const mails = await waitForMessages(email, 2);
+    expect(mails.map((m) => m.Subject)).toContain("We've received your details");
+
+    // The used link now explains itself.
+    const again = await browser.newPage({ javaScriptEnabled });
+    await again.goto(link);
+    await again.getByRole("heading", { name: "Your intake form has been submitted" }).waitFor();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(again);
+    void mode;
+  });
+
+  it("refuses an unknown link and a visit with no link", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/intake-form?token=not-a-real-token-at-all-xxxx");
+    await page.waitForURL(`${APP_URL}/checkout`);
+    await page.getByRole("status").filter({ hasText: "Invalid Access Link" }).waitFor();
+    await page.goto("/intake-form/3");
+    await page.waitForURL(`${APP_URL}/checkout`);
+    await page.getByRole("status").filter({ hasText: "Access Denied" }).waitFor();
+  });
+
+  it("offers renewal for an expired link and continues after it", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("expired"));
+    await IntakeToken.updateOne({ token_hash: hashToken(token) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto(`/intake-form?token=${token}`);
+    await page.getByRole("heading", { name: "This link has expired" }).waitFor();
+    await page.getByRole("button", { name: "Renew my access for 30 days" }).click();
+    await onStep(page, 1);
+    await page.getByRole("status").filter({ hasText: "Access Renewed!" }).waitFor();
+    const renewed = await IntakeToken.findOne({ order_id: orderId }).lean();
+    expect(renewed?.auto_renewed_count).toBe(1);
+    expect(renewed!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+  });
+
+  it("only opens steps already reached or completed", async () => {
+    const { token } = await paidOrder(uniqueAddress("jump"));
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto(`/intake-form?token=${token}`);
+    await onStep(page, 1);
+    expect(await page.getByRole("button", { name: "9. Legal" }).isDisabled()).toBe(true);
+    await page.goto("/intake-form/9");
+    await onStep(page, 1);
+  });
+});

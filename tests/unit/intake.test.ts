@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { completedSteps, intakeProgress, storedFields } from "~/domain/intake/data";
+import { stepSchema } from "~/domain/intake/schemas";
+import { aiSafeData, LOCAL_AREA, missingForAi, PRIVATE_FIELDS, REGISTERED_BUSINESS } from "~/domain/privacy";
+
+type Parsed = { success: boolean; data?: Record<string, any>; error?: { issues: { message: string }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+const parse = (step: number, mode: "next" | "draft", values: unknown) => stepSchema(step, mode).safeParse(values) as Parsed;
+const firstMessage = (r: ReturnType<typeof parse>) => r.error?.issues[0]?.message;
+const basics = { businessName: "Acme", contactEmail: "a@acme.au", contactPhone: "0400 000 000", businessType: "trades", businessDescription: "0123456789" };
+
+describe("step schemas at their bounds", () => {
+  it("step 1: required fields on Next, but not when saving a draft", () => {
+    expect(parse(1, "next", basics).success).toBe(true);
+    expect(firstMessage(parse(1, "next", { ...basics, businessName: undefined }))).toBe("Business name is required");
+    expect(parse(1, "draft", { businessName: "Acme" }).success).toBe(true);
+  });
+  it("step 1: business name 1-200, phone 20, description 10-2000, e-mail 255", () => {
+    expect(parse(1, "next", { ...basics, businessName: "x".repeat(200) }).success).toBe(true);
+    expect(firstMessage(parse(1, "next", { ...basics, businessName: "x".repeat(201) }))).toBe("Must be 200 characters or fewer");
+    expect(firstMessage(parse(1, "next", { ...basics, contactPhone: "1".repeat(21) }))).toBe("Must be 20 characters or fewer");
+    expect(firstMessage(parse(1, "next", { ...basics, businessDescription: "123456789" }))).toBe("Description must be at least 10 characters");
+    expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2000) }).success).toBe(true);
+    expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2001) }).success).toBe(false);
+    expect(firstMessage(parse(1, "next", { ...basics, contactEmail: "nope" }))).toBe("Invalid email address");
+  });
+  it("step 1: drops answers that do not apply (domain without yes, other text without Other)", () => {
+    const r = parse(1, "next", { ...basics, hasDomain: "no", domainUrl: "acme.au", businessTypeOther: "Bakers" });
+    expect(r.data).toMatchObject({ hasDomain: false, domainUrl: undefined, businessTypeOther: undefined });
+  });
+  it("URLs must be valid or empty; a bare domain is read as https", () => {
+    expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "not a url" }))).toBe("Invalid URL format");
+    expect(parse(5, "draft", { googleBusinessUrl: "g.page/acme" }).data?.googleBusinessUrl).toBe("https://g.page/acme");
+  });
+  it("lists: blanks dropped, and the caps (10 colours of 50, 20 key points of 500, 3 competitors, 20 keywords of 100)", () => {
+    expect(parse(4, "draft", { brandColors: ["navy", "", "gold"] }).data?.brandColors).toEqual(["navy", "gold"]);
+    expect(firstMessage(parse(4, "draft", { brandColors: Array(11).fill("red") }))).toBe("At most 10 colours");
+    expect(firstMessage(parse(4, "draft", { brandColors: ["x".repeat(51)] }))).toBe("Each colour must be 50 characters or fewer");
+    expect(firstMessage(parse(8, "draft", { keyPoints: Array(21).fill("p") }))).toBe("At most 20 key points");
+    expect(firstMessage(parse(5, "draft", { competitorUrls: ["a.au", "b.au", "c.au", "d.au"] }))).toBe("At most 3 competitor URLs");
+    expect(firstMessage(parse(5, "draft", { targetKeywords: ["k".repeat(101)] }))).toBe("Each keyword must be 100 characters or fewer");
+  });
+  it("rows: a service needs a name, a testimonial both author and text, a rating 1-5 (default 5)", () => {
+    expect(parse(3, "draft", { servicesList: [{ name: "Wiring", showPricing: "on", price: "$99" }, { description: "no name" }] }).data?.servicesList).toEqual([
+      { name: "Wiring", showPricing: true, price: "$99" },
+    ]);
+    expect(parse(3, "draft", { servicesList: [{ name: "A", price: "$1" }] }).data?.servicesList[0].price).toBeUndefined();
+    expect(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { text: "No author" }] }).data?.testimonials).toEqual([
+      { author: "Jo", text: "Great", rating: 5 },
+    ]);
+    expect(firstMessage(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Hi", rating: "6" }] }))).toBe("Rating must be 1 to 5");
+  });
+  it("pages always include Home and Contact", () => {
+    expect(parse(7, "draft", { pagesNeeded: ["FAQ"] }).data?.pagesNeeded).toEqual(["Home", "Contact", "FAQ"]);
+  });
+  it("step 9 needs the acknowledgement; step 12 the four consents; step 11 a style", () => {
+    expect(firstMessage(parse(9, "next", {}))).toBe("Please tick the Legal Pages Acknowledgement to continue");
+    const consents = { allowAIDataProcessing: "on", allowDataForWebsiteGeneration: "on", understandObfuscation: "on", understandDataUsage: "on" };
+    expect(parse(12, "next", consents).success).toBe(true);
+    expect(firstMessage(parse(12, "next", { ...consents, understandDataUsage: undefined }))).toBe("Please tick all four required consents to continue");
+    expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a style");
+  });
+});
+
+describe("stored fields", () => {
+  it("stores empty optional text as null, with snake_case names", () => {
+    expect(storedFields(1, { businessName: "Acme", abnAcn: undefined })).toEqual({ business_name: "Acme", abn_acn: null });
+  });
+  it("stores the consent record with an ISO timestamp and version 1.0", () => {
+    const now = new Date("2026-11-22T01:02:03.000Z");
+    const set = storedFields(12, { allowAIDataProcessing: true, allowShowcase: false, dataRetentionPeriod: "1year" }, now);
+    expect(set.privacy_consent).toMatchObject({ allowAIDataProcessing: true, dataRetentionPeriod: "1year", timestamp: "2026-11-22T01:02:03.000Z", version: "1.0" });
+    expect(set).toMatchObject({ ai_processing_consent: true, allow_showcase: false, data_retention_period: "1year" });
+  });
+});
+
+describe("progress and done steps", () => {
+  it("counts filled items out of 35, rounded", () => {
+    expect(intakeProgress(null)).toBe(0);
+    expect(intakeProgress({ business_name: "A" })).toBe(3);
+    expect(intakeProgress({ business_name: "A", contact_phone: "1", contact_email: "e", business_description: "d" })).toBe(11);
+  });
+  it("marks steps done by the spec's rules", () => {
+    expect(completedSteps({ business_name: "A", contact_email: "e" })).toEqual([]);
+    expect(completedSteps({ business_name: "A", contact_email: "e", contact_phone: "1", website_purpose: "bookings", allow_showcase: false })).toEqual([1, 2, 12]);
+    expect(completedSteps({ services_list: [{ name: "x" }], style_preference: "bold_creative", social_links: { facebook: "https://f" }, google_business_url: "u" })).toEqual([3, 4, 5, 6]);
+    expect(completedSteps({ allow_showcase: null, needs_facebook_disclaimer: true, staff_bios: [{ name: "Jo" }], package_selected: "bold_creative" })).toEqual([9, 10, 11]);
+  });
+});
+
+describe("privacy classification", () => {
+  it("passes public fields, generalises protected ones, and never sends private ones", () => {
+    const safe = aiSafeData({
+      business_name: "Acme",
+      business_description: "Call 0400 111 222 or jo@acme.au for help",
+      service_area: "Lismore and the Northern Rivers",
+      physical_address: "12 Keen St, Lismore",
+      abn_acn: "12 345 678 901",
+      contact_phone: "0400 111 222",
+      additional_details: "secret",
+      social_links: { facebook: "https://facebook.com/acme", instagram: null },
+      competitor_urls: ["https://a.au", "https://b.au"],
+      primary_domain: "acme.com.au",
+      logo_key: "logos/x",
+    });
+    expect(safe).toEqual({
+      business_name: "Acme",
+      business_description: "Call [phone removed] or [email removed] for help",
+      service_area: "Northern Rivers",
+      physical_address: LOCAL_AREA,
+      abn_acn: REGISTERED_BUSINESS,
+      social_links: ["facebook"],
+      competitor_urls: "2 competitor website(s) provided",
+      primary_domain: "A .com.au domain",
+    });
+  });
+
+  it("never lets a private field's value through, over 300 generated submissions", () => {
+    let seed = 42;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const word = () => `tok${Math.floor(rand() * 1e9).toString(36)}`;
+    const publicish = ["business_name", "business_description", "headline", "service_area", "physical_address", "business_hours", "target_keywords", "key_points", "main_cta"];
+    for (let i = 0; i < 300; i++) {
+      const doc: Record<string, unknown> = {};
+      const secrets: string[] = [];
+      for (const field of PRIVATE_FIELDS) {
+        const value = rand() < 0.5 ? word() : [{ name: word(), text: word(), url: `https://${word()}.au` }];
+        doc[field] = value;
+        secrets.push(...JSON.stringify(value).match(/tok[0-9a-z]+/g)!);
+      }
+      for (const field of publicish) doc[field] = rand() < 0.5 ? `${word()} ${word()}` : [word(), word()];
+      const out = JSON.stringify(aiSafeData(doc));
+      for (const secret of secrets) expect(out).not.toContain(secret);
+      for (const field of PRIVATE_FIELDS) expect(out).not.toContain(`"${field}"`);
+    }
+  });
+
+  it("names what AI still needs", () => {
+    expect(missingForAi({ business_name: "A" })).toBe("Missing required fields for AI processing: Business description, Website purpose");
+    expect(missingForAi({ business_name: "A", business_description: "d", website_purpose: "bookings" })).toBeNull();
+  });
+});

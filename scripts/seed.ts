@@ -50,7 +50,7 @@ if ((await Order.countDocuments()) === 0) {
       intake_progress: [0, 20, 60, 100, 0, 0][i],
       draft_url: status === "completed" ? "https://example.com/draft" : null,
     });
-    if (status !== "pending" && status !== "failed") {
+    if (status === "paid" || status === "in_progress" || status === "completed") {
       const token = await issueIntakeToken({ orderId: order._id, issueKey: `seed:${order._id}` });
       links.push(`${status.padEnd(12)} ${env.APP_URL}/intake-form?token=${token}`);
     }

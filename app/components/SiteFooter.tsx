@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { BUSINESS, FOOTER_LEGAL_LINKS, FOOTER_QUICK_LINKS } from "~/content/site";
+import { ContactLinks } from "./ContactLinks";
 
 export function SiteFooter({ year }: { year: number }) {
   return (
@@ -32,22 +33,7 @@ export function SiteFooter({ year }: { year: number }) {
         <div>
           <p className="footer-title">Get in touch</p>
           <ul>
-            <li>
-              <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>
-            </li>
-            <li>
-              <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>
-            </li>
-            <li>
-              <a href={BUSINESS.facebookUrl} target="_blank" rel="noopener noreferrer">
-                Facebook<span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </li>
-            <li>
-              <a href={BUSINESS.youtubeUrl} target="_blank" rel="noopener noreferrer">
-                YouTube<span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </li>
+            <ContactLinks />
           </ul>
         </div>
       </div>

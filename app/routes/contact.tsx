@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { ContactLinks } from "~/components/ContactLinks";
 import { Field, FormAlert } from "~/components/forms";
 import { useHydrated } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -50,22 +51,7 @@ export default function Contact() {
         <aside aria-labelledby="contact-details-heading">
           <h2 id="contact-details-heading">Other ways to reach us</h2>
           <ul className="checklist">
-            <li>
-              Phone: <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>
-            </li>
-            <li>
-              E-mail: <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>
-            </li>
-            <li>
-              <a href={BUSINESS.facebookUrl} target="_blank" rel="noopener noreferrer">
-                Facebook<span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </li>
-            <li>
-              <a href={BUSINESS.youtubeUrl} target="_blank" rel="noopener noreferrer">
-                YouTube<span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </li>
+            <ContactLinks labelled />
           </ul>
           <p>Based in the {BUSINESS.region}. We reply to enquiries within 24 hours.</p>
         </aside>

@@ -32,6 +32,18 @@ function useField(name: string) {
   };
 }
 
+function FieldLabel({ id, label, required, hint }: { id: string; label: ReactNode; required?: boolean; hint?: ReactNode }) {
+  return (
+    <>
+      <label htmlFor={id}>
+        {label}
+        {required ? <span className="required"> (required)</span> : null}
+      </label>
+      {hint ? <p className="hint">{hint}</p> : null}
+    </>
+  );
+}
+
 function ErrorText({ id, error }: { id: string; error?: string }) {
   return error ? (
     <p className="field-error" id={`${id}-error`}>
@@ -92,11 +104,7 @@ export function TextField({ name, label, type = "text", hint, required, rows = 4
   };
   return (
     <div className="field">
-      <label htmlFor={f.id}>
-        {label}
-        {required ? <span className="required"> (required)</span> : null}
-      </label>
-      {hint ? <p className="hint">{hint}</p> : null}
+      <FieldLabel id={f.id} label={label} required={required} hint={hint} />
       {type === "textarea" ? (
         <textarea {...common} rows={rows} />
       ) : (
@@ -111,11 +119,7 @@ export function SelectField({ name, label, options, required, hint }: { name: st
   const f = useField(name);
   return (
     <div className="field">
-      <label htmlFor={f.id}>
-        {label}
-        {required ? <span className="required"> (required)</span> : null}
-      </label>
-      {hint ? <p className="hint">{hint}</p> : null}
+      <FieldLabel id={f.id} label={label} required={required} hint={hint} />
       <select id={f.id} name={name} defaultValue={f.value == null ? "" : String(f.value)} aria-required={required || undefined} {...f.aria}>
         <option value="">Choose one…</option>
         {options.map((o) => (

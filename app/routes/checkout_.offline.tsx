@@ -2,12 +2,10 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { formatCents } from "~/content/offer";
-import { OFFLINE_SESSION } from "~/server/checkout.server";
-import { connectDb } from "~/server/db.server";
+import { findOfflineOrder } from "~/server/checkout.server";
 import { isProduction } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { abandonCheckout, fulfilOrder } from "~/server/fulfilment.server";
-import { Order } from "~/server/models/index.server";
 import { getStripe } from "~/server/stripe.server";
 
 export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
@@ -16,18 +14,16 @@ export const meta: MetaFunction = () => [{ title: "Test payment (no real money) 
  * The offline test checkout: stands in for Stripe when no key is configured, in
  * development and tests only. Paying here runs the same fulfilment as Stripe.
  */
-async function pendingOrder(request: Request, sessionId: string | null) {
+async function pendingOrder(sessionId: string | null) {
   if (isProduction() || getStripe()) throw new Response("Not Found", { status: 404 });
-  if (!sessionId?.startsWith(OFFLINE_SESSION)) throw redirect("/checkout");
-  await connectDb();
-  const order = await Order.findOne({ stripe_session_id: sessionId }).lean();
+  const order = await findOfflineOrder(sessionId);
   if (!order) throw redirect("/checkout");
   return order;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id");
-  const order = await pendingOrder(request, sessionId);
+  const order = await pendingOrder(sessionId);
   if (order.status === "paid") throw redirect(`/order-success?session_id=${sessionId}`);
   return {
     sessionId: sessionId!,
@@ -42,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const sessionId = String(form.get("session_id") ?? "");
-  const order = await pendingOrder(request, sessionId);
+  const order = await pendingOrder(sessionId);
   if (form.get("intent") === "cancel") {
     await abandonCheckout(order._id, "cancelled");
     return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });

@@ -1,17 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
-import { connectDb } from "~/server/db.server";
 import { isProduction } from "~/server/env.server";
-import { OutboxMessage } from "~/server/models/index.server";
+import { recentMail } from "~/server/mail/outbox.server";
 
 export const meta: MetaFunction = () => [{ title: "Mail outbox (development) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
 /** Development only: the last 50 e-mails the app queued, with their delivery state. */
 export async function loader(_: LoaderFunctionArgs) {
   if (isProduction()) throw new Response("Not Found", { status: 404 });
-  await connectDb();
-  const messages = await OutboxMessage.find().sort({ created_at: -1 }).limit(50).lean();
+  const messages = await recentMail(50);
   return {
     messages: messages.map((m) => ({
       id: String(m._id),

@@ -13,11 +13,9 @@ import { REQUIRED_CONSENTS, stepSchema, type Mode } from "~/domain/intake/schema
 import { INTAKE_INTENTS, INTAKE_MESSAGES, parseRemoveIntent, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
-import { loadSubmission, requireIntakeAccess, saveStep, submitIntake } from "~/server/intake.server";
+import { applyBrandingUploads, loadSubmission, orderEmail, removeListItem, requireIntakeAccess, saveStep, submitIntake } from "~/server/intake.server";
 import { log } from "~/server/log.server";
-import { Order } from "~/server/models/index.server";
-import { getStorage } from "~/server/storage.server";
-import { MAX_PHOTOS, readStepForm, storeUploads, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `Step ${data.step}: ${data.name}` : "Intake Form"} | 24-Hour Website` },
@@ -39,9 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const doc = await loadSubmission(access.orderId);
   const stored = (doc ?? null) as Record<string, unknown> | null;
   if (!canOpenStep(step, stored)) throw redirect(`/intake-form/${Math.max(1, Number(stored?.furthest_step ?? 1))}`);
-  const order = await Order.findById(access.orderId, { email: 1 }).lean();
   const values: IntakeData = {
-    contactEmail: order?.email,
+    contactEmail: await orderEmail(access.orderId),
     needsContactForm: "yes",
     dataRetentionPeriod: "30days",
     pagesNeeded: ["Home", "Contact"],
@@ -94,21 +91,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!isKnownIntent(intent)) return data({ result: submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }) }, { status: 400 });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
-  const values: IntakeData = { ...submission.value };
   const before = (await loadSubmission(access.orderId)) as Record<string, unknown> | null;
+  // The jump rule holds for posts too: a step not yet reached cannot be saved or skipped past.
+  if (!canOpenStep(step, before)) return redirect(`/intake-form/${Math.max(1, Number(before?.furthest_step ?? 1))}`, 303);
+  const values: IntakeData = { ...submission.value };
   const remove = parseRemoveIntent(intent);
-  if (remove && Array.isArray(values[remove.field])) {
-    const list = [...(values[remove.field] as unknown[])];
-    const [removed] = list.splice(remove.index, 1);
-    values[remove.field] = list;
-    const key = (removed as { url?: string } | undefined)?.url && photoKey(before, (removed as { url: string }).url);
-    if (key) await getStorage().delete(key).catch(() => {});
-  }
+  if (remove) await removeListItem(values, remove, before);
 
   const extra: Record<string, unknown> = {};
   const problems: string[] = [];
   let newPhotos = 0;
-  if (step === 4) newPhotos = await applyUploads(access.orderId, form, values, before, extra, problems);
+  if (step === 4) newPhotos = await applyBrandingUploads(access.orderId, form, values, before, extra, problems);
 
   const reached = intent === INTAKE_INTENTS.next ? step + 1 : step;
   let doc;
@@ -161,46 +154,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     default:
       return redirect(self, 303);
   }
-}
-
-function photoKey(doc: Record<string, unknown> | null, url: string): string | undefined {
-  return ((doc?.photo_metadata as { url: string; key?: string }[]) ?? []).find((p) => p.url === url)?.key;
-}
-
-/**
- * Step 4's files: a logo (only when no logo link is given) and photos, each
- * checked and stored now. Existing photos keep their stored details; new ones
- * get the spec's defaults. Returns how many photos were added.
- */
-async function applyUploads(
-  orderId: string,
-  form: FormData,
-  values: IntakeData,
-  before: Record<string, unknown> | null,
-  extra: Record<string, unknown>,
-  problems: string[],
-): Promise<number> {
-  const existing = (before?.photo_metadata as Record<string, unknown>[]) ?? [];
-  values.photoMetadata = ((values.photoMetadata as Record<string, unknown>[]) ?? [])
-    .map((row) => ({ ...existing.find((p) => p.url === row.url), ...row }))
-    .filter((p) => p.key);
-
-  const typedUrl = values.logoUrl as string | undefined;
-  delete values.logoUrl;
-  if (typedUrl) {
-    Object.assign(extra, { logo_url: typedUrl, logo_key: null });
-  } else {
-    const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
-    problems.push(...logo.errors);
-    if (logo.stored[0]) Object.assign(extra, { logo_url: logo.stored[0].url, logo_key: logo.stored[0].key });
-    else if (!before?.logo_key) extra.logo_url = null;
-  }
-
-  const list = values.photoMetadata as Record<string, unknown>[];
-  const photos = await storeUploads(orderId, "photos", form.getAll("photos"), MAX_PHOTOS - list.length);
-  problems.push(...photos.errors);
-  for (const p of photos.stored) list.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
-  return photos.stored.length;
 }
 
 export default function IntakeStep() {

@@ -137,3 +137,10 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
   }
   return { state: "processing" };
 }
+
+/** The order behind an offline test checkout session, or null. */
+export async function findOfflineOrder(sessionId: string | null) {
+  if (!sessionId?.startsWith(OFFLINE_SESSION)) return null;
+  await connectDb();
+  return Order.findOne({ stripe_session_id: sessionId }).lean();
+}

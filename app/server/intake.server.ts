@@ -11,6 +11,8 @@ import { log } from "./log.server";
 import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "./models/index.server";
+import { getStorage } from "./storage.server";
+import { MAX_PHOTOS, storeUploads } from "./uploads.server";
 
 const DAY_MS = 86_400_000;
 export const RENEWAL_DAYS = 30;
@@ -188,4 +190,58 @@ export async function submitIntake(access: IntakeAccess): Promise<"submitted" | 
   });
   log("info", "intake.submitted", { order_id: access.orderId, updated: wasSubmitted });
   return wasSubmitted ? "updated" : "submitted";
+}
+
+/** The e-mail the order was paid with (prefills the intake's contact e-mail). */
+export async function orderEmail(orderId: string): Promise<string | undefined> {
+  await connectDb();
+  return (await Order.findById(orderId, { email: 1 }).lean())?.email;
+}
+
+/** Removes item `index` of a list field before saving; a removed photo's file is deleted too. */
+export async function removeListItem(values: IntakeData, remove: { field: string; index: number }, before: Record<string, unknown> | null) {
+  if (!Array.isArray(values[remove.field])) return;
+  const list = [...(values[remove.field] as unknown[])];
+  const [removed] = list.splice(remove.index, 1);
+  values[remove.field] = list;
+  const url = (removed as { url?: string } | undefined)?.url;
+  const key = url && ((before?.photo_metadata as { url: string; key?: string }[]) ?? []).find((p) => p.url === url)?.key;
+  if (key) await getStorage().delete(key).catch((error) => log("warn", "upload.delete_failed", { reason: String(error) }));
+}
+
+/**
+ * Step 4's files: a logo (only when no logo link is given) and photos, each
+ * checked and stored now. Existing photos keep their stored details; new ones
+ * get the spec's defaults. Problems are added to `problems`; returns how many
+ * photos were added.
+ */
+export async function applyBrandingUploads(
+  orderId: string,
+  form: FormData,
+  values: IntakeData,
+  before: Record<string, unknown> | null,
+  extra: Record<string, unknown>,
+  problems: string[],
+): Promise<number> {
+  const existing = (before?.photo_metadata as Record<string, unknown>[]) ?? [];
+  const kept = ((values.photoMetadata as Record<string, unknown>[]) ?? [])
+    .map((row) => ({ ...existing.find((p) => p.url === row.url), ...row }))
+    .filter((p) => p.key);
+  values.photoMetadata = kept;
+
+  const typedUrl = values.logoUrl as string | undefined;
+  delete values.logoUrl;
+  if (typedUrl) {
+    Object.assign(extra, { logo_url: typedUrl, logo_key: null });
+  } else {
+    const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
+    problems.push(...logo.errors);
+    if (logo.stored[0]) Object.assign(extra, { logo_url: logo.stored[0].url, logo_key: logo.stored[0].key });
+    else if (!before?.logo_key) extra.logo_url = null;
+  }
+
+  const photos = await storeUploads(orderId, "photos", form.getAll("photos"), MAX_PHOTOS - kept.length);
+  problems.push(...photos.errors);
+  for (const p of photos.stored) kept.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
+  return photos.stored.length;
 }

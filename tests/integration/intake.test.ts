@@ -68,9 +68,16 @@ describe("intake step posts", () => {
     expect(status(await post(c.cookie, 1, { ...basics, intent: "delete-everything" }))).toBe(400);
     const r = await post(c.cookie, 2, { websitePurpose: "bookings", intent: "jump:9" });
     expect(r.headers.get("Location")).toBe("/intake-form/2");
+    // Posting straight to a step not yet reached saves nothing and skips nothing.
+    const direct = await post(c.cookie, 9, { legalPagesDisclaimer: "on", needsPrivacyPolicy: "on", intent: "next" });
+    expect(direct.headers.get("Location")).toBe("/intake-form/2");
+    const doc = await IntakeSubmission.findOne({ order_id: c.orderId }).lean();
+    expect(doc?.needs_privacy_policy ?? null).toBeNull();
+    expect(doc?.furthest_step).toBe(2);
   });
 
   it("stores an uploaded logo and photo in S3 under the order, and refuses a file that is not what it claims", async () => {
+    await IntakeSubmission.updateOne({ order_id: c.orderId }, { $set: { furthest_step: 4 } }); // reached step 4
     const form = new FormData();
     form.set("intent", "stay");
     form.append("logo", new File([PNG], "logo.png", { type: "image/png" }));
@@ -118,6 +125,7 @@ describe("submitting the intake", () => {
 
   it("refuses to submit before the required steps are done, saying which", async () => {
     const c = await customer();
+    await IntakeSubmission.create({ order_id: c.orderId, furthest_step: 14 }); // reached the end with steps left empty
     const r = await post(c.cookie, 14, { intent: "submit" });
     expect(status(r)).toBe(400);
     expect(r.data?.notice).toContain("Please complete: Business Basics, Goals & Offer, Package & Payment, Privacy & Consent.");

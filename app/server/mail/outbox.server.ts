@@ -33,6 +33,12 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
   return true;
 }
 
+/** The newest queued e-mails, for the development mail page. */
+export async function recentMail(limit: number) {
+  await connectDb();
+  return OutboxMessage.find().sort({ created_at: -1 }).limit(limit).lean();
+}
+
 /** Growing back-off: base, 2x, 4x ... capped at 5 minutes. */
 export function backoffMs(attempts: number, base = getEnv().OUTBOX_BACKOFF_MS): number {
   return Math.min(base * 2 ** Math.max(0, attempts - 1), 5 * 60_000);

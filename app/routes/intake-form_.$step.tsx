@@ -269,6 +269,9 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
  */
 function useAutosave(formId: string, step: number, savedAt: string | null) {
   const fetcher = useFetcher<typeof action>();
+  // A ref, so re-renders never restart the timer or move the baseline past unsaved edits.
+  const fetcherRef = useRef(fetcher);
+  fetcherRef.current = fetcher;
   const last = useRef<string | null>(null);
   const [lastSaved, setLastSaved] = useState<string | null>(null);
   useEffect(() => {
@@ -276,19 +279,20 @@ function useAutosave(formId: string, step: number, savedAt: string | null) {
       const el = document.getElementById(formId) as HTMLFormElement | null;
       if (!el) return null;
       const params = new URLSearchParams();
-      for (const [k, v] of new FormData(el)) if (typeof v === "string" && k !== "intent") params.append(k, v);
+      // Empty boxes are not content: conditional fields appearing or vanishing must not count as a change.
+      for (const [k, v] of new FormData(el)) if (typeof v === "string" && v !== "" && k !== "intent") params.append(k, v);
       return params;
     };
     last.current = serialize()?.toString() ?? null;
     const timer = setInterval(() => {
       const params = serialize();
-      if (!params || fetcher.state !== "idle" || params.toString() === last.current) return;
+      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current) return;
       last.current = params.toString();
       params.set("intent", AUTOSAVE);
-      fetcher.submit(params, { method: "post", action: `/intake-form/${step}` });
+      fetcherRef.current.submit(params, { method: "post", action: `/intake-form/${step}` });
     }, AUTOSAVE_MS);
     return () => clearInterval(timer);
-  }, [formId, step, savedAt, fetcher]);
+  }, [formId, step, savedAt]);
   useEffect(() => {
     const at = fetcher.data && "savedAt" in fetcher.data ? fetcher.data.savedAt : null;
     if (at) setLastSaved(new Date(at).toLocaleTimeString("en-AU", { hour: "numeric", minute: "2-digit" }));

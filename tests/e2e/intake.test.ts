@@ -187,3 +187,32 @@ describe.each(JS_MODES)("the intake form with %s", (mode, javaScriptEnabled) => 
     await onStep(page, 1);
   });
 });
+
+describe("autosave with JavaScript on", () => {
+  it("saves what was typed every 30 s, only when something changed, and says when", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("autosave"));
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    await page.clock.install();
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(r.url());
+    });
+    await page.goto(`/intake-form?token=${token}`);
+    await onStep(page, 1);
+    await page.waitForFunction(() => document.querySelector("#f-businessName") !== null);
+
+    await page.clock.runFor(31_000);
+    expect(posts).toHaveLength(0); // nothing changed, nothing sent
+
+    await page.getByLabel(/^Trading name/).fill("Typed but not yet saved");
+    await page.clock.runFor(31_000);
+    await page.getByText(/^Last saved/).waitFor();
+    expect(posts).toHaveLength(1);
+    await expect.poll(async () => (await IntakeSubmission.findOne({ order_id: orderId }).lean())?.business_name).toBe("Typed but not yet saved");
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Typed but not yet saved");
+
+    await page.clock.runFor(31_000);
+    expect(posts).toHaveLength(1); // unchanged since the last save
+  });
+});
+

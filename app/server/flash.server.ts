@@ -1,5 +1,5 @@
 import { createCookieSessionStorage } from "@remix-run/node";
-import { getEnv } from "./env.server";
+import { cookieOptions } from "./cookies.server";
 
 /**
  * Flash messages (the spec's toasts) ride a signed cookie across a redirect and
@@ -14,17 +14,7 @@ let storage: ReturnType<typeof createCookieSessionStorage<FlashData>> | undefine
 
 function flashStorage() {
   if (!storage) {
-    const env = getEnv();
-    storage = createCookieSessionStorage<FlashData>({
-      cookie: {
-        name: "__flash",
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: env.NODE_ENV === "production",
-        secrets: [env.SESSION_SECRET],
-      },
-    });
+    storage = createCookieSessionStorage<FlashData>({ cookie: cookieOptions("__flash") });
   }
   return storage;
 }

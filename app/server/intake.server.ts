@@ -4,6 +4,7 @@ import { intakeProgress, storedFields, type IntakeData } from "~/domain/intake/d
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { cookieOptions } from "./cookies.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./flash.server";
 import { hashToken } from "./intake-tokens.server";
@@ -42,18 +43,7 @@ type IntakeSessionData = { tokenId: string; orderId: string };
 let storage: ReturnType<typeof createCookieSessionStorage<IntakeSessionData>> | undefined;
 function intakeStorage() {
   if (!storage) {
-    const env = getEnv();
-    storage = createCookieSessionStorage<IntakeSessionData>({
-      cookie: {
-        name: "__intake",
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: env.NODE_ENV === "production",
-        secrets: [env.SESSION_SECRET],
-        maxAge: 60 * 60 * 24 * 60,
-      },
-    });
+    storage = createCookieSessionStorage<IntakeSessionData>({ cookie: cookieOptions("__intake", { maxAge: 60 * 60 * 24 * 60 }) });
   }
   return storage;
 }

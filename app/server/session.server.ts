@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createSessionStorage } from "@remix-run/node";
 import { connectDb } from "./db.server";
-import { getEnv } from "./env.server";
+import { cookieOptions } from "./cookies.server";
 import { Session } from "./models/index.server";
 
 const SESSION_DAYS = 30;
@@ -16,17 +16,8 @@ let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
  */
 export function sessionStorage() {
   if (!storage) {
-    const env = getEnv();
     storage = createSessionStorage<SessionData>({
-      cookie: {
-        name: "__session",
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: env.NODE_ENV === "production",
-        secrets: [env.SESSION_SECRET],
-        maxAge: SESSION_DAYS * 24 * 60 * 60,
-      },
+      cookie: cookieOptions("__session", { maxAge: SESSION_DAYS * 24 * 60 * 60 }),
       async createData(data, expires) {
         await connectDb();
         const id = randomBytes(24).toString("base64url");

@@ -29,7 +29,7 @@ async function intakeLinkFromMail(email: string) {
   return /(http\S+\/intake-form\?token=[A-Za-z0-9_-]+)/.exec(body.Text)![1];
 }
 
-describe.each(JS_MODES)("the intake form with %s", (mode, javaScriptEnabled) => {
+describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) => {
   it("is completed across two visits, with a logo and a photo, and submitted once", async () => {
     const email = uniqueAddress(`intake-${javaScriptEnabled ? "js" : "nojs"}`);
     const { orderId } = await paidOrder(email);
@@ -150,7 +150,6 @@ describe.each(JS_MODES)("the intake form with %s", (mode, javaScriptEnabled) => 
     await again.goto(link);
     await again.getByRole("heading", { name: "Your intake form has been submitted" }).waitFor();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(again);
-    void mode;
   });
 
   it("refuses an unknown link and a visit with no link", async () => {

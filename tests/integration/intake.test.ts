@@ -1,4 +1,3 @@
-import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { checkToken, renewToken, startIntakeSession } from "~/server/intake.server";
@@ -144,6 +143,5 @@ describe("renewing an expired link", () => {
     await renewToken(c.tokenId);
     expect(await renewToken(c.tokenId)).toBe(false);
     expect((await IntakeToken.findById(c.tokenId).lean())?.auto_renewed_count).toBe(3);
-    void mongoose;
   });
 });

@@ -1,0 +1,19 @@
+import type { CookieOptions } from "@remix-run/node";
+import { getEnv } from "./env.server";
+
+/**
+ * The one cookie policy: HttpOnly, SameSite=Lax, Secure in production, signed
+ * with SESSION_SECRET. Every cookie the app sets is built from this.
+ */
+export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly" | "sameSite" | "secure" | "secrets"> = {}) {
+  const env = getEnv();
+  return {
+    name,
+    path: "/",
+    ...extra,
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: env.NODE_ENV === "production",
+    secrets: [env.SESSION_SECRET],
+  };
+}

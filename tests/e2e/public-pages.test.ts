@@ -78,12 +78,13 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     }
     await page.getByRole("link", { name: "View the Bright Spark Electrical demo" }).click();
     await page.waitForURL(`${APP_URL}/showcase/electrician`);
-    await heading(page, "Bright Spark Electrical");
-    expect(await page.locator(".card h3").count()).toBe(4);
+    // The demo's own h1 (the portfolio page has a card with the same title).
+    await page.getByRole("heading", { level: 1, name: "Bright Spark Electrical" }).waitFor();
+    await expect.poll(() => page.locator(".card h3").count()).toBe(4);
     await page.getByRole("link", { name: /Back to Portfolio/ }).click();
     await page.waitForURL(`${APP_URL}/showcase`);
     expect((await page.goto("/showcase/plumber"))?.status()).toBe(200);
-    await heading(page, "Your Business Name");
+    await page.getByRole("heading", { level: 1, name: "Your Business Name" }).waitFor();
   });
 
   it("legal pages: the terms, privacy and Facebook disclaimer say what the spec requires", async () => {

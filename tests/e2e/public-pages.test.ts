@@ -127,5 +127,5 @@ describe("public pages", () => {
     await screenshot(page, "home");
     await page.goto("/24-hour-website");
     await screenshot(page, "24-hour-website");
-  });
+  }, 240_000); // axe on 11 pages: about 10 s alone, over 60 s on a loaded CI machine
 });

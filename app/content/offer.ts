@@ -4,7 +4,6 @@
  * else writes a price.
  */
 export const BASE_PRICE_CENTS = 30_000;
-export const CURRENCY = "AUD";
 
 export const OFFER = {
   name: "24-Hour Website",

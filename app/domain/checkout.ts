@@ -42,5 +42,3 @@ export const CheckoutSchema = z
       ctx.addIssue({ code: "custom", path: ["couponCode"], message: COUPON_MESSAGES.empty });
     }
   });
-
-export type CheckoutInput = z.infer<typeof CheckoutSchema>;

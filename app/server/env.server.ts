@@ -82,9 +82,3 @@ export function getEnv(): Env {
 }
 
 export const isProduction = () => getEnv().NODE_ENV === "production";
-
-/** The few values the browser may see. Nothing secret goes here. */
-export function getPublicEnv() {
-  const env = getEnv();
-  return { APP_URL: env.APP_URL, MODE: env.NODE_ENV };
-}

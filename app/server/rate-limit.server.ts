@@ -29,9 +29,3 @@ export async function consumeRateLimit(limit: RateLimit, who: string, now = new 
   await RateLimitHit.create({ key, at: now });
   return true;
 }
-
-/** Cron housekeeping: forget hits older than a day. */
-export async function purgeRateLimitHits(now = new Date()) {
-  await connectDb();
-  await RateLimitHit.deleteMany({ at: mongoose.trusted({ $lt: new Date(now.getTime() - 24 * 60 * 60_000) }) });
-}

@@ -92,7 +92,4 @@ export const PHOTO_PRIORITIES: Option[] = [
   { value: "low", label: "Low" },
 ];
 
-export const SOCIAL_PLATFORMS = ["facebook", "instagram", "youtube", "linkedin"] as const;
-
 export const values = (options: Option[]) => options.map((o) => o.value) as [string, ...string[]];
-export const labelOf = (options: Option[], value: unknown) => options.find((o) => o.value === value)?.label ?? String(value ?? "");

@@ -135,11 +135,6 @@ export function startOutboxWorker() {
   runOnce();
 }
 
-export function stopOutboxWorker() {
-  if (timer) clearInterval(timer);
-  timer = undefined;
-}
-
 /** Asks the worker to look now rather than at its next tick (no-op when it is not started). */
 export function wakeOutbox() {
   if (timer) runOnce();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import mongoose, { type InferSchemaType } from "mongoose";
+import mongoose from "mongoose";
 
 export const ORDER_STATUSES = ["pending", "paid", "in_progress", "completed", "cancelled", "failed"] as const;
 
@@ -49,5 +49,4 @@ OrderSchema.index({ created_at: -1 });
 OrderSchema.index({ email: 1, created_at: -1 });
 OrderSchema.index({ stripe_session_id: 1 });
 
-export type OrderDoc = InferSchemaType<typeof OrderSchema>;
 export const Order = mongoose.model("Order", OrderSchema);

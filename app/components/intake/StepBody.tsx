@@ -15,7 +15,7 @@ import {
   STYLES,
   WEBSITE_PURPOSES,
 } from "~/domain/intake/options";
-import { Checkbox, CheckboxGroup, RadioGroup, RowsEditor, SelectField, TextField, TextList, useLiveValue, When, YES_NO } from "./fields";
+import { Checkbox, CheckboxGroup, RadioGroup, RowsEditor, SelectField, SelectWithOther, TextField, TextList, useLiveValue, When, YES_NO } from "./fields";
 
 export type StepExtras = {
   logo: { url: string; uploaded: boolean } | null;
@@ -135,7 +135,6 @@ export function StepBody({ step, extras }: { step: number; extras: StepExtras })
 
 function BusinessBasics() {
   const hasDomain = useLiveValue("hasDomain");
-  const type = useLiveValue("businessType");
   return (
     <>
       <TextField name="businessName" label="Trading name" required autoComplete="organization" />
@@ -150,23 +149,23 @@ function BusinessBasics() {
       <When show={hasDomain === "yes"}>
         <TextField name="domainUrl" label="Your domain (if yes)" type="url" placeholder="example.com.au" />
       </When>
-      <SelectField name="businessType" label="Business type" options={BUSINESS_TYPES} required />
-      <When show={type === "other"}>
-        <TextField name="businessTypeOther" label="Your business type (if Other)" />
-      </When>
+      <SelectWithOther name="businessType" otherName="businessTypeOther" label="Business type" otherLabel="Your business type" options={BUSINESS_TYPES} required />
       <TextField name="businessDescription" label="Describe your business" type="textarea" required hint="10 to 2,000 characters." />
     </>
   );
 }
 
 function GoalsOffer() {
-  const purpose = useLiveValue("websitePurpose");
   return (
     <>
-      <SelectField name="websitePurpose" label="What is your website mainly for?" options={WEBSITE_PURPOSES} required />
-      <When show={purpose === "other"}>
-        <TextField name="websitePurposeOther" label="What else (if Other)" />
-      </When>
+      <SelectWithOther
+        name="websitePurpose"
+        otherName="websitePurposeOther"
+        label="What is your website mainly for?"
+        otherLabel="What else"
+        options={WEBSITE_PURPOSES}
+        required
+      />
       <TextField name="mainCta" label="What should visitors do? (main call to action)" required hint="e.g. Call for a free quote" />
       <TextField name="specificOffer" label="A specific offer (optional)" hint="e.g. 10% off your first service" />
       <RadioGroup name="needsContactForm" legend="Do you want a contact form?" options={YES_NO} />
@@ -202,7 +201,6 @@ function Services() {
 }
 
 function Branding({ extras }: { extras: StepExtras }) {
-  const style = useLiveValue("stylePreference");
   return (
     <>
       <fieldset>
@@ -220,10 +218,7 @@ function Branding({ extras }: { extras: StepExtras }) {
         <TextField name="logoUrl" label="Or a link to your logo" type="url" hint="Used only when no file is uploaded." />
       </fieldset>
       <TextList name="brandColors" legend="Brand colours" itemLabel="Colour" max={10} hint="e.g. Navy blue, or #1a3c6e" />
-      <SelectField name="stylePreference" label="Style you like" options={STYLES} />
-      <When show={style === "other"}>
-        <TextField name="stylePreferenceOther" label="Describe the style (if Other)" />
-      </When>
+      <SelectWithOther name="stylePreference" otherName="stylePreferenceOther" label="Style you like" otherLabel="Describe the style" options={STYLES} />
       <fieldset>
         <legend>Photos</legend>
         <div className="field">
@@ -283,7 +278,6 @@ function SeoMarketing({ mapsSearchUrl }: { mapsSearchUrl: string | null }) {
 }
 
 function Integrations() {
-  const style = useLiveValue("websiteStylePreference");
   return (
     <>
       <TextField name="bookingSystem" label="Booking system you use (if any)" />
@@ -303,10 +297,13 @@ function Integrations() {
         ]}
       />
       <TextList name="videoUrls" legend="Videos to include" itemLabel="Video URL" max={20} type="url" />
-      <SelectField name="websiteStylePreference" label="Website style" options={STYLES} />
-      <When show={style === "other"}>
-        <TextField name="websiteStylePreferenceOther" label="Describe the style (if Other)" />
-      </When>
+      <SelectWithOther
+        name="websiteStylePreference"
+        otherName="websiteStylePreferenceOther"
+        label="Website style"
+        otherLabel="Describe the style"
+        options={STYLES}
+      />
       <TextField name="preferredLaunchDate" label="Preferred launch date" type="date" />
     </>
   );

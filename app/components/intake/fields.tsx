@@ -133,6 +133,23 @@ export function SelectField({ name, label, options, required, hint }: { name: st
   );
 }
 
+/**
+ * A choice with an "Other" option and a box to describe it. With JavaScript the
+ * box shows only when Other is chosen; without it, it is always there, its label
+ * saying "(if Other)". The server drops its text unless Other was chosen.
+ */
+export function SelectWithOther(props: { name: string; otherName: string; label: ReactNode; otherLabel: string; options: Option[]; required?: boolean }) {
+  const chosen = useLiveValue(props.name);
+  return (
+    <>
+      <SelectField name={props.name} label={props.label} options={props.options} required={props.required} />
+      <When show={chosen === "other"}>
+        <TextField name={props.otherName} label={`${props.otherLabel} (if Other)`} />
+      </When>
+    </>
+  );
+}
+
 export function RadioGroup({ name, legend, options, hint }: { name: string; legend: ReactNode; options: Option[]; hint?: ReactNode }) {
   const f = useField(name);
   return (

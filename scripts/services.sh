@@ -26,7 +26,9 @@ say() { printf '[services] %s\n' "$*" >&2; }
 ports() { # profile -> sets MONGO_PORT SMTP_PORT MAIL_HTTP_PORT S3_PORT STRIPE_PORT
   case "$1" in
     dev)  MONGO_PORT=27017 SMTP_PORT=1025  MAIL_HTTP_PORT=8025  S3_PORT=7070  STRIPE_PORT=12111 ;;
-    test) MONGO_PORT=37017 SMTP_PORT=31025 MAIL_HTTP_PORT=38025 S3_PORT=37070 STRIPE_PORT=32111 ;;
+    test) # TEST_PORT_OFFSET lets two checkouts (git worktrees) run their test suites side by side.
+          local o="${TEST_PORT_OFFSET:-0}"
+          MONGO_PORT=$((37017 + o)) SMTP_PORT=$((31025 + o)) MAIL_HTTP_PORT=$((38025 + o)) S3_PORT=$((37070 + o)) STRIPE_PORT=$((32111 + o)) ;;
     *) say "unknown profile '$1' (use dev or test)"; exit 2 ;;
   esac
 }

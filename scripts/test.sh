@@ -21,14 +21,16 @@ bash scripts/services.sh start test
 set -a
 eval "$(bash scripts/services.sh env test)"
 NODE_ENV=test
-PORT=3100
-APP_URL=http://127.0.0.1:3100
+PORT=$((3100 + ${TEST_PORT_OFFSET:-0}))
+APP_URL=http://127.0.0.1:$PORT
 MONGODB_URI="${MONGODB_URI%/*}/rapid-website-e2e"
 OUTBOX_POLL_MS=200
 OUTBOX_BACKOFF_MS=200
 CRON_SECRET=test-cron-secret
 set +a
 
+say "linting..."
+npx eslint --max-warnings 0 .
 say "type-checking..."
 npx tsc
 say "building the app..."

@@ -5,6 +5,8 @@ export type WebsitePackage = {
   price: number;
   description: string;
   popular?: boolean;
+  /** Revision rounds included; the dashboard, order status and admin offer at most this many. */
+  revisionRounds: 1 | 2 | 3;
   features: string[];
   limitations: string[];
 };
@@ -14,6 +16,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     id: "starter",
     name: "Starter",
     price: 99_700,
+    revisionRounds: 1,
     description: "A simple, professional site to get your business online.",
     features: ["Up to 5 pages", "1 revision round", "48-hour delivery", "30-day support", "Mobile-responsive design", "Contact form"],
     limitations: ["No blog", "No online store"],
@@ -22,6 +25,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     id: "professional",
     name: "Professional",
     price: 199_700,
+    revisionRounds: 2,
     description: "More pages and polish for a growing business.",
     popular: true,
     features: ["Up to 10 pages", "2 revision rounds", "24-hour delivery", "60-day support", "Mobile-responsive design", "Basic SEO setup"],
@@ -31,6 +35,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     id: "enterprise",
     name: "Enterprise",
     price: 399_700,
+    revisionRounds: 3,
     description: "Everything, delivered fastest, for established businesses.",
     features: ["Unlimited pages", "3 revision rounds", "12-hour delivery", "90-day support", "Mobile-responsive design", "Advanced SEO"],
     limitations: [],
@@ -39,4 +44,9 @@ export const PACKAGES: readonly WebsitePackage[] = [
 
 export function findPackage(id: string | null | undefined): WebsitePackage | undefined {
   return PACKAGES.find((p) => p.id === id);
+}
+
+/** Revision rounds included with an order's product: a package's own number, the 24-Hour Website's 3 otherwise. */
+export function revisionRoundsFor(productId: string | null | undefined): 1 | 2 | 3 {
+  return findPackage(productId)?.revisionRounds ?? 3;
 }

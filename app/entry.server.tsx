@@ -5,7 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/nonce";
 import { getEnv } from "~/server/env.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
@@ -43,7 +43,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) log("error", "render.failed", { reason: error instanceof Error ? error.message : String(error) });
+          if (shellRendered) log("error", "render.failed", { reason: errorMessage(error) });
         },
       },
     );
@@ -57,7 +57,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   log("error", "request.failed", {
     method: request.method,
     path: url.pathname,
-    reason: error instanceof Error ? error.message : String(error),
+    reason: errorMessage(error),
     stack: getEnv().NODE_ENV === "production" ? undefined : error instanceof Error ? error.stack : undefined,
   });
 };

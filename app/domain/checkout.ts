@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COUPON_MESSAGES } from "./pricing";
+import { EmailSchema } from "./schemas";
 
 /** The checkout form's submit buttons (one form, several actions). */
 export const CHECKOUT_INTENTS = {
@@ -27,7 +28,7 @@ const optionalText = (max: number) => z.string().trim().max(max).optional();
 export const CheckoutSchema = z
   .object({
     intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay]),
-    email: z.string().trim().max(255, "Email must be less than 255 characters").pipe(z.email("Invalid email address")).optional(),
+    email: EmailSchema.optional(),
     couponCode: optionalText(50),
     appliedCoupon: optionalText(50),
     addOns: z.array(z.string().max(50)).max(10).default([]),

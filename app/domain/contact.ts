@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmailSchema } from "./schemas";
 
 export const CONTACT_MESSAGE_MAX = 1000;
 
@@ -9,11 +10,7 @@ export const ContactSchema = z.object({
     .trim()
     .min(1, "Name is required")
     .max(100, "Name must be less than 100 characters"),
-  email: z
-    .string({ error: "Invalid email address" })
-    .trim()
-    .max(255, "Email must be less than 255 characters")
-    .pipe(z.email("Invalid email address")),
+  email: EmailSchema,
   phone: z.string().trim().max(20, "Phone must be less than 20 characters").optional(),
   message: z
     .string({ error: "Message is required" })

@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { Field, FormAlert } from "~/components/forms";
-import { useHydrated } from "~/components/hooks";
+import { useHydrated, useIsPending } from "~/components/hooks";
 import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -14,7 +14,7 @@ import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser } from "~/server/auth.server";
 import { startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
@@ -71,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!check.ok) return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
         return reply({ applied: check.coupon, notice: COUPON_MESSAGES.applied });
       } catch (error) {
-        log("error", "coupon.validate_failed", { reason: error instanceof Error ? error.message : String(error) });
+        log("error", "coupon.validate_failed", { reason: errorMessage(error) });
         return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.couponFailed] }) });
       }
     }
@@ -92,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if ("couponError" in result) return reply({ status: 409, result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }) });
         return reply({ status: 502, applied: await recheck(), result: submission.reply({ formErrors: [result.error] }) });
       } catch (error) {
-        log("error", "checkout.failed", { reason: error instanceof Error ? error.message : String(error) });
+        log("error", "checkout.failed", { reason: errorMessage(error) });
         return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.checkoutError] }) });
       }
     }
@@ -102,7 +102,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Checkout() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
   const applied = actionData?.applied ?? null;
   const [form, fields] = useForm({
@@ -117,7 +116,7 @@ export default function Checkout() {
   const [addOnIds, setAddOnIds] = useState<string[]>(initialAddOns);
   // With JavaScript the summary follows the ticks at once; the server prices the same way on every post.
   const summary = hydrated ? quote({ packageId: loaderData.packageId, addOnIds, coupon: applied }) : (actionData?.quote ?? loaderData.quote);
-  const paying = navigation.state !== "idle" && navigation.formData?.get("intent") === CHECKOUT_INTENTS.pay;
+  const paying = useIsPending({ intent: CHECKOUT_INTENTS.pay });
   const problem = form.errors?.[0];
 
   return (

@@ -1,18 +1,18 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { ContactLinks } from "~/components/ContactLinks";
 import { Field, FormAlert } from "~/components/forms";
-import { useHydrated } from "~/components/hooks";
+import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { BUSINESS } from "~/content/site";
 import { CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     await receiveContactMessage(submission.value);
   } catch (error) {
-    log("error", "contact.store_failed", { reason: error instanceof Error ? error.message : String(error) });
+    log("error", "contact.store_failed", { reason: errorMessage(error) });
     return data(submission.reply({ formErrors: [CONTACT_MESSAGES.failed] }), { status: 503 });
   }
   return redirectWithFlash(request, "/contact", { kind: "success", ...CONTACT_MESSAGES.sent }, { status: 303 });
@@ -62,9 +62,8 @@ export default function Contact() {
 
 function ContactForm() {
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const sending = navigation.state === "submitting" && navigation.formAction === "/contact";
+  const sending = useIsPending({ formAction: "/contact" });
   const [form, fields] = useForm({
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),

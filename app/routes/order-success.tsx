@@ -4,7 +4,7 @@ import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { confirmCheckout } from "~/server/checkout.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Payment Successful | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     return { state: confirmation.state };
   } catch (error) {
-    log("error", "payment.verify_failed", { reason: error instanceof Error ? error.message : String(error) });
+    log("error", "payment.verify_failed", { reason: errorMessage(error) });
     return { state: "unknown" as const };
   }
 }

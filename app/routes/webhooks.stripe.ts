@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { handleStripeEvent } from "~/server/stripe-events.server";
 import { verifyWebhook } from "~/server/stripe.server";
 
@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ received: true, outcome });
   } catch (error) {
     // Stripe retries on a 5xx, and every effect is idempotent, so a retry finishes the job.
-    log("error", "stripe.event_failed", { event_id: event.id, type: event.type, reason: error instanceof Error ? error.message : String(error) });
+    log("error", "stripe.event_failed", { event_id: event.id, type: event.type, reason: errorMessage(error) });
     return new Response("Webhook handler failed; please retry", { status: 503 });
   }
 }

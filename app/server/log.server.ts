@@ -14,3 +14,8 @@ export function log(level: Level, event: string, fields: Record<string, unknown>
   if (level === "error" || level === "warn") console.error(line);
   else console.log(line);
 }
+
+/** The message of anything thrown, for a log line or a reply. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout, fulfilOrder } from "./fulfilment.server";
 import { log } from "./log.server";
+import { paymentIntentIdOf } from "./stripe.server";
 import { StripeEvent } from "./models/index.server";
 
 /**
@@ -33,8 +34,7 @@ async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
     log("warn", "stripe.event_without_order", { event_id: event.id, type: event.type });
     return "ignored";
   }
-  const paymentIntentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-  const paid = { orderId, sessionId: session.id, amountPaid: session.amount_total ?? 0, paymentIntentId };
+  const paid = { orderId, sessionId: session.id, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) };
 
   switch (event.type) {
     case "checkout.session.completed":

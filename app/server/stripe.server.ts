@@ -32,4 +32,9 @@ export function verifyWebhook(payload: string, signature: string | null): Stripe
   return Stripe.webhooks.constructEvent(payload, signature, secret);
 }
 
+/** The payment intent's id of a Checkout Session (Stripe sends an id, or the object when expanded). */
+export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | null {
+  return typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+}
+
 export type { Stripe };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import mongoose from "mongoose";
 import { connectDb, isDuplicateKeyError } from "../db.server";
 import { getEnv } from "../env.server";
-import { log } from "../log.server";
+import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
 import type { MailContent } from "./templates.server";
 import { getMailTransport, type MailTransport } from "./transport.server";
@@ -87,7 +87,7 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
     } catch (error) {
       const attempts = attempt + 1;
       const failed = attempts >= env.OUTBOX_MAX_ATTEMPTS;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       await OutboxMessage.updateOne(
         { _id: id },
         {
@@ -117,7 +117,7 @@ function runOnce() {
     return;
   }
   running = deliverDueMail()
-    .catch((error) => log("error", "mail.worker_failed", { reason: error instanceof Error ? error.message : String(error) }))
+    .catch((error) => log("error", "mail.worker_failed", { reason: errorMessage(error) }))
     .finally(() => {
       running = undefined;
       if (again) {

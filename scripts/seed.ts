@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createUser } from "~/server/auth.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
-import { issueIntakeToken } from "~/server/intake-tokens.server";
+import { issueToken } from "~/server/tokens.server";
 import { Coupon, ensureIndexes, Order, User } from "~/server/models/index.server";
 
 const env = getEnv();
@@ -51,8 +51,10 @@ if ((await Order.countDocuments()) === 0) {
       draft_url: status === "completed" ? "https://example.com/draft" : null,
     });
     if (status === "paid" || status === "in_progress" || status === "completed") {
-      const token = await issueIntakeToken({ orderId: order._id, issueKey: `seed:${order._id}` });
-      links.push(`${status.padEnd(12)} ${env.APP_URL}/intake-form?token=${token}`);
+      const intake = await issueToken({ orderId: order._id, purpose: "intake", issueKey: `seed:${order._id}` });
+      const statusToken = await issueToken({ orderId: order._id, purpose: "status", issueKey: `seed:${order._id}` });
+      links.push(`${status.padEnd(12)} ${env.APP_URL}/intake-form?token=${intake}`);
+      links.push(`${"".padEnd(12)} ${env.APP_URL}/order-status?access_token=${statusToken}`);
     }
   }
 }
@@ -61,5 +63,5 @@ console.log("Seeded demo data.");
 console.log(`  admin:    ${admin.email} / ${admin.password}`);
 console.log(`  customer: ${customer.email} / ${customer.password}`);
 console.log("  coupons:  WELCOME10 (10%), SAVE50 ($50 off), LASTONE (one use left), EXPIRED");
-if (links.length) console.log(`  intake links:\n    ${links.join("\n    ")}`);
+if (links.length) console.log(`  intake and order-status links:\n    ${links.join("\n    ")}`);
 await disconnectDb();

@@ -2,8 +2,10 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
+import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
-import { checkToken, loadSubmission, renewToken, sessionToken, startIntakeSession } from "~/server/intake.server";
+import { loadSubmission } from "~/server/intake.server";
+import { exchangeToken, renewToken, tokenSession } from "~/server/tokens.server";
 
 export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -15,26 +17,19 @@ export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
-  if (token !== null) {
-    const state = await checkToken(token);
-    if (state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.invalidLink });
-    throw redirect("/intake-form", { headers: { "Set-Cookie": await startIntakeSession(request, state.token) } });
-  }
-  const state = await sessionToken(request);
+  if (token !== null) throw await exchangeToken(request, token, "intake");
+  const state = await tokenSession(request, "intake");
   if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
-  if (state.state === "valid") {
-    const doc = await loadSubmission(state.token.order_id);
-    throw redirect(`/intake-form/${Math.min(Math.max(1, doc?.furthest_step ?? 1), 14)}`);
-  }
+  if (state.state === "valid") throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
   return { screen: state.state };
 }
 
 /** Renewal of an expired link (spec: renew-token), for the link this browser opened. */
 export async function action({ request }: ActionFunctionArgs) {
-  const state = await sessionToken(request);
+  const state = await tokenSession(request, "intake");
   if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
   if (state.state === "valid") return redirect("/intake-form", 303);
-  const renewed = state.state === "expired" && (await renewToken(String(state.token._id)));
+  const renewed = state.state === "expired" && (await renewToken(state.token._id));
   if (!renewed) return redirectWithFlash(request, "/intake-form", { kind: "error", title: INTAKE_MESSAGES.renewFailed }, { status: 303 });
   return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES.renewed }, { status: 303 });
 }

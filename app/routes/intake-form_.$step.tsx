@@ -1,20 +1,32 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
-import { useHydrated } from "~/components/hooks";
+import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { StepBody } from "~/components/intake/StepBody";
-import { canOpenStep, completedSteps, formValues, type IntakeData } from "~/domain/intake/data";
-import { REQUIRED_CONSENTS, stepSchema, type Mode } from "~/domain/intake/schemas";
-import { INTAKE_INTENTS, INTAKE_MESSAGES, parseRemoveIntent, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
+import { useAutosave } from "~/components/intake/useAutosave";
+import { canOpenStep, completedSteps, formValues, furthestStep, withoutItem, type IntakeData } from "~/domain/intake/data";
+import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
+import { keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
+import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
-import { applyBrandingUploads, loadSubmission, orderEmail, removeListItem, requireIntakeAccess, saveStep, submitIntake } from "~/server/intake.server";
-import { log } from "~/server/log.server";
+import {
+  brandingChanges,
+  brandingPreviews,
+  deleteUploads,
+  loadSubmission,
+  orderEmail,
+  saveFields,
+  saveStep,
+  submitIntake,
+  type Submission,
+} from "~/server/intake.server";
+import { errorMessage, log } from "~/server/log.server";
+import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -22,47 +34,43 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const AUTOSAVE = "autosave";
-const AUTOSAVE_MS = 30_000;
-
 function parseStep(param: string | undefined): number {
   const step = Number(param);
   if (!Number.isInteger(step) || !stepMeta(step)) throw new Response("Not Found", { status: 404 });
   return step;
 }
 
+const stepPath = (step: number) => `/intake-form/${step}`;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const access = await requireIntakeAccess(request);
+  const access = await requireTokenAccess(request, "intake");
   const step = parseStep(params.step);
   const doc = await loadSubmission(access.orderId);
-  const stored = (doc ?? null) as Record<string, unknown> | null;
-  if (!canOpenStep(step, stored)) throw redirect(`/intake-form/${Math.max(1, Number(stored?.furthest_step ?? 1))}`);
+  if (!canOpenStep(step, doc)) throw redirect(stepPath(furthestStep(doc)));
   const values: IntakeData = {
     contactEmail: await orderEmail(access.orderId),
     needsContactForm: "yes",
     dataRetentionPeriod: "30days",
     pagesNeeded: ["Home", "Contact"],
-    ...formValues(stored),
+    ...formValues(doc),
   };
   // The link box holds a link the customer gave, never the address of a logo they uploaded.
-  if (stored?.logo_key) delete values.logoUrl;
-  const photos = ((stored?.photo_metadata as { url: string; fileName?: string }[]) ?? []).map((p) => ({ url: p.url, fileName: p.fileName ?? "" }));
+  if (doc?.logo_key) delete values.logoUrl;
   const name = String(values.businessName ?? "").trim();
   return {
     step,
     name: stepMeta(step)!.name,
     values,
-    completed: completedSteps(stored),
-    furthest: Math.max(1, Number(stored?.furthest_step ?? 1)),
+    completed: completedSteps(doc),
+    furthest: furthestStep(doc),
     savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
     extras: {
-      logo: stored?.logo_url ? { url: String(stored.logo_url), uploaded: Boolean(stored.logo_key) } : null,
-      photos,
+      ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
       mapsSearchUrl: name
         ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
         : null,
-      preview: step === 13 ? { data: aiSafeData(stored ?? {}), missing: missingForAi(stored ?? {}) } : null,
+      preview: step === 13 ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}) } : null,
     },
   };
 }
@@ -74,105 +82,140 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formData, defaultShouldRevalidate }) => {
   if (formMethod?.toUpperCase() !== "POST") return defaultShouldRevalidate;
-  return formData?.get("intent") !== AUTOSAVE;
+  return formData?.get("intent") !== INTENT_VALUES.autosave;
 };
 
-const isKnownIntent = (intent: string) =>
-  (Object.values(INTAKE_INTENTS) as string[]).includes(intent) || intent === AUTOSAVE || Boolean(parseRemoveIntent(intent)) || /^jump:\d{1,2}$/.test(intent);
+/** A refused post: its messages beside what was typed (lists in a shape the form never sends are dropped, not echoed). */
+const refuse = (reply: SubmissionResult, status = 400) =>
+  data({ result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) } }, { status });
+/** A message beside the saved state (the step was saved; the page reloads what is stored). */
+const notice = (message: string, status = 400) => data({ result: null, notice: message }, { status });
 
-const modeOf = (intent: unknown): Mode => (intent === INTAKE_INTENTS.next || intent === INTAKE_INTENTS.submit ? "next" : "draft");
-
+/**
+ * A step post: check, save, then do what the button asked. Saving happens for
+ * every intent (Back and Save & Exit keep what was typed); "next" and "submit"
+ * also check the step's required fields.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const access = await requireIntakeAccess(request);
+  const access = await requireTokenAccess(request, "intake");
   const step = parseStep(params.step);
   const form = await readStepForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const submission = parseWithZod(form, { schema: stepSchema(step, modeOf(intent)) });
-  if (!isKnownIntent(intent)) return data({ result: submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }) }, { status: 400 });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const intent = parseIntakeIntent(form.get("intent"));
+  const submission = parseWithZod(form, { schema: stepSchema(step, intentMode(intent)) });
+  if (!intent) return refuse(submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }));
+  if (intent.type === "submit" && step !== TOTAL_STEPS) return refuse(submission.reply({ formErrors: ["The form is submitted from its last step."] }));
 
-  const before = (await loadSubmission(access.orderId)) as Record<string, unknown> | null;
+  const before = await loadSubmission(access.orderId);
   // The jump rule holds for posts too: a step not yet reached cannot be saved or skipped past.
-  if (!canOpenStep(step, before)) return redirect(`/intake-form/${Math.max(1, Number(before?.furthest_step ?? 1))}`, 303);
-  const values: IntakeData = { ...submission.value };
-  const remove = parseRemoveIntent(intent);
-  if (remove) await removeListItem(values, remove, before);
+  if (!canOpenStep(step, before)) return redirect(stepPath(furthestStep(before)), 303);
 
-  const extra: Record<string, unknown> = {};
-  const problems: string[] = [];
-  let newPhotos = 0;
-  if (step === 4) newPhotos = await applyBrandingUploads(access.orderId, form, values, before, extra, problems);
+  if (submission.status !== "success") {
+    // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
+    if (step === 4) await saveArrivedFiles(access, form, before);
+    return refuse(submission.reply());
+  }
 
-  const reached = intent === INTAKE_INTENTS.next ? step + 1 : step;
-  let doc;
+  let values: IntakeData = { ...submission.value };
+  if (intent.type === "remove" && intent.field !== "photoMetadata") values = withoutItem(values, intent.field, intent.index);
+  let saved: Saved;
   try {
-    doc = (await saveStep(access.orderId, step, values, reached, extra)) as Record<string, unknown> | null;
+    saved = await save(access, step, values, intent, form, before);
   } catch (error) {
-    log("error", "intake.save_failed", { order_id: access.orderId, step, reason: error instanceof Error ? error.message : String(error) });
-    if (intent === AUTOSAVE) return data({ result: null, savedAt: null }, { status: 503 });
-    return data({ result: submission.reply({ formErrors: [INTAKE_MESSAGES.submitFailed] }) }, { status: 503 });
+    log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
+    return intent.type === "autosave" ? data({ result: null, savedAt: null }, { status: 503 }) : notice(INTAKE_MESSAGES.submitFailed, 503);
   }
   // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.
-  const notice = (message: string) => data({ result: null, notice: message }, { status: 400 });
-  if (problems.length) return notice(problems.join(" "));
-  if (intent === AUTOSAVE) return data({ result: null, savedAt: new Date().toISOString() });
+  if (saved.problems.length) return notice(saved.problems.join(" "));
 
-  const self = `/intake-form/${step}`;
-  const jump = /^jump:(\d{1,2})$/.exec(intent);
-  if (jump) {
-    const target = Number(jump[1]);
-    return redirect(stepMeta(target) && canOpenStep(target, doc) ? `/intake-form/${target}` : self, 303);
-  }
-  switch (intent) {
-    case INTAKE_INTENTS.back:
-      return redirect(`/intake-form/${Math.max(1, step - 1)}`, 303);
-    case INTAKE_INTENTS.saveExit:
+  switch (intent.type) {
+    case "autosave":
+      return data({ result: null, savedAt: new Date().toISOString() });
+    case "stay":
+    case "remove":
+      return redirect(stepPath(step), 303);
+    case "jump":
+      return redirect(stepPath(stepMeta(intent.step) && canOpenStep(intent.step, saved.doc) ? intent.step : step), 303);
+    case "back":
+      return redirect(stepPath(Math.max(1, step - 1)), 303);
+    case "save-exit":
       return redirectWithFlash(request, "/", { kind: "success", ...INTAKE_MESSAGES.saved }, { status: 303 });
-    case INTAKE_INTENTS.next: {
-      if (newPhotos > 0) {
-        return notice("Please describe each new photo (alt text), then continue.");
-      }
-      const missing = step === 13 ? missingForAi(doc ?? {}) : null;
-      if (missing) return notice(missing);
-      return redirect(`/intake-form/${Math.min(TOTAL_STEPS, step + 1)}`, 303);
-    }
-    case INTAKE_INTENTS.submit: {
-      const unfinished = [1, 2, 11, 12].filter((n) => !completedSteps(doc).includes(n));
-      const missing = missingForAi(doc ?? {});
-      if (unfinished.length || missing) {
-        const names = unfinished.map((n) => stepMeta(n)!.name).join(", ");
-        return notice([names && `Please complete: ${names}.`, missing].filter(Boolean).join(" "));
-      }
-      try {
-        const outcome = await submitIntake(access);
-        return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES[outcome] }, { status: 303 });
-      } catch (error) {
-        log("error", "intake.submit_failed", { order_id: access.orderId, reason: error instanceof Error ? error.message : String(error) });
-        return data({ result: null, notice: INTAKE_MESSAGES.submitFailed }, { status: 503 });
-      }
-    }
-    default:
-      return redirect(self, 303);
+    case "next":
+      return goNext(step, saved);
+    case "submit":
+      return submit(request, access, saved.doc);
+  }
+}
+
+type Saved = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
+
+/** Saves the step; on step 4 also its files (old files are deleted only once the new record is saved). */
+async function save(access: TokenAccess, step: number, values: IntakeData, intent: IntakeIntent, form: FormData, before: Submission | null): Promise<Saved> {
+  const reached = intent.type === "next" ? step + 1 : step;
+  if (step !== 4) return { doc: await saveStep(access.orderId, step, values, reached), problems: [], photosWithoutAlt: false };
+
+  const branding = await brandingChanges({
+    orderId: access.orderId,
+    form,
+    before,
+    details: (values.photoMetadata as never) ?? [],
+    logoLink: values.logoUrl as string | undefined,
+    removeIndex: intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined,
+  });
+  const { photoMetadata: _details, logoUrl: _link, ...fields } = values;
+  const photosWithoutAlt = branding.photos.some((p) => !p.altText);
+  // Next with photos still to describe saves, but stays on the step.
+  const doc = await saveStep(access.orderId, step, { ...fields, photoMetadata: branding.photos }, photosWithoutAlt ? step : reached, branding.set);
+  await deleteUploads(branding.obsolete);
+  return { doc, problems: branding.problems, photosWithoutAlt };
+}
+
+/** Step 4's files from a post whose other fields were refused: stored now, the rest left as it was. */
+async function saveArrivedFiles(access: TokenAccess, form: FormData, before: Submission | null) {
+  const branding = await brandingChanges({ orderId: access.orderId, form, before, details: null, logoLink: undefined });
+  if (!Object.keys(branding.set).length) return;
+  await saveFields(access.orderId, branding.set);
+  await deleteUploads(branding.obsolete);
+}
+
+function goNext(step: number, saved: Saved) {
+  if (saved.photosWithoutAlt) return notice("Please describe each new photo (alt text), then continue.");
+  const missing = step === 13 ? missingForAi(saved.doc) : null;
+  if (missing) return notice(missing);
+  return redirect(stepPath(Math.min(TOTAL_STEPS, step + 1)), 303);
+}
+
+async function submit(request: Request, access: TokenAccess, doc: Submission) {
+  const unfinished = [1, 2, 11, 12].filter((n) => !completedSteps(doc).includes(n));
+  const missing = missingForAi(doc);
+  if (unfinished.length || missing) {
+    const names = unfinished.map((n) => stepMeta(n)!.name).join(", ");
+    return notice([names && `Please complete: ${names}.`, missing].filter(Boolean).join(" "));
+  }
+  try {
+    const outcome = await submitIntake(access);
+    return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES[outcome] }, { status: 303 });
+  } catch (error) {
+    log("error", "intake.submit_failed", { order_id: access.orderId, reason: errorMessage(error) });
+    return notice(INTAKE_MESSAGES.submitFailed, 503);
   }
 }
 
 export default function IntakeStep() {
   const { step, name, values: saved, completed, furthest, savedAt, extras } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const meta = stepMeta(step)!;
+  const busy = useIsPending();
   const [form] = useForm({
     id: `intake-step-${step}`,
     // Conform keeps registered inputs in step with its defaults, so they must be the saved values.
     defaultValue: saved,
-    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: stepSchema(step, modeOf(formData.get("intent"))) }),
+    lastResult: busy ? undefined : actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: stepSchema(step, intentMode(parseIntakeIntent(formData.get("intent")))) }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
   const lastSaved = useAutosave(form.id, step, savedAt);
-  const busy = navigation.state !== "idle";
 
   return (
     <div className="wrap section">
@@ -199,7 +242,7 @@ export default function IntakeStep() {
           className="card intake-form"
         >
           {/* Enter in a field saves the step and stays (adds a list item), never jumps ahead. */}
-          <button type="submit" name="intent" value={INTAKE_INTENTS.stay} className="hidden-default" tabIndex={-1} aria-hidden="true">
+          <button type="submit" name="intent" value={INTENT_VALUES.stay} className="hidden-default" tabIndex={-1} aria-hidden="true">
             Save
           </button>
           <FormAlert message={form.errors?.[0] ?? Object.values(form.allErrors).flat()[0] ?? (actionData && "notice" in actionData ? actionData.notice : undefined)} />
@@ -218,7 +261,7 @@ export default function IntakeStep() {
                     type="submit"
                     form={form.id}
                     name="intent"
-                    value={`jump:${s.number}`}
+                    value={INTENT_VALUES.jump(s.number)}
                     disabled={!allowed}
                     aria-current={s.number === step ? "step" : undefined}
                     className={completed.includes(s.number) ? "done" : undefined}
@@ -243,60 +286,21 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
   const blocked = (step === 13 && Boolean(previewMissing)) || consentMissing;
   return (
     <div className="intake-nav">
-      <button type="submit" name="intent" value={INTAKE_INTENTS.back} className="button" disabled={step === 1} formNoValidate>
+      <button type="submit" name="intent" value={INTENT_VALUES.back} className="button" disabled={step === 1} formNoValidate>
         Back
       </button>
-      <button type="submit" name="intent" value={INTAKE_INTENTS.saveExit} className="button" formNoValidate>
+      <button type="submit" name="intent" value={INTENT_VALUES.saveExit} className="button" formNoValidate>
         Save &amp; Exit
       </button>
       {step < TOTAL_STEPS ? (
-        <button type="submit" name="intent" value={INTAKE_INTENTS.next} className="button button-primary" disabled={busy || blocked} aria-disabled={blocked || undefined}>
+        <button type="submit" name="intent" value={INTENT_VALUES.next} className="button button-primary" disabled={busy || blocked} aria-disabled={blocked || undefined}>
           {step === 13 && previewMissing ? INTAKE_MESSAGES.completeRequired : "Next Step"}
         </button>
       ) : (
-        <button type="submit" name="intent" value={INTAKE_INTENTS.submit} className="button button-primary" disabled={busy}>
+        <button type="submit" name="intent" value={INTENT_VALUES.submit} className="button button-primary" disabled={busy}>
           {busy ? "Submitting..." : "Submit Request"}
         </button>
       )}
     </div>
   );
-}
-
-/**
- * With JavaScript: saves the step every 30 s while it is open, only when
- * something changed since the last save, never two at once. Failures are only
- * logged (spec). Returns the time of the last save.
- */
-function useAutosave(formId: string, step: number, savedAt: string | null) {
-  const fetcher = useFetcher<typeof action>();
-  // A ref, so re-renders never restart the timer or move the baseline past unsaved edits.
-  const fetcherRef = useRef(fetcher);
-  fetcherRef.current = fetcher;
-  const last = useRef<string | null>(null);
-  const [lastSaved, setLastSaved] = useState<string | null>(null);
-  useEffect(() => {
-    const serialize = () => {
-      const el = document.getElementById(formId) as HTMLFormElement | null;
-      if (!el) return null;
-      const params = new URLSearchParams();
-      // Empty boxes are not content: conditional fields appearing or vanishing must not count as a change.
-      for (const [k, v] of new FormData(el)) if (typeof v === "string" && v !== "" && k !== "intent") params.append(k, v);
-      return params;
-    };
-    last.current = serialize()?.toString() ?? null;
-    const timer = setInterval(() => {
-      const params = serialize();
-      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current) return;
-      last.current = params.toString();
-      params.set("intent", AUTOSAVE);
-      fetcherRef.current.submit(params, { method: "post", action: `/intake-form/${step}` });
-    }, AUTOSAVE_MS);
-    return () => clearInterval(timer);
-  }, [formId, step, savedAt]);
-  useEffect(() => {
-    const at = fetcher.data && "savedAt" in fetcher.data ? fetcher.data.savedAt : null;
-    if (at) setLastSaved(new Date(at).toLocaleTimeString("en-AU", { hour: "numeric", minute: "2-digit" }));
-    else if (fetcher.state === "idle" && fetcher.data) console.warn("Autosave failed");
-  }, [fetcher.data, fetcher.state]);
-  return lastSaved;
 }

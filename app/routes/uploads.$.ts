@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/server/auth.server";
-import { sessionToken } from "~/server/intake.server";
+import { tokenSession } from "~/server/tokens.server";
 import { getStorage } from "~/server/storage.server";
 
 /**
@@ -10,10 +10,10 @@ import { getStorage } from "~/server/storage.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
-  const match = /^(logos|photos)\/([0-9a-f-]{36})\/[0-9a-f]{24}\.(png|jpg|svg|webp|gif)$/.exec(key);
+  const match = /^(logos|photos)\/([0-9a-f-]{36})\/[0-9a-f]{24}(\.thumb)?\.(png|jpg|svg|webp|gif)$/.exec(key);
   if (!match) throw new Response("Not Found", { status: 404 });
   const orderId = match[2];
-  const intake = await sessionToken(request);
+  const intake = await tokenSession(request, "intake");
   const allowed = (intake && intake.state !== "invalid" && intake.token.order_id === orderId) || (await getUser(request))?.isAdmin;
   if (!allowed) throw new Response("Not Found", { status: 404 });
   const object = await getStorage().get(key);

@@ -4,11 +4,10 @@ import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
 import { connectDb } from "./db.server";
 import { getEnv } from "./env.server";
-import { abandonCheckout, fulfilOrder } from "./fulfilment.server";
-import { deriveToken } from "./intake-tokens.server";
-import { log } from "./log.server";
+import { abandonCheckout, fulfilOrder, intakeTokenFor } from "./fulfilment.server";
+import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
-import { getStripe } from "./stripe.server";
+import { getStripe, paymentIntentIdOf } from "./stripe.server";
 
 /** Session ids we make ourselves: the offline test checkout, and orders a coupon made free. */
 export const OFFLINE_SESSION = "offline_";
@@ -71,7 +70,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
     const url = await createStripeSession(orderId, input.email, priced);
     return { redirectTo: url };
   } catch (error) {
-    log("error", "checkout.stripe_failed", { order_id: orderId, reason: error instanceof Error ? error.message : String(error) });
+    log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
     await abandonCheckout(orderId, "failed");
     return { error: CHECKOUT_MESSAGES.checkoutError };
   }
@@ -79,7 +78,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
 
 async function createStripeSession(orderId: string, email: string, priced: Quote): Promise<string> {
   const stripe = getStripe()!;
-  const base = getEnv().APP_URL.replace(/\/$/, "");
+  const base = getEnv().APP_URL;
   const item = (name: string, amount: number) => ({
     quantity: 1,
     price_data: { currency: "aud", unit_amount: amount, product_data: { name } },
@@ -122,7 +121,7 @@ export type Confirmation = { state: "paid"; token: string; orderId: string } | {
 export async function confirmCheckout(sessionId: string): Promise<Confirmation> {
   await connectDb();
   const done = await Fulfilment.findOne({ stripe_session_id: sessionId }).lean();
-  if (done) return { state: "paid", orderId: done.order_id, token: deriveToken(`paid:${done.order_id}`) };
+  if (done) return { state: "paid", orderId: done.order_id, token: await intakeTokenFor(done.order_id) };
   if (sessionId.startsWith(OFFLINE_SESSION) || sessionId.startsWith(FREE_SESSION)) return { state: "unknown" };
 
   const stripe = getStripe();
@@ -131,8 +130,7 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
   const orderId = session.metadata?.order_id ?? session.client_reference_id;
   if (!orderId || !(await Order.exists({ _id: orderId, stripe_session_id: sessionId }))) return { state: "unknown" };
   if (session.payment_status === "paid" || session.payment_status === "no_payment_required") {
-    const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-    const { token } = await fulfilOrder({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntent });
+    const { token } = await fulfilOrder({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) });
     return { state: "paid", orderId, token };
   }
   return { state: "processing" };

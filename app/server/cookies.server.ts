@@ -3,7 +3,9 @@ import { getEnv } from "./env.server";
 
 /**
  * The one cookie policy: HttpOnly, SameSite=Lax, Secure in production, signed
- * with SESSION_SECRET. Every cookie the app sets is built from this.
+ * with SESSION_SECRET. Every cookie the app sets is built from this. SESSION_SECRET
+ * may list several secrets, newest first: new cookies are signed with the first,
+ * cookies signed with any of them are still read (rotation without sign-outs).
  */
 export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly" | "sameSite" | "secure" | "secrets"> = {}) {
   const env = getEnv();
@@ -14,6 +16,6 @@ export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly
     httpOnly: true,
     sameSite: "lax" as const,
     secure: env.NODE_ENV === "production",
-    secrets: [env.SESSION_SECRET],
+    secrets: env.SESSION_SECRETS,
   };
 }

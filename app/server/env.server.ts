@@ -12,12 +12,28 @@ const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/**
+ * A secret, or several separated by commas, newest first: the first signs (or
+ * derives), all are accepted, so a secret can be rotated without logging anybody
+ * out or breaking links already e-mailed.
+ */
+const secretList = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(32, { message: `${name} must be at least 32 characters (each, when several are given)` })));
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    APP_URL: z.url({ message: "APP_URL must be a full URL such as https://example.com.au" }).default("http://localhost:3000"),
-    SESSION_SECRET: z.string().min(32, { message: "SESSION_SECRET must be at least 32 characters" }).optional(),
+    APP_URL: z
+      .url({ message: "APP_URL must be a full URL such as https://example.com.au" })
+      .default("http://localhost:3000")
+      .transform((url) => url.replace(/\/+$/, "")), // links are built as `${APP_URL}/path`
+    SESSION_SECRET: secretList("SESSION_SECRET"),
+    TOKEN_SECRET: secretList("TOKEN_SECRET"),
     MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, { message: "MONGODB_URI must start with mongodb:// or mongodb+srv://" }).optional(),
 
     SMTP_URL: optionalString,
@@ -44,9 +60,14 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") return;
     const need = (name: keyof typeof env, why: string) => {
-      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
+      const value = env[name];
+      if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
     };
     need("SESSION_SECRET", "it signs the session and flash cookies");
+    need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
+    if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
+      ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
+    }
     need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
     need("SMTP_URL", "the mail folder is for development only");
     need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
@@ -58,18 +79,26 @@ const EnvSchema = z
     }
   });
 
-export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
+type Parsed = z.infer<typeof EnvSchema>;
+export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET"> & {
+  /** Cookie signing secrets, newest first (at least one). */
+  SESSION_SECRETS: string[];
+  /** Token derivation secrets, newest first (at least one). */
+  TOKEN_SECRETS: string[];
+};
 
 /** Validates a set of variables; throws an error that names every missing or bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "env"}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => `  - ${String(i.path[0] ?? "env")}: ${i.message}`);
     throw new Error(`Invalid environment (see .env.example):\n${lines.join("\n")}`);
   }
+  const { SESSION_SECRET, TOKEN_SECRET, ...rest } = parsed.data;
   return {
-    ...parsed.data,
-    SESSION_SECRET: parsed.data.SESSION_SECRET ?? "development-only-secret-never-used-in-production",
+    ...rest,
+    SESSION_SECRETS: SESSION_SECRET.length ? SESSION_SECRET : ["development-only-secret-never-used-in-production"],
+    TOKEN_SECRETS: TOKEN_SECRET.length ? TOKEN_SECRET : ["development-only-token-secret-never-used-in-production"],
   };
 }
 

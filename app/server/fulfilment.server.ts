@@ -1,12 +1,13 @@
 import mongoose from "mongoose";
+import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { confirmCouponUse, releaseCouponUse } from "./coupons.server";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
-import { issueIntakeToken, TOKEN_VALID_DAYS } from "./intake-tokens.server";
 import { log } from "./log.server";
 import { orderConfirmation } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { Fulfilment, Order } from "./models/index.server";
+import { issueToken } from "./tokens.server";
 
 export type Payment = {
   orderId: string;
@@ -15,19 +16,27 @@ export type Payment = {
   paymentIntentId?: string | null;
 };
 
-/** The links a paid order's e-mail and success page carry. */
-export function orderLinks(token: string) {
-  const base = getEnv().APP_URL.replace(/\/$/, "");
-  const t = encodeURIComponent(token);
-  return { intakeUrl: `${base}/intake-form?token=${t}`, statusUrl: `${base}/order-status?access_token=${t}` };
+/** The links a paid order's e-mail carries: each page with its own token. */
+export function orderLinks(tokens: { intake: string; status: string }) {
+  const base = getEnv().APP_URL;
+  return {
+    intakeUrl: `${base}/intake-form?token=${encodeURIComponent(tokens.intake)}`,
+    statusUrl: `${base}/order-status?access_token=${encodeURIComponent(tokens.status)}`,
+  };
 }
+
+/** The intake token the payment issues (issued once; later calls return the same token). */
+export const intakeTokenFor = (orderId: string) => issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` });
+/** The order-status token the payment issues. */
+export const statusTokenFor = (orderId: string) => issueToken({ orderId, purpose: "status", issueKey: `paid:${orderId}` });
 
 /**
  * Fulfils a paid checkout: records the payment, marks the order paid, turns the
- * coupon reservation into a use, issues the intake token and queues the e-mail.
- * The webhook and the success page both call it, any number of times, at once:
- * each step is an insert under a unique key or an idempotent $set, so the result
- * is one paid order, one token and one e-mail. Returns the intake token.
+ * coupon reservation into a use, issues the intake and order-status tokens and
+ * queues the e-mail with both links. The webhook and the success page both call
+ * it, any number of times, at once: each step is an insert under a unique key or
+ * an idempotent $set, so the result is one paid order, one token of each purpose
+ * and one e-mail. Returns the intake token.
  */
 export async function fulfilOrder(payment: Payment): Promise<{ token: string }> {
   await connectDb();
@@ -64,15 +73,16 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
   );
   await confirmCouponUse(payment.orderId);
 
-  const token = await issueIntakeToken({ orderId: payment.orderId, issueKey: `paid:${payment.orderId}` });
+  const token = await intakeTokenFor(payment.orderId);
+  const statusToken = await statusTokenFor(payment.orderId);
   await queueMail({
     key: `order-paid:${payment.orderId}`,
     to: order.email,
     ...orderConfirmation({
       orderId: payment.orderId,
       productName: order.product_name,
-      validDays: TOKEN_VALID_DAYS,
-      ...orderLinks(token),
+      validDays: TOKEN_VALID_DAYS.intake,
+      ...orderLinks({ intake: token, status: statusToken }),
     }),
   });
   return { token };

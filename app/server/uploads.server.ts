@@ -6,7 +6,8 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { getEnv } from "./env.server";
-import { log } from "./log.server";
+import { cleanImage } from "./images.server";
+import { errorMessage, log } from "./log.server";
 import { getStorage } from "./storage.server";
 
 /** Upload limits, stated on the page and enforced here. */
@@ -66,13 +67,21 @@ export async function readStepForm(request: Request): Promise<FormData> {
   return request.formData();
 }
 
-export type StoredUpload = { key: string; url: string; fileName: string };
+/** A stored upload. `id` names it in posts (never its key); keys and URLs come only from the server's record. */
+export type StoredUpload = { id: string; key: string; thumbKey: string | null; url: string; fileName: string };
 export type UploadOutcome = { stored: StoredUpload[]; errors: string[] };
 
-/** Checks and stores the files of one field under keys the server makes: logos/{orderId}/… or photos/{orderId}/…. */
+/** The path a stored object is served from (/uploads/…, to its order's customer and admins). */
+export const uploadPath = (key: string) => `/uploads/${key}`;
+
+/**
+ * Checks and stores the files of one field under keys the server makes:
+ * logos/{orderId}/{id}.{ext} or photos/{orderId}/{id}.{ext}, plus {id}.thumb.webp,
+ * the small copy for previews. Each image is decoded and written out again
+ * (cleanImage): what does not decode is refused, metadata never stored.
+ */
 export async function storeUploads(orderId: string, kind: Kind, files: FormDataEntryValue[], room = Infinity): Promise<UploadOutcome> {
   const outcome: UploadOutcome = { stored: [], errors: [] };
-  const base = getEnv().APP_URL.replace(/\/$/, "");
   const prefix = kind === "logo" ? "logos" : "photos";
   for (const entry of files) {
     if (!(entry instanceof File) || !entry.name) continue;
@@ -91,15 +100,33 @@ export async function storeUploads(orderId: string, kind: Kind, files: FormDataE
       outcome.errors.push(`${label} is not a ${kind === "logo" ? "PNG, JPG or SVG" : "PNG, JPG, WebP or GIF"} image.`);
       continue;
     }
-    const key = `${prefix}/${orderId}/${randomBytes(12).toString("hex")}.${EXTENSION[type]}`;
+    const image = await cleanImage(bytes, type);
+    if (!image) {
+      outcome.errors.push(`${label} could not be read as an image (it may be damaged). Please choose another file.`);
+      continue;
+    }
+    const id = randomBytes(12).toString("hex");
+    const key = `${prefix}/${orderId}/${id}.${EXTENSION[type]}`;
+    const thumbKey = image.thumb ? `${prefix}/${orderId}/${id}.thumb.webp` : null;
     try {
-      await getStorage().put(key, bytes, type);
+      await getStorage().put(key, image.body, image.contentType);
+      if (thumbKey && image.thumb) await getStorage().put(thumbKey, image.thumb, "image/webp");
     } catch (error) {
-      log("error", "upload.store_failed", { order_id: orderId, kind, reason: error instanceof Error ? error.message : String(error) });
+      log("error", "upload.store_failed", { order_id: orderId, kind, reason: errorMessage(error) });
       outcome.errors.push(`${label} could not be saved just now. Please try again, or continue without it.`);
       continue;
     }
-    outcome.stored.push({ key, url: `${base}/uploads/${key}`, fileName: label });
+    outcome.stored.push({ id, key, thumbKey, url: `${getEnv().APP_URL}${uploadPath(key)}`, fileName: label });
   }
   return outcome;
+}
+
+/** Deletes stored uploads (and their thumbnails) no record names any more; a failure is logged, never thrown. */
+export async function deleteUploads(keys: (string | null | undefined)[]) {
+  for (const key of keys) {
+    if (!key) continue;
+    await getStorage()
+      .delete(key)
+      .catch((error) => log("warn", "upload.delete_failed", { key, reason: errorMessage(error) }));
+  }
 }

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeSubmission, IntakeToken, Order } from "~/server/models/index.server";
-import { hashToken } from "~/server/intake-tokens.server";
+import { hashToken } from "~/server/tokens.server";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
@@ -140,7 +140,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     expect(doc?.photo_metadata).toMatchObject([{ altText: "Our service van", placement: "gallery", crop: "landscape", priority: "medium" }]);
     expect(JSON.stringify(doc?.ai_safe_data)).not.toContain("0400 123 999");
     expect((await Order.findById(orderId).lean())?.intake_progress).toBeGreaterThan(30);
-    expect(await IntakeToken.findOne({ order_id: orderId }).lean()).toMatchObject({ used: true });
+    expect(await IntakeToken.findOne({ order_id: orderId, purpose: "intake" }).lean()).toMatchObject({ used: true });
 
     const mails = await waitForMessages(email, 2);
     expect(mails.map((m) => m.Subject)).toContain("We've received your details");
@@ -164,14 +164,14 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
 
   it("offers renewal for an expired link and continues after it", async () => {
     const { orderId, token } = await paidOrder(uniqueAddress("expired"));
-    await IntakeToken.updateOne({ token_hash: hashToken(token) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    await IntakeToken.updateOne({ _id: hashToken(token) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto(`/intake-form?token=${token}`);
     await page.getByRole("heading", { name: "This link has expired" }).waitFor();
     await page.getByRole("button", { name: "Renew my access for 30 days" }).click();
     await onStep(page, 1);
     await page.getByRole("status").filter({ hasText: "Access Renewed!" }).waitFor();
-    const renewed = await IntakeToken.findOne({ order_id: orderId }).lean();
+    const renewed = await IntakeToken.findOne({ order_id: orderId, purpose: "intake" }).lean();
     expect(renewed?.auto_renewed_count).toBe(1);
     expect(renewed!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { COUPON_MESSAGES } from "~/domain/pricing";
 import { startCheckout } from "~/server/checkout.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
-import { hashToken } from "~/server/intake-tokens.server";
+import { hashToken } from "~/server/tokens.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { Coupon, CouponRedemption, Fulfilment, IntakeToken, Order, OutboxMessage, StripeEvent } from "~/server/models/index.server";
@@ -104,7 +104,8 @@ describe("the Stripe webhook", () => {
 
     expect(await Order.findById(order._id).lean()).toMatchObject({ status: "paid", amount_paid: 40_000, stripe_payment_intent_id: "pi_123" });
     expect(await Fulfilment.countDocuments({ order_id: order._id })).toBe(1);
-    expect(await IntakeToken.countDocuments({ order_id: order._id })).toBe(1);
+    expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "intake" })).toBe(1);
+    expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "status" })).toBe(1);
     expect(await CouponRedemption.find({ order_id: order._id }).lean()).toMatchObject([{ status: "used" }]);
     expect(await OutboxMessage.countDocuments({ to: email })).toBe(1);
     expect(await StripeEvent.countDocuments({ _id: mongoose.trusted({ $in: [completed.id, succeeded.id] }) })).toBe(2);
@@ -115,8 +116,12 @@ describe("the Stripe webhook", () => {
     const body = await messageText(mails[0].ID);
     const token = /intake-form\?token=([A-Za-z0-9_-]+)/.exec(body.Text)?.[1];
     expect(token).toBeTruthy();
-    expect(await IntakeToken.exists({ order_id: order._id, token_hash: hashToken(token!) })).toBeTruthy();
-    expect(body.Text).toContain(`order-status?access_token=${token}`);
+    expect(await IntakeToken.exists({ _id: hashToken(token!), order_id: order._id, purpose: "intake" })).toBeTruthy();
+    // The order-status link carries a token of its own.
+    const statusToken = /order-status\?access_token=([A-Za-z0-9_-]+)/.exec(body.Text)?.[1];
+    expect(statusToken).toBeTruthy();
+    expect(statusToken).not.toBe(token);
+    expect(await IntakeToken.exists({ _id: hashToken(statusToken!), order_id: order._id, purpose: "status" })).toBeTruthy();
 
     // A late redelivery of the same event is recognised and does nothing.
     const again = await webhook({ request: delivery(completed), params: {}, context: {} });
@@ -158,7 +163,8 @@ describe("fulfilment", () => {
     );
     expect(new Set(runs.map((r) => r.token)).size).toBe(1);
     expect(await Fulfilment.countDocuments({ order_id: order._id })).toBe(1);
-    expect(await IntakeToken.countDocuments({ order_id: order._id })).toBe(1);
+    expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "intake" })).toBe(1);
+    expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "status" })).toBe(1);
     expect(await OutboxMessage.countDocuments({ to: email })).toBe(1);
   });
 });

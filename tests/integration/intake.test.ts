@@ -1,9 +1,15 @@
+import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fulfilOrder } from "~/server/fulfilment.server";
-import { checkToken, renewToken, startIntakeSession } from "~/server/intake.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
+import sharp from "sharp";
+import { takeFlashes } from "~/server/flash.server";
+import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
+import { getEnv } from "~/server/env.server";
+import { checkToken, hashToken, issueToken, renewToken, requireTokenAccess, tokenSession } from "~/server/tokens.server";
+import { action as entryAction } from "~/routes/intake-form";
 import { action as stepAction } from "~/routes/intake-form_.$step";
+import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
 
 useTestDatabase();
@@ -12,12 +18,8 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** A paid order and a browser holding its intake session cookie. */
 async function customer() {
-  const order = await Order.create({ email: `c${Date.now()}${Math.random()}@example.test`, amount_total: 30000 });
-  const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_${order._id}`, amountPaid: 30000 });
-  const state = await checkToken(token);
-  if (state.state !== "valid") throw new Error("token not valid");
-  const setCookie = await startIntakeSession(new Request("http://localhost/"), state.token);
-  return { orderId: order._id, tokenId: String(state.token._id), cookie: setCookie.split(";")[0] };
+  const order = await paidOrder();
+  return { ...order, tokenId: hashToken(order.token), cookie: await tokenCookie(order.token) };
 }
 
 type Reply = Response & { init?: { status?: number }; data?: { notice?: string; result?: { error?: Record<string, string[]> } } };
@@ -31,6 +33,30 @@ async function post(cookie: string, step: number, body: FormData | Record<string
   }
 }
 const status = (r: Reply) => r.init?.status ?? r.status;
+
+/** The renewal button of the expired-link screen. */
+async function renewPost(cookie: string) {
+  const request = new Request("http://localhost/intake-form", { method: "POST", body: new URLSearchParams(), headers: { Cookie: cookie } });
+  return (await entryAction({ request, params: {}, context: {} })) as Response;
+}
+
+/** The title of the flash message a redirect carries, as the next page would show it. */
+async function flashTitle(response: Response): Promise<string | undefined> {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__flash="));
+  if (!cookie) return undefined;
+  const { flashes } = await takeFlashes(new Request("http://localhost/", { headers: { Cookie: cookie.split(";")[0] } }));
+  return flashes.at(-1)?.title;
+}
+
+/** A step-4 post with files. */
+function filesForm(fields: Record<string, string>, files: Record<string, File[]> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const [k, list] of Object.entries(files)) for (const f of list) form.append(k, f);
+  return form;
+}
+const png = (name: string, bytes: Uint8Array = PNG) => new File([bytes as BlobPart], name, { type: "image/png" });
+const reachStep = (orderId: string, step: number) => IntakeSubmission.updateOne({ _id: orderId }, { $set: { furthest_step: step }, $setOnInsert: { order_id: orderId } }, { upsert: true });
 
 const basics = { businessName: "Acme Plumbing", contactEmail: "jo@acme.au", contactPhone: "0400 000 000", businessType: "trades", businessDescription: "Plumbing for the Northern Rivers." };
 
@@ -92,34 +118,47 @@ describe("intake step posts", () => {
     expect(photo.key).toMatch(new RegExp(`^photos/${c.orderId}/`));
     expect(photo.placement).toBe("gallery");
     const stored = await getStorage().get(doc!.logo_key!);
-    expect(Buffer.from(stored!.body).equals(PNG)).toBe(true);
+    expect((await sharp(stored!.body).metadata()).format).toBe("png"); // decoded and written out again
     expect(stored!.contentType).toBe("image/png");
   });
 });
 
+/** A draft with every step the submit needs. */
+const complete = {
+  business_name: "Acme",
+  contact_email: "owner@acme.au",
+  contact_phone: "0400 000 000",
+  business_description: "We fix pipes.",
+  website_purpose: "bookings",
+  package_selected: "bold_creative",
+  allow_showcase: false,
+};
+
 describe("submitting the intake", () => {
-  it("posted ten times at once gives one submitted document, one used token, one audit entry and one e-mail each way", async () => {
+  it("posted 20 times at once gives one submitted document, one used token, one audit entry and one e-mail each way, and one 'Form Submitted!'", async () => {
     const c = await customer();
-    await IntakeSubmission.create({
-      order_id: c.orderId,
-      business_name: "Acme",
-      contact_email: "owner@acme.au",
-      contact_phone: "0400 000 000",
-      business_description: "We fix pipes.",
-      website_purpose: "bookings",
-      package_selected: "bold_creative",
-      allow_showcase: false,
-      furthest_step: 14,
-    });
-    const results = await Promise.all(Array.from({ length: 10 }, () => post(c.cookie, 14, { intent: "submit" })));
+    await IntakeSubmission.create({ order_id: c.orderId, ...complete, furthest_step: 14 });
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(c.cookie, 14, { intent: "submit" })));
     const redirects = results.filter((r) => r.status === 303 && r.headers.get("Location") === "/intake-form");
     expect(redirects.length).toBeGreaterThanOrEqual(1);
+    const titles = await Promise.all(redirects.map(flashTitle));
+    expect(titles.filter((t) => t === "Form Submitted!")).toHaveLength(1);
+    expect(titles.filter((t) => t !== "Form Submitted!").every((t) => t === "Form Updated!")).toBe(true);
     expect(await IntakeSubmission.countDocuments({ order_id: c.orderId })).toBe(1);
     expect(await IntakeSubmission.findOne({ order_id: c.orderId }).lean()).toMatchObject({ status: "submitted" });
     expect((await IntakeToken.findById(c.tokenId).lean())?.used).toBe(true);
     expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "consent_given" })).toBe(1);
-    expect(await OutboxMessage.countDocuments({ to: "owner@acme.au" })).toBe(1);
     expect(await OutboxMessage.countDocuments({ key: `intake-notice:${c.tokenId}` })).toBe(1);
+    // The confirmation goes to the buyer's address on the order, and to the step-1 contact address as it differs.
+    expect(await OutboxMessage.find({ subject: "We've received your details", to: mongoose.trusted({ $in: [c.email, "owner@acme.au"] }) }).lean()).toHaveLength(2);
+    expect(await OutboxMessage.countDocuments({ to: "owner@acme.au" })).toBe(1);
+  });
+
+  it("sends one confirmation when the contact address is the buyer's", async () => {
+    const c = await customer();
+    await IntakeSubmission.create({ order_id: c.orderId, ...complete, contact_email: c.email.toUpperCase(), furthest_step: 14 });
+    expect((await post(c.cookie, 14, { intent: "submit" })).status).toBe(303);
+    expect(await OutboxMessage.countDocuments({ to: c.email })).toBe(2); // the payment e-mail and the confirmation
   });
 
   it("refuses to submit before the required steps are done, saying which", async () => {
@@ -132,16 +171,207 @@ describe("submitting the intake", () => {
 });
 
 describe("renewing an expired link", () => {
-  it("extends it once by 30 days however many clicks race, and at most three times in all", async () => {
+  const expire = (tokenId: string) => IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+
+  it("extends it by 30 days, at most three times in all", async () => {
     const c = await customer();
-    await IntakeToken.updateOne({ _id: c.tokenId }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    expect((await Promise.all(Array.from({ length: 10 }, () => renewToken(c.tokenId)))).every(Boolean)).toBe(true);
-    const token = await IntakeToken.findById(c.tokenId).lean();
-    expect(token?.auto_renewed_count).toBe(1);
-    expect(token!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
-    await renewToken(c.tokenId);
-    await renewToken(c.tokenId);
+    for (let i = 1; i <= 3; i++) {
+      await expire(c.tokenId);
+      expect(await renewToken(c.tokenId)).toBe(true);
+      const token = await IntakeToken.findById(c.tokenId).lean();
+      expect(token?.auto_renewed_count).toBe(i);
+      expect(token!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    }
+    await expire(c.tokenId);
     expect(await renewToken(c.tokenId)).toBe(false);
     expect((await IntakeToken.findById(c.tokenId).lean())?.auto_renewed_count).toBe(3);
+  });
+
+  it("posted 20 times at once uses exactly one of the three renewals", async () => {
+    const c = await customer();
+    await expire(c.tokenId);
+    const results = await Promise.all(Array.from({ length: 20 }, () => renewPost(c.cookie)));
+    expect(results.every((r) => r.status === 303)).toBe(true);
+    expect((await IntakeToken.findById(c.tokenId).lean())?.auto_renewed_count).toBe(1);
+    expect(await Promise.all(results.map(flashTitle))).not.toContain("Unable to renew access automatically. Please contact support.");
+  });
+});
+
+describe("step 4's files", () => {
+  type Photo = { id: string; key: string; thumbKey: string; url: string; altText: string };
+  const photosOf = async (orderId: string) => ((await IntakeSubmission.findById(orderId).lean())?.photo_metadata ?? []) as Photo[];
+  const exists = async (key: string) => Boolean(await getStorage().get(key));
+
+  it("names photos by their id in this order's record: another order's photo can be neither removed nor adopted, nor an outside URL listed", async () => {
+    const victim = await customer();
+    await reachStep(victim.orderId, 4);
+    await post(victim.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("victim.png")] }));
+    const [theirs] = await photosOf(victim.orderId);
+    expect(await exists(theirs.key)).toBe(true);
+
+    const attacker = await customer();
+    await reachStep(attacker.orderId, 4);
+    await post(attacker.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("mine.png")] }));
+    const [mine] = await photosOf(attacker.orderId);
+    // The old attack: a row that names the victim's key and an outside URL, then Remove on it: refused outright.
+    const rows = { "photoMetadata[0].id": theirs.id, "photoMetadata[0].altText": "x", "photoMetadata[1].id": mine.id, "photoMetadata[1].altText": "My shop" };
+    const keyed = { ...rows, "photoMetadata[0].key": theirs.key, "photoMetadata[0].url": "https://evil.example/tracker.png" };
+    expect(status(await post(attacker.cookie, 4, { ...keyed, intent: "remove:photoMetadata:0" }))).toBe(400);
+    // Naming the victim's photo by its id: ignored, it is not in this order's record.
+    await post(attacker.cookie, 4, { ...rows, intent: "remove:photoMetadata:0" });
+    await post(attacker.cookie, 4, { ...rows, intent: "stay" });
+
+    expect(await exists(theirs.key)).toBe(true);
+    expect(await photosOf(victim.orderId)).toMatchObject([{ id: theirs.id, key: theirs.key }]);
+    const after = await photosOf(attacker.orderId);
+    expect(after).toMatchObject([{ id: mine.id, key: mine.key, url: mine.url, altText: "My shop" }]);
+    expect(JSON.stringify(after)).not.toContain("evil.example");
+    expect(JSON.stringify(after)).not.toContain(victim.orderId);
+  });
+
+  it("deletes a removed photo and a replaced logo from storage once the new record is saved", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    await post(c.cookie, 4, filesForm({ intent: "stay" }, { logo: [png("old-logo.png")], photos: [png("a.png"), png("b.png")] }));
+    const before = await IntakeSubmission.findById(c.orderId).lean();
+    const [a, b] = before!.photo_metadata as Photo[];
+    const oldLogo = [before!.logo_key!, before!.logo_thumb_key!];
+    expect(await exists(a.thumbKey)).toBe(true);
+
+    const rows = { "photoMetadata[0].id": a.id, "photoMetadata[1].id": b.id };
+    expect(status(await post(c.cookie, 4, { ...rows, intent: "remove:photoMetadata:0" }))).toBe(303);
+    expect((await photosOf(c.orderId)).map((p) => p.id)).toEqual([b.id]);
+    expect(await exists(a.key)).toBe(false);
+    expect(await exists(a.thumbKey)).toBe(false);
+    expect(await exists(b.key)).toBe(true);
+
+    await post(c.cookie, 4, filesForm({ "photoMetadata[0].id": b.id, intent: "stay" }, { logo: [png("new-logo.png")] }));
+    const after = await IntakeSubmission.findById(c.orderId).lean();
+    expect(after!.logo_key).not.toBe(oldLogo[0]);
+    expect(await exists(after!.logo_key!)).toBe(true);
+    for (const key of oldLogo) expect(await exists(key)).toBe(false);
+  });
+
+  it("decodes every image: a 6 MB file with a PNG signature is refused with a message; GPS metadata is stripped; a small copy is kept", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    const fake = new Uint8Array(6 * 1024 * 1024);
+    fake.set(PNG.subarray(0, 16));
+    for (let i = 16; i < fake.length; i += 4096) fake[i] = (i * 7) & 0xff;
+    const r = await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("noise.png", fake)] }));
+    expect(status(r)).toBe(400);
+    expect(r.data?.notice).toBe("noise.png could not be read as an image (it may be damaged). Please choose another file.");
+    expect(await photosOf(c.orderId)).toEqual([]);
+
+    const withGps = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: "#3a6" } })
+      .jpeg()
+      .withExif({ IFD0: { Make: "Phone" }, IFD3: { GPSLatitudeRef: "S", GPSLatitude: "28/1 48/1 0/1" } })
+      .toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeTruthy();
+    const ok = await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [new File([withGps as BlobPart], "van.jpg", { type: "image/jpeg" })] }));
+    expect(status(ok)).toBe(303);
+    const [photo] = await photosOf(c.orderId);
+    const stored = await getStorage().get(photo.key);
+    const meta = await sharp(stored!.body).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.width).toBe(2400);
+    const thumb = await getStorage().get(photo.thumbKey);
+    expect(thumb!.contentType).toBe("image/webp");
+    expect((await sharp(thumb!.body).metadata()).width).toBe(480);
+    expect(thumb!.body.byteLength).toBeLessThan(50_000);
+  });
+
+  it("stores a logo chosen with a post that comes back for photo alt text (scripts off), instead of dropping it", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("shop.png")] }));
+    const [photo] = await photosOf(c.orderId);
+    // Next with the photo's alt text left empty: refused for that field, but the logo that came with it is kept.
+    const r = await post(c.cookie, 4, filesForm({ "photoMetadata[0].id": photo.id, "photoMetadata[0].altText": "", brandColors: "", intent: "next" }, { logo: [png("logo.png")] }));
+    expect(status(r)).toBe(400);
+    expect(r.data?.result?.error?.["photoMetadata[0].altText"]).toEqual(["Alt text is required"]);
+    const doc = await IntakeSubmission.findById(c.orderId).lean();
+    expect(doc?.logo_key).toMatch(new RegExp(`^logos/${c.orderId}/`));
+    expect(await exists(doc!.logo_key!)).toBe(true);
+    expect(doc?.furthest_step).toBe(4);
+  });
+});
+
+describe("posts in shapes the form never sends", () => {
+  const wrong: [number, Record<string, string>][] = [
+    [3, { servicesList: "x" }],
+    [3, { "servicesList[0]": "x" }],
+    [4, { "brandColors.name": "x" }],
+    [4, { photoMetadata: "x" }],
+    [5, { "targetKeywords.a": "x" }],
+    [5, { socialLinks: "x" }],
+    [6, { "testimonials.name": "x" }],
+    [6, { reviewLinks: "x" }],
+    [8, { "keyPoints[0].a": "x" }],
+    [10, { staffBios: "x" }],
+    [10, { "videoUrls.a": "x" }],
+  ];
+  it.each(wrong)("step %i: %o is a 400 with a message, and nothing is saved", async (step, body) => {
+    const c = await customer();
+    await reachStep(c.orderId, 10);
+    const r = await post(c.cookie, step, { ...body, intent: "next" });
+    expect(status(r)).toBe(400);
+    expect(Object.values(r.data?.result?.error ?? {}).flat()).toContain(LIST_SHAPE_MESSAGE);
+    expect(Object.keys((await IntakeSubmission.findById(c.orderId).lean()) ?? {})).not.toContain("services_list_x");
+  });
+});
+
+describe("the intake's intents", () => {
+  it("submits only from the last step", async () => {
+    const c = await customer();
+    await IntakeSubmission.create({ order_id: c.orderId, ...complete, furthest_step: 14 });
+    const r = await post(c.cookie, 3, { intent: "submit" });
+    expect(status(r)).toBe(400);
+    expect((await IntakeSubmission.findById(c.orderId).lean())?.status).toBe("draft");
+    expect((await IntakeToken.findById(c.tokenId).lean())?.used).toBe(false);
+  });
+
+  it("refuses a jump beyond the steps and a remove of something malformed", async () => {
+    const c = await customer();
+    expect(status(await post(c.cookie, 1, { intent: "jump:99" }))).toBe(400);
+    expect(status(await post(c.cookie, 1, { intent: "remove:servicesList:-1" }))).toBe(400);
+  });
+});
+
+describe("access tokens", () => {
+  it("give each purpose its own token and cookie: the intake link never opens order status, nor the other way round", async () => {
+    const c = await customer();
+    expect((await checkToken(c.token, "intake")).state).toBe("valid");
+    expect((await checkToken(c.token, "status")).state).toBe("invalid");
+    expect((await checkToken(c.statusToken, "status")).state).toBe("valid");
+    expect((await checkToken(c.statusToken, "intake")).state).toBe("invalid");
+    await expect(tokenCookie(c.statusToken, "intake")).rejects.toThrow();
+    // The intake cookie is not an order-status session, and a status session is not an intake one.
+    const asStatus = new Request("http://localhost/order-status", { headers: { Cookie: c.cookie } });
+    expect(await tokenSession(asStatus, "status")).toBeNull();
+    const statusCookie = await tokenCookie(c.statusToken, "status");
+    expect(statusCookie.startsWith("__status=")).toBe(true);
+    expect(await requireTokenAccess(new Request("http://localhost/", { headers: { Cookie: statusCookie } }), "status")).toEqual({ orderId: c.orderId, tokenId: hashToken(c.statusToken) });
+    const r = await post(statusCookie, 1, { ...basics, intent: "next" });
+    expect(r.headers.get("Location")).toBe("/checkout");
+  });
+
+  it("issued again after TOKEN_SECRET was rotated, return the link whose hash was stored", async () => {
+    const env = getEnv();
+    const original = env.TOKEN_SECRETS;
+    const orderId = `rotation-${Date.now()}`;
+    try {
+      env.TOKEN_SECRETS = ["a".repeat(32)];
+      const first = await issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` });
+      env.TOKEN_SECRETS = ["b".repeat(32), "a".repeat(32)]; // the new secret first, the old one kept
+      expect(await issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` })).toBe(first);
+      expect((await checkToken(first, "intake")).state).toBe("valid");
+      // A new event is derived under the new secret; links already e-mailed keep working even once the old secret is gone.
+      env.TOKEN_SECRETS = ["b".repeat(32)];
+      expect((await checkToken(first, "intake")).state).toBe("valid");
+      await expect(issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` })).rejects.toThrow(/no longer listed/);
+    } finally {
+      env.TOKEN_SECRETS = original;
+    }
   });
 });

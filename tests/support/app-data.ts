@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { afterAll } from "vitest";
+import type { TokenPurpose } from "~/domain/tokens";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { Coupon } from "~/server/models/index.server";
 
@@ -17,12 +19,24 @@ export function useAppDatabase() {
   };
 }
 
-/** A paid order, fulfilled the way Stripe's webhook would, with its intake token and e-mail. */
-export async function paidOrder(email: string) {
+/**
+ * A paid order, fulfilled the way Stripe's webhook would, with its tokens and
+ * e-mail. Works on whichever database the test is connected to.
+ */
+export async function paidOrder(email = `buyer-${randomBytes(5).toString("hex")}@example.test`) {
   const { Order } = await import("~/server/models/index.server");
-  const { fulfilOrder } = await import("~/server/fulfilment.server");
+  const { fulfilOrder, statusTokenFor } = await import("~/server/fulfilment.server");
   await connectDb();
   const order = await Order.create({ email, amount_total: 30_000 });
   const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_test_${order._id}`, amountPaid: 30_000 });
-  return { orderId: order._id, token };
+  return { orderId: order._id, email, token, statusToken: await statusTokenFor(order._id) };
+}
+
+/** The cookie a browser holds after opening a link with this token ("__intake=…"). */
+export async function tokenCookie(token: string, purpose: TokenPurpose = "intake") {
+  const { exchangeToken } = await import("~/server/tokens.server");
+  const response = await exchangeToken(new Request("http://localhost/"), token, purpose);
+  const cookie = response.headers.get("Set-Cookie");
+  if (!cookie || response.headers.get("Location")?.startsWith("/checkout")) throw new Error(`token not accepted for ${purpose}`);
+  return cookie.split(";")[0];
 }

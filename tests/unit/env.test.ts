@@ -7,7 +7,8 @@ describe("environment validation", () => {
     expect(env.NODE_ENV).toBe("development");
     expect(env.PORT).toBe(3000);
     expect(env.SMTP_URL).toBeUndefined();
-    expect(env.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(env.SESSION_SECRETS[0].length).toBeGreaterThanOrEqual(32);
+    expect(env.TOKEN_SECRETS[0]).not.toBe(env.SESSION_SECRETS[0]);
   });
 
   it("refuses the stand-ins in production and names every variable to set", () => {
@@ -17,7 +18,7 @@ describe("environment validation", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const name of ["SESSION_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CRON_SECRET", "APP_URL"]) {
+    for (const name of ["SESSION_SECRET", "TOKEN_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CRON_SECRET", "APP_URL"]) {
       expect(message).toContain(`${name}:`);
     }
     expect(message).toContain("the mail folder is for development only");
@@ -33,6 +34,7 @@ describe("environment validation", () => {
       NODE_ENV: "production",
       APP_URL: "https://northernriverswebsites.com.au",
       SESSION_SECRET: "x".repeat(40),
+      TOKEN_SECRET: "t".repeat(40),
       MONGODB_URI: "mongodb+srv://db.example/site",
       SMTP_URL: "smtps://user:pass@smtp.example:465",
       S3_BUCKET: "uploads",
@@ -41,5 +43,14 @@ describe("environment validation", () => {
       CRON_SECRET: "cron",
     });
     expect(env.S3_BUCKET).toBe("uploads");
+  });
+
+  it("takes cookie and token secrets as lists, newest first, each long enough, the two never shared", () => {
+    const env = parseEnv({ SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(32)}`, TOKEN_SECRET: "t".repeat(32), APP_URL: "https://example.com.au/" });
+    expect(env.SESSION_SECRETS).toEqual(["n".repeat(32), "o".repeat(32)]);
+    expect(env.TOKEN_SECRETS).toEqual(["t".repeat(32)]);
+    expect(env.APP_URL).toBe("https://example.com.au");
+    expect(() => parseEnv({ SESSION_SECRET: `${"n".repeat(32)},short` })).toThrow(/SESSION_SECRET: SESSION_SECRET must be at least 32 characters/);
+    expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), TOKEN_SECRET: "s".repeat(32) })).toThrow(/TOKEN_SECRET must differ from SESSION_SECRET/);
   });
 });

@@ -19,7 +19,7 @@ import { Checkbox, CheckboxGroup, RadioGroup, RowsEditor, SelectField, SelectWit
 
 export type StepExtras = {
   logo: { url: string; uploaded: boolean } | null;
-  photos: { url: string; fileName: string }[];
+  photos: { id: string; url: string; fileName: string }[];
   uploadLimits: { logo: string; photos: string };
   mapsSearchUrl: string | null;
   preview: { data: Record<string, unknown>; missing: string | null } | null;
@@ -60,7 +60,7 @@ export function StepBody({ step, extras }: { step: number; extras: StepExtras })
             name="reviewLinks"
             legend="Where people review you"
             itemLabel="Review link"
-            keyField="url"
+            keyField="id"
             max={20}
             fields={[
               { key: "platform", label: "Platform (e.g. Google, Facebook)" },
@@ -231,7 +231,7 @@ function Branding({ extras }: { extras: StepExtras }) {
             name="photoMetadata"
             legend="Photo details"
             itemLabel="Photo"
-            keyField="url"
+            keyField="id"
             max={extras.photos.length}
             fields={[
               { key: "altText", label: "Describe the photo (alt text, required)" },
@@ -242,7 +242,7 @@ function Branding({ extras }: { extras: StepExtras }) {
             renderExtra={(i) => (
               <>
                 <img src={extras.photos[i]?.url} alt="" width={160} height={110} className="thumbs" />
-                <input type="hidden" name={`photoMetadata[${i}].url`} value={extras.photos[i]?.url ?? ""} />
+                <input type="hidden" name={`photoMetadata[${i}].id`} value={extras.photos[i]?.id ?? ""} />
               </>
             )}
           />

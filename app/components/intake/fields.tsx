@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import type { Option } from "~/domain/intake/options";
+import { INTENT_VALUES } from "~/domain/intake/intents";
 import { useHydrated } from "../hooks";
 
 /**
@@ -211,7 +212,7 @@ export function CheckboxGroup({ name, legend, options, locked = [] }: { name: st
 /** The remove button of one list item: saves the step without that item. */
 export function RemoveButton({ name, index, label }: { name: string; index: number; label: string }) {
   return (
-    <button type="submit" name="intent" value={`remove:${name}:${index}`} className="link-button" formNoValidate>
+    <button type="submit" name="intent" value={INTENT_VALUES.remove(name, index)} className="link-button" formNoValidate>
       Remove {label}
     </button>
   );
@@ -237,7 +238,7 @@ export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: 
         {saved.length < max ? (
           <li>
             <TextField name={`${name}[${saved.length}]`} label={`Add a ${itemLabel.toLowerCase()}`} type={type} />
-            <button type="submit" name="intent" value="stay" className="button button-small">
+            <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
               Add {itemLabel.toLowerCase()}
             </button>
           </li>
@@ -292,7 +293,7 @@ export function RowsEditor({
             })}
             {renderExtra?.(i)}
             {isNew ? (
-              <button type="submit" name="intent" value="stay" className="button button-small">
+              <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
                 Add {itemLabel.toLowerCase()}
               </button>
             ) : (

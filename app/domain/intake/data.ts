@@ -1,4 +1,5 @@
 import { REQUIRED_CONSENTS } from "./schemas";
+import { TOTAL_STEPS } from "./steps";
 
 /**
  * The intake data as the form names it (camelCase, spec 1 section 3), and its
@@ -145,8 +146,19 @@ export function intakeProgress(doc: StoredSubmission | null): number {
   return Math.round((count / PROGRESS_DENOMINATOR) * 100);
 }
 
+/** The furthest step reached with Next (1 before anything is saved). */
+export function furthestStep(doc: StoredSubmission | null): number {
+  return Math.min(TOTAL_STEPS, Math.max(1, Number(doc?.furthest_step ?? 1) || 1));
+}
+
 /** The jump rule: a step may be opened when it is done or not beyond the furthest step reached. */
 export function canOpenStep(step: number, doc: StoredSubmission | null): boolean {
-  const furthest = Math.max(1, Number(doc?.furthest_step ?? 1));
-  return step <= furthest || completedSteps(doc).includes(step);
+  return step <= furthestStep(doc) || completedSteps(doc).includes(step);
+}
+
+/** The posted values without item `index` of list `field` (a Remove button); other values as posted. */
+export function withoutItem(values: IntakeData, field: string, index: number): IntakeData {
+  const list = values[field];
+  if (!Array.isArray(list)) return values;
+  return { ...values, [field]: list.filter((_, i) => i !== index) };
 }

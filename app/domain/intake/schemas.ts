@@ -17,6 +17,7 @@ import {
   values,
   WEBSITE_PURPOSES,
 } from "./options";
+import { EmailSchema } from "../schemas";
 
 /**
  * One schema per step, shared by the browser and the server (spec 1 section 5).
@@ -49,25 +50,33 @@ const checkbox = z
 const choice = (options: Option[], message = "Please choose one of the options") => z.enum(values(options), { error: message });
 const optChoice = (options: Option[]) => choice(options).optional();
 
+/**
+ * A list field whose post is not a list of the right things (`servicesList=x`,
+ * `brandColors.name=x`): the form never sends that, so it is refused with this.
+ */
+export const LIST_SHAPE_MESSAGE = "Part of this form arrived in a shape we don't recognise. Please reload the page and try again.";
+const shape = { error: LIST_SHAPE_MESSAGE };
+const LIST_SHAPE = shape;
+
 /** A list of short texts: blanks are dropped, at most `max` kept. */
 const textList = (max: number, itemMax: number, label: string) =>
   z
-    .array(z.string().trim().max(itemMax, `Each ${label} must be ${itemMax} characters or fewer`).optional())
+    .array(z.string(shape).trim().max(itemMax, `Each ${label} must be ${itemMax} characters or fewer`).optional(), shape)
     .default([])
     .transform((items) => items.filter((i): i is string => Boolean(i)))
     .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
 
 const urlList = (max: number, label: string) =>
   z
-    .array(UrlSchema.optional())
+    .array(z.string(shape).pipe(UrlSchema).optional(), shape)
     .default([])
     .transform((items) => items.filter((i): i is string => Boolean(i)))
     .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
 
-/** Rows of a list editor; a row whose `key` field is blank is dropped. */
-function rows<T extends z.ZodRawShape>(shape: T, key: keyof T & string, max: number, label: string) {
+/** Rows of a list editor; a row whose `key` field is blank is dropped, a row with a field the editor does not have is refused. */
+function rows<T extends z.ZodRawShape>(fields: T, key: keyof T & string, max: number, label: string) {
   return z
-    .array(z.object(shape).partial())
+    .array(z.strictObject(fields, LIST_SHAPE).partial(), LIST_SHAPE)
     .default([])
     .transform((items) => items.filter((row) => Boolean(row[key])))
     .pipe(z.array(z.any()).max(max, `At most ${max} ${label}`));
@@ -87,10 +96,13 @@ export const TestimonialSchema = {
 };
 export const ReviewLinkSchema = { platform: text(50), url: UrlSchema };
 export const StaffBioSchema = { name: text(100), role: text(100), bio: text(1000), headshotUrl: UrlSchema };
+/**
+ * The details a customer gives each stored photo. A row names its photo by the
+ * `id` the server gave it; the file's key and address come only from the
+ * server's record, never from a post.
+ */
 export const PhotoDetailsSchema = {
-  url: z.string().max(2000),
-  key: z.string().max(300),
-  fileName: text(255),
+  id: z.string().regex(/^[0-9a-f]{24}$/, "Unknown photo"),
   altText: text(300),
   placement: choice(PHOTO_PLACEMENTS).default("gallery"),
   crop: choice(PHOTO_CROPS).default("landscape"),
@@ -103,7 +115,7 @@ const step1 = (mode: Mode) =>
       businessName: required(mode, text(200).min(1, "Business name is required"), "Business name is required"),
       businessLegalName: optText(200),
       abnAcn: optText(20),
-      contactEmail: required(mode, text(255).pipe(z.email("Invalid email address")), "Contact email is required"),
+      contactEmail: required(mode, EmailSchema, "Contact email is required"),
       contactPhone: required(mode, text(20).min(1, "Contact phone is required"), "Contact phone is required"),
       physicalAddress: optText(500),
       serviceArea: optText(500),
@@ -156,7 +168,7 @@ const step4 = (mode: Mode) =>
       brandColors: textList(10, 50, "colour"),
       stylePreference: optChoice(STYLES),
       stylePreferenceOther: optText(500),
-      photoMetadata: z.array(z.object(PhotoDetailsSchema).partial({ altText: true, key: true, fileName: true })).max(20).default([]),
+      photoMetadata: z.array(z.strictObject(PhotoDetailsSchema, shape).partial({ altText: true }), shape).max(20).default([]),
     })
     .superRefine((v, ctx) => {
       if (mode !== "next") return;
@@ -171,7 +183,7 @@ const step5 = (mode: Mode) =>
     primaryDomain: required(mode, text(255).min(1, "Primary domain is required"), "Primary domain is required"),
     targetKeywords: textList(20, 100, "keyword"),
     competitorUrls: urlList(3, "competitor URL"),
-    socialLinks: z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }).default({}),
+    socialLinks: z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape).default({}),
     googleBusinessUrl: optUrl,
   });
 
@@ -188,11 +200,11 @@ const step6 = (_mode: Mode) =>
 const step7 = (_mode: Mode) =>
   z.object({
     pagesNeeded: z
-      .array(z.enum(PAGES))
+      .array(z.enum(PAGES), shape)
       .default([])
       // Home and Contact are always included.
       .transform((pages) => PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p))),
-    mustHaveSections: z.array(z.enum(SECTIONS)).default([]),
+    mustHaveSections: z.array(z.enum(SECTIONS), shape).default([]),
   });
 
 const step8 = (_mode: Mode) =>
@@ -260,4 +272,46 @@ export function stepSchema(step: number, mode: Mode) {
   const build = STEP_SCHEMAS[step - 1];
   if (!build) throw new Error(`No intake step ${step}`);
   return build(mode);
+}
+
+/** How each list field of the intake is posted: a list of texts, a list of rows of texts, or one row. */
+const LIST_FIELDS: Record<string, "texts" | "rows" | "row"> = {
+  servicesList: "rows",
+  brandColors: "texts",
+  photoMetadata: "rows",
+  targetKeywords: "texts",
+  competitorUrls: "texts",
+  socialLinks: "row",
+  testimonials: "rows",
+  reviewLinks: "rows",
+  pagesNeeded: "texts",
+  mustHaveSections: "texts",
+  keyPoints: "texts",
+  staffBios: "rows",
+  videoUrls: "texts",
+};
+
+const isText = (v: unknown) => v === undefined || v === null || typeof v === "string";
+const isRow = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isText);
+
+/**
+ * A refused post's values as the form can show them again: every field in the
+ * shape the form sends it, anything else dropped (a post such as `servicesList=x`
+ * gets its message, and the page never tries to draw a list out of a string).
+ */
+export function keepListShapes(value: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!value) return value;
+  const ok = (key: string, v: unknown) => {
+    switch (LIST_FIELDS[key]) {
+      case "texts":
+        return Array.isArray(v) && v.every(isText);
+      case "rows":
+        return Array.isArray(v) && v.every((row) => row === undefined || row === null || isRow(row));
+      case "row":
+        return isRow(v);
+      default:
+        return isText(v);
+    }
+  };
+  return Object.fromEntries(Object.entries(value).filter(([key, v]) => ok(key, v)));
 }

@@ -24,21 +24,6 @@ export function stepMeta(n: number): StepMeta | undefined {
   return STEPS.find((s) => s.number === n);
 }
 
-/** The submit buttons of a step (named intents; an unknown one is a 400). */
-export const INTAKE_INTENTS = {
-  next: "next",
-  back: "back",
-  saveExit: "save-exit",
-  stay: "stay",
-  submit: "submit",
-} as const;
-
-/** `remove:servicesList:2` removes row 2 of a list; anything else is one of INTAKE_INTENTS. */
-export function parseRemoveIntent(intent: string): { field: string; index: number } | null {
-  const m = /^remove:([a-zA-Z]+):(\d{1,3})$/.exec(intent);
-  return m ? { field: m[1], index: Number(m[2]) } : null;
-}
-
 export const INTAKE_MESSAGES = {
   accessDenied: { title: "Access Denied", description: "Please complete payment first to access the intake form." },
   invalidLink: { title: "Invalid Access Link", description: "This link isn't valid. Please check your email for the correct link." },

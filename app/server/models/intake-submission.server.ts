@@ -7,11 +7,20 @@ const Mixed = mongoose.Schema.Types.Mixed;
 
 /**
  * The intake form's data (rapid_website_submissions): one document per order,
- * created as a draft by the first saved step and completed by Submit. The unique
- * order_id makes "one submission per order" hold under any race.
+ * created as a draft by the first saved step and completed by Submit. Its `_id`
+ * is the order id: every step reads and saves it by `_id` (ARCHITECTURE rule 7),
+ * and "one submission per order" holds under any race. `order_id` repeats it
+ * (the spec's field, for queries written against that name).
  */
 const IntakeSubmissionSchema = new mongoose.Schema(
   {
+    _id: {
+      type: String,
+      required: true,
+      default(this: { order_id?: string }) {
+        return this.order_id; // the order id
+      },
+    },
     order_id: { type: String, required: true, unique: true },
     status: { type: String, enum: ["draft", "submitted"], default: "draft" },
     submitted_at: { type: Date, default: null },
@@ -43,12 +52,13 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     services_grouping: text,
     // Step 4: branding
     logo_url: text,
-    logo_key: text,
+    logo_key: text, // set when the logo was uploaded (not a link): storage key of the cleaned image
+    logo_thumb_key: text, // its small web copy for previews (none for SVG)
     brand_colors: list(),
     style_preference: text,
     style_preference_other: text,
     uploaded_photos: list(),
-    photo_metadata: list(Mixed), // { fileName, url, key, altText, placement, crop, priority }
+    photo_metadata: list(Mixed), // StoredPhoto: { id, key, thumbKey, url, fileName, altText, placement, crop, priority }
     // Step 5: SEO and marketing
     primary_domain: text,
     target_keywords: list(),

@@ -1,0 +1,41 @@
+/**
+ * Access tokens in e-mailed links (spec 1 "Intake token", spec 2 "Intake token"):
+ * their purposes, lifetimes and states. Pure; the server module
+ * `server/tokens.server.ts` issues, stores and checks them.
+ */
+export const DAY_MS = 86_400_000;
+
+/**
+ * What a token opens. Each purpose has its own tokens and its own cookie, so the
+ * intake link never opens the order-status page and the other way round.
+ */
+export const TOKEN_PURPOSES = ["intake", "status"] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/** Days a new link works: 7 for the intake form (stated after payment), longer for order status. */
+export const TOKEN_VALID_DAYS: Record<TokenPurpose, number> = { intake: 7, status: 90 };
+/** A renewal extends a link by 30 days from now. */
+export const RENEWAL_DAYS = 30;
+/** A link with this many days or fewer left is "expiring soon" (spec 2) and may be renewed early. */
+export const EXPIRING_SOON_DAYS = 3;
+/** How many times a customer may renew their own link; after that, support renews it. */
+export const MAX_SELF_RENEWALS = 3;
+
+export type TokenFacts = { expires_at: Date; used: boolean };
+export type TokenStateName = "valid" | "expired" | "used";
+
+/** Used (the intake was submitted) wins over expired; a token is expired from the moment of its expiry. */
+export function tokenState(token: TokenFacts, now = new Date()): TokenStateName {
+  if (token.used) return "used";
+  if (token.expires_at.getTime() <= now.getTime()) return "expired";
+  return "valid";
+}
+
+/** The shape of every token we issue (256 bits, base64url); anything else is refused before a lookup. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const addDays = (from: Date, days: number) => new Date(from.getTime() + days * DAY_MS);
+
+export const TOKEN_MESSAGES = {
+  statusTokenRequired: { title: "Access Token Required", description: "Please use the link from your order confirmation email." },
+} as const;

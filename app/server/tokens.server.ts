@@ -1,0 +1,202 @@
+/**
+ * Access tokens: the secret in an e-mailed link, and the cookie it becomes.
+ * One home for issuing, hashing, states, renewal and the token -> cookie exchange.
+ *
+ *   issueToken({ orderId, purpose, issueKey })   the raw token for an event (a payment, a
+ *                                                reminder), issued once however often it runs
+ *   checkToken(raw, purpose)                     { state: "invalid" } or { state, token } with
+ *                                                state "valid" | "expired" | "used"
+ *   exchangeToken(request, raw, purpose)         the response for a GET that carries a token:
+ *                                                a redirect to the purpose's page, without the
+ *                                                token in the URL, setting the purpose's cookie
+ *   tokenSession(request, purpose)               the token this browser's cookie names, as it
+ *                                                is now (or null): for the entry page's screens
+ *   requireTokenAccess(request, purpose)         first line of every other loader and action:
+ *                                                { orderId, tokenId } or a thrown redirect
+ *   renewToken(tokenId)                          a customer's renewal (at most 3, raced safely)
+ *   adminRenewToken(tokenId)                     support's renewal (not counted)
+ *   markTokenUsed(tokenId)                       after the intake is submitted
+ *
+ * Purposes: "intake" (/intake-form?token=…) and "status" (/order-status?access_token=…).
+ * Each has its own tokens and its own cookie, so one never opens the other's page.
+ *
+ * A token is HMAC-SHA256(TOKEN_SECRET, purpose + issue key): derived, so a retried
+ * payment or reminder recomputes the same link for its idempotent e-mail, while the
+ * database stores only SHA-256(token) as the document's `_id`. TOKEN_SECRET is its own
+ * secret (not SESSION_SECRET), and may list older secrets after the newest: links
+ * already e-mailed never depend on it (they are checked by hash), and a retry after a
+ * rotation finds the token that was stored under an older secret instead of
+ * returning a link whose hash was never stored.
+ */
+import { createHash, createHmac } from "node:crypto";
+import { createCookieSessionStorage } from "@remix-run/node";
+import mongoose from "mongoose";
+import { INTAKE_MESSAGES } from "~/domain/intake/steps";
+import { addDays, EXPIRING_SOON_DAYS, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_MESSAGES, TOKEN_PATTERN, TOKEN_VALID_DAYS, tokenState, type TokenPurpose } from "~/domain/tokens";
+import { cookieOptions } from "./cookies.server";
+import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { getEnv } from "./env.server";
+import { redirectWithFlash, type Flash } from "./flash.server";
+import { log } from "./log.server";
+import { IntakeToken } from "./models/index.server";
+
+export type TokenDoc = { _id: string; order_id: string; purpose: string; expires_at: Date; used: boolean; auto_renewed_count: number };
+export type TokenState = { state: "invalid" } | { state: "expired" | "used" | "valid"; token: TokenDoc };
+export type TokenAccess = { orderId: string; tokenId: string };
+
+/** Where each purpose lives, and where a browser without access is sent (with the spec's message). */
+const PURPOSES: Record<TokenPurpose, { cookie: string; home: string; denied: { to: string; flash: Flash }; invalid: { to: string; flash: Flash } }> = {
+  intake: {
+    cookie: "__intake",
+    home: "/intake-form",
+    denied: { to: "/checkout", flash: { kind: "error", ...INTAKE_MESSAGES.accessDenied } },
+    invalid: { to: "/checkout", flash: { kind: "error", ...INTAKE_MESSAGES.invalidLink } },
+  },
+  status: {
+    cookie: "__status",
+    home: "/order-status",
+    denied: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
+    invalid: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
+  },
+};
+
+/** SHA-256 of the token, hex: the stored token's `_id`. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function deriveToken(secret: string, purpose: TokenPurpose, issueKey: string): string {
+  return createHmac("sha256", secret).update(`${purpose}-token:${issueKey}`).digest("base64url");
+}
+
+/**
+ * Issues the token of `purpose` for the event named by issueKey, once: running it
+ * again (a retry, a race, a later page view) stores nothing new and returns the
+ * same token, even after TOKEN_SECRET was rotated (while the old secret is listed).
+ */
+export async function issueToken(input: { orderId: string; purpose: TokenPurpose; issueKey: string; days?: number; now?: Date }): Promise<string> {
+  await connectDb();
+  const candidates = getEnv().TOKEN_SECRETS.map((secret) => deriveToken(secret, input.purpose, input.issueKey));
+  try {
+    await IntakeToken.create({
+      _id: hashToken(candidates[0]),
+      order_id: input.orderId,
+      purpose: input.purpose,
+      issue_key: input.issueKey,
+      expires_at: addDays(input.now ?? new Date(), input.days ?? TOKEN_VALID_DAYS[input.purpose]),
+    });
+    return candidates[0];
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  // Already issued for this event: by this secret (a retry or a race) or an older one (rotated since).
+  const stored = await IntakeToken.find({ _id: mongoose.trusted({ $in: candidates.map(hashToken) }) }, { _id: 1 }).lean();
+  const token = candidates.find((t) => stored.some((s) => s._id === hashToken(t)));
+  if (!token) throw new Error(`The ${input.purpose} token for ${input.issueKey} was issued under a TOKEN_SECRET no longer listed`);
+  return token;
+}
+
+function stateOf(token: TokenDoc | null, purpose: TokenPurpose, now = new Date()): TokenState {
+  if (!token || token.purpose !== purpose) return { state: "invalid" };
+  return { state: tokenState(token, now), token };
+}
+
+async function findToken(tokenId: string): Promise<TokenDoc | null> {
+  await connectDb();
+  return IntakeToken.findById(tokenId).lean<TokenDoc>();
+}
+
+/** What an e-mailed token is now, for this purpose: unknown (or another purpose's), expired, used or valid. */
+export async function checkToken(raw: string, purpose: TokenPurpose): Promise<TokenState> {
+  if (!TOKEN_PATTERN.test(raw)) return { state: "invalid" };
+  return stateOf(await findToken(hashToken(raw)), purpose);
+}
+
+/* The token session: after the link is opened, a signed cookie names the token, so URLs carry no secret. */
+
+type TokenSessionData = { tokenId: string; orderId: string };
+const storages = new Map<TokenPurpose, ReturnType<typeof createCookieSessionStorage<TokenSessionData>>>();
+function storageFor(purpose: TokenPurpose) {
+  let storage = storages.get(purpose);
+  if (!storage) {
+    storage = createCookieSessionStorage<TokenSessionData>({ cookie: cookieOptions(PURPOSES[purpose].cookie, { maxAge: 60 * 60 * 24 * 60 }) });
+    storages.set(purpose, storage);
+  }
+  return storage;
+}
+
+/**
+ * The answer to a GET that carries a token: the purpose's page without the token
+ * in the address (history, logs and Referer never see it), with the cookie set;
+ * or, for an unknown token, the spec's message on the purpose's fallback page.
+ */
+export async function exchangeToken(request: Request, raw: string, purpose: TokenPurpose): Promise<Response> {
+  const state = await checkToken(raw, purpose);
+  const config = PURPOSES[purpose];
+  if (state.state === "invalid") return redirectWithFlash(request, config.invalid.to, config.invalid.flash);
+  const storage = storageFor(purpose);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  session.set("tokenId", state.token._id);
+  session.set("orderId", state.token.order_id);
+  await IntakeToken.updateOne({ _id: state.token._id }, { $set: { last_accessed: new Date() } });
+  return new Response(null, { status: 302, headers: { Location: config.home, "Set-Cookie": await storage.commitSession(session) } });
+}
+
+/** The token named by this browser's cookie for `purpose`, as it is now; null without one. */
+export async function tokenSession(request: Request, purpose: TokenPurpose): Promise<TokenState | null> {
+  const session = await storageFor(purpose).getSession(request.headers.get("Cookie"));
+  const tokenId = session.get("tokenId");
+  if (typeof tokenId !== "string" || !/^[0-9a-f]{64}$/.test(tokenId)) return null;
+  const token = await findToken(tokenId);
+  if (!token || token.order_id !== session.get("orderId")) return null;
+  return stateOf(token, purpose);
+}
+
+/**
+ * First line of every loader and action behind a token (except the purpose's entry
+ * page, which shows expired and used links a screen of its own): a valid token of
+ * this purpose, or a thrown redirect that explains why not. Only this order is reachable.
+ */
+export async function requireTokenAccess(request: Request, purpose: TokenPurpose): Promise<TokenAccess> {
+  const state = await tokenSession(request, purpose);
+  const config = PURPOSES[purpose];
+  if (!state || state.state === "invalid") throw await redirectWithFlash(request, config.denied.to, config.denied.flash);
+  if (state.state !== "valid") throw new Response(null, { status: 303, headers: { Location: config.home } });
+  return { orderId: state.token.order_id, tokenId: state.token._id };
+}
+
+/**
+ * A customer's renewal of an expired or soon-expiring link: 30 more days, at most
+ * MAX_SELF_RENEWALS times. The Nth renewal is a numbered slot insert, and the slot
+ * number comes from the same read that found the link expiring, so clicks that race
+ * use one slot between them. True when the link now works (renewed by this call or
+ * a racing one); false when it cannot be renewed here (unknown, used, or no renewals left).
+ */
+export async function renewToken(tokenId: string, now = new Date()): Promise<boolean> {
+  const token = await findToken(tokenId);
+  if (!token || token.used) return false;
+  if (token.expires_at.getTime() > addDays(now, EXPIRING_SOON_DAYS).getTime()) return true; // renewed meanwhile, or not due
+  const slot = token.auto_renewed_count + 1;
+  if (slot > MAX_SELF_RENEWALS) return false;
+  if (await claimOnce(`renew:${tokenId}:${slot}`)) {
+    await IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: addDays(now, RENEWAL_DAYS), auto_renewed_count: slot } });
+    log("info", "token.renewed", { order_id: token.order_id, purpose: token.purpose, renewal: slot });
+  }
+  return true;
+}
+
+/** Support's renewal from the admin: 30 days from now, not counted against the customer's three; reopens a submitted form. */
+export async function adminRenewToken(tokenId: string, now = new Date()): Promise<Date | null> {
+  const token = await findToken(tokenId);
+  if (!token) return null;
+  const expiresAt = addDays(now, RENEWAL_DAYS);
+  await IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: expiresAt, used: false, used_at: null } });
+  log("info", "token.renewed_by_admin", { order_id: token.order_id, purpose: token.purpose });
+  return expiresAt;
+}
+
+/** Marks a token used (the intake was submitted); its link then shows the submitted screen. */
+export async function markTokenUsed(tokenId: string) {
+  await connectDb();
+  await IntakeToken.updateOne({ _id: tokenId }, { $set: { used: true, used_at: new Date() } });
+}

@@ -1,17 +1,8 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Flashes } from "~/components/Flashes";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
@@ -80,27 +71,5 @@ export function NotFound() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const text = isRouteErrorResponse(error)
-    ? error.statusText || (typeof error.data === "string" ? error.data : "")
-    : // In production Remix replaces server error messages with a generic one; no stack is ever shown.
-      error instanceof Error
-      ? error.message
-      : "";
-  return (
-    <section className="hero">
-      <div className="wrap">
-        <h1>Unexpected Application Error!</h1>
-        <p className="lead">
-          {status}
-          {text ? ` ${text}` : ""}
-        </p>
-        <p>
-          Please try again, or <Link to="/contact">contact us</Link> if it keeps happening.
-        </p>
-      </div>
-    </section>
-  );
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFound /> }} />;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { completedSteps, intakeProgress, storedFields } from "~/domain/intake/data";
-import { stepSchema } from "~/domain/intake/schemas";
+import { canOpenStep, completedSteps, furthestStep, intakeProgress, storedFields, withoutItem } from "~/domain/intake/data";
+import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
+import { keepListShapes, LIST_SHAPE_MESSAGE, stepSchema } from "~/domain/intake/schemas";
+import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
 import { aiSafeData, LOCAL_AREA, missingForAi, PRIVATE_FIELDS, REGISTERED_BUSINESS } from "~/domain/privacy";
 
 type Parsed = { success: boolean; data?: Record<string, any>; error?: { issues: { message: string }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -137,5 +139,62 @@ describe("privacy classification", () => {
   it("names what AI still needs", () => {
     expect(missingForAi({ business_name: "A" })).toBe("Missing required fields for AI processing: Business description, Website purpose");
     expect(missingForAi({ business_name: "A", business_description: "d", website_purpose: "bookings" })).toBeNull();
+  });
+});
+
+describe("intents", () => {
+  it("turns every button's value into a typed intent, and anything else into null", () => {
+    expect(parseIntakeIntent("next")).toEqual({ type: "next" });
+    expect(parseIntakeIntent("save-exit")).toEqual({ type: "save-exit" });
+    expect(parseIntakeIntent(INTENT_VALUES.jump(14))).toEqual({ type: "jump", step: 14 });
+    expect(parseIntakeIntent(INTENT_VALUES.remove("servicesList", 2))).toEqual({ type: "remove", field: "servicesList", index: 2 });
+    for (const bad of ["", "jump:0", "jump:15", "jump:x", "remove:servicesList:-1", "remove::1", "remove:a:1000", "delete", null, undefined, 3]) {
+      expect(parseIntakeIntent(bad)).toBeNull();
+    }
+  });
+  it("checks required fields only for next and submit", () => {
+    expect(intentMode({ type: "next" })).toBe("next");
+    expect(intentMode({ type: "submit" })).toBe("next");
+    expect(intentMode({ type: "back" })).toBe("draft");
+    expect(intentMode(null)).toBe("draft");
+  });
+});
+
+describe("list shapes", () => {
+  it("refuses a list posted as something else, with the one message", () => {
+    expect(firstMessage(parse(3, "draft", { servicesList: "x" }))).toBe(LIST_SHAPE_MESSAGE);
+    expect(firstMessage(parse(3, "draft", { servicesList: [{ name: "A", extra: "x" }] }))).toBe(LIST_SHAPE_MESSAGE);
+    expect(firstMessage(parse(4, "draft", { brandColors: [{ name: "x" }] }))).toBe(LIST_SHAPE_MESSAGE);
+  });
+  it("keeps a refused post's values only in the shapes the form draws", () => {
+    expect(keepListShapes({ businessName: "A", servicesList: "x", brandColors: ["red", undefined], socialLinks: ["x"], testimonials: [{ author: "A" }, "x"] })).toEqual({
+      businessName: "A",
+      brandColors: ["red", undefined],
+    });
+    expect(keepListShapes({ businessName: ["x"], socialLinks: { facebook: "f" } })).toEqual({ socialLinks: { facebook: "f" } });
+  });
+  it("removes one item of a list, and leaves a value that is not a list alone", () => {
+    expect(withoutItem({ keyPoints: ["a", "b", "c"] }, "keyPoints", 1)).toEqual({ keyPoints: ["a", "c"] });
+    expect(withoutItem({ keyPoints: "a" }, "keyPoints", 0)).toEqual({ keyPoints: "a" });
+  });
+  it("reads the furthest step reached within 1-14", () => {
+    expect(furthestStep(null)).toBe(1);
+    expect(furthestStep({ furthest_step: 15 })).toBe(14);
+    expect(furthestStep({ furthest_step: "junk" })).toBe(1);
+    expect(canOpenStep(3, { furthest_step: 2 })).toBe(false);
+  });
+});
+
+describe("token states", () => {
+  const now = new Date("2026-01-10T00:00:00Z");
+  it("used wins over expired; a link is expired from the moment of its expiry", () => {
+    expect(tokenState({ used: false, expires_at: new Date(now.getTime() + 1) }, now)).toBe("valid");
+    expect(tokenState({ used: false, expires_at: now }, now)).toBe("expired");
+    expect(tokenState({ used: true, expires_at: new Date(0) }, now)).toBe("used");
+  });
+  it("lasts 7 days for the intake (as stated after payment), renews by 30, three times", () => {
+    expect(TOKEN_VALID_DAYS.intake).toBe(7);
+    expect(addDays(now, RENEWAL_DAYS).toISOString()).toBe("2026-02-09T00:00:00.000Z");
+    expect(MAX_SELF_RENEWALS).toBe(3);
   });
 });

@@ -5,7 +5,7 @@ import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
 import { loadSubmission } from "~/server/intake.server";
-import { exchangeToken, renewToken, tokenSession } from "~/server/tokens.server";
+import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
 export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -18,16 +18,14 @@ export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (token !== null) throw await exchangeToken(request, token, "intake");
-  const state = await tokenSession(request, "intake");
-  if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
+  const state = await requireTokenSession(request, "intake");
   if (state.state === "valid") throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
   return { screen: state.state };
 }
 
 /** Renewal of an expired link (spec: renew-token), for the link this browser opened. */
 export async function action({ request }: ActionFunctionArgs) {
-  const state = await tokenSession(request, "intake");
-  if (!state || state.state === "invalid") throw await redirectWithFlash(request, "/checkout", { kind: "error", ...INTAKE_MESSAGES.accessDenied });
+  const state = await requireTokenSession(request, "intake");
   if (state.state === "valid") return redirect("/intake-form", 303);
   const renewed = state.state === "expired" && (await renewToken(state.token._id));
   if (!renewed) return redirectWithFlash(request, "/intake-form", { kind: "error", title: INTAKE_MESSAGES.renewFailed }, { status: 303 });

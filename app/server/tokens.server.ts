@@ -10,9 +10,11 @@
  *                                                a redirect to the purpose's page, without the
  *                                                token in the URL, setting the purpose's cookie
  *   tokenSession(request, purpose)               the token this browser's cookie names, as it
- *                                                is now (or null): for the entry page's screens
+ *                                                is now (or null)
+ *   requireTokenSession(request, purpose)        first line of the purpose's entry page: a known
+ *                                                token (valid, expired or used) or a thrown redirect
  *   requireTokenAccess(request, purpose)         first line of every other loader and action:
- *                                                { orderId, tokenId } or a thrown redirect
+ *                                                { orderId, tokenId } of a valid token, or a thrown redirect
  *   renewToken(tokenId)                          a customer's renewal (at most 3, raced safely)
  *   adminRenewToken(tokenId)                     support's renewal (not counted)
  *   markTokenUsed(tokenId)                       after the intake is submitted
@@ -152,16 +154,30 @@ export async function tokenSession(request: Request, purpose: TokenPurpose): Pro
   return stateOf(token, purpose);
 }
 
+export type KnownTokenState = Exclude<TokenState, { state: "invalid" }>;
+
 /**
- * First line of every loader and action behind a token (except the purpose's entry
- * page, which shows expired and used links a screen of its own): a valid token of
- * this purpose, or a thrown redirect that explains why not. Only this order is reachable.
+ * First line of the purpose's entry page (/intake-form, /order-status), which shows
+ * expired and used links a screen of their own: the token this browser holds, or a
+ * thrown redirect with the spec's message when it holds none.
+ */
+export async function requireTokenSession(request: Request, purpose: TokenPurpose): Promise<KnownTokenState> {
+  const state = await tokenSession(request, purpose);
+  if (!state || state.state === "invalid") {
+    const { to, flash } = PURPOSES[purpose].denied;
+    throw await redirectWithFlash(request, to, flash);
+  }
+  return state;
+}
+
+/**
+ * First line of every other loader and action behind a token: a valid token of
+ * this purpose, or a thrown redirect that explains why not (an expired or used
+ * link goes to the entry page). Only this order is reachable.
  */
 export async function requireTokenAccess(request: Request, purpose: TokenPurpose): Promise<TokenAccess> {
-  const state = await tokenSession(request, purpose);
-  const config = PURPOSES[purpose];
-  if (!state || state.state === "invalid") throw await redirectWithFlash(request, config.denied.to, config.denied.flash);
-  if (state.state !== "valid") throw new Response(null, { status: 303, headers: { Location: config.home } });
+  const state = await requireTokenSession(request, purpose);
+  if (state.state !== "valid") throw new Response(null, { status: 303, headers: { Location: PURPOSES[purpose].home } });
   return { orderId: state.token.order_id, tokenId: state.token._id };
 }
 

@@ -19,7 +19,7 @@ function ClientError({ error }: { error: ErrorResponse }) {
   return (
     <section className="hero">
       <div className="wrap">
-        <h1>{known.title}</h1>
+        <h1>{error.statusText || known.title}</h1>
         <p className="lead">{detail ?? known.lead}</p>
         <p>
           <Link to="/" className="button">

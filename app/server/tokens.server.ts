@@ -165,6 +165,8 @@ export async function requireTokenSession(request: Request, purpose: TokenPurpos
   const state = await tokenSession(request, purpose);
   if (!state || state.state === "invalid") {
     const { to, flash } = PURPOSES[purpose].denied;
+    // The order-status page is its own fallback: it answers 401 with the message instead of redirecting to itself.
+    if (new URL(request.url).pathname === to) throw new Response(flash.description ?? null, { status: 401, statusText: flash.title });
     throw await redirectWithFlash(request, to, flash);
   }
   return state;

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
-import { checkToken, hashToken, issueToken, renewToken, requireTokenAccess, tokenSession } from "~/server/tokens.server";
+import { checkToken, hashToken, issueToken, renewToken, requireTokenAccess, requireTokenSession, tokenSession } from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { action as stepAction } from "~/routes/intake-form_.$step";
 import { paidOrder, tokenCookie } from "../support/app-data";
@@ -354,6 +354,15 @@ describe("access tokens", () => {
     expect(await requireTokenAccess(new Request("http://localhost/", { headers: { Cookie: statusCookie } }), "status")).toEqual({ orderId: c.orderId, tokenId: hashToken(c.statusToken) });
     const r = await post(statusCookie, 1, { ...basics, intent: "next" });
     expect(r.headers.get("Location")).toBe("/checkout");
+  });
+
+  it("send a browser without a status token to the order-status page, which answers 401 itself rather than loop", async () => {
+    const onPage = await requireTokenSession(new Request("http://localhost/order-status"), "status").catch((r: Response) => r);
+    expect(onPage).toMatchObject({ status: 401, statusText: "Access Token Required" });
+    const elsewhere = await requireTokenAccess(new Request("http://localhost/order-status/feedback", { method: "POST" }), "status").catch((r: Response) => r);
+    expect(elsewhere).toMatchObject({ status: 302 });
+    expect((elsewhere as Response).headers.get("Location")).toBe("/order-status");
+    expect(await flashTitle(elsewhere as Response)).toBe("Access Token Required");
   });
 
   it("issued again after TOKEN_SECRET was rotated, return the link whose hash was stored", async () => {

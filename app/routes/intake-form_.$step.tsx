@@ -23,6 +23,7 @@ import {
   saveFields,
   saveStep,
   submitIntake,
+  type PhotoDetails,
   type Submission,
 } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -111,7 +112,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (submission.status !== "success") {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
-    if (step === 4) await saveArrivedFiles(access, form, before);
+    if (step === 4) {
+      await saveArrivedFiles(access, form, before).catch((error) => log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }));
+    }
     return refuse(submission.reply());
   }
 
@@ -134,7 +137,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "remove":
       return redirect(stepPath(step), 303);
     case "jump":
-      return redirect(stepPath(stepMeta(intent.step) && canOpenStep(intent.step, saved.doc) ? intent.step : step), 303);
+      return redirect(stepPath(canOpenStep(intent.step, saved.doc) ? intent.step : step), 303);
     case "back":
       return redirect(stepPath(Math.max(1, step - 1)), 303);
     case "save-exit":
@@ -157,7 +160,7 @@ async function save(access: TokenAccess, step: number, values: IntakeData, inten
     orderId: access.orderId,
     form,
     before,
-    details: (values.photoMetadata as never) ?? [],
+    details: (values.photoMetadata as PhotoDetails[] | undefined) ?? [],
     logoLink: values.logoUrl as string | undefined,
     removeIndex: intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined,
   });

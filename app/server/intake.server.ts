@@ -67,7 +67,8 @@ export type StoredPhoto = {
   crop: string;
   priority: string;
 };
-type PhotoDetails = Pick<StoredPhoto, "id" | "altText" | "placement" | "crop" | "priority">;
+/** What a post may say about a stored photo: which one (its id), and the customer's details. */
+export type PhotoDetails = Pick<StoredPhoto, "id" | "altText" | "placement" | "crop" | "priority">;
 
 export type BrandingChanges = {
   /** Stored fields to $set: logo_url, logo_key, logo_thumb_key, photo_metadata, uploaded_photos. */

@@ -15,6 +15,9 @@
  *                                                token (valid, expired or used) or a thrown redirect
  *   requireTokenAccess(request, purpose)         first line of every other loader and action:
  *                                                { orderId, tokenId } of a valid token, or a thrown redirect
+ *   newestToken(orderId, purpose)                the order's token in use (spec: newest per order),
+ *                                                with its state: for the admin's token card and the
+ *                                                order-status page's intake access card
  *   renewToken(tokenId)                          a customer's renewal (at most 3, raced safely)
  *   adminRenewToken(tokenId)                     support's renewal (not counted)
  *   markTokenUsed(tokenId)                       after the intake is submitted
@@ -43,7 +46,8 @@ import { log } from "./log.server";
 import { IntakeToken } from "./models/index.server";
 
 export type TokenDoc = { _id: string; order_id: string; purpose: string; expires_at: Date; used: boolean; auto_renewed_count: number };
-export type TokenState = { state: "invalid" } | { state: "expired" | "used" | "valid"; token: TokenDoc };
+export type KnownTokenState = { state: "expired" | "used" | "valid"; token: TokenDoc };
+export type TokenState = { state: "invalid" } | KnownTokenState;
 export type TokenAccess = { orderId: string; tokenId: string };
 
 /** Where each purpose lives, and where a browser without access is sent (with the spec's message). */
@@ -114,6 +118,13 @@ export async function checkToken(raw: string, purpose: TokenPurpose): Promise<To
   return stateOf(await findToken(hashToken(raw)), purpose);
 }
 
+/** The order's token in use for `purpose` (the newest issued), as it is now; null when none was issued. */
+export async function newestToken(orderId: string, purpose: TokenPurpose): Promise<KnownTokenState | null> {
+  await connectDb();
+  const [token] = await IntakeToken.find({ order_id: orderId, purpose }).sort({ created_at: -1 }).limit(1).lean<TokenDoc[]>();
+  return token ? { state: tokenState(token), token } : null;
+}
+
 /* The token session: after the link is opened, a signed cookie names the token, so URLs carry no secret. */
 
 type TokenSessionData = { tokenId: string; orderId: string };
@@ -153,8 +164,6 @@ export async function tokenSession(request: Request, purpose: TokenPurpose): Pro
   if (!token || token.order_id !== session.get("orderId")) return null;
   return stateOf(token, purpose);
 }
-
-export type KnownTokenState = Exclude<TokenState, { state: "invalid" }>;
 
 /**
  * First line of the purpose's entry page (/intake-form, /order-status), which shows

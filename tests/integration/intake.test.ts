@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
-import { checkToken, hashToken, issueToken, renewToken, requireTokenAccess, requireTokenSession, tokenSession } from "~/server/tokens.server";
+import { checkToken, hashToken, issueToken, newestToken, renewToken, requireTokenAccess, requireTokenSession, tokenSession } from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { action as stepAction } from "~/routes/intake-form_.$step";
 import { paidOrder, tokenCookie } from "../support/app-data";
@@ -354,6 +354,8 @@ describe("access tokens", () => {
     expect(await requireTokenAccess(new Request("http://localhost/", { headers: { Cookie: statusCookie } }), "status")).toEqual({ orderId: c.orderId, tokenId: hashToken(c.statusToken) });
     const r = await post(statusCookie, 1, { ...basics, intent: "next" });
     expect(r.headers.get("Location")).toBe("/checkout");
+    expect((await newestToken(c.orderId, "intake"))?.token._id).toBe(c.tokenId);
+    expect((await newestToken(c.orderId, "status"))?.token._id).toBe(hashToken(c.statusToken));
   });
 
   it("send a browser without a status token to the order-status page, which answers 401 itself rather than loop", async () => {

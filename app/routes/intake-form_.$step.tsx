@@ -17,7 +17,6 @@ import { redirectWithFlash } from "~/server/flash.server";
 import {
   brandingChanges,
   brandingPreviews,
-  deleteUploads,
   loadSubmission,
   orderEmail,
   saveFields,
@@ -28,7 +27,7 @@ import {
 } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
+import { deleteUploads, readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `Step ${data.step}: ${data.name}` : "Intake Form"} | 24-Hour Website` },

@@ -7,7 +7,7 @@ import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
 import { markTokenUsed, type TokenAccess } from "./tokens.server";
-import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
+import { MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
 
 /*
  * The intake submission of an order (rapid_website_submissions), keyed by the
@@ -153,8 +153,6 @@ export function brandingPreviews(doc: Submission | null) {
     })),
   };
 }
-
-export { deleteUploads };
 
 /* Submit */
 

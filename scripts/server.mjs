@@ -21,31 +21,100 @@ app.disable("x-powered-by");
 app.set("trust proxy", production ? 1 : false);
 app.use(compression());
 
+/** One JSON line on stdout; a value that cannot be serialised never stops the request. */
+function logLine(level, event, fields = {}) {
+  try {
+    console.log(JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }));
+  } catch {
+    console.log(JSON.stringify({ time: new Date().toISOString(), level, event, note: "fields could not be logged" }));
+  }
+}
+
 /** Query values that are secrets (access links) never reach the log. */
 const SECRET_PARAMS = /token|session_id|secret|key|code|password/i;
+
+/**
+ * The path and query to log, with secret values redacted. Never throws: a URL
+ * that does not parse (`//`, `/?a=%`) is logged raw, its query reduced to names
+ * and anything after a secret-looking name redacted.
+ */
 function loggablePath(url) {
-  const u = new URL(url, "http://x");
-  for (const [k] of u.searchParams) if (SECRET_PARAMS.test(k)) u.searchParams.set(k, "[redacted]");
-  return u.pathname + (u.search ? decodeURIComponent(u.search) : "");
+  try {
+    const u = new URL(`http://x${url.startsWith("/") ? "" : "/"}${url}`);
+    for (const [k] of u.searchParams) if (SECRET_PARAMS.test(k)) u.searchParams.set(k, "[redacted]");
+    let search = u.search;
+    try {
+      search = decodeURIComponent(search);
+    } catch {
+      /* keep it encoded: a stray % is not worth losing the line over */
+    }
+    return u.pathname + search;
+  } catch {
+    const [pathname, query = ""] = String(url).split("?", 2);
+    const names = query.split("&").map((pair) => {
+      const name = pair.split("=", 1)[0];
+      return SECRET_PARAMS.test(name) ? `${name}=[redacted]` : pair;
+    });
+    return pathname + (query ? `?${names.join("&")}` : "");
+  }
 }
 
 app.use((req, res, next) => {
   const start = process.hrtime.bigint();
   res.on("finish", () => {
-    if (req.path.startsWith("/build/") || req.path === "/healthz") return;
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    console.log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: "info",
-        event: "http.request",
+    try {
+      if (req.path.startsWith("/build/") || req.path === "/healthz") return;
+      logLine("info", "http.request", {
         method: req.method,
         path: loggablePath(req.originalUrl),
         status: res.statusCode,
-        ms: Math.round(ms),
-      }),
-    );
+        ms: Math.round(Number(process.hrtime.bigint() - start) / 1e6),
+      });
+    } catch {
+      /* the logger is never the thing that fails */
+    }
   });
+  next();
+});
+
+/**
+ * The host this request was addressed to, as Remix will read it (X-Forwarded-Host
+ * first, then Host). A request whose host does not make a URL is refused here,
+ * before the adapter tries to build one.
+ */
+function requestHost(req) {
+  const forwarded = req.get("x-forwarded-host")?.split(",")[0]?.trim();
+  return forwarded || req.get("host") || "";
+}
+app.use((req, res, next) => {
+  try {
+    const host = requestHost(req);
+    if (host && new URL(`http://${host}`).host) return next();
+  } catch {
+    /* fall through */
+  }
+  res.status(400).type("text/plain").send("Bad Request: the Host header is missing or not a host name.");
+});
+
+/**
+ * Pages that carry a token or personal data are never stored by a browser or a
+ * proxy: one list, by path prefix, so every page under these paths (including
+ * ones added later) gets the header, and so does any answer to a POST.
+ */
+const PRIVATE_PATHS = ["/intake-form", "/order-success", "/order-status", "/dashboard", "/admin", "/auth", "/login", "/logout", "/signup", "/sign-in", "/sign-up", "/reset-password", "/forgot-password", "/account", "/checkout", "/uploads", "/dev/mail"];
+function isPrivatePath(pathname) {
+  return PRIVATE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`));
+}
+app.use((req, res, next) => {
+  if (req.method !== "GET" && req.method !== "HEAD") res.setHeader("Cache-Control", "no-store");
+  else if (isPrivatePath(req.path)) {
+    // Set last, over whatever the route set: a private page is never cacheable.
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) {
+      res.setHeader("Cache-Control", "no-store");
+      return writeHead.apply(this, args);
+    };
+  }
   next();
 });
 
@@ -83,21 +152,24 @@ app.use((req, res, next) => {
  * Cross-site request forgery: a state-changing request from a browser must come
  * from this site. Browsers send Sec-Fetch-Site (or at least Origin) on every
  * POST; requests with neither are not from a browser (Stripe's webhook, curl),
- * and those routes check their own signatures or secrets.
+ * and those routes check their own signatures or secrets. An Origin, when sent,
+ * must name this host whatever Sec-Fetch-Site says (Remix would otherwise throw
+ * its own check as a 500).
  */
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
   const site = req.get("sec-fetch-site");
-  if (site === "same-origin" || site === "none") return next();
   const origin = req.get("origin");
-  if (!site && !origin) return next();
-  if (origin && origin !== "null") {
+  let sameOrigin = false;
+  if (origin !== undefined) {
     try {
-      if (new URL(origin).host === req.get("host")) return next();
+      sameOrigin = origin !== "null" && new URL(origin).host === requestHost(req);
     } catch {
-      /* fall through */
+      sameOrigin = false;
     }
-  }
+    if (sameOrigin && (!site || site === "same-origin")) return next();
+  } else if (!site || site === "same-origin" || site === "none") return next();
+  logLine("warn", "http.cross_site_refused", { method: req.method, path: loggablePath(req.originalUrl), site: site ?? null });
   res.status(403).type("text/plain").send("Forbidden: cross-site request refused.");
 });
 
@@ -113,8 +185,22 @@ app.all(
   }),
 );
 
+// The last handler: an error no route caught is logged (never its request's secrets) and answered, never thrown on.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express recognises an error handler by its four parameters
+app.use((error, req, res, _next) => {
+  const status = Number(error?.status ?? error?.statusCode);
+  const clientError = Number.isInteger(status) && status >= 400 && status < 500;
+  logLine(clientError ? "warn" : "error", "http.unhandled", { method: req.method, path: loggablePath(req.originalUrl), reason: String(error?.message ?? error) });
+  if (res.headersSent) return res.destroy();
+  res.status(clientError ? status : 500).type("text/plain").send(clientError ? "Bad Request." : "Unexpected Application Error! Please try again.");
+});
+
+// A last line, not the fix: anything that escapes every handler is logged rather than lost.
+process.on("uncaughtException", (error) => logLine("error", "process.uncaught_exception", { reason: String(error?.message ?? error), stack: error?.stack }));
+process.on("unhandledRejection", (error) => logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }));
+
 const server = app.listen(port, host, () => {
-  console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", event: "server.listening", url: `http://${host}:${port}` }));
+  logLine("info", "server.listening", { url: `http://${host}:${port}` });
 });
 
 for (const signal of ["SIGINT", "SIGTERM"]) {

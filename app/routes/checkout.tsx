@@ -14,6 +14,7 @@ import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser } from "~/server/auth.server";
 import { startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
+import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
 
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: CheckoutSchema });
   const addOnIds = formData.getAll("addOns").map(String);
   const packageId = String(formData.get("package") ?? "") || null;

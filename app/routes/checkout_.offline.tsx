@@ -5,6 +5,7 @@ import { formatCents } from "~/content/offer";
 import { findOfflineOrder } from "~/server/checkout.server";
 import { isProduction } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 import { abandonCheckout, fulfilOrder } from "~/server/fulfilment.server";
 import { getStripe } from "~/server/stripe.server";
 
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const sessionId = String(form.get("session_id") ?? "");
   const order = await pendingOrder(sessionId);
   if (form.get("intent") === "cancel") {

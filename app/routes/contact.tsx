@@ -12,6 +12,7 @@ import { BUSINESS } from "~/content/site";
 import { CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
 
@@ -19,7 +20,7 @@ export const meta: MetaFunction = () =>
   pageMeta("Contact Us | 24-Hour Website", "Ask us anything about your website. We answer every enquiry within 24 hours.");
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ContactSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
 

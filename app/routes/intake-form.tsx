@@ -4,6 +4,7 @@ import { PageHero } from "~/components/PageHero";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 import { loadSubmission } from "~/server/intake.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
@@ -26,6 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Renewal of an expired link (spec: renew-token), for the link this browser opened. */
 export async function action({ request }: ActionFunctionArgs) {
   const state = await requireTokenSession(request, "intake");
+  await readForm(request); // the renewal button sends no fields; reading bounds and checks the body like every form
   if (state.state === "valid") return redirect("/intake-form", 303);
   const renewed = state.state === "expired" && (await renewToken(state.token._id));
   if (!renewed) return redirectWithFlash(request, "/intake-form", { kind: "error", title: INTAKE_MESSAGES.renewFailed }, { status: 303 });

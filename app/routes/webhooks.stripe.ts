@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { readRawBody } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { handleStripeEvent } from "~/server/stripe-events.server";
-import { verifyWebhook } from "~/server/stripe.server";
+import { STRIPE_PAYLOAD_MAX_BYTES, verifyWebhook } from "~/server/stripe.server";
 
 /** Stripe's webhook: the signature is checked on the raw body before anything else. */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405 });
-  const payload = await request.text();
+  const payload = await readRawBody(request, { maxBytes: STRIPE_PAYLOAD_MAX_BYTES });
   let event;
   try {
     event = verifyWebhook(payload, request.headers.get("stripe-signature"));

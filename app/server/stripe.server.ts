@@ -25,11 +25,28 @@ export function getStripe(): Stripe | null {
   return client;
 }
 
-/** Verifies a webhook's signature against the raw body; throws when it does not match. */
-export function verifyWebhook(payload: string, signature: string | null): Stripe.Event {
+/**
+ * The largest webhook body we read before checking its signature. Stripe's
+ * checkout.session events are a few KB; this leaves room for large metadata
+ * and future fields while keeping an unsigned flood bounded.
+ */
+export const STRIPE_PAYLOAD_MAX_BYTES = 512 * 1024;
+
+/** How far a webhook's signed timestamp may be from our clock, either way (Stripe's default tolerance). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Verifies a webhook's signature against the raw body; throws when it does not
+ * match or its timestamp is outside the tolerance. Stripe's library refuses
+ * only old timestamps; a signed timestamp from the future is refused here too.
+ */
+export function verifyWebhook(payload: string, signature: string | null, now = Date.now()): Stripe.Event {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
   if (!secret || !signature) throw new Error("Missing webhook secret or signature");
-  return Stripe.webhooks.constructEvent(payload, signature, secret);
+  const event = Stripe.webhooks.constructEvent(payload, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+  const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+  if (!(signedAt * 1000 <= now + WEBHOOK_TOLERANCE_SECONDS * 1000)) throw new Error("Webhook timestamp is in the future");
+  return event;
 }
 
 /** The payment intent's id of a Checkout Session (Stripe sends an id, or the object when expanded). */

@@ -1,12 +1,7 @@
 import { randomBytes } from "node:crypto";
-import {
-  unstable_composeUploadHandlers as composeUploadHandlers,
-  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
-  unstable_parseMultipartFormData as parseMultipartFormData,
-  type UploadHandler,
-} from "@remix-run/node";
 import { getEnv } from "./env.server";
 import { cleanImage } from "./images.server";
+import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm, TEXT_FORM_MAX_BYTES } from "./forms.server";
 import { errorMessage, log } from "./log.server";
 import { getStorage } from "./storage.server";
 
@@ -27,7 +22,6 @@ const ALLOWED: Record<Kind, string[]> = {
   photos: ["image/png", "image/jpeg", "image/webp", "image/gif"],
 };
 const EXTENSION: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/svg+xml": "svg", "image/webp": "webp", "image/gif": "gif" };
-const TOO_LARGE = "application/x-too-large";
 
 /** What a file really is, from its own first bytes (never from its name or the browser's word). */
 export function sniffImageType(bytes: Uint8Array): string | null {
@@ -42,29 +36,25 @@ export function sniffImageType(bytes: Uint8Array): string | null {
 }
 
 /**
- * Reads each file part up to its limit. An oversized file is drained and
- * marked rather than thrown, so the step's other fields are never lost.
+ * Everything step 4 may carry in one post: a logo, the photo cap, and the text
+ * fields. Past it the post is refused (413) while it streams.
  */
-const fileHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
-  if (name !== "logo" && name !== "photos") return undefined;
-  const limit = LIMIT[name];
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    size += chunk.byteLength;
-    if (size <= limit) chunks.push(chunk);
-  }
-  if (!filename || size === 0) return undefined;
-  if (size > limit) return new File([], filename, { type: TOO_LARGE });
-  return new File(chunks as BlobPart[], filename, { type: contentType });
-};
+export const STEP_FORM_MAX_BYTES = LOGO_MAX_BYTES + MAX_PHOTOS * PHOTO_MAX_BYTES + 4 * TEXT_FORM_MAX_BYTES;
 
-/** A step's form data: multipart (with files) or urlencoded. */
+/**
+ * A step's form data: multipart (with files) or urlencoded, read through the
+ * bounded form reader. At most one logo and MAX_PHOTOS photos are kept in
+ * memory; a file over its size or beyond the count arrives marked, so the
+ * step's other fields are never lost.
+ */
 export async function readStepForm(request: Request): Promise<FormData> {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return parseMultipartFormData(request, composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: 64 * 1024 })));
+    return readMultipartForm(request, {
+      maxBytes: STEP_FORM_MAX_BYTES,
+      files: { logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 }, photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: MAX_PHOTOS } },
+    });
   }
-  return request.formData();
+  return readForm(request);
 }
 
 /** A stored upload. `id` names it in posts (never its key); keys and URLs come only from the server's record. */
@@ -86,11 +76,11 @@ export async function storeUploads(orderId: string, kind: Kind, files: FormDataE
   for (const entry of files) {
     if (!(entry instanceof File) || !entry.name) continue;
     const label = entry.name.slice(0, 80);
-    if (entry.type === TOO_LARGE) {
+    if (entry.type === FILE_TOO_LARGE) {
       outcome.errors.push(`${label} is larger than ${LIMIT[kind] / 1024 / 1024} MB.`);
       continue;
     }
-    if (outcome.stored.length >= room) {
+    if (outcome.stored.length >= room || entry.type === FILE_OVER_COUNT) {
       outcome.errors.push(`${label} was not added: at most ${MAX_PHOTOS} photos.`);
       continue;
     }

@@ -1,0 +1,212 @@
+import {
+  unstable_parseMultipartFormData as parseMultipartFormData,
+  type UploadHandler,
+  type UploadHandlerPart,
+} from "@remix-run/node";
+
+/**
+ * The one way an action reads its request body. Every body is bounded while it
+ * streams, and every field name is bounded before Conform turns names into
+ * objects and arrays (`a[99999999]=1` would otherwise allocate a 100-million-slot
+ * array). Anything out of bounds is answered here, by a thrown Response with a
+ * 4xx status and a plain sentence saying what the limit is:
+ *
+ *   readForm(request)                          a text form (urlencoded, or multipart without files), 64 KB
+ *   readMultipartForm(request, { files, ... }) a form with uploads: per-file, per-field count and total limits
+ *   readRawBody(request, { maxBytes })         a raw body (Stripe's webhook), bounded before its signature is checked
+ *
+ * An oversized file is not an error: it arrives as an empty File of type
+ * FILE_TOO_LARGE (and a file beyond its field's count as FILE_OVER_COUNT), so
+ * the rest of the form is kept and the page can say which file was refused.
+ */
+
+const KB = 1024;
+
+/** A text form's whole body, and a multipart form's text field. */
+export const TEXT_FORM_MAX_BYTES = 64 * KB;
+
+/** Field names the app's forms use look like `email`, `brandColors[2].name`, `socialLinks.facebook`. */
+export const FIELD_NAME_LIMITS = { maxLength: 100, maxDepth: 4, maxIndex: 100, maxFields: 500 } as const;
+
+/** Markers on a File the reader refused to keep (see the module comment). */
+export const FILE_TOO_LARGE = "application/x-too-large";
+export const FILE_OVER_COUNT = "application/x-over-count";
+
+export const FORM_MESSAGES = {
+  notAForm: "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data). Please use the form on our site.",
+  brokenForm: "The form could not be read: it arrived incomplete or malformed. Please go back and send it again.",
+  tooLarge: (bytes: number) => `This form is too large: we accept at most ${formatBytes(bytes)} per post. Please shorten it and try again.`,
+  fieldTooLarge: (bytes: number) => `A text box in this form is too long: each one holds at most ${formatBytes(bytes)}.`,
+  badFieldName: "The form has a field we can't accept. Please use the form on our site.",
+  tooManyFields: (max: number) => `The form has too many fields (at most ${max}). Please use the form on our site.`,
+  noFiles: "This form takes no files. Please use the form on our site.",
+} as const;
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * KB) return `${Math.round((bytes / (1024 * KB)) * 10) / 10} MB`;
+  return `${Math.round(bytes / KB)} KB`;
+}
+
+/** A refusal as the action's answer: a plain sentence the error page shows, with the status that names the problem. */
+export function formRefusal(status: 400 | 413 | 415, message: string): Response {
+  return new Response(message, {
+    status,
+    // The client is still sending a body we stopped reading: close the connection after answering.
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...(status === 413 ? { Connection: "close" } : {}) },
+  });
+}
+
+// A name is a key followed by `.key` or `[n]` segments: the grammar Conform parses, without `[]` (our forms never send it).
+const NAME = /^[A-Za-z_][\w:-]*(?:\.[A-Za-z_][\w-]*|\[\d{1,3}\])*$/;
+const SEGMENT = /\.[A-Za-z_][\w-]*|\[(\d{1,3})\]/g;
+const FORBIDDEN_KEY = /(?:^|\.)(?:__proto__|constructor|prototype)(?=$|[.[])/;
+
+/** Whether a posted field name is one Conform can turn into a small value: bounded length, depth and array index. */
+export function isAcceptableFieldName(name: string): boolean {
+  if (name.length === 0 || name.length > FIELD_NAME_LIMITS.maxLength || !NAME.test(name) || FORBIDDEN_KEY.test(name)) return false;
+  let depth = 0;
+  for (const match of name.matchAll(SEGMENT)) {
+    depth++;
+    if (match[1] !== undefined && Number(match[1]) > FIELD_NAME_LIMITS.maxIndex) return false;
+  }
+  return depth <= FIELD_NAME_LIMITS.maxDepth;
+}
+
+class FieldCounter {
+  private count = 0;
+  constructor(private readonly max: number) {}
+  /** Throws the refusal for a bad name or one field too many. */
+  take(name: string) {
+    if (!isAcceptableFieldName(name)) throw formRefusal(400, FORM_MESSAGES.badFieldName);
+    if (++this.count > this.max) throw formRefusal(400, FORM_MESSAGES.tooManyFields(this.max));
+  }
+}
+
+function mediaType(request: Request): string {
+  return (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** The body as a stream that stops (without being consumed further) once it passes `maxBytes`. */
+function boundedBody(request: Request, maxBytes: number, tooLarge: () => Response): ReadableStream<Uint8Array> | null {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return null;
+  const reader = request.body.getReader();
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch {
+        controller.error(formRefusal(400, FORM_MESSAGES.brokenForm));
+        return;
+      }
+      if (chunk.done) return controller.close();
+      size += chunk.value.byteLength;
+      // Never cancel the request stream: that would destroy the socket before we can answer.
+      if (size > maxBytes) return controller.error(tooLarge());
+      controller.enqueue(chunk.value);
+    },
+  });
+}
+
+async function readAll(stream: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+  if (!stream) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The raw body, up to `maxBytes` (413 past it). For bodies that are not forms, such as a signed webhook. */
+export async function readRawBody(request: Request, options: { maxBytes: number }): Promise<string> {
+  const tooLarge = () => formRefusal(413, FORM_MESSAGES.tooLarge(options.maxBytes));
+  return new TextDecoder().decode(await readAll(boundedBody(request, options.maxBytes, tooLarge)));
+}
+
+export type ReadFormOptions = { maxBytes?: number; maxFields?: number };
+
+/** A text form: urlencoded or multipart without files, bounded in size, field count and field names. */
+export async function readForm(request: Request, options: ReadFormOptions = {}): Promise<FormData> {
+  return readMultipartForm(request, { ...options, files: {} });
+}
+
+export type FileLimit = { maxBytes: number; maxCount: number };
+export type MultipartOptions = ReadFormOptions & { files: Record<string, FileLimit> };
+
+/**
+ * A form that may carry files. Files are read one by one as they stream: a file
+ * over its limit is drained and marked FILE_TOO_LARGE, a file beyond its field's
+ * count is drained and marked FILE_OVER_COUNT, so at most the allowed files are
+ * held in memory. The whole body stops at `maxBytes` (413).
+ */
+export async function readMultipartForm(request: Request, options: MultipartOptions): Promise<FormData> {
+  const maxBytes = options.maxBytes ?? TEXT_FORM_MAX_BYTES;
+  const fields = new FieldCounter(options.maxFields ?? FIELD_NAME_LIMITS.maxFields);
+  const tooLarge = () => formRefusal(413, FORM_MESSAGES.tooLarge(maxBytes));
+  const type = mediaType(request);
+
+  if (type === "application/x-www-form-urlencoded") {
+    const text = new TextDecoder().decode(await readAll(boundedBody(request, maxBytes, tooLarge)));
+    const form = new FormData();
+    for (const [name, value] of new URLSearchParams(text)) {
+      fields.take(name);
+      form.append(name, value);
+    }
+    return form;
+  }
+  if (type !== "multipart/form-data") throw formRefusal(415, FORM_MESSAGES.notAForm);
+
+  const body = boundedBody(request, maxBytes, tooLarge);
+  if (!body) throw formRefusal(400, FORM_MESSAGES.brokenForm);
+  const counts = new Map<string, number>();
+  const handler: UploadHandler = async (part: UploadHandlerPart) => {
+    fields.take(part.name);
+    if (part.filename === undefined) return readTextPart(part);
+    const limit = options.files[part.name];
+    if (!limit) throw formRefusal(400, FORM_MESSAGES.noFiles);
+    return readFilePart(part, limit, counts);
+  };
+  try {
+    const bounded = new Request(request.url, { method: "POST", headers: request.headers, body, duplex: "half" } as RequestInit);
+    return await parseMultipartFormData(bounded, handler);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    throw formRefusal(400, FORM_MESSAGES.brokenForm);
+  }
+}
+
+async function readTextPart(part: UploadHandlerPart): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of part.data) {
+    size += chunk.byteLength;
+    if (size > TEXT_FORM_MAX_BYTES) throw formRefusal(413, FORM_MESSAGES.fieldTooLarge(TEXT_FORM_MAX_BYTES));
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+async function readFilePart(part: UploadHandlerPart, limit: FileLimit, counts: Map<string, number>): Promise<File | undefined> {
+  const filename = part.filename ?? "";
+  const seen = (counts.get(part.name) ?? 0) + 1;
+  const keep = seen <= limit.maxCount;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of part.data) {
+    size += chunk.byteLength;
+    if (keep && size <= limit.maxBytes) chunks.push(chunk);
+    else chunks.length = 0; // drained, never held
+  }
+  // A file input left empty still sends a part with no name and no bytes: not a file.
+  if (!filename || size === 0) return undefined;
+  counts.set(part.name, seen);
+  if (!keep) return new File([], filename, { type: FILE_OVER_COUNT });
+  if (size > limit.maxBytes) return new File([], filename, { type: FILE_TOO_LARGE });
+  return new File(chunks as BlobPart[], filename, { type: part.contentType });
+}

@@ -16,6 +16,7 @@ export const CHECKOUT_MESSAGES = {
   couponFailed: "Error: Failed to validate coupon",
   couponRemoved: "Coupon removed",
   tooMany: "Too many attempts from your connection. Please wait a while and try again, or contact us.",
+  unknownAction: "Unknown action. Please use the buttons on the form.",
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
 } as const;
 
@@ -27,12 +28,15 @@ const optionalText = (max: number) => z.string().trim().max(max).optional();
  */
 export const CheckoutSchema = z
   .object({
-    intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay]),
+    intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay], {
+      error: CHECKOUT_MESSAGES.unknownAction,
+    }),
     email: EmailSchema.optional(),
     couponCode: optionalText(50),
     appliedCoupon: optionalText(50),
     addOns: z.array(z.string().max(50)).max(10).default([]),
-    terms: z.literal("on").optional(),
+    // A ticked box sends "on"; anything else is not an agreement.
+    terms: z.literal("on", { error: CHECKOUT_MESSAGES.missing }).optional(),
     package: optionalText(50),
   })
   .superRefine((value, ctx) => {

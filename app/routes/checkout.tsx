@@ -12,7 +12,7 @@ import { ADD_ONS, formatCents } from "~/content/offer";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser } from "~/server/auth.server";
-import { startCheckout } from "~/server/checkout.server";
+import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -43,8 +43,16 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: init.status ?? 200 },
     );
 
-  // The coupon applied earlier; checked again on every post, never trusted.
+  // Every post that would evaluate a coupon code (applying one, paying, or re-checking the one applied
+  // earlier) counts against the per-address limit, once, before any code is looked at: no path guesses for free.
+  const intent = formData.get("intent");
   const appliedCode = String(formData.get("appliedCoupon") ?? "");
+  const countsAgainstLimit = intent === CHECKOUT_INTENTS.applyCoupon || intent === CHECKOUT_INTENTS.pay || appliedCode !== "";
+  if (countsAgainstLimit && !(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
+    return reply({ status: 429, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
+  }
+
+  // The coupon applied earlier; checked again on every post, never trusted.
   const email = String(formData.get("email") ?? "").trim() || null;
   const recheck = async () => {
     if (!appliedCode) return null;
@@ -64,9 +72,6 @@ export async function action({ request }: ActionFunctionArgs) {
       return reply({ notice: CHECKOUT_MESSAGES.couponRemoved, result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } } });
     }
     case CHECKOUT_INTENTS.applyCoupon: {
-      if (!(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
-        return reply({ status: 429, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
-      }
       try {
         const check = await validateCoupon(value.couponCode ?? "", value.email);
         if (!check.ok) return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
@@ -77,9 +82,6 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case CHECKOUT_INTENTS.pay: {
-      if (!(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
-        return reply({ status: 429, applied: await recheck(), result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
-      }
       const user = await getUser(request);
       try {
         const result = await startCheckout({
@@ -89,7 +91,10 @@ export async function action({ request }: ActionFunctionArgs) {
           packageId: value.package,
           userId: user?.id,
         });
-        if ("redirectTo" in result) return redirect(result.redirectTo, 303);
+        if ("redirectTo" in result) {
+          // This browser started the checkout: the success page may show it the intake link.
+          return redirect(result.redirectTo, { status: 303, headers: { "Set-Cookie": await rememberCheckout(request, result.orderId) } });
+        }
         if ("couponError" in result) return reply({ status: 409, result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }) });
         return reply({ status: 502, applied: await recheck(), result: submission.reply({ formErrors: [result.error] }) });
       } catch (error) {
@@ -118,7 +123,8 @@ export default function Checkout() {
   // With JavaScript the summary follows the ticks at once; the server prices the same way on every post.
   const summary = hydrated ? quote({ packageId: loaderData.packageId, addOnIds, coupon: applied }) : (actionData?.quote ?? loaderData.quote);
   const paying = useIsPending({ intent: CHECKOUT_INTENTS.pay });
-  const problem = form.errors?.[0];
+  // Problems with fields that have no box of their own (the terms tick, the button pressed) show at the top.
+  const problem = form.errors?.[0] ?? fields.terms.errors?.[0] ?? fields.intent.errors?.[0];
 
   return (
     <>

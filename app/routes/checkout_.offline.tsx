@@ -6,7 +6,7 @@ import { findOfflineOrder } from "~/server/checkout.server";
 import { isProduction } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
-import { abandonCheckout, fulfilOrder } from "~/server/fulfilment.server";
+import { abandonCheckout, settlePayment } from "~/server/fulfilment.server";
 import { getStripe } from "~/server/stripe.server";
 
 export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });
   }
   if (order.status !== "pending") throw redirect("/checkout");
-  await fulfilOrder({ orderId: order._id, sessionId, amountPaid: order.amount_total });
+  await settlePayment({ orderId: order._id, sessionId, amountPaid: order.amount_total });
   return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
 }
 

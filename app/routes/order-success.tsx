@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
-import { confirmCheckout } from "~/server/checkout.server";
+import { confirmCheckout, startedHere } from "~/server/checkout.server";
 import { errorMessage, log } from "~/server/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Payment Successful | 24-Hour Website" }, { name: "robots", content: "noindex" }];
@@ -18,7 +18,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const confirmation = await confirmCheckout(sessionId);
     if (confirmation.state === "paid") {
-      return { state: "paid" as const, intakeUrl: `/intake-form?token=${encodeURIComponent(confirmation.token)}` };
+      // Only the browser that started this checkout gets the link here; the buyer always gets it by e-mail.
+      const intakeUrl = (await startedHere(request, confirmation.orderId)) ? `/intake-form?token=${encodeURIComponent(confirmation.token)}` : null;
+      return { state: "paid" as const, intakeUrl };
     }
     return { state: confirmation.state };
   } catch (error) {
@@ -58,10 +60,13 @@ export default function OrderSuccess() {
   return (
     <>
       <PageHero title="Payment Successful!" lead="Thank you for your order. We've e-mailed you a link to your intake form, so you can come back to it any time.">
+        {result.intakeUrl ? null : <p>Open the link in that e-mail to start your intake form.</p>}
         <div className="actions">
-          <Link to={result.intakeUrl} className="button button-primary" rel="noreferrer">
-            Go to Intake Form
-          </Link>
+          {result.intakeUrl ? (
+            <Link to={result.intakeUrl} className="button button-primary" rel="noreferrer">
+              Go to Intake Form
+            </Link>
+          ) : null}
           <Link to="/" className="button">
             Return to Homepage
           </Link>

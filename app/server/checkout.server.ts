@@ -1,20 +1,27 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createCookie } from "@remix-run/node";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
 import { connectDb } from "./db.server";
 import { getEnv } from "./env.server";
-import { abandonCheckout, fulfilOrder, intakeTokenFor } from "./fulfilment.server";
+import { cookieOptions, readCookie } from "./cookies.server";
+import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf } from "./stripe.server";
 
-/** Session ids we make ourselves: the offline test checkout, and orders a coupon made free. */
+/**
+ * Session ids we make ourselves: the offline test checkout, and orders a coupon
+ * made free. Random and stored on the order (never derived from the order id,
+ * which appears in logs and upload URLs), so knowing an order does not open it.
+ */
 export const OFFLINE_SESSION = "offline_";
 export const FREE_SESSION = "free_";
+const ownSessionId = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
 
 export type CheckoutRequest = { email: string; addOnIds: string[]; couponCode?: string | null; packageId?: string | null; userId?: string | null };
-export type CheckoutResult = { redirectTo: string } | { couponError: string } | { error: string };
+export type CheckoutResult = { redirectTo: string; orderId: string } | { couponError: string } | { error: string };
 
 /**
  * Turns a checkout into a pending order and a payment session. The server
@@ -54,21 +61,22 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   log("info", "checkout.started", { order_id: orderId, total: priced.total, coupon: coupon?.code ?? null });
 
   if (priced.total === 0) {
-    const sessionId = `${FREE_SESSION}${orderId}`;
-    await fulfilOrder({ orderId, sessionId, amountPaid: 0 });
-    return { redirectTo: `/order-success?session_id=${sessionId}` };
+    const sessionId = ownSessionId(FREE_SESSION);
+    await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
+    await settlePayment({ orderId, sessionId, amountPaid: 0 });
+    return { redirectTo: `/order-success?session_id=${sessionId}`, orderId };
   }
 
   const stripe = getStripe();
   if (!stripe) {
-    const sessionId = `${OFFLINE_SESSION}${orderId}`;
+    const sessionId = ownSessionId(OFFLINE_SESSION);
     await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
-    return { redirectTo: `/checkout/offline?session_id=${sessionId}` };
+    return { redirectTo: `/checkout/offline?session_id=${sessionId}`, orderId };
   }
 
   try {
     const url = await createStripeSession(orderId, input.email, priced);
-    return { redirectTo: url };
+    return { redirectTo: url, orderId };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
     await abandonCheckout(orderId, "failed");
@@ -130,10 +138,38 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
   const orderId = session.metadata?.order_id ?? session.client_reference_id;
   if (!orderId || !(await Order.exists({ _id: orderId, stripe_session_id: sessionId }))) return { state: "unknown" };
   if (session.payment_status === "paid" || session.payment_status === "no_payment_required") {
-    const { token } = await fulfilOrder({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) });
-    return { state: "paid", orderId, token };
+    const settled = await settlePayment({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) });
+    return settled.state === "paid" ? { state: "paid", orderId, token: settled.token } : { state: "unknown" };
   }
   return { state: "processing" };
+}
+
+/**
+ * The browser that started a checkout carries a signed cookie naming its
+ * orders (the last few), so the success page can give the intake link to that
+ * browser only; anyone else with the success URL is told it was e-mailed.
+ */
+const STARTED_MAX = 5;
+let startedCookie: ReturnType<typeof createCookie> | undefined;
+function checkoutCookie() {
+  startedCookie ??= createCookie("__checkout", cookieOptions("__checkout", { maxAge: 60 * 60 * 24 }));
+  return startedCookie;
+}
+
+async function startedOrders(request: Request): Promise<string[]> {
+  const value = await readCookie(checkoutCookie(), request);
+  return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string").slice(-STARTED_MAX) : [];
+}
+
+/** The Set-Cookie header that marks `orderId` as started by this browser. */
+export async function rememberCheckout(request: Request, orderId: string): Promise<string> {
+  const orders = (await startedOrders(request)).filter((id) => id !== orderId);
+  return checkoutCookie().serialize([...orders, orderId].slice(-STARTED_MAX));
+}
+
+/** Whether this browser started the checkout of `orderId`. */
+export async function startedHere(request: Request, orderId: string): Promise<boolean> {
+  return (await startedOrders(request)).includes(orderId);
 }
 
 /** The order behind an offline test checkout session, or null. */

@@ -1,4 +1,4 @@
-import type { CookieOptions } from "@remix-run/node";
+import type { Cookie, CookieOptions } from "@remix-run/node";
 import { getEnv } from "./env.server";
 
 /**
@@ -18,4 +18,16 @@ export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly
     secure: env.NODE_ENV === "production",
     secrets: env.SESSION_SECRETS,
   };
+}
+
+/**
+ * A cookie's value, or null when it is missing, forged or unreadable: a
+ * cookie the server cannot trust is treated as no cookie, never as an error.
+ */
+export async function readCookie(cookie: Cookie, request: Request): Promise<unknown> {
+  try {
+    return (await cookie.parse(request.headers.get("Cookie"))) ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -83,10 +83,21 @@ export async function releaseCouponUse(orderId: string) {
   await CouponRedemption.deleteOne({ order_id: orderId, status: "reserved" });
 }
 
-/** The order was paid: its reserved use becomes a completed one. */
-export async function confirmCouponUse(orderId: string) {
+/**
+ * A paid order always holds its coupon use: its reservation becomes a completed
+ * use, and a reservation that was freed meanwhile (a cancel racing the payment)
+ * is taken again. Returns false only when no slot is free any more, or the
+ * coupon is gone: the caller honours the payment and records the over-redemption.
+ */
+export async function keepCouponUse(orderId: string, code: string): Promise<boolean> {
   await connectDb();
-  await CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } });
+  const confirm = () => CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } });
+  if ((await confirm()).matchedCount > 0) return true;
+  const coupon = await Coupon.findOne({ code: normalizeCouponCode(code) }).lean();
+  if (!coupon) return false;
+  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId }))) return false;
+  await confirm();
+  return true;
 }
 
 export { COUPON_MESSAGES };

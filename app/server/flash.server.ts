@@ -19,9 +19,18 @@ function flashStorage() {
   return storage;
 }
 
+/** The flash cookie's messages; a forged or unreadable cookie is none, never an error. */
+async function flashSession(request: Request) {
+  try {
+    return await flashStorage().getSession(request.headers.get("Cookie"));
+  } catch {
+    return flashStorage().getSession(null);
+  }
+}
+
 /** A Set-Cookie header that shows `flash` on the next page rendered. */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {
-  const session = await flashStorage().getSession(request.headers.get("Cookie"));
+  const session = await flashSession(request);
   const list = (session.get("messages") ?? []).slice(-2);
   session.set("messages", [...list, flash]);
   return flashStorage().commitSession(session);
@@ -31,8 +40,9 @@ export async function flashCookie(request: Request, flash: Flash): Promise<strin
 export async function takeFlashes(request: Request): Promise<{ flashes: Flash[]; headers: HeadersInit | undefined }> {
   const cookie = request.headers.get("Cookie");
   if (!cookie?.includes("__flash=")) return { flashes: [], headers: undefined };
-  const session = await flashStorage().getSession(cookie);
-  const flashes = session.get("messages") ?? [];
+  const session = await flashSession(request);
+  const stored: unknown = session.get("messages");
+  const flashes = Array.isArray(stored) ? (stored as Flash[]) : [];
   return { flashes, headers: { "Set-Cookie": await flashStorage().destroySession(session) } };
 }
 

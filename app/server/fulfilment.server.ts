@@ -1,12 +1,13 @@
 import mongoose from "mongoose";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
-import { confirmCouponUse, releaseCouponUse } from "./coupons.server";
+import { keepCouponUse, releaseCouponUse } from "./coupons.server";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
 import { orderConfirmation } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { Fulfilment, Order } from "./models/index.server";
+import { Fulfilment, Order, PaymentIssue } from "./models/index.server";
+import type { PaymentIssueKind } from "./models/payment-issue.server";
 import { issueToken } from "./tokens.server";
 
 export type Payment = {
@@ -30,21 +31,59 @@ export const intakeTokenFor = (orderId: string) => issueToken({ orderId, purpose
 /** The order-status token the payment issues. */
 export const statusTokenFor = (orderId: string) => issueToken({ orderId, purpose: "status", issueKey: `paid:${orderId}` });
 
+export type Settlement = { state: "paid"; token: string } | { state: "review" };
+
 /**
- * Fulfils a paid checkout: records the payment, marks the order paid, turns the
- * coupon reservation into a use, issues the intake and order-status tokens and
- * queues the e-mail with both links. The webhook and the success page both call
- * it, any number of times, at once: each step is an insert under a unique key or
- * an idempotent $set, so the result is one paid order, one token of each purpose
+ * Where every payment reported from outside (Stripe's webhook, the success
+ * page, the offline test checkout) enters. A payment whose amount differs from
+ * the order's quoted total, even by a cent, is not fulfilled: it is held for
+ * the admin as a PaymentIssue (the order keeps its status) and logged at warn.
+ * Anything else is fulfilled.
+ */
+export async function settlePayment(payment: Payment): Promise<Settlement> {
+  await connectDb();
+  const order = await Order.findById(payment.orderId).lean();
+  if (!order) throw new Error(`Paid checkout for unknown order ${payment.orderId}`);
+  if (payment.amountPaid !== order.amount_total) {
+    await recordPaymentIssue("amount_mismatch", payment, order);
+    return { state: "review" };
+  }
+  const { token } = await fulfilOrder(payment);
+  return { state: "paid", token };
+}
+
+type OrderDoc = { _id: string; amount_total: number; coupon_code?: string | null };
+
+async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, order: OrderDoc) {
+  try {
+    await PaymentIssue.create({
+      _id: `${kind}:${payment.sessionId}`,
+      kind,
+      order_id: order._id,
+      stripe_session_id: payment.sessionId,
+      expected_cents: order.amount_total,
+      paid_cents: payment.amountPaid,
+      coupon_code: order.coupon_code ?? null,
+    });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error; // recorded already (a redelivery)
+  }
+  log("warn", `payment.${kind}`, { order_id: order._id, expected: order.amount_total, paid: payment.amountPaid, coupon: order.coupon_code ?? null });
+}
+
+/**
+ * Fulfils a paid checkout whose amount is settled (callers with a payment from
+ * outside go through settlePayment): records the payment, marks the order paid,
+ * keeps its coupon use, issues the intake and order-status tokens and queues the
+ * e-mail with both links. The webhook and the success page both call it, any
+ * number of times, at once: each step is an insert under a unique key or an
+ * idempotent $set, so the result is one paid order, one token of each purpose
  * and one e-mail. Returns the intake token.
  */
 export async function fulfilOrder(payment: Payment): Promise<{ token: string }> {
   await connectDb();
   const order = await Order.findById(payment.orderId).lean();
   if (!order) throw new Error(`Paid checkout for unknown order ${payment.orderId}`);
-  if (payment.amountPaid !== order.amount_total) {
-    log("warn", "payment.amount_mismatch", { order_id: payment.orderId, expected: order.amount_total, paid: payment.amountPaid });
-  }
 
   try {
     await Fulfilment.create({
@@ -58,20 +97,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
     if (!isDuplicateKeyError(error)) throw error;
     // Already fulfilled (a retry or a race): carry on, every later step is idempotent.
   }
-
-  await Order.updateOne(
-    { _id: payment.orderId, status: mongoose.trusted({ $in: ["pending", "failed", "cancelled"] }) },
-    {
-      $set: {
-        status: "paid",
-        amount_paid: payment.amountPaid,
-        stripe_session_id: payment.sessionId,
-        stripe_payment_intent_id: payment.paymentIntentId ?? null,
-        paid_at: new Date(),
-      },
-    },
-  );
-  await confirmCouponUse(payment.orderId);
+  await markPaid(payment, order);
 
   const token = await intakeTokenFor(payment.orderId);
   const statusToken = await statusTokenFor(payment.orderId);
@@ -88,9 +114,45 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
   return { token };
 }
 
+/**
+ * The state a fulfilled order must be in: paid, holding its coupon use. Run
+ * after the Fulfilment insert, and again by a cancel that finds a Fulfilment
+ * after its own writes: whichever of a racing pay and cancel writes last, the
+ * other's check sees it, so a paid order never ends cancelled or without its use
+ * (FerretDB does not make the conditional updates below atomic).
+ */
+async function markPaid(payment: Payment, order: OrderDoc) {
+  await Order.updateOne(
+    { _id: payment.orderId, status: mongoose.trusted({ $in: ["pending", "failed", "cancelled"] }) },
+    {
+      $set: {
+        status: "paid",
+        amount_paid: payment.amountPaid,
+        stripe_session_id: payment.sessionId,
+        stripe_payment_intent_id: payment.paymentIntentId ?? null,
+        paid_at: new Date(),
+      },
+    },
+  );
+  if (order.coupon_code && !(await keepCouponUse(payment.orderId, order.coupon_code))) {
+    await recordPaymentIssue("coupon_over_redeemed", payment, order);
+  }
+}
+
 /** A checkout that will not be paid (failed, expired, cancelled): frees its coupon use. A paid order is left alone. */
 export async function abandonCheckout(orderId: string, status: "failed" | "cancelled") {
   await connectDb();
+  if (await Fulfilment.exists({ order_id: orderId })) return;
   await Order.updateOne({ _id: orderId, status: "pending" }, { $set: { status } });
-  if (!(await Fulfilment.exists({ order_id: orderId }))) await releaseCouponUse(orderId);
+  await releaseCouponUse(orderId);
+  // A payment may have landed while we wrote: if so, put the paid state back (see markPaid).
+  const paid = await Fulfilment.findOne({ order_id: orderId }).lean();
+  const order = paid && (await Order.findById(orderId).lean());
+  if (paid && order) {
+    log("warn", "order.cancel_raced_payment", { order_id: orderId });
+    await markPaid(
+      { orderId, sessionId: paid.stripe_session_id, amountPaid: paid.amount_paid, paymentIntentId: paid.stripe_payment_intent_id },
+      order,
+    );
+  }
 }

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import mongoose from "mongoose";
-import { connectDb } from "./db.server";
+import { connectDb, isDuplicateKeyError } from "./db.server";
 import { RateLimitHit } from "./models/index.server";
 
 export type RateLimit = { name: string; max: number; windowMs: number };
@@ -16,16 +15,24 @@ export function clientAddress(request: Request): string {
 }
 
 /**
- * Counts this request against the limit. Hits are inserts and the count is
- * derived, so concurrent requests can overshoot by at most the number racing,
- * never lose count. Returns false when the caller is over the limit.
+ * Counts this request against the limit; false when the caller is over it.
+ * Windows are fixed (the hour, for an hourly limit) and each holds numbered
+ * slots 1..max: taking one is an insert under its unique _id, so 20 requests
+ * at once against a limit of 5 get exactly 5 slots, never more.
  */
 export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
   await connectDb();
-  const key = `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}`;
-  const since = new Date(now.getTime() - limit.windowMs);
-  const used = await RateLimitHit.countDocuments({ key, at: mongoose.trusted({ $gt: since }) });
-  if (used >= limit.max) return false;
-  await RateLimitHit.create({ key, at: now });
-  return true;
+  const window = Math.floor(now.getTime() / limit.windowMs);
+  const key = `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}:${window}`;
+  // A head start only: the count may be stale, the unique slot ids are what hold the limit.
+  const taken = await RateLimitHit.countDocuments({ key });
+  for (let slot = taken + 1; slot <= limit.max; slot++) {
+    try {
+      await RateLimitHit.create({ _id: `${key}:${slot}`, key, at: now });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  return false;
 }

@@ -47,6 +47,11 @@ export function sessionStorage() {
   return storage;
 }
 
-export function getSession(request: Request) {
-  return sessionStorage().getSession(request.headers.get("Cookie"));
+/** The sign-in session; a forged or unreadable cookie is no session, never an error. */
+export async function getSession(request: Request) {
+  try {
+    return await sessionStorage().getSession(request.headers.get("Cookie"));
+  } catch {
+    return sessionStorage().getSession(null);
+  }
 }

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { abandonCheckout, fulfilOrder } from "./fulfilment.server";
+import { abandonCheckout, settlePayment } from "./fulfilment.server";
 import { log } from "./log.server";
 import { paymentIntentIdOf } from "./stripe.server";
 import { StripeEvent } from "./models/index.server";
@@ -39,10 +39,10 @@ async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
   switch (event.type) {
     case "checkout.session.completed":
       // Card payments are paid now; bank debits complete later (async_payment_succeeded).
-      if (session.payment_status === "paid" || session.payment_status === "no_payment_required") await fulfilOrder(paid);
+      if (session.payment_status === "paid" || session.payment_status === "no_payment_required") await settlePayment(paid);
       return "processed";
     case "checkout.session.async_payment_succeeded":
-      await fulfilOrder(paid);
+      await settlePayment(paid);
       return "processed";
     case "checkout.session.async_payment_failed":
       await abandonCheckout(orderId, "failed");

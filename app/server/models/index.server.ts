@@ -5,6 +5,7 @@ import { IntakeSubmission } from "./intake-submission.server";
 import { IntakeToken } from "./intake-token.server";
 import { OnceKey } from "./once-key.server";
 import { Order } from "./order.server";
+import { PaymentIssue } from "./payment-issue.server";
 import { OutboxClaim, OutboxMessage } from "./outbox.server";
 import { PrivacyAuditLog } from "./privacy-audit.server";
 import { RateLimitHit } from "./rate-limit.server";
@@ -17,9 +18,9 @@ import { User, UserRole } from "./user.server";
 
 
 /** Every model, for building indexes and for tests. */
-export const allModels = [ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
+export const allModels = [ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PaymentIssue, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
 
-export { ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
+export { ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PaymentIssue, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
 
 /** Builds every model's indexes; resolves once they exist (unique keys are what make effects exactly-once). */
 export async function ensureIndexes() {

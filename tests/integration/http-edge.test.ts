@@ -1,0 +1,321 @@
+import { Readable } from "node:stream";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { CONTACT_MESSAGES } from "~/domain/contact";
+import { FORM_MESSAGES, TEXT_FORM_MAX_BYTES } from "~/server/forms.server";
+import { Coupon, Order } from "~/server/models/index.server";
+import { paidOrder } from "../support/app-data";
+import { uniqueAddress } from "../support/mailpit";
+import { APP_URL, appIsUp, appResidentBytes, intakeCookie, loopbackAddress, postForm, rawRequest, useRunningAppDatabase } from "../support/http";
+
+/**
+ * The HTTP edge, tried against the running app as an attacker and a careless
+ * client would: every answer is a 4xx with a message or a normal page, never a
+ * 5xx, and the process keeps answering.
+ */
+const connect = useRunningAppDatabase();
+beforeAll(() => connect());
+
+/** React escapes apostrophes in the HTML it renders. */
+const html = (text: string) => text.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+
+describe("nothing in the request path throws", () => {
+  it.each(["/?a=%", "/?utm=50%off", "//", "//x", "/%", "/?token=abc%zz&next=%E0%A4%A", "/intake-form?token=%"])("GET %s answers without a 5xx and the app stays up", async (path) => {
+    const res = await rawRequest({ path });
+    expect(res.status).toBeLessThan(500);
+    expect(await appIsUp()).toBe(true);
+  });
+
+  it.each(["a b", "", "[zz", "x".repeat(300), "127.0.0.1:99999"])("a Host header of %j is refused cleanly", async (host) => {
+    const res = await rawRequest({ path: "/", headers: { Host: host } });
+    expect(res.status).toBeLessThan(500);
+    expect(await appIsUp()).toBe(true);
+  });
+});
+
+describe("cross-site posts", () => {
+  it("refuses another site's Origin even with Sec-Fetch-Site: none (Remix's own check answered 500)", async () => {
+    const res = await rawRequest({
+      method: "POST",
+      path: "/contact",
+      body: "name=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", "Sec-Fetch-Site": "none" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.text).toContain("cross-site request refused");
+  });
+
+  it.each([["::::"], ["null"], ["https://evil.example"]])("refuses Origin %j with Sec-Fetch-Site: same-origin", async (origin) => {
+    const res = await rawRequest({
+      method: "POST",
+      path: "/checkout",
+      body: "intent=update",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("lets this site's own posts through", async () => {
+    const res = await postForm("/checkout", "intent=update", { from: loopbackAddress() });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("forged and unreadable cookies are no cookie", () => {
+  const cookies = ["__session=abc.!!!", "__flash=%E0%A4%A.x", "__intake=eyJ0b2tlbklkIjoiYWJjIn0%3D.forged", "__checkout=WyJhIl0%3D.bad", "__session=; __flash=; __intake=", "__flash"];
+  it.each(["/", "/checkout", "/intake-form", "/intake-form/1", "/order-success?session_id=offline_x", "/dashboard", "/admin"])("GET %s with each forged cookie: no 5xx", async (path) => {
+    for (const cookie of cookies) {
+      const res = await rawRequest({ path, headers: { Cookie: cookie } });
+      expect(res.status, `${path} with ${cookie}`).toBeLessThan(500);
+    }
+  });
+
+  it("a post with forged cookies is answered as a post without them", async () => {
+    for (const cookie of cookies) {
+      const res = await postForm("/intake-form/1", "intent=next", { cookie, from: loopbackAddress() });
+      expect(res.status, cookie).toBeLessThan(500);
+    }
+  });
+});
+
+describe("request bodies are bounded while they stream", () => {
+  it("answers a text form over 64 KB with 413 and a page that says the limit", async () => {
+    const res = await postForm("/contact", `message=${"a".repeat(200_000)}`, { from: loopbackAddress() });
+    expect(res.status).toBe(413);
+    expect(html(res.text)).toContain(FORM_MESSAGES.tooLarge(TEXT_FORM_MAX_BYTES));
+  });
+
+  it("stops reading a 50 MB post to /contact sent without a length, and stays up", async () => {
+    let sent = 0;
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < 800; i++) {
+          sent += 65_536;
+          yield Buffer.alloc(65_536, 0x61);
+        }
+      })(),
+    );
+    const res = await rawRequest({
+      method: "POST",
+      path: "/contact",
+      body,
+      from: loopbackAddress(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked", "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(res.status).toBe(413);
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+    expect(await appIsUp()).toBe(true);
+  });
+
+  it("refuses a webhook body over Stripe's payload size before looking at its signature", async () => {
+    const res = await rawRequest({
+      method: "POST",
+      path: "/webhooks/stripe",
+      body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
+      headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=forged" },
+    });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("field names are bounded before the form is parsed", () => {
+  it("answers a[99999999]=1 with 400 and a message, not a 100-million-slot array", async () => {
+    const res = await postForm("/contact", "a[99999999]=1", { from: loopbackAddress() });
+    expect(res.status).toBe(400);
+    expect(html(res.text)).toContain(FORM_MESSAGES.badFieldName);
+  });
+
+  it("answers a name nested 2000 levels deep with 400", async () => {
+    const res = await postForm("/checkout", `a${"[0]".repeat(2000)}=1&intent=update`, { from: loopbackAddress() });
+    expect(res.status).toBe(400);
+    expect(html(res.text)).toContain(FORM_MESSAGES.badFieldName);
+  });
+
+  it("answers 600 fields with 400", async () => {
+    const body = Array.from({ length: 600 }, (_, i) => `f${i}=1`).join("&");
+    const res = await postForm("/contact", body, { from: loopbackAddress() });
+    expect(res.status).toBe(400);
+    expect(html(res.text)).toContain(FORM_MESSAGES.tooManyFields(500));
+  });
+});
+
+describe("bodies that are not forms, on every form", () => {
+  let cookie = "";
+  beforeAll(async () => {
+    cookie = await intakeCookie((await paidOrder(uniqueAddress("edge"))).token);
+  });
+  const bodies: [string, Record<string, string>, string | undefined][] = [
+    ["JSON", { "Content-Type": "application/json" }, '{"intent":"next"}'],
+    ["text/plain", { "Content-Type": "text/plain" }, "intent=next"],
+    ["no body", {}, undefined],
+    ["broken multipart", { "Content-Type": "multipart/form-data; boundary=xyz" }, '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nnext'],
+    ["multipart without a boundary", { "Content-Type": "multipart/form-data" }, "intent=next"],
+  ];
+  const paths = ["/contact", "/checkout", "/checkout/offline", "/intake-form", "/intake-form/1", "/intake-form/4"];
+  it.each(bodies)("%s: a 4xx with a message on each form", async (_name, headers, body) => {
+    for (const path of paths) {
+      const res = await rawRequest({ method: "POST", path, body, from: loopbackAddress(), headers: { ...headers, Cookie: cookie, "Sec-Fetch-Site": "same-origin" } });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(html(res.text), path).toMatch(/web form|could not be read/);
+    }
+  });
+});
+
+describe("step 4 uploads", () => {
+  it("answers a text field over 64 KB in step 4's multipart post with 413 and says why", async () => {
+    const form = new FormData();
+    form.set("businessDescription", "a".repeat(70_000));
+    const request = new Request("http://x/", { method: "POST", body: form });
+    const cookie = await intakeCookie((await paidOrder(uniqueAddress("field"))).token);
+    const res = await rawRequest({
+      method: "POST",
+      path: "/intake-form/4",
+      from: loopbackAddress(),
+      body: Buffer.from(await request.arrayBuffer()),
+      headers: { "Content-Type": request.headers.get("Content-Type")!, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+    });
+    expect(res.status).toBe(413);
+    expect(html(res.text)).toContain(FORM_MESSAGES.fieldTooLarge(TEXT_FORM_MAX_BYTES));
+  });
+
+  it("stops reading 40 photos of 8 MB past the step's total limit, holding at most the allowed photos", async () => {
+    const cookie = await intakeCookie((await paidOrder(uniqueAddress("photos"))).token);
+    const before = await appResidentBytes();
+    const boundary = "----fuzzboundary";
+    const photo = Buffer.alloc(1024 * 1024, 0x42);
+    let sent = 0;
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < 40; i++) {
+          yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="p${i}.png"\r\nContent-Type: image/png\r\n\r\n`);
+          for (let mb = 0; mb < 8; mb++) {
+            sent += photo.length;
+            yield photo;
+          }
+          yield Buffer.from("\r\n");
+        }
+        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nstay\r\n--${boundary}--\r\n`);
+      })(),
+    );
+    const res = await rawRequest({
+      method: "POST",
+      path: "/intake-form/4",
+      body,
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked", Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(res.status).toBe(413);
+    expect(sent).toBeLessThan(320 * 1024 * 1024);
+    const after = await appResidentBytes();
+    if (before !== null && after !== null) expect(after - before).toBeLessThan(200 * 1024 * 1024);
+    expect(await appIsUp()).toBe(true);
+  });
+});
+
+describe("pages that carry a token or personal data", () => {
+  it.each(["/intake-form", "/intake-form/1", "/order-success?session_id=x", "/order-status", "/dashboard", "/admin", "/auth", "/checkout"])("%s is sent with Cache-Control: no-store", async (path) => {
+    const res = await rawRequest({ path });
+    expect(res.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("public pages stay cacheable", async () => {
+    const res = await rawRequest({ path: "/" });
+    expect(res.headers["cache-control"] ?? "").not.toContain("no-store");
+  });
+});
+
+describe("the checkout form", () => {
+  it("answers an unknown intent with 400 and a message shown on the form", async () => {
+    const res = await postForm("/checkout", "intent=refund&email=a%40example.test", { from: loopbackAddress() });
+    expect(res.status).toBe(400);
+    expect(html(res.text)).toMatch(new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.unknownAction.replace(/\./g, "\\.")}`));
+  });
+
+  it("answers a terms value other than a tick with 400 and a message shown on the form", async () => {
+    const res = await postForm("/checkout", "intent=pay&email=a%40example.test&terms=yes", { from: loopbackAddress() });
+    expect(res.status).toBe(400);
+    expect(html(res.text)).toMatch(new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.missing.replace(/\./g, "\\.")}`));
+  });
+
+  it("counts every post that evaluates a coupon code against the limit, re-checks of an applied code included", async () => {
+    const from = loopbackAddress();
+    for (let i = 0; i < 30; i++) {
+      const res = await postForm("/checkout", `intent=update&appliedCoupon=GUESS${i}`, { from });
+      expect(res.status).toBe(200);
+    }
+    const guesses = [`intent=update&appliedCoupon=GUESS30`, "intent=apply-coupon&couponCode=GUESS31", "intent=pay&email=a%40example.test&appliedCoupon=GUESS32"];
+    for (const body of guesses) {
+      const res = await postForm("/checkout", body, { from });
+      expect(res.status, body).toBe(429);
+      expect(html(res.text)).toContain(CHECKOUT_MESSAGES.tooMany);
+    }
+  });
+});
+
+describe("the contact form's limit", () => {
+  it("accepts exactly 5 of 20 posts sent at once from one address", async () => {
+    const from = loopbackAddress();
+    const email = uniqueAddress("burst");
+    const body = new URLSearchParams({ name: "Sam", email, message: "Hello, I would like a website please." });
+    const results = await Promise.all(Array.from({ length: 20 }, () => postForm("/contact", body, { from })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 303)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expect(html(results.find((r) => r.status === 429)!.text)).toContain(CONTACT_MESSAGES.tooMany);
+  });
+});
+
+describe("the success page", () => {
+  const cookieFrom = (res: { headers: Record<string, unknown> }) =>
+    ([] as string[])
+      .concat((res.headers["set-cookie"] as string[]) ?? [])
+      .map((c) => c.split(";")[0])
+      .join("; ");
+
+  async function payOffline(email: string, extra = "") {
+    const from = loopbackAddress();
+    const start = await postForm("/checkout", `intent=pay&email=${encodeURIComponent(email)}&terms=on${extra}`, { from });
+    expect(start.status).toBe(303);
+    const location = String(start.headers.location);
+    const cookie = cookieFrom(start);
+    expect(cookie).toContain("__checkout=");
+    return { from, location, cookie, order: (await Order.findOne({ email }).lean())! };
+  }
+
+  it("uses a random session id, and shows the intake link only to the browser that started the checkout", async () => {
+    const email = uniqueAddress("success");
+    const { from, location, cookie, order } = await payOffline(email);
+    const sessionId = new URL(location, APP_URL).searchParams.get("session_id")!;
+    expect(sessionId).toMatch(/^offline_[A-Za-z0-9_-]{32}$/);
+    expect(sessionId).not.toContain(order._id);
+
+    const paid = await postForm("/checkout/offline", `session_id=${sessionId}&intent=pay`, { from, cookie });
+    expect(paid.status).toBe(303);
+    const success = String(paid.headers.location);
+
+    const mine = await rawRequest({ path: success, headers: { Cookie: cookie } });
+    expect(mine.text).toContain("/intake-form?token=");
+    const someoneElse = await rawRequest({ path: success });
+    expect(someoneElse.status).toBe(200);
+    expect(someoneElse.text).toContain("Payment Successful!");
+    expect(html(someoneElse.text)).toContain("We've e-mailed you a link");
+    expect(someoneElse.text).not.toContain("token=");
+
+    // The guessable ids of before open nothing.
+    for (const guess of [`offline_${order._id}`, `free_${order._id}`]) {
+      const res = await rawRequest({ path: `/order-success?session_id=${guess}`, headers: { Cookie: cookie } });
+      expect(res.text).not.toContain("token=");
+    }
+  });
+
+  it("does the same for an order a coupon made free", async () => {
+    const code = `FREE${Date.now()}`;
+    await Coupon.create({ code, discount_type: "percentage", discount_value: 100 });
+    const email = uniqueAddress("free");
+    const { location, cookie, order } = await payOffline(email, `&appliedCoupon=${code}`);
+    expect(location).toMatch(/^\/order-success\?session_id=free_[A-Za-z0-9_-]{32}$/);
+    expect(location).not.toContain(order._id);
+    expect((await rawRequest({ path: location, headers: { Cookie: cookie } })).text).toContain("/intake-form?token=");
+    expect((await rawRequest({ path: location })).text).not.toContain("token=");
+  });
+});

@@ -11,6 +11,8 @@ import { getStripe } from "~/server/stripe.server";
 
 export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
+const OFFLINE_INTENTS = { pay: "pay", cancel: "cancel" } as const;
+
 /**
  * The offline test checkout: stands in for Stripe when no key is configured, in
  * development and tests only. Paying here runs the same fulfilment as Stripe.
@@ -40,13 +42,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const sessionId = String(form.get("session_id") ?? "");
   const order = await pendingOrder(sessionId);
-  if (form.get("intent") === "cancel") {
-    await abandonCheckout(order._id, "cancelled");
-    return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });
+  switch (form.get("intent")) {
+    case OFFLINE_INTENTS.cancel:
+      await abandonCheckout(order._id, "cancelled");
+      return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });
+    case OFFLINE_INTENTS.pay:
+      if (order.status !== "pending") throw redirect("/checkout");
+      await settlePayment({ orderId: order._id, sessionId, amountPaid: order.amount_total });
+      return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
+    default:
+      throw new Response("Unknown action. Please use the buttons on the page.", { status: 400 });
   }
-  if (order.status !== "pending") throw redirect("/checkout");
-  await settlePayment({ orderId: order._id, sessionId, amountPaid: order.amount_total });
-  return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
 }
 
 export default function OfflineCheckout() {
@@ -64,10 +70,10 @@ export default function OfflineCheckout() {
           {order.status === "pending" ? (
             <Form method="post" className="actions">
               <input type="hidden" name="session_id" value={order.sessionId} />
-              <button type="submit" name="intent" value="pay" className="button button-primary">
+              <button type="submit" name="intent" value={OFFLINE_INTENTS.pay} className="button button-primary">
                 Complete test payment
               </button>
-              <button type="submit" name="intent" value="cancel" className="button">
+              <button type="submit" name="intent" value={OFFLINE_INTENTS.cancel} className="button">
                 Cancel
               </button>
             </Form>

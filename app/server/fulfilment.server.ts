@@ -65,10 +65,10 @@ async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, orde
       paid_cents: payment.amountPaid,
       coupon_code: order.coupon_code ?? null,
     });
+    log("warn", `payment.${kind}`, { order_id: order._id, expected: order.amount_total, paid: payment.amountPaid, coupon: order.coupon_code ?? null });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error; // recorded already (a redelivery)
   }
-  log("warn", `payment.${kind}`, { order_id: order._id, expected: order.amount_total, paid: payment.amountPaid, coupon: order.coupon_code ?? null });
 }
 
 /**

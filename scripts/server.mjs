@@ -106,15 +106,16 @@ function isPrivatePath(pathname) {
   return PRIVATE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`));
 }
 app.use((req, res, next) => {
-  if (req.method !== "GET" && req.method !== "HEAD") res.setHeader("Cache-Control", "no-store");
-  else if (isPrivatePath(req.path)) {
+  const isPrivate = req.method !== "GET" && req.method !== "HEAD" ? true : isPrivatePath(req.path);
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
     // Set last, over whatever the route set: a private page is never cacheable.
-    const writeHead = res.writeHead;
-    res.writeHead = function (...args) {
-      res.setHeader("Cache-Control", "no-store");
-      return writeHead.apply(this, args);
-    };
-  }
+    if (isPrivate) res.setHeader("Cache-Control", "no-store");
+    // An answer sent before the body was read (a refused or oversized post) closes the connection,
+    // so the unread rest of the body is never taken for the next request on it.
+    if (!req.complete) res.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
   next();
 });
 

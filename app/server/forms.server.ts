@@ -49,11 +49,8 @@ export function formatBytes(bytes: number): string {
 
 /** A refusal as the action's answer: a plain sentence the error page shows, with the status that names the problem. */
 export function formRefusal(status: 400 | 413 | 415, message: string): Response {
-  return new Response(message, {
-    status,
-    // The client is still sending a body we stopped reading: close the connection after answering.
-    headers: { "Content-Type": "text/plain; charset=utf-8", ...(status === 413 ? { Connection: "close" } : {}) },
-  });
+  // The body may be only partly read: scripts/server.mjs closes the connection after such an answer.
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 // A name is a key followed by `.key` or `[n]` segments: the grammar Conform parses, without `[]` (our forms never send it).

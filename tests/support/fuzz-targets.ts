@@ -1,0 +1,54 @@
+import { CheckoutSchema } from "~/domain/checkout";
+import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { stepSchema } from "~/domain/intake/schemas";
+import { TOTAL_STEPS } from "~/domain/intake/steps";
+
+/**
+ * Every form the fuzz test (tests/integration/fuzz.test.ts) posts malformed
+ * bodies to. To cover a new form, add one line: its path, what a visitor needs
+ * to reach it (a signed-in session, an intake session), and its field names
+ * (from its Zod schema where it has one), so generated bodies mix real field
+ * names with hostile ones.
+ */
+export type FuzzNeed = "intake" | "user" | "admin";
+export type FuzzTarget = { path: string; needs?: FuzzNeed; fields: string[]; multipart?: boolean };
+
+/** The field names a Zod object schema (possibly wrapped in refinements, pipes or transforms) declares. */
+export function schemaFields(schema: unknown, depth = 0): string[] {
+  const s = schema as { shape?: Record<string, unknown>; _zod?: { def?: { in?: unknown; innerType?: unknown; schema?: unknown } } };
+  if (s?.shape) return Object.keys(s.shape);
+  const def = s?._zod?.def;
+  if (!def || depth > 6) return [];
+  return schemaFields(def.in ?? def.innerType ?? def.schema, depth + 1);
+}
+
+/** Names the intake's list editors post (rows and nested keys), beyond the schemas' top-level keys. */
+const INTAKE_NESTED = [
+  "servicesList[0].name",
+  "servicesList[1].price",
+  "servicesList[0].showPricing",
+  "brandColors[0]",
+  "brandColors.name",
+  "photoMetadata[0].altText",
+  "photoMetadata[0].key",
+  "photoMetadata[0].url",
+  "photoMetadata[3].placement",
+  "testimonials[0].text",
+  "staffBios[0].name",
+  "socialLinks.facebook",
+  "intent",
+];
+
+const intakeFields = [...new Set([...Array.from({ length: TOTAL_STEPS }, (_, i) => schemaFields(stepSchema(i + 1, "draft"))).flat(), ...INTAKE_NESTED])];
+
+export const FUZZ_TARGETS: FuzzTarget[] = [
+  { path: "/contact", fields: [...schemaFields(ContactSchema), HONEYPOT_FIELD] },
+  { path: "/checkout", fields: schemaFields(CheckoutSchema) },
+  { path: "/checkout/offline", fields: ["session_id", "intent"] },
+  { path: "/intake-form", needs: "intake", fields: [] },
+  ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({ path: `/intake-form/${i + 1}`, needs: "intake", fields: intakeFields, multipart: i + 1 === 4 })),
+  { path: "/webhooks/stripe", fields: ["type", "data"] },
+];
+
+/** Values a real visitor might send for an intent field, and some they would not. */
+export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", ""];

@@ -1,4 +1,4 @@
-import type { Cookie, CookieOptions } from "@remix-run/node";
+import type { Cookie, CookieOptions, SessionData, SessionStorage } from "@remix-run/node";
 import { getEnv } from "./env.server";
 
 /**
@@ -18,6 +18,15 @@ export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly
     secure: env.NODE_ENV === "production",
     secrets: env.SESSION_SECRETS,
   };
+}
+
+/** A cookie session's data; a forged or unreadable cookie is an empty session, never an error. */
+export async function readSession<D extends SessionData, F extends SessionData>(storage: SessionStorage<D, F>, request: Request) {
+  try {
+    return await storage.getSession(request.headers.get("Cookie"));
+  } catch {
+    return storage.getSession(null);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createCookieSessionStorage } from "@remix-run/node";
-import { cookieOptions } from "./cookies.server";
+import { cookieOptions, readSession } from "./cookies.server";
 
 /**
  * Flash messages (the spec's toasts) ride a signed cookie across a redirect and
@@ -20,13 +20,7 @@ function flashStorage() {
 }
 
 /** The flash cookie's messages; a forged or unreadable cookie is none, never an error. */
-async function flashSession(request: Request) {
-  try {
-    return await flashStorage().getSession(request.headers.get("Cookie"));
-  } catch {
-    return flashStorage().getSession(null);
-  }
-}
+const flashSession = (request: Request) => readSession(flashStorage(), request);
 
 /** A Set-Cookie header that shows `flash` on the next page rendered. */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {

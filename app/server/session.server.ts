@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createSessionStorage } from "@remix-run/node";
 import { connectDb } from "./db.server";
-import { cookieOptions } from "./cookies.server";
+import { cookieOptions, readSession } from "./cookies.server";
 import { Session } from "./models/index.server";
 
 const SESSION_DAYS = 30;
@@ -48,10 +48,6 @@ export function sessionStorage() {
 }
 
 /** The sign-in session; a forged or unreadable cookie is no session, never an error. */
-export async function getSession(request: Request) {
-  try {
-    return await sessionStorage().getSession(request.headers.get("Cookie"));
-  } catch {
-    return sessionStorage().getSession(null);
-  }
+export function getSession(request: Request) {
+  return readSession(sessionStorage(), request);
 }

@@ -38,7 +38,7 @@ import { createCookieSessionStorage } from "@remix-run/node";
 import mongoose from "mongoose";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { addDays, EXPIRING_SOON_DAYS, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_MESSAGES, TOKEN_PATTERN, TOKEN_VALID_DAYS, tokenState, type TokenPurpose } from "~/domain/tokens";
-import { cookieOptions } from "./cookies.server";
+import { cookieOptions, readSession } from "./cookies.server";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
@@ -148,7 +148,7 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
   const config = PURPOSES[purpose];
   if (state.state === "invalid") return redirectWithFlash(request, config.invalid.to, config.invalid.flash);
   const storage = storageFor(purpose);
-  const session = await storage.getSession(request.headers.get("Cookie"));
+  const session = await readSession(storage, request);
   session.set("tokenId", state.token._id);
   session.set("orderId", state.token.order_id);
   await IntakeToken.updateOne({ _id: state.token._id }, { $set: { last_accessed: new Date() } });
@@ -157,7 +157,7 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
 
 /** The token named by this browser's cookie for `purpose`, as it is now; null without one. */
 export async function tokenSession(request: Request, purpose: TokenPurpose): Promise<TokenState | null> {
-  const session = await storageFor(purpose).getSession(request.headers.get("Cookie"));
+  const session = await readSession(storageFor(purpose), request);
   const tokenId = session.get("tokenId");
   if (typeof tokenId !== "string" || !/^[0-9a-f]{64}$/.test(tokenId)) return null;
   const token = await findToken(tokenId);

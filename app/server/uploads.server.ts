@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getEnv } from "./env.server";
+import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "./forms.server";
 import { cleanImage } from "./images.server";
-import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm, TEXT_FORM_MAX_BYTES } from "./forms.server";
 import { errorMessage, log } from "./log.server";
 import { getStorage } from "./storage.server";
 
@@ -36,10 +36,18 @@ export function sniffImageType(bytes: Uint8Array): string | null {
 }
 
 /**
+ * A step without files: the longest a customer can legitimately fill in is
+ * step 10 (50 staff bios of up to 3,200 characters), about 160,000 characters
+ * before percent-encoding; 1 MB leaves room for non-Latin text. Not 64 KB:
+ * nothing a customer types may be refused for its size when the form allows it.
+ */
+export const STEP_TEXT_MAX_BYTES = 1024 * 1024;
+
+/**
  * Everything step 4 may carry in one post: a logo, the photo cap, and the text
  * fields. Past it the post is refused (413) while it streams.
  */
-export const STEP_FORM_MAX_BYTES = LOGO_MAX_BYTES + MAX_PHOTOS * PHOTO_MAX_BYTES + 4 * TEXT_FORM_MAX_BYTES;
+export const STEP_FORM_MAX_BYTES = LOGO_MAX_BYTES + MAX_PHOTOS * PHOTO_MAX_BYTES + STEP_TEXT_MAX_BYTES;
 
 /**
  * A step's form data: multipart (with files) or urlencoded, read through the
@@ -54,7 +62,7 @@ export async function readStepForm(request: Request): Promise<FormData> {
       files: { logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 }, photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: MAX_PHOTOS } },
     });
   }
-  return readForm(request);
+  return readForm(request, { maxBytes: STEP_TEXT_MAX_BYTES });
 }
 
 /** A stored upload. `id` names it in posts (never its key); keys and URLs come only from the server's record. */

@@ -65,6 +65,20 @@ describe("readRawBody", () => {
   });
 });
 
+describe("readStepForm", () => {
+  it("accepts the longest text step a customer can fill in (50 staff bios at their limits), not only 64 KB", async () => {
+    const body = new URLSearchParams({ intent: "stay" });
+    for (let i = 0; i < 50; i++) {
+      body.set(`staffBios[${i}].name`, "N".repeat(100));
+      body.set(`staffBios[${i}].role`, "R".repeat(100));
+      body.set(`staffBios[${i}].bio`, "é".repeat(1000));
+      body.set(`staffBios[${i}].headshotUrl`, `https://example.com/${"p".repeat(1900)}`);
+    }
+    const form = await readStepForm(post(body, { "Content-Type": "application/x-www-form-urlencoded" }));
+    expect(form.get("staffBios[49].bio")).toBe("é".repeat(1000));
+  });
+});
+
 describe("readStepForm (step 4's uploads)", () => {
   it("keeps at most the photo cap, marks the rest, and marks a photo over its size without holding it", async () => {
     const body = new FormData();

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { paidOrder } from "../support/app-data";
-import { FUZZ_INTENTS, FUZZ_TARGETS, type FuzzTarget } from "../support/fuzz-targets";
+import { signedInUser } from "../support/auth";
+import { FUZZ_INTENTS, FUZZ_TARGETS, type FuzzNeed, type FuzzTarget } from "../support/fuzz-targets";
 import { APP_URL, appIsUp, appResidentBytes, intakeCookie, loopbackAddress, rawRequest, useRunningAppDatabase } from "../support/http";
 import { uniqueAddress } from "../support/mailpit";
 
@@ -13,17 +14,20 @@ import { uniqueAddress } from "../support/mailpit";
  * replay or widen a run; the seed is printed either way.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1200);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 // V8 grows its heap lazily, so a healthy run can add ~130 MB; holding one 100-million-slot array
 // (800 MB) or 40 photos of 8 MB (320 MB) would not fit.
 const MAX_RSS_GROWTH = 256 * 1024 * 1024;
 
 const connect = useRunningAppDatabase();
 const from = loopbackAddress(); // its own rate-limit buckets: the fuzz never spends another test's limits
-let intake = "";
+/** The cookie each kind of visitor brings, made the way the app makes it. */
+const cookies: Record<FuzzNeed, string> = { intake: "", user: "", admin: "" };
 beforeAll(async () => {
   await connect();
-  intake = await intakeCookie((await paidOrder(uniqueAddress("fuzz"))).token);
+  cookies.intake = await intakeCookie((await paidOrder(uniqueAddress("fuzz"))).token);
+  cookies.user = (await signedInUser()).cookie;
+  cookies.admin = (await signedInUser({ admin: true })).cookie;
 });
 
 const hostileName = fc.oneof(
@@ -81,7 +85,7 @@ const body = (target: FuzzTarget): fc.Arbitrary<Body> => {
 
 const cookieFor = (target: FuzzTarget) =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.constant(target.needs === "intake" ? "intake" : "") },
+    { weight: 5, arbitrary: fc.constant(target.needs ?? "") },
     { weight: 1, arbitrary: fc.constantFrom("__intake=forged.sig", "__session=abc.!!!", "__flash=%E0%A4%A", "__checkout=W10%3D.x", "__intake=") },
   );
 
@@ -102,7 +106,7 @@ describe("fuzzing every form with malformed bodies", () => {
           headers["Stripe-Signature"] = "t=1,v1=forged";
         }
         if (b.contentType !== undefined) headers["Content-Type"] = b.contentType;
-        if (cookie) headers.Cookie = cookie === "intake" ? intake : cookie;
+        if (cookie) headers.Cookie = cookie in cookies ? cookies[cookie as FuzzNeed] : cookie;
         const res = await rawRequest({ method: "POST", path: target.path, body: b.body, headers, from });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (++runs % 200 === 0) expect(await appIsUp(), `after ${runs} posts`).toBe(true);

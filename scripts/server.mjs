@@ -99,9 +99,10 @@ app.use((req, res, next) => {
 /**
  * Pages that carry a token or personal data are never stored by a browser or a
  * proxy: one list, by path prefix, so every page under these paths (including
- * ones added later) gets the header, and so does any answer to a POST.
+ * ones added later) gets the header, and so does any answer to a POST. Not
+ * /uploads: owner-only images are "private, max-age" there, so a satellite link
+ * fetches each one once.
  */
-// (Not /uploads: owner-only images are "private, max-age" there, so a satellite link fetches each once.)
 const PRIVATE_PATHS = ["/intake-form", "/order-success", "/order-status", "/dashboard", "/admin", "/auth", "/login", "/logout", "/signup", "/sign-in", "/sign-up", "/reset-password", "/forgot-password", "/account", "/checkout", "/dev/mail"];
 function isPrivatePath(pathname) {
   return PRIVATE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`));

@@ -35,7 +35,7 @@ export const FILE_OVER_COUNT = "application/x-over-count";
 export const FORM_MESSAGES = {
   notAForm: "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data). Please use the form on our site.",
   brokenForm: "The form could not be read: it arrived incomplete or malformed. Please go back and send it again.",
-  tooLarge: (bytes: number) => `This form is too large: we accept at most ${formatBytes(bytes)} per post. Please shorten it and try again.`,
+  tooLarge: (bytes: number, hint = "Please shorten it and try again.") => `This form is too large: we accept at most ${formatBytes(bytes)} per post. ${hint}`,
   fieldTooLarge: (bytes: number) => `A text box in this form is too long: each one holds at most ${formatBytes(bytes)}.`,
   badFieldName: "The form has a field we can't accept. Please use the form on our site.",
   tooManyFields: (max: number) => `The form has too many fields (at most ${max}). Please use the form on our site.`,
@@ -134,7 +134,8 @@ export async function readForm(request: Request, options: ReadFormOptions = {}):
 }
 
 export type FileLimit = { maxBytes: number; maxCount: number };
-export type MultipartOptions = ReadFormOptions & { files: Record<string, FileLimit> };
+/** `tooLargeHint` follows the 413 message's limit: what to send instead (for uploads, the file limits). */
+export type MultipartOptions = ReadFormOptions & { files: Record<string, FileLimit>; tooLargeHint?: string };
 
 /**
  * A form that may carry files. Files are read one by one as they stream: a file
@@ -145,7 +146,7 @@ export type MultipartOptions = ReadFormOptions & { files: Record<string, FileLim
 export async function readMultipartForm(request: Request, options: MultipartOptions): Promise<FormData> {
   const maxBytes = options.maxBytes ?? TEXT_FORM_MAX_BYTES;
   const fields = new FieldCounter(options.maxFields ?? FIELD_NAME_LIMITS.maxFields);
-  const tooLarge = () => formRefusal(413, FORM_MESSAGES.tooLarge(maxBytes));
+  const tooLarge = () => formRefusal(413, FORM_MESSAGES.tooLarge(maxBytes, options.tooLargeHint));
   const type = mediaType(request);
 
   if (type === "application/x-www-form-urlencoded") {

@@ -60,6 +60,7 @@ export async function readStepForm(request: Request): Promise<FormData> {
     return readMultipartForm(request, {
       maxBytes: STEP_FORM_MAX_BYTES,
       files: { logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 }, photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: MAX_PHOTOS } },
+      tooLargeHint: `Please go back and choose fewer or smaller files. ${UPLOAD_LIMITS_TEXT.photos}`,
     });
   }
   return readForm(request, { maxBytes: STEP_TEXT_MAX_BYTES });

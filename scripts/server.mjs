@@ -113,11 +113,30 @@ app.use((req, res, next) => {
   res.writeHead = function (...args) {
     // Set last, over whatever the route set: a private page is never cacheable.
     if (isPrivate) res.setHeader("Cache-Control", "no-store");
-    // An answer sent before the body was read (a refused or oversized post) closes the connection,
-    // so the unread rest of the body is never taken for the next request on it.
-    if (!req.complete) res.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   };
+  next();
+});
+
+/**
+ * Lingering close: an answer sent before the body was read (a refused or
+ * oversized post) is followed by reading and discarding whatever the client is
+ * still sending, so it can read the answer instead of meeting a reset, and the
+ * next request on the connection starts where it should. Never held in memory;
+ * a client still sending after LINGER_MS loses the connection.
+ */
+const LINGER_MS = 10_000;
+app.use((req, res, next) => {
+  res.on("finish", () => {
+    if (req.complete || req.destroyed) return;
+    const cutOff = setTimeout(() => req.socket?.destroy(), LINGER_MS);
+    const done = () => clearTimeout(cutOff);
+    req.removeAllListeners("data");
+    req.on("data", () => {});
+    req.once("end", done);
+    req.once("close", done);
+    req.resume();
+  });
   next();
 });
 

@@ -42,13 +42,13 @@ export const FORM_MESSAGES = {
   noFiles: "This form takes no files. Please use the form on our site.",
 } as const;
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * KB) return `${Math.round((bytes / (1024 * KB)) * 10) / 10} MB`;
   return `${Math.round(bytes / KB)} KB`;
 }
 
 /** A refusal as the action's answer: a plain sentence the error page shows, with the status that names the problem. */
-export function formRefusal(status: 400 | 413 | 415, message: string): Response {
+function formRefusal(status: 400 | 413 | 415, message: string): Response {
   // The body may be only partly read: scripts/server.mjs closes the connection after such an answer.
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -33,7 +33,7 @@ export function getStripe(): Stripe | null {
 export const STRIPE_PAYLOAD_MAX_BYTES = 512 * 1024;
 
 /** How far a webhook's signed timestamp may be from our clock, either way (Stripe's default tolerance). */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * Verifies a webhook's signature against the raw body; throws when it does not

@@ -41,7 +41,7 @@ export function sniffImageType(bytes: Uint8Array): string | null {
  * before percent-encoding; 1 MB leaves room for non-Latin text. Not 64 KB:
  * nothing a customer types may be refused for its size when the form allows it.
  */
-export const STEP_TEXT_MAX_BYTES = 1024 * 1024;
+const STEP_TEXT_MAX_BYTES = 1024 * 1024;
 
 /**
  * Everything step 4 may carry in one post: a logo, the photo cap, and the text

@@ -40,3 +40,45 @@ export function intakeNotice(input: { businessName: string; orderId: string; upd
     "The 24-hour clock for the first draft starts now.",
   ]);
 }
+
+/** A date as a customer in NSW reads it: "Tue 24 Nov". */
+function day(date: Date): string {
+  return date.toLocaleDateString("en-AU", { timeZone: "Australia/Sydney", weekday: "short", day: "numeric", month: "short" });
+}
+
+/* Reminders: short enough to read on a phone; what is missing, the link, how long it takes. */
+
+export function intakeNotStartedReminder(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date; minutes: number }) {
+  return layout("Your website is waiting for your details", [
+    `Thanks for your order (#${input.orderId.slice(0, 8)}). We can't start your website until we have your business details.`,
+    `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
+    { link: input.intakeUrl, label: "Start your intake form" },
+    `This link works until ${day(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
+  ]);
+}
+
+export function intakeIncompleteReminder(input: { intakeUrl: string; linkExpiresAt: Date; stepsLeft: number; minutes: number; nextStepName: string }) {
+  return layout("Nearly there: finish your intake form", [
+    `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
+    "Everything you've entered is saved. Pick up where you left off:",
+    { link: input.intakeUrl, label: "Finish your intake form" },
+    `This link works until ${day(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
+  ]);
+}
+
+export function linkExpiringReminder(input: { intakeUrl: string; expiresAt: Date; renewedUntil: Date; minutes: number }) {
+  return layout("Your intake form link expires soon", [
+    `The link to your intake form runs out on ${day(input.expiresAt)}, and we still need your details to build your website.`,
+    `We've renewed your access: this new link works until ${day(input.renewedUntil)}. Finishing the form takes about ${input.minutes} minutes.`,
+    { link: input.intakeUrl, label: "Open your intake form" },
+  ]);
+}
+
+export function revisionAvailableReminder(input: { round: number; statusUrl: string; draftUrl: string | null }) {
+  return layout(`Your draft is ready for round ${input.round} feedback`, [
+    `Revision round ${input.round} is open: tell us what you'd like changed on your website draft. It takes about 5 minutes.`,
+    ...(input.draftUrl ? [{ link: input.draftUrl, label: "See your draft" }] : []),
+    { link: input.statusUrl, label: `Give round ${input.round} feedback` },
+    "We make your changes within 24 hours of receiving your feedback.",
+  ]);
+}

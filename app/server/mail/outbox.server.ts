@@ -4,6 +4,7 @@ import { connectDb, isDuplicateKeyError } from "../db.server";
 import { getEnv } from "../env.server";
 import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
+import { OUTBOX_STATUSES } from "../models/outbox.server";
 import type { MailContent } from "./templates.server";
 import { getMailTransport, type MailTransport } from "./transport.server";
 
@@ -138,4 +139,59 @@ export function startOutboxWorker() {
 /** Asks the worker to look now rather than at its next tick (no-op when it is not started). */
 export function wakeOutbox() {
   if (timer) runOnce();
+}
+
+/* The admin's view of the outbox */
+
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+export type OutboxCounts = Record<OutboxStatus, number>;
+
+/** How many messages are queued, sent and failed (one count per status: one accumulator per query). */
+export async function outboxCounts(): Promise<OutboxCounts> {
+  await connectDb();
+  const [pending, sent, failed] = await Promise.all(OUTBOX_STATUSES.map((status) => OutboxMessage.countDocuments({ status })));
+  return { pending, sent, failed };
+}
+
+export const OUTBOX_PAGE_SIZE = 50;
+
+/** One page of messages, newest first, optionally of one status; `before` is the keyset cursor (a created_at). */
+export async function listOutbox(input: { status?: OutboxStatus; before?: Date }) {
+  await connectDb();
+  const filter: Record<string, unknown> = {};
+  if (input.status) filter.status = input.status;
+  if (input.before) filter.created_at = mongoose.trusted({ $lt: input.before });
+  const rows = await OutboxMessage.find(filter, { to: 1, subject: 1, status: 1, attempts: 1, last_error: 1, created_at: 1, sent_at: 1, next_attempt_at: 1 })
+    .sort({ created_at: -1 })
+    .limit(OUTBOX_PAGE_SIZE + 1)
+    .lean();
+  const page = rows.slice(0, OUTBOX_PAGE_SIZE);
+  return {
+    messages: page.map((m) => ({
+      id: String(m._id),
+      to: m.to,
+      subject: m.subject,
+      status: m.status as OutboxStatus,
+      attempts: m.attempts,
+      lastError: m.last_error ?? null,
+      createdAt: new Date(m.created_at as Date).toISOString(),
+      sentAt: m.sent_at ? m.sent_at.toISOString() : null,
+      nextAttemptAt: m.status === "pending" ? m.next_attempt_at.toISOString() : null,
+    })),
+    nextBefore: rows.length > OUTBOX_PAGE_SIZE ? new Date(page[page.length - 1].created_at as Date).toISOString() : null,
+  };
+}
+
+/**
+ * Puts a failed message back in the queue for one more attempt now. Only a
+ * failed message qualifies, so nothing delivered is ever sent again; the
+ * attempt is claimed like any other, so two clicks send it once.
+ */
+export async function retryFailedMail(id: string): Promise<boolean> {
+  await connectDb();
+  const result = await OutboxMessage.updateOne({ _id: id, status: "failed" }, { $set: { status: "pending", next_attempt_at: new Date() } });
+  if (result.matchedCount === 0) return false;
+  log("info", "mail.retry", { outbox_id: id });
+  wakeOutbox();
+  return true;
 }

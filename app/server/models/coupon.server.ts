@@ -36,5 +36,7 @@ const CouponRedemptionSchema = new mongoose.Schema(
 );
 
 CouponRedemptionSchema.index({ coupon_id: 1, slot: 1 }, { unique: true });
+// The cron's purge of reservations for checkouts never paid.
+CouponRedemptionSchema.index({ status: 1, created_at: 1 });
 
 export const CouponRedemption = mongoose.model("CouponRedemption", CouponRedemptionSchema);

@@ -110,5 +110,7 @@ const IntakeSubmissionSchema = new mongoose.Schema(
 );
 
 IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -1 });
+// The cron's retention rule: submissions of one retention period last changed before a date.
+IntakeSubmissionSchema.index({ data_retention_period: 1, updated_at: 1 });
 
 export const IntakeSubmission = mongoose.model("IntakeSubmission", IntakeSubmissionSchema);

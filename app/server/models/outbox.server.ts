@@ -25,6 +25,10 @@ const OutboxMessageSchema = new mongoose.Schema(
 
 OutboxMessageSchema.index({ status: 1, next_attempt_at: 1 });
 OutboxMessageSchema.index({ created_at: -1 });
+// The admin outbox page by status; a customer's e-mails (data export and deletion); the cron's purge of old delivered mail.
+OutboxMessageSchema.index({ status: 1, created_at: -1 });
+OutboxMessageSchema.index({ to: 1, created_at: -1 });
+OutboxMessageSchema.index({ status: 1, sent_at: 1 });
 
 export const OutboxMessage = mongoose.model("OutboxMessage", OutboxMessageSchema);
 
@@ -41,5 +45,6 @@ const OutboxClaimSchema = new mongoose.Schema(
 );
 
 OutboxClaimSchema.index({ message_id: 1, attempt: 1 }, { unique: true });
+OutboxClaimSchema.index({ claimed_at: 1 });
 
 export const OutboxClaim = mongoose.model("OutboxClaim", OutboxClaimSchema);

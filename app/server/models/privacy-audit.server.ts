@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 
-export const AUDIT_ACTIONS = ["ai_processing", "consent_given", "consent_withdrawn", "data_deletion"] as const;
+/** The spec's four actions, and data_export: a customer downloaded what we hold about their order. */
+export const AUDIT_ACTIONS = ["ai_processing", "consent_given", "consent_withdrawn", "data_deletion", "data_export"] as const;
 
 /** privacy_audit_log. `key` makes an entry written by a retried request appear once. */
 const PrivacyAuditLogSchema = new mongoose.Schema(
@@ -12,6 +13,7 @@ const PrivacyAuditLogSchema = new mongoose.Schema(
     privacy_level: { type: String, default: "standard" },
     order_id: { type: String, default: null },
     ai_provider: { type: String, default: null },
+    reason: { type: String, default: null }, // why, for a data_deletion (an admin's request, the retention rule)
   },
   { collection: "privacy_audit_log" },
 );

@@ -1,0 +1,240 @@
+import mongoose from "mongoose";
+import { revisionRoundsFor } from "~/content/packages";
+import {
+  decideReminder,
+  intakeRemaining,
+  REMINDABLE_STATUSES,
+  REMINDER_KINDS,
+  REMINDER_MESSAGES,
+  reminderKey,
+  type ReminderChoice,
+  type ReminderFacts,
+  type ReminderKind,
+  type ReminderSource,
+} from "~/domain/reminders";
+import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { orderLinks } from "./fulfilment.server";
+import { issueIntakeToken, TOKEN_VALID_DAYS } from "./intake-tokens.server";
+import { log } from "./log.server";
+import { intakeIncompleteReminder, intakeNotStartedReminder, linkExpiringReminder, revisionAvailableReminder } from "./mail/messages.server";
+import { queueMail } from "./mail/outbox.server";
+import { IntakeSubmission, IntakeToken, OnceKey, Order, ReminderLog } from "./models/index.server";
+
+/**
+ * Sends smart reminders (spec 2: send-smart-reminder). The rules are in
+ * domain/reminders; this module gathers each order's facts, asks the rules, and
+ * sends: a ReminderLog insert under the reminder's key (the exactly-once step),
+ * then the e-mail through the outbox under the same key.
+ */
+
+const DAY_MS = 86_400_000;
+const BATCH = 200;
+
+type OrderRow = {
+  _id: string;
+  email: string;
+  status: string;
+  product_id?: string | null;
+  paid_at?: Date | null;
+  created_at?: Date;
+  draft_url?: string | null;
+  revision_1_enabled?: boolean;
+  revision_1_submitted_at?: Date | null;
+  revision_2_enabled?: boolean;
+  revision_2_submitted_at?: Date | null;
+  revision_3_enabled?: boolean;
+  revision_3_submitted_at?: Date | null;
+};
+
+const ORDER_FIELDS = {
+  email: 1,
+  status: 1,
+  product_id: 1,
+  paid_at: 1,
+  created_at: 1,
+  draft_url: 1,
+  revision_1_enabled: 1,
+  revision_1_submitted_at: 1,
+  revision_2_enabled: 1,
+  revision_2_submitted_at: 1,
+  revision_3_enabled: 1,
+  revision_3_submitted_at: 1,
+} as const;
+
+type Gathered = { order: OrderRow; facts: ReminderFacts; furthestStep: number };
+
+const revisionField = (order: OrderRow, n: 1 | 2 | 3) =>
+  ({ enabled: Boolean(order[`revision_${n}_enabled`]), submitted: Boolean(order[`revision_${n}_submitted_at`]) }) as const;
+
+/**
+ * When a revision round was first seen open: the first look claims a key whose
+ * creation time is the answer (the order keeps no enabled-at time of its own).
+ */
+async function revisionOpenSince(orderId: string, round: number): Promise<Date | null> {
+  const id = `revision-open:${orderId}:${round}`;
+  await claimOnce(id);
+  const doc = await OnceKey.findById(id).lean();
+  return (doc?.created_at as Date | undefined) ?? null;
+}
+
+/** Every order's facts for the rules, in three queries for the whole batch (plus one per open revision round). */
+async function gather(orders: OrderRow[]): Promise<Gathered[]> {
+  const ids = orders.map((o) => o._id);
+  const inIds = mongoose.trusted({ $in: ids });
+  const [tokens, submissions, logs] = await Promise.all([
+    IntakeToken.find({ order_id: inIds }, { order_id: 1, expires_at: 1, used: 1, created_at: 1 }).sort({ created_at: -1 }).lean(),
+    IntakeSubmission.find({ order_id: inIds }, { order_id: 1, submitted_at: 1, updated_at: 1, furthest_step: 1 }).lean(),
+    ReminderLog.find({ order_id: inIds }, { order_id: 1, kind: 1, round: 1, sent_at: 1 }).lean(),
+  ]);
+  const out: Gathered[] = [];
+  for (const order of orders) {
+    const token = tokens.find((t) => t.order_id === order._id); // newest first
+    const submission = submissions.find((s) => s.order_id === order._id);
+    const rounds = revisionRoundsFor(order.product_id);
+    const revisions = [];
+    for (const round of [1, 2, 3] as const) {
+      if (round > rounds) break;
+      const r = revisionField(order, round);
+      const open = r.enabled && !r.submitted && Boolean(submission?.submitted_at);
+      revisions.push({ round, ...r, availableSince: open ? await revisionOpenSince(order._id, round) : null });
+    }
+    out.push({
+      order,
+      furthestStep: submission?.furthest_step ?? 1,
+      facts: {
+        status: order.status,
+        paidAt: order.paid_at ?? null,
+        intake: submission ? { lastSavedAt: submission.updated_at as Date, submitted: Boolean(submission.submitted_at) } : null,
+        link: token ? { expiresAt: token.expires_at, used: token.used } : null,
+        revisions,
+        history: logs
+          .filter((l) => l.order_id === order._id)
+          .map((l) => ({ kind: l.kind as ReminderKind, round: l.round ?? null, sentAt: l.sent_at as Date })),
+      },
+    });
+  }
+  return out;
+}
+
+/**
+ * The e-mail for a reminder, with a fresh link: only token hashes are stored, so
+ * a link is a new token, issued under the reminder's key (a retry gets the same one).
+ */
+async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, now: Date) {
+  const token = await issueIntakeToken({ orderId: g.order._id, issueKey: key, now });
+  const links = orderLinks(token);
+  const linkExpiresAt = new Date(now.getTime() + TOKEN_VALID_DAYS * DAY_MS);
+  const remaining = intakeRemaining(g.furthestStep);
+  switch (choice.kind) {
+    case "intake_not_started":
+      return intakeNotStartedReminder({ orderId: g.order._id, intakeUrl: links.intakeUrl, linkExpiresAt, minutes: remaining.minutes });
+    case "intake_incomplete":
+      return intakeIncompleteReminder({ intakeUrl: links.intakeUrl, linkExpiresAt, stepsLeft: remaining.steps, minutes: remaining.minutes, nextStepName: remaining.nextStepName });
+    case "link_expiring":
+      return linkExpiringReminder({ intakeUrl: links.intakeUrl, expiresAt: g.facts.link!.expiresAt, renewedUntil: linkExpiresAt, minutes: remaining.minutes });
+    case "revision_available":
+      // The intake is submitted: this link opens the order status page only, never the intake form again.
+      await IntakeToken.updateOne({ issue_key: key }, { $set: { used: true } });
+      return revisionAvailableReminder({ round: choice.round ?? 1, statusUrl: links.statusUrl, draftUrl: g.order.draft_url ?? null });
+  }
+}
+
+/** Records and queues one reminder. False when another caller already sent this window's reminder. */
+async function deliver(g: Gathered, choice: ReminderChoice, source: ReminderSource, actor: string | null, now: Date): Promise<boolean> {
+  const key = reminderKey(g.order._id, choice);
+  const mail = await reminderMail(g, choice, key, now);
+  try {
+    await ReminderLog.create({ key, order_id: g.order._id, kind: choice.kind, round: choice.round, slot: choice.slot, source, actor });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+  try {
+    await queueMail({ key, to: g.order.email, ...mail });
+  } catch (error) {
+    // Not queued: free the window so the next run tries again, rather than record a reminder nobody got.
+    await ReminderLog.deleteOne({ key });
+    throw error;
+  }
+  log("info", "reminder.sent", { order_id: g.order._id, kind: choice.kind, round: choice.round, slot: choice.slot, source });
+  return true;
+}
+
+export type ReminderResult = { sent: boolean; kind?: ReminderKind; title: string; message: string };
+
+/**
+ * One order's reminder, for the admin's 'Send Reminder' (and each order of the
+ * bulk action): the same rules as the cron, except that an admin may send
+ * before a reminder is due. Answers with spec 2's toast.
+ */
+export async function sendReminder(input: { orderId: string; source: ReminderSource; actor?: string | null; now?: Date }): Promise<ReminderResult> {
+  await connectDb();
+  const now = input.now ?? new Date();
+  const order = await Order.findById(input.orderId, ORDER_FIELDS).lean<OrderRow>();
+  const notSent = { sent: false, title: REMINDER_MESSAGES.notSent.title, message: REMINDER_MESSAGES.notSent.description };
+  if (!order) return { ...notSent, message: "Order not found" };
+  const [g] = await gather([order]);
+  const decision = decideReminder(g.facts, now, input.source);
+  if (!decision.send) {
+    return decision.reason === "nothing_pending" ? { ...notSent, message: REMINDER_MESSAGES.nothingPending.description } : notSent;
+  }
+  if (!(await deliver(g, decision, input.source, input.actor ?? null, now))) return notSent;
+  return { sent: true, kind: decision.kind, title: REMINDER_MESSAGES.sent.title, message: REMINDER_MESSAGES.sent.description };
+}
+
+/** The bulk 'Send reminders': how many of these orders were sent one ('Sent reminders for N orders'). */
+export async function sendReminders(input: { orderIds: string[]; actor: string; now?: Date }): Promise<number> {
+  let sent = 0;
+  for (const orderId of input.orderIds) {
+    if ((await sendReminder({ orderId, source: "admin", actor: input.actor, now: input.now })).sent) sent++;
+  }
+  return sent;
+}
+
+export type ReminderRunSummary = { checked: number; sent: Record<ReminderKind, number>; failed: number };
+
+/**
+ * The cron's pass over every order being worked on: each gets at most one
+ * reminder, and only when one is due. Safe to run twice at once.
+ */
+export async function runReminders(now = new Date()): Promise<ReminderRunSummary> {
+  await connectDb();
+  const summary: ReminderRunSummary = { checked: 0, failed: 0, sent: Object.fromEntries(REMINDER_KINDS.map((k) => [k, 0])) as Record<ReminderKind, number> };
+  let after = "";
+  for (;;) {
+    const orders = await Order.find({ status: mongoose.trusted({ $in: [...REMINDABLE_STATUSES] }), _id: mongoose.trusted({ $gt: after }) }, ORDER_FIELDS)
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .lean<OrderRow[]>();
+    if (orders.length === 0) break;
+    after = orders[orders.length - 1]._id;
+    summary.checked += orders.length;
+    for (const g of await gather(orders)) {
+      const decision = decideReminder(g.facts, now, "cron");
+      if (!decision.send) continue;
+      try {
+        if (await deliver(g, decision, "cron", null, now)) summary.sent[decision.kind]++;
+      } catch (error) {
+        summary.failed++;
+        log("error", "reminder.failed", { order_id: g.order._id, kind: decision.kind, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (orders.length < BATCH) break;
+  }
+  return summary;
+}
+
+export type ReminderHistoryEntry = { sentAt: string; kind: ReminderKind; round: number | null; source: ReminderSource; actor: string | null };
+
+/** The order detail's reminder history, newest first. */
+export async function reminderHistory(orderId: string): Promise<ReminderHistoryEntry[]> {
+  await connectDb();
+  const logs = await ReminderLog.find({ order_id: orderId }).sort({ sent_at: -1 }).limit(50).lean();
+  return logs.map((l) => ({
+    sentAt: new Date(l.sent_at as Date).toISOString(),
+    kind: l.kind as ReminderKind,
+    round: l.round ?? null,
+    source: l.source as ReminderSource,
+    actor: l.actor ?? null,
+  }));
+}

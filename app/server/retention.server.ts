@@ -1,0 +1,74 @@
+import mongoose from "mongoose";
+import { purgeBefore, PURGE_AFTER, RETENTION_DELETION_REASON, retentionCutoffs } from "~/domain/retention";
+import { deleteOrderData } from "./data-deletion.server";
+import { connectDb } from "./db.server";
+import { abandonCheckout } from "./fulfilment.server";
+import { log } from "./log.server";
+import { CouponRedemption, IntakeSubmission, OutboxClaim, OutboxMessage, RateLimitHit, Session } from "./models/index.server";
+
+/** How many submissions one cron run deletes at most; the next run carries on. */
+const RETENTION_BATCH = 100;
+
+export type RetentionSummary = { deleted: number; failed: number };
+
+/**
+ * Deletes intake data whose chosen retention has ended (30 days or 1 year after
+ * its last change; 'permanent' never), the same way an admin's deletion does,
+ * with 'Retention period ended' as the audit entry's reason.
+ */
+export async function deleteExpiredIntakeData(now = new Date()): Promise<RetentionSummary> {
+  await connectDb();
+  const summary: RetentionSummary = { deleted: 0, failed: 0 };
+  for (const { period, changedBefore } of retentionCutoffs(now)) {
+    const due = await IntakeSubmission.find({ data_retention_period: period, updated_at: mongoose.trusted({ $lt: changedBefore }) }, { order_id: 1 })
+      .sort({ updated_at: 1 })
+      .limit(RETENTION_BATCH)
+      .lean();
+    for (const { order_id } of due) {
+      try {
+        if ((await deleteOrderData({ orderId: order_id, reason: RETENTION_DELETION_REASON, actor: "cron" })).deleted) summary.deleted++;
+      } catch (error) {
+        summary.failed++;
+        log("error", "retention.delete_failed", { order_id, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  return summary;
+}
+
+export type PurgeSummary = { sessions: number; rateLimitHits: number; couponReservations: number; deliveredMail: number; outboxClaims: number };
+
+/**
+ * Housekeeping nothing else does (there are no TTL indexes): expired sign-in
+ * sessions, old rate-limit hits, coupon uses reserved for checkouts never paid
+ * (the checkout is abandoned the way Stripe's 'expired' event does it, which
+ * frees the slot), and delivered e-mails past their keeping age.
+ */
+export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummary> {
+  await connectDb();
+  const lt = (date: Date) => mongoose.trusted({ $lt: date });
+
+  const sessions = await Session.deleteMany({ expires_at: lt(now) });
+  const hits = await RateLimitHit.deleteMany({ at: lt(purgeBefore(now, PURGE_AFTER.rateLimitHitsMs)) });
+
+  const stale = await CouponRedemption.find({ status: "reserved", created_at: lt(purgeBefore(now, PURGE_AFTER.couponReservationMs)) }, { order_id: 1 })
+    .limit(500)
+    .lean();
+  let couponReservations = 0;
+  for (const { order_id } of stale) {
+    await abandonCheckout(order_id, "cancelled");
+    if (!(await CouponRedemption.exists({ order_id, status: "reserved" }))) couponReservations++;
+  }
+
+  const mailBefore = purgeBefore(now, PURGE_AFTER.deliveredMailMs);
+  const mail = await OutboxMessage.deleteMany({ status: "sent", sent_at: lt(mailBefore) });
+  const claims = await OutboxClaim.deleteMany({ claimed_at: lt(mailBefore) });
+
+  return {
+    sessions: sessions.deletedCount,
+    rateLimitHits: hits.deletedCount,
+    couponReservations,
+    deliveredMail: mail.deletedCount,
+    outboxClaims: claims.deletedCount,
+  };
+}

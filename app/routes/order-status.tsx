@@ -1,9 +1,28 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { DataExportButton } from "~/components/DataExportButton";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
+import { sessionToken } from "~/server/intake.server";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await sessionToken(request);
+  return { canExport: Boolean(access && access.state !== "invalid" && access.state !== "expired") };
+}
+
 export default function Page() {
-  return <PageHero title="Order Status" lead="Track your 24-hour website build" />;
+  const { canExport } = useLoaderData<typeof loader>();
+  return (
+    <PageHero title="Order Status" lead="Track your 24-hour website build">
+      {canExport ? (
+        <section aria-labelledby="your-data-heading">
+          <h2 id="your-data-heading">Your data</h2>
+          <p>Download everything we hold about your order as one file.</p>
+          <DataExportButton action="/order-status/export" />
+        </section>
+      ) : null}
+    </PageHero>
+  );
 }

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** The admin outbox page (/admin/outbox): its filter, its one row action, its messages. */
+
+export const OUTBOX_STATUS_LABELS = { pending: "Queued", sent: "Sent", failed: "Failed" } as const;
+export type OutboxStatusName = keyof typeof OUTBOX_STATUS_LABELS;
+
+/** The filter form (GET): a status, and the keyset cursor for older messages. Anything else is ignored. */
+export const OutboxFilterSchema = z.object({
+  status: z.enum(["pending", "sent", "failed"]).optional().catch(undefined),
+  before: z.iso.datetime().optional().catch(undefined),
+});
+
+export const OUTBOX_INTENTS = { retry: "retry" } as const;
+
+/** The row action: Retry one failed message, named by its id. */
+export const OutboxActionSchema = z.object({
+  intent: z.literal(OUTBOX_INTENTS.retry),
+  messageId: z.string().regex(/^[0-9a-f]{24}$/, { message: "Unknown message" }),
+});
+
+export const OUTBOX_MESSAGES = {
+  retried: { title: "Retry Queued", description: "The message will be sent again in a moment." },
+  notFailed: { title: "Not Retried", description: "Only a failed message can be retried; this one is queued or already sent." },
+} as const;

@@ -1,0 +1,152 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { PageHero } from "~/components/PageHero";
+import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox";
+import { requireAdmin } from "~/server/auth.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { log } from "~/server/log.server";
+import { listOutbox, outboxCounts, retryFailedMail } from "~/server/mail/outbox.server";
+
+export const meta: MetaFunction = () => [{ title: "Outbox | Admin" }, { name: "robots", content: "noindex" }];
+
+/** A time as the business reads it (NSW), formatted on the server so the page is the same with or without JavaScript. */
+function when(iso: string | null): string {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString("en-AU", { timeZone: "Australia/Sydney", day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const filter = OutboxFilterSchema.parse(Object.fromEntries(url.searchParams));
+  const [counts, page] = await Promise.all([outboxCounts(), listOutbox({ status: filter.status, before: filter.before ? new Date(filter.before) : undefined })]);
+  return {
+    counts,
+    status: filter.status ?? "",
+    paged: Boolean(filter.before),
+    nextBefore: page.nextBefore,
+    messages: page.messages.map((m) => ({ ...m, created: when(m.createdAt), sent: when(m.sentAt), next: when(m.nextAttemptAt) })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: OutboxActionSchema });
+  if (submission.status !== "success") throw new Response("Bad Request: unknown action or message", { status: 400 });
+  const back = new URL(request.url).search ? `/admin/outbox${new URL(request.url).search}` : "/admin/outbox";
+  switch (submission.value.intent) {
+    case OUTBOX_INTENTS.retry: {
+      const retried = await retryFailedMail(submission.value.messageId);
+      log("info", "admin.outbox_retry", { outbox_id: submission.value.messageId, actor: admin.email, retried });
+      const flash = retried ? { kind: "success" as const, ...OUTBOX_MESSAGES.retried } : { kind: "info" as const, ...OUTBOX_MESSAGES.notFailed };
+      return redirectWithFlash(request, back, flash, { status: 303 });
+    }
+  }
+}
+
+export default function AdminOutbox() {
+  const { counts, status, paged, nextBefore, messages } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
+  const older = new URLSearchParams({ ...(status ? { status } : {}), ...(nextBefore ? { before: nextBefore } : {}) });
+  return (
+    <>
+      <PageHero title="Outbox" lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again." />
+      <div className="wrap section">
+        <p>
+          <Link to="/admin">Back to the admin panel</Link>
+        </p>
+        <ul className="badges outbox-counts" aria-label="Messages by status">
+          {(Object.keys(OUTBOX_STATUS_LABELS) as (keyof typeof OUTBOX_STATUS_LABELS)[]).map((s) => (
+            <li key={s} className={`badge outbox-${s}`}>
+              {OUTBOX_STATUS_LABELS[s]}: {counts[s]}
+            </li>
+          ))}
+        </ul>
+        <Form method="get" className="actions outbox-filter">
+          <label htmlFor="outbox-status">Status</label>
+          <select id="outbox-status" name="status" defaultValue={status}>
+            <option value="">All messages</option>
+            {(Object.keys(OUTBOX_STATUS_LABELS) as (keyof typeof OUTBOX_STATUS_LABELS)[]).map((s) => (
+              <option key={s} value={s}>
+                {OUTBOX_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button-small">
+            Show
+          </button>
+        </Form>
+        {messages.length === 0 ? (
+          <p>{status ? `No ${OUTBOX_STATUS_LABELS[status as keyof typeof OUTBOX_STATUS_LABELS].toLowerCase()} messages.` : "No e-mails yet."}</p>
+        ) : (
+          // A focusable scroll box: the table scrolls sideways on a phone, by keyboard too.
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Messages">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Recipient</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Queued</th>
+                  <th scope="col">Sent or next try</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {messages.map((m) => (
+                  <tr key={m.id}>
+                    <td>{m.to}</td>
+                    <td>{m.subject}</td>
+                    <td>
+                      <span className={`badge outbox-${m.status}`}>{OUTBOX_STATUS_LABELS[m.status]}</span>
+                    </td>
+                    <td>{m.attempts}</td>
+                    <td className="outbox-error">{m.lastError}</td>
+                    <td>{m.created}</td>
+                    <td>{m.status === "sent" ? m.sent : m.next}</td>
+                    <td>
+                      {m.status === "failed" ? (
+                        <Form method="post">
+                          <input type="hidden" name="messageId" value={m.id} />
+                          <button
+                            type="submit"
+                            name="intent"
+                            value={OUTBOX_INTENTS.retry}
+                            className="button button-small"
+                            disabled={busyId === m.id}
+                            aria-label={`Retry the message to ${m.to}: ${m.subject}`}
+                          >
+                            {busyId === m.id ? "Retrying…" : "Retry"}
+                          </button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="actions">
+          {paged ? (
+            <Link to={status ? `?status=${status}` : "?"} className="button button-small">
+              Newest messages
+            </Link>
+          ) : null}
+          {nextBefore ? (
+            <Link to={`?${older}`} className="button button-small">
+              Older messages
+            </Link>
+          ) : null}
+        </div>
+      </div>
+    </>
+  );
+}

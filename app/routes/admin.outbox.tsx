@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox";
+import { formatDateTime } from "~/domain/time";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
@@ -10,11 +11,7 @@ import { listOutbox, outboxCounts, retryFailedMail } from "~/server/mail/outbox.
 
 export const meta: MetaFunction = () => [{ title: "Outbox | Admin" }, { name: "robots", content: "noindex" }];
 
-/** A time as the business reads it (NSW), formatted on the server so the page is the same with or without JavaScript. */
-function when(iso: string | null): string {
-  if (!iso) return "";
-  return new Date(iso).toLocaleString("en-AU", { timeZone: "Australia/Sydney", day: "numeric", month: "short", hour: "numeric", minute: "2-digit" });
-}
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -57,7 +54,7 @@ export default function AdminOutbox() {
         <p>
           <Link to="/admin">Back to the admin panel</Link>
         </p>
-        <ul className="badges outbox-counts" aria-label="Messages by status">
+        <ul className="badges outbox-counts" aria-label="Message counts">
           {(Object.keys(OUTBOX_STATUS_LABELS) as (keyof typeof OUTBOX_STATUS_LABELS)[]).map((s) => (
             <li key={s} className={`badge outbox-${s}`}>
               {OUTBOX_STATUS_LABELS[s]}: {counts[s]}

@@ -1,4 +1,5 @@
 import type { ContactInput } from "~/domain/contact";
+import { formatDay } from "~/domain/time";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -41,11 +42,6 @@ export function intakeNotice(input: { businessName: string; orderId: string; upd
   ]);
 }
 
-/** A date as a customer in NSW reads it: "Tue 24 Nov". */
-function day(date: Date): string {
-  return date.toLocaleDateString("en-AU", { timeZone: "Australia/Sydney", weekday: "short", day: "numeric", month: "short" });
-}
-
 /* Reminders: short enough to read on a phone; what is missing, the link, how long it takes. */
 
 export function intakeNotStartedReminder(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date; minutes: number }) {
@@ -53,7 +49,7 @@ export function intakeNotStartedReminder(input: { orderId: string; intakeUrl: st
     `Thanks for your order (#${input.orderId.slice(0, 8)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
     { link: input.intakeUrl, label: "Start your intake form" },
-    `This link works until ${day(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
   ]);
 }
 
@@ -62,14 +58,14 @@ export function intakeIncompleteReminder(input: { intakeUrl: string; linkExpires
     `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
     "Everything you've entered is saved. Pick up where you left off:",
     { link: input.intakeUrl, label: "Finish your intake form" },
-    `This link works until ${day(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
   ]);
 }
 
 export function linkExpiringReminder(input: { intakeUrl: string; expiresAt: Date; renewedUntil: Date; minutes: number }) {
   return layout("Your intake form link expires soon", [
-    `The link to your intake form runs out on ${day(input.expiresAt)}, and we still need your details to build your website.`,
-    `We've renewed your access: this new link works until ${day(input.renewedUntil)}. Finishing the form takes about ${input.minutes} minutes.`,
+    `The link to your intake form runs out on ${formatDay(input.expiresAt)}, and we still need your details to build your website.`,
+    `We've renewed your access: this new link works until ${formatDay(input.renewedUntil)}. Finishing the form takes about ${input.minutes} minutes.`,
     { link: input.intakeUrl, label: "Open your intake form" },
   ]);
 }

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REMINDER_RULES } from "~/domain/reminders";
 import { action, loader } from "~/routes/api.cron.reminders";
@@ -11,8 +8,7 @@ import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";
 import { runReminders, sendReminder } from "~/server/reminders.server";
 import { useTestDatabase } from "../support/db";
-import { messageText, messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
 
 process.env.CRON_SECRET ??= "test-cron-secret";
 useTestDatabase();
@@ -204,18 +200,11 @@ describe("smart reminders", () => {
   });
 
   describe("with the SMTP server stopped during a run", () => {
-    const smtp = privatePort(42100);
-    const http = smtp + 1000;
-    let dir = "";
-    let server: ReturnType<typeof startBinary> | undefined;
-    afterAll(async () => {
-      if (server) await stopProcess(server);
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const mailpit = privateMailpit(42100);
+    afterAll(() => mailpit.stop());
 
     it("keeps every reminder and delivers each exactly once when the server is back", async () => {
-      dir = await mkdtemp(path.join(tmpdir(), "mailpit-"));
-      const transport = smtpTransport(`smtp://127.0.0.1:${smtp}`);
+      const transport = smtpTransport(mailpit.smtpUrl);
       // Earlier tests' mail (never delivered here) would fill the worker's batch; this test is about its own.
       await OutboxMessage.deleteMany({ status: "pending" });
       const orders = await Promise.all(Array.from({ length: 3 }, () => paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 3)));
@@ -223,17 +212,13 @@ describe("smart reminders", () => {
       await deliverDueMail(transport); // the server is down: every attempt fails, nothing is lost
       for (const { email } of orders) expect((await queuedTo(email))[0]).toMatchObject({ status: "pending", attempts: 1 });
 
-      server = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
-      await waitForPort(smtp);
-      await waitForPort(http);
+      await mailpit.start();
       await new Promise((r) => setTimeout(r, 1000)); // past the back-off
       await Promise.all([deliverDueMail(transport), deliverDueMail(transport)]);
       await deliverDueMail(transport);
       for (const { email } of orders) {
-        const res = await fetch(`http://127.0.0.1:${http}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`);
-        const found = (await res.json()) as { messages: { Subject: string }[] };
         // The order confirmation and the reminder, each once.
-        expect(found.messages.map((m) => m.Subject).sort()).toEqual(["Your 24-Hour Website order: next, tell us about your business", "Your website is waiting for your details"]);
+        expect((await mailpit.subjectsTo(email)).sort()).toEqual(["Your 24-Hour Website order: next, tell us about your business", "Your website is waiting for your details"]);
       }
     });
   });

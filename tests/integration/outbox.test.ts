@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { layout } from "~/server/mail/templates.server";
 import { deliverDueMail, queueMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { OutboxMessage } from "~/server/models/index.server";
 import { useTestDatabase } from "../support/db";
-import { messageText, messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
 
 useTestDatabase();
 
@@ -40,24 +36,11 @@ describe("the mail outbox", () => {
   });
 
   describe("with the SMTP server down", () => {
-    // A private Mailpit that this test stops and starts.
-    const smtp = privatePort(42000);
-    const http = smtp + 1000;
-    let dir = "";
-    let server: ReturnType<typeof startBinary> | undefined;
-    const start = async () => {
-      server = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
-      await waitForPort(smtp);
-      await waitForPort(http);
-    };
-    afterAll(async () => {
-      if (server) await stopProcess(server);
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const mailpit = privateMailpit(42000);
+    afterAll(() => mailpit.stop());
 
     it("keeps the message, retries with back-off, and delivers it exactly once when the server is back", async () => {
-      dir = await mkdtemp(path.join(tmpdir(), "mailpit-"));
-      const transport = smtpTransport(`smtp://127.0.0.1:${smtp}`);
+      const transport = smtpTransport(mailpit.smtpUrl);
       const to = uniqueAddress("down");
       await queueMail(mail(to, `down-${to}`));
 
@@ -71,15 +54,12 @@ describe("the mail outbox", () => {
       expect(pending?.last_error).toBeTruthy();
       expect(pending!.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
 
-      await start();
+      await mailpit.start();
       await sleep(1000); // past the back-off
       await Promise.all([deliverDueMail(transport), deliverDueMail(transport)]);
       await deliverDueMail(transport);
 
-      const api = `http://127.0.0.1:${http}`;
-      const res = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`);
-      const found = (await res.json()) as { messages: unknown[] };
-      expect(found.messages).toHaveLength(1);
+      expect(await mailpit.subjectsTo(to)).toHaveLength(1);
       expect((await OutboxMessage.findOne({ key: `down-${to}` }).lean())?.status).toBe("sent");
     });
   });

@@ -1,3 +1,9 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { privatePort, startBinary, stopProcess, waitForPort } from "./processes";
+
 /** Reads what arrived at the test SMTP server (Mailpit's REST API). */
 export type MailpitSummary = { ID: string; MessageID: string; Subject: string; To: { Address: string }[] };
 
@@ -28,4 +34,33 @@ export async function waitForMessages(address: string, count = 1, timeoutMs = 15
 
 export function uniqueAddress(label: string) {
   return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+/**
+ * A Mailpit of the test's own, stopped until `start()`, for tests that take
+ * the SMTP server away during a run. `stop()` in afterAll.
+ */
+export function privateMailpit(basePort: number) {
+  const smtp = privatePort(basePort);
+  const http = smtp + 1000;
+  let dir = "";
+  let server: ChildProcess | undefined;
+  return {
+    smtpUrl: `smtp://127.0.0.1:${smtp}`,
+    async start() {
+      dir ||= await mkdtemp(path.join(tmpdir(), "mailpit-"));
+      server = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
+      await waitForPort(smtp);
+      await waitForPort(http);
+    },
+    async stop() {
+      if (server) await stopProcess(server);
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+    /** The subjects of what arrived for an address. */
+    async subjectsTo(address: string): Promise<string[]> {
+      const res = await fetch(`http://127.0.0.1:${http}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`);
+      return ((await res.json()) as { messages: { Subject: string }[] }).messages.map((m) => m.Subject);
+    },
+  };
 }

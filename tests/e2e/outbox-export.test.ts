@@ -71,6 +71,29 @@ describe.each(JS_MODES)("the admin outbox with %s", (mode, javaScriptEnabled) =>
   });
 });
 
+describe.each(JS_MODES)("the admin's Send Reminder with %s", (_mode, javaScriptEnabled) => {
+  it("sends one reminder through the cron's rules, shows it in the history, and refuses a second right away", async () => {
+    const page = await asAdmin(javaScriptEnabled);
+    const email = uniqueAddress(`remind-${javaScriptEnabled ? "js" : "nojs"}`);
+    const { orderId } = await paidOrder(email);
+    await page.goto(`/admin/orders/${orderId}`);
+    expect(await page.getByText("No reminders sent yet.").count()).toBe(1);
+    await page.getByRole("button", { name: "Send Reminder" }).click();
+    await page.getByText("Intake form reminder sent to customer.").waitFor();
+    expect(await page.getByText("Reminder Sent").count()).toBeGreaterThan(0);
+    const row = page.getByRole("row").filter({ hasText: "Intake not started" });
+    expect(await row.textContent()).toContain("Admin: ");
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    await screenshot(page, `admin-order-reminders-${javaScriptEnabled ? "js" : "nojs"}`);
+
+    await page.getByRole("button", { name: "Send Reminder" }).click();
+    await page.getByText("Reminder not sent (limit reached or sent recently)").waitFor();
+    expect(await page.getByRole("row").filter({ hasText: "Intake not started" }).count()).toBe(1);
+    const subjects = (await waitForMessages(email, 2)).map((m) => m.Subject);
+    expect(subjects.filter((s) => s === "Your website is waiting for your details")).toHaveLength(1);
+  });
+});
+
 describe("the admin outbox's access", () => {
   it("sends a visitor to sign in and a customer away", async () => {
     const page = await browser.newPage({ javaScriptEnabled: false });

@@ -1,4 +1,4 @@
-import { STEPS, TOTAL_STEPS } from "./intake/steps";
+import { INTAKE_ESTIMATED_MINUTES, STEPS, TOTAL_STEPS } from "./intake/steps";
 
 /**
  * Smart reminders: which nudge, if any, an order's customer is due. Pure: the
@@ -149,9 +149,14 @@ export const REMINDER_MESSAGES = {
   bulkSent: (n: number) => `Sent reminders for ${n} orders`,
 } as const;
 
-/** The intake steps still to do from the furthest reached, and the minutes they take. */
+/**
+ * The intake steps still to do from the furthest reached, and about how many
+ * minutes they take: their share of the whole form's estimate, at least 1.
+ */
 export function intakeRemaining(furthestStep: number): { steps: number; minutes: number; nextStepName: string } {
   const from = Math.min(Math.max(1, furthestStep), TOTAL_STEPS);
   const left = STEPS.filter((s) => s.number >= from);
-  return { steps: left.length, minutes: left.reduce((sum, s) => sum + s.minutes, 0), nextStepName: left[0].name };
+  const weight = (list: typeof STEPS) => list.reduce((sum, s) => sum + s.minutes, 0);
+  const minutes = Math.max(1, Math.round((INTAKE_ESTIMATED_MINUTES * weight(left)) / weight(STEPS)));
+  return { steps: left.length, minutes, nextStepName: left[0].name };
 }

@@ -18,7 +18,8 @@ function uploadKeys(submission: { logo_key?: string | null; photo_metadata?: unk
 
 /**
  * Deletes a customer's data for one order (spec 2: delete-user-data): the
- * uploads in storage, the e-mails to their addresses, the access tokens, the
+ * uploads in storage, every e-mail to their addresses (queued or sent: the
+ * bodies hold their details and links), the access tokens, the
  * revision feedback and the intake submission. The order stays, anonymised, as
  * the financial record (amounts, dates, Stripe ids). A `data_deletion` audit
  * entry records the reason. Every step is idempotent, so running it twice, or

@@ -13,6 +13,9 @@ export const EXPORT_LIMIT: RateLimit = { name: "data-export", max: 10, windowMs:
 const INTERNAL_FIELDS = new Set(["_id", "__v", "order_id", "logo_key", "ai_safe_data", "privacy_summary", "payment_intent_id"]);
 const MAX_EMAILS = 200;
 
+/** E-mailed links carry access tokens; a downloaded file that lies around must not open anything. */
+const withoutTokens = (text: string) => text.replace(/((?:access_)?token=)[A-Za-z0-9_-]+/g, "$1[removed]");
+
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** An uploaded file's link as the customer can open it (a path on this site, made absolute). */
@@ -96,7 +99,7 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
         submitted_at: iso((stored?.submitted_at as Date | undefined) ?? order[`revision_${round as 1 | 2 | 3}_submitted_at`]),
       };
     }),
-    emails: emails.map((m) => ({ to: m.to, subject: m.subject, status: m.status, queued_at: iso(m.created_at as Date), sent_at: iso(m.sent_at), text: m.text })),
+    emails: emails.map((m) => ({ to: m.to, subject: m.subject, status: m.status, queued_at: iso(m.created_at as Date), sent_at: iso(m.sent_at), text: withoutTokens(m.text) })),
     reminders,
   };
   return { filename: `order-${order._id.slice(0, 8)}-data.json`, json: JSON.stringify(data, null, 2) };

@@ -100,7 +100,7 @@ describe("smart reminders", () => {
     expect(await remindersFor(fresh.orderId)).toHaveLength(0);
     const [first] = await queuedTo(due.email);
     expect(first.subject).toBe("Your website is waiting for your details");
-    expect(first.text).toContain("about 34 minutes");
+    expect(first.text).toContain("about 10 minutes");
     expect(await linkState(first.text)).toBe("valid");
 
     // Calling again at once: the gap holds, nothing more is sent.
@@ -132,7 +132,7 @@ describe("smart reminders", () => {
     await runReminders();
     const [mail] = await queuedTo(email);
     expect(mail.subject).toBe("Nearly there: finish your intake form");
-    expect(mail.text).toContain('3 steps are left, starting with "Privacy & Consent": about 7 minutes');
+    expect(mail.text).toContain('3 steps are left, starting with "Privacy & Consent": about 2 minutes');
     expect(await linkState(mail.text)).toBe("valid");
     await IntakeSubmission.collection.updateOne({ order_id: orderId }, { $set: { submitted_at: new Date(), status: "submitted" } });
     await runReminders(hoursAhead(REMINDER_RULES.minGapHours * 5));

@@ -126,6 +126,9 @@ describe("the data export routes", () => {
     expect(data.consents.data_retention_period).toBe("1year");
     expect(JSON.stringify(data)).not.toContain("secret-key");
     expect(data.emails).toHaveLength(1);
+    // The e-mail's text is there, but its links no longer open anything.
+    expect(data.emails[0].text).toContain("intake-form?token=[removed]");
+    expect(JSON.stringify(data)).not.toContain(mine.token);
 
     // No link, or a forged cookie: nothing.
     expect((await call(() => tokenExport({ request: post("http://localhost/order-status/export", ""), params: {}, context: {} }))).status).toBe(404);

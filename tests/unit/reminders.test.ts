@@ -139,8 +139,10 @@ describe("limits and gaps", () => {
 
 describe("intakeRemaining", () => {
   it("counts the steps and minutes left from the furthest step reached", () => {
-    expect(intakeRemaining(1)).toMatchObject({ steps: 14, minutes: 34, nextStepName: "Business Basics" });
-    expect(intakeRemaining(14)).toEqual({ steps: 1, minutes: 2, nextStepName: "Final Details" });
+    // The whole form is spec 1's "about 10 minutes"; the steps' own minutes (34 in all) weigh what is left.
+    expect(intakeRemaining(1)).toEqual({ steps: 14, minutes: 10, nextStepName: "Business Basics" });
+    expect(intakeRemaining(12)).toEqual({ steps: 3, minutes: 2, nextStepName: "Privacy & Consent" });
+    expect(intakeRemaining(14)).toEqual({ steps: 1, minutes: 1, nextStepName: "Final Details" });
     expect(intakeRemaining(99).steps).toBe(1);
   });
 });

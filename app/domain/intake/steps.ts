@@ -20,6 +20,9 @@ export const STEPS: StepMeta[] = [
 
 export const TOTAL_STEPS = STEPS.length;
 
+/** Spec 1: the whole intake takes about 10 minutes (the steps' own minutes weigh each step's share). */
+export const INTAKE_ESTIMATED_MINUTES = 10;
+
 export function stepMeta(n: number): StepMeta | undefined {
   return STEPS.find((s) => s.number === n);
 }

@@ -1,4 +1,5 @@
 import type { ContactInput } from "~/domain/contact";
+import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
 import { formatDay } from "~/domain/time";
 import { layout } from "./templates.server";
 
@@ -16,7 +17,7 @@ export function contactNotice(input: ContactInput) {
 export function orderConfirmation(input: { orderId: string; productName: string; intakeUrl: string; statusUrl: string; validDays: number }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${input.orderId.slice(0, 8)}). Your payment has been received.`,
-    "Next, fill in the intake form so we can build your website. It takes about 10 minutes, saves as you go, and you can come back to it any time.",
+    `Next, fill in the intake form so we can build your website. It takes about ${INTAKE_ESTIMATED_MINUTES} minutes, saves as you go, and you can come back to it any time.`,
     { link: input.intakeUrl, label: "Fill in your intake form" },
     `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
     "You can follow your order at any time here:",

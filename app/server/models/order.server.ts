@@ -48,5 +48,7 @@ OrderSchema.index({ status: 1, created_at: -1 });
 OrderSchema.index({ created_at: -1 });
 OrderSchema.index({ email: 1, created_at: -1 });
 OrderSchema.index({ stripe_session_id: 1 });
+// The cron walks the orders being worked on in _id order (reminders).
+OrderSchema.index({ status: 1, _id: 1 });
 
 export const Order = mongoose.model("Order", OrderSchema);

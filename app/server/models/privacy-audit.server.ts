@@ -20,5 +20,7 @@ const PrivacyAuditLogSchema = new mongoose.Schema(
 
 PrivacyAuditLogSchema.index({ timestamp: -1 });
 PrivacyAuditLogSchema.index({ action: 1, timestamp: -1 });
+// One order's entries (the customer's data export).
+PrivacyAuditLogSchema.index({ order_id: 1, timestamp: 1 });
 
 export const PrivacyAuditLog = mongoose.model("PrivacyAuditLog", PrivacyAuditLogSchema);

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isCronRequest, runCron } from "~/server/cron.server";
+import { log } from "~/server/log.server";
 
 const methodNotAllowed = () => new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
 
@@ -10,7 +11,10 @@ const methodNotAllowed = () => new Response("Method Not Allowed", { status: 405,
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  if (!isCronRequest(request)) return new Response("Unauthorized", { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  if (!isCronRequest(request)) {
+    log("warn", "cron.unauthorized", { has_header: request.headers.has("authorization") });
+    return new Response("Unauthorized", { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  }
   const summary = await runCron();
   return Response.json(summary, { status: summary.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { REMINDER_RULES } from "~/domain/reminders";
+import { REMINDER_MESSAGES, REMINDER_RULES } from "~/domain/reminders";
 import { action, loader } from "~/routes/api.cron.reminders";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { checkToken } from "~/server/intake.server";
 import { deliverDueMail, retryFailedMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";
-import { runReminders, sendReminder } from "~/server/reminders.server";
+import { runReminders, sendReminder, sendReminders } from "~/server/reminders.server";
 import { useTestDatabase } from "../support/db";
 import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -190,6 +190,16 @@ describe("smart reminders", () => {
     expect(results.find((r) => !r.sent)).toMatchObject({ title: "Notice", message: "Reminder not sent (limit reached or sent recently)" });
     await runReminders(hoursAhead(1));
     expect((await remindersFor(orderId)).map((r) => [r.source, r.actor])).toEqual([["admin", "admin@example.test"]]);
+  });
+
+  it("the bulk 'Send reminders' counts the orders actually reminded", async () => {
+    const waiting = await Promise.all([paidOrder(2), paidOrder(30)]);
+    const done = await paidOrder(100);
+    await intake(done.orderId, 10, { submitted: true });
+    const sent = await sendReminders({ orderIds: [...waiting, done].map((o) => o.orderId), actor: "admin@example.test" });
+    expect(sent).toBe(2);
+    expect(REMINDER_MESSAGES.bulkSent(sent)).toBe("Sent reminders for 2 orders");
+    expect(await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" })).toBe(0); // sent recently
   });
 
   it("tells the admin when the customer has nothing waiting on them", async () => {

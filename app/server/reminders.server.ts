@@ -12,7 +12,7 @@ import {
   type ReminderKind,
   type ReminderSource,
 } from "~/domain/reminders";
-import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { connectDb, isDuplicateKeyError } from "./db.server";
 import { orderLinks } from "./fulfilment.server";
 import { issueIntakeToken, TOKEN_VALID_DAYS } from "./intake-tokens.server";
 import { log } from "./log.server";
@@ -28,7 +28,7 @@ import { IntakeSubmission, IntakeToken, OnceKey, Order, ReminderLog } from "./mo
  */
 
 const DAY_MS = 86_400_000;
-const BATCH = 200;
+const BATCH = 500;
 
 type OrderRow = {
   _id: string;
@@ -66,18 +66,39 @@ type Gathered = { order: OrderRow; facts: ReminderFacts; furthestStep: number };
 const revisionField = (order: OrderRow, n: 1 | 2 | 3) =>
   ({ enabled: Boolean(order[`revision_${n}_enabled`]), submitted: Boolean(order[`revision_${n}_submitted_at`]) }) as const;
 
-/**
- * When a revision round was first seen open: the first look claims a key whose
- * creation time is the answer (the order keeps no enabled-at time of its own).
- */
-async function revisionOpenSince(orderId: string, round: number): Promise<Date | null> {
-  const id = `revision-open:${orderId}:${round}`;
-  await claimOnce(id);
-  const doc = await OnceKey.findById(id).lean();
-  return (doc?.created_at as Date | undefined) ?? null;
+const openKey = (orderId: string, round: number) => `revision-open:${orderId}:${round}`;
+
+/** True when every failure of an insertMany was a duplicate key (another run claimed it first). */
+function onlyDuplicates(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
+  return isDuplicateKeyError(error) || (Array.isArray(writeErrors) && writeErrors.every((e) => e.code === 11000));
 }
 
-/** Every order's facts for the rules, in three queries for the whole batch (plus one per open revision round). */
+/**
+ * When each open revision round was first seen open: the first look claims a
+ * key whose creation time is the answer (the order keeps no enabled-at time of
+ * its own). Two queries and at most one insert for a whole batch.
+ */
+async function revisionOpenSince(keys: string[]): Promise<Map<string, Date>> {
+  const seen = new Map<string, Date>();
+  if (keys.length === 0) return seen;
+  const read = async (ids: string[]) => {
+    for (const k of await OnceKey.find({ _id: mongoose.trusted({ $in: ids }) }).lean()) seen.set(k._id, k.created_at as Date);
+  };
+  await read(keys);
+  const missing = keys.filter((k) => !seen.has(k));
+  if (missing.length) {
+    try {
+      await OnceKey.insertMany(missing.map((_id) => ({ _id })), { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicates(error)) throw error;
+    }
+    await read(missing);
+  }
+  return seen;
+}
+
+/** Every order's facts for the rules, in a handful of queries for the whole batch. */
 async function gather(orders: OrderRow[]): Promise<Gathered[]> {
   const ids = orders.map((o) => o._id);
   const inIds = mongoose.trusted({ $in: ids });
@@ -86,18 +107,21 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
     IntakeSubmission.find({ order_id: inIds }, { order_id: 1, submitted_at: 1, updated_at: 1, furthest_step: 1 }).lean(),
     ReminderLog.find({ order_id: inIds }, { order_id: 1, kind: 1, round: 1, sent_at: 1 }).lean(),
   ]);
+  const submitted = new Set(submissions.filter((s) => s.submitted_at).map((s) => s.order_id));
+  const isOpen = (order: OrderRow, round: 1 | 2 | 3) => {
+    const r = revisionField(order, round);
+    return r.enabled && !r.submitted && submitted.has(order._id) && round <= revisionRoundsFor(order.product_id);
+  };
+  const openSince = await revisionOpenSince(
+    orders.flatMap((o) => ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => openKey(o._id, round))),
+  );
   const out: Gathered[] = [];
   for (const order of orders) {
     const token = tokens.find((t) => t.order_id === order._id); // newest first
     const submission = submissions.find((s) => s.order_id === order._id);
-    const rounds = revisionRoundsFor(order.product_id);
-    const revisions = [];
-    for (const round of [1, 2, 3] as const) {
-      if (round > rounds) break;
-      const r = revisionField(order, round);
-      const open = r.enabled && !r.submitted && Boolean(submission?.submitted_at);
-      revisions.push({ round, ...r, availableSince: open ? await revisionOpenSince(order._id, round) : null });
-    }
+    const revisions = ([1, 2, 3] as const)
+      .filter((round) => round <= revisionRoundsFor(order.product_id))
+      .map((round) => ({ round, ...revisionField(order, round), availableSince: openSince.get(openKey(order._id, round)) ?? null }));
     out.push({
       order,
       furthestStep: submission?.furthest_step ?? 1,

@@ -3,13 +3,15 @@ import { useLoaderData } from "@remix-run/react";
 import { DataExportButton } from "~/components/DataExportButton";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { sessionToken } from "~/server/intake.server";
+import { exchangeToken, tokenSession } from "~/server/tokens.server";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const access = await sessionToken(request);
-  return { canExport: Boolean(access && access.state !== "invalid" && access.state !== "expired") };
+  const raw = new URL(request.url).searchParams.get("access_token");
+  if (raw !== null) throw await exchangeToken(request, raw, "status");
+  const access = await tokenSession(request, "status");
+  return { canExport: access?.state === "valid" };
 }
 
 export default function Page() {

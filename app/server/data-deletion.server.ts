@@ -9,11 +9,11 @@ export function anonymisedEmail(orderId: string): string {
   return `deleted-${orderId.slice(0, 8)}@deleted.invalid`;
 }
 
-/** The storage keys an intake submission points at. */
-function uploadKeys(submission: { logo_key?: string | null; photo_metadata?: unknown[] } | null): string[] {
+/** The storage keys an intake submission points at: the logo, the photos and their small copies. */
+function uploadKeys(submission: { logo_key?: string | null; logo_thumb_key?: string | null; photo_metadata?: unknown[] } | null): string[] {
   if (!submission) return [];
-  const photos = (submission.photo_metadata ?? []).map((p) => (p as { key?: unknown }).key).filter((k): k is string => typeof k === "string");
-  return [submission.logo_key, ...photos].filter((k): k is string => Boolean(k));
+  const photos = (submission.photo_metadata ?? []).flatMap((p) => [(p as { key?: unknown }).key, (p as { thumbKey?: unknown }).thumbKey]);
+  return [submission.logo_key, submission.logo_thumb_key, ...photos].filter((k): k is string => typeof k === "string" && k.length > 0);
 }
 
 /**

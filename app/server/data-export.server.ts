@@ -10,7 +10,7 @@ import { reminderHistory } from "./reminders.server";
 export const EXPORT_LIMIT: RateLimit = { name: "data-export", max: 10, windowMs: 60 * 60_000 };
 
 /** Internal bookkeeping that says nothing about the customer: storage keys, hashes, derived copies. */
-const INTERNAL_FIELDS = new Set(["_id", "__v", "order_id", "logo_key", "ai_safe_data", "privacy_summary", "payment_intent_id"]);
+const INTERNAL_FIELDS = new Set(["_id", "__v", "order_id", "logo_key", "logo_thumb_key", "ai_safe_data", "privacy_summary", "payment_intent_id"]);
 const MAX_EMAILS = 200;
 
 /** E-mailed links carry access tokens; a downloaded file that lies around must not open anything. */
@@ -31,7 +31,7 @@ function intakeAnswers(doc: Record<string, unknown>) {
   }
   out.logo_url = fileLink(doc.logo_url);
   out.uploaded_photos = ((doc.uploaded_photos as unknown[]) ?? []).map(fileLink);
-  out.photo_metadata = ((doc.photo_metadata as Record<string, unknown>[]) ?? []).map(({ key: _key, ...rest }) => ({ ...rest, url: fileLink(rest.url) }));
+  out.photo_metadata = ((doc.photo_metadata as Record<string, unknown>[]) ?? []).map(({ key: _key, thumbKey: _thumb, ...rest }) => ({ ...rest, url: fileLink(rest.url) }));
   return out;
 }
 

@@ -12,13 +12,14 @@ import {
   type ReminderKind,
   type ReminderSource,
 } from "~/domain/reminders";
+import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { orderLinks } from "./fulfilment.server";
-import { issueIntakeToken, TOKEN_VALID_DAYS } from "./intake-tokens.server";
+import { getEnv } from "./env.server";
 import { log } from "./log.server";
 import { intakeIncompleteReminder, intakeNotStartedReminder, linkExpiringReminder, revisionAvailableReminder } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { IntakeSubmission, IntakeToken, OnceKey, Order, ReminderLog } from "./models/index.server";
+import { issueToken } from "./tokens.server";
 
 /**
  * Sends smart reminders (spec 2: send-smart-reminder). The rules are in
@@ -27,7 +28,6 @@ import { IntakeSubmission, IntakeToken, OnceKey, Order, ReminderLog } from "./mo
  * then the e-mail through the outbox under the same key.
  */
 
-const DAY_MS = 86_400_000;
 const BATCH = 500;
 
 type OrderRow = {
@@ -103,7 +103,7 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
   const ids = orders.map((o) => o._id);
   const inIds = mongoose.trusted({ $in: ids });
   const [tokens, submissions, logs] = await Promise.all([
-    IntakeToken.find({ order_id: inIds }, { order_id: 1, expires_at: 1, used: 1, created_at: 1 }).sort({ created_at: -1 }).lean(),
+    IntakeToken.find({ order_id: inIds, purpose: "intake" }, { order_id: 1, expires_at: 1, used: 1, created_at: 1 }).sort({ created_at: -1 }).lean(),
     IntakeSubmission.find({ order_id: inIds }, { order_id: 1, submitted_at: 1, updated_at: 1, furthest_step: 1 }).lean(),
     ReminderLog.find({ order_id: inIds }, { order_id: 1, kind: 1, round: 1, sent_at: 1 }).lean(),
   ]);
@@ -142,24 +142,28 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
 
 /**
  * The e-mail for a reminder, with a fresh link: only token hashes are stored, so
- * a link is a new token, issued under the reminder's key (a retry gets the same one).
+ * a link is a new token, issued under the reminder's key (a retry gets the same
+ * one). Intake reminders open the intake form; a revision reminder opens the
+ * order-status page, where feedback is given (a status token never opens the form).
  */
 async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, now: Date) {
-  const token = await issueIntakeToken({ orderId: g.order._id, issueKey: key, now });
-  const links = orderLinks(token);
-  const linkExpiresAt = new Date(now.getTime() + TOKEN_VALID_DAYS * DAY_MS);
+  const base = getEnv().APP_URL;
+  if (choice.kind === "revision_available") {
+    const status = await issueToken({ orderId: g.order._id, purpose: "status", issueKey: key, now });
+    const statusUrl = `${base}/order-status?access_token=${encodeURIComponent(status)}`;
+    return revisionAvailableReminder({ round: choice.round ?? 1, statusUrl, draftUrl: g.order.draft_url ?? null });
+  }
+  const token = await issueToken({ orderId: g.order._id, purpose: "intake", issueKey: key, now });
+  const intakeUrl = `${base}/intake-form?token=${encodeURIComponent(token)}`;
+  const linkExpiresAt = addDays(now, TOKEN_VALID_DAYS.intake);
   const remaining = intakeRemaining(g.furthestStep);
   switch (choice.kind) {
     case "intake_not_started":
-      return intakeNotStartedReminder({ orderId: g.order._id, intakeUrl: links.intakeUrl, linkExpiresAt, minutes: remaining.minutes });
+      return intakeNotStartedReminder({ orderId: g.order._id, intakeUrl, linkExpiresAt, minutes: remaining.minutes });
     case "intake_incomplete":
-      return intakeIncompleteReminder({ intakeUrl: links.intakeUrl, linkExpiresAt, stepsLeft: remaining.steps, minutes: remaining.minutes, nextStepName: remaining.nextStepName });
+      return intakeIncompleteReminder({ intakeUrl, linkExpiresAt, stepsLeft: remaining.steps, minutes: remaining.minutes, nextStepName: remaining.nextStepName });
     case "link_expiring":
-      return linkExpiringReminder({ intakeUrl: links.intakeUrl, expiresAt: g.facts.link!.expiresAt, renewedUntil: linkExpiresAt, minutes: remaining.minutes });
-    case "revision_available":
-      // The intake is submitted: this link opens the order status page only, never the intake form again.
-      await IntakeToken.updateOne({ issue_key: key }, { $set: { used: true } });
-      return revisionAvailableReminder({ round: choice.round ?? 1, statusUrl: links.statusUrl, draftUrl: g.order.draft_url ?? null });
+      return linkExpiringReminder({ intakeUrl, expiresAt: g.facts.link!.expiresAt, renewedUntil: linkExpiresAt, minutes: remaining.minutes });
   }
 }
 

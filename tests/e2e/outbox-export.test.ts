@@ -124,10 +124,10 @@ describe.each(JS_MODES)("the customer's data export with %s", (_mode, javaScript
 
   it("a customer with the e-mailed link downloads from the order status page", async () => {
     const email = uniqueAddress(`export-${javaScriptEnabled ? "js" : "nojs"}`);
-    const { orderId, token } = await paidOrder(email);
+    const { orderId, statusToken } = await paidOrder(email);
     const page = await browser.newPage({ javaScriptEnabled });
-    await page.goto(`/intake-form?token=${token}`); // the link opens the order for this browser
-    await page.goto("/order-status");
+    await page.goto(`/order-status?access_token=${statusToken}`); // the e-mailed link opens the order for this browser
+    expect(page.url()).toBe(`${APP_URL}/order-status`);
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page); // axe runs as a script
     const data = await download(page, page.getByRole("button", { name: "Download my data (JSON)" }));
     expect(data.order.id).toBe(orderId);

@@ -2,11 +2,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { REMINDER_MESSAGES, REMINDER_RULES } from "~/domain/reminders";
 import { action, loader } from "~/routes/api.cron.reminders";
 import { fulfilOrder } from "~/server/fulfilment.server";
-import { checkToken } from "~/server/intake.server";
 import { deliverDueMail, retryFailedMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";
 import { runReminders, sendReminder, sendReminders } from "~/server/reminders.server";
+import { checkToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -44,7 +44,7 @@ async function intake(orderId: string, savedHoursAgo: number, options: { submitt
   const set: Record<string, unknown> = { updated_at: hoursAgo(savedHoursAgo) };
   if (options.submitted) Object.assign(set, { status: "submitted", submitted_at: hoursAgo(savedHoursAgo) });
   await IntakeSubmission.collection.updateOne({ order_id: orderId }, { $set: set });
-  if (options.submitted) await IntakeToken.updateMany({ order_id: orderId }, { $set: { used: true } });
+  if (options.submitted) await IntakeToken.updateMany({ order_id: orderId, purpose: "intake" }, { $set: { used: true } });
 }
 
 const remindersFor = (orderId: string) => ReminderLog.find({ order_id: orderId }).sort({ sent_at: 1 }).lean();
@@ -53,7 +53,7 @@ const queuedTo = (email: string) => OutboxMessage.find({ to: email, key: /^remin
 /** The intake link in a reminder's text, and what the token behind it is now. */
 async function linkState(text: string) {
   const token = /intake-form\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
-  return token ? (await checkToken(token)).state : "no link";
+  return token ? (await checkToken(token, "intake")).state : "no link";
 }
 
 describe("POST /api/cron/reminders: who may call it", () => {
@@ -142,7 +142,7 @@ describe("smart reminders", () => {
   it("access link expiring: offers a renewed link", async () => {
     const { orderId, email } = await paidOrder(50);
     await intake(orderId, 1); // working on it: the incomplete reminder is not due
-    await IntakeToken.updateMany({ order_id: orderId }, { $set: { expires_at: hoursAhead(48) } });
+    await IntakeToken.updateMany({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: hoursAhead(48) } });
     await runReminders();
     const [mail] = await queuedTo(email);
     expect(mail.subject).toBe("Your intake form link expires soon");
@@ -163,7 +163,8 @@ describe("smart reminders", () => {
     expect(mail.text).toContain("See your draft: https://draft.example.test/acme");
     const status = /order-status\?access_token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     // The link opens the order status page; it does not reopen the submitted intake form.
-    expect((await checkToken(status!)).state).toBe("used");
+    expect((await checkToken(status!, "status")).state).toBe("valid");
+    expect((await checkToken(status!, "intake")).state).toBe("invalid");
 
     await Order.updateOne({ _id: orderId }, { $set: { revision_1_submitted_at: new Date(), revision_1_feedback: "Bigger logo" } });
     await runReminders(hoursAhead(REMINDER_RULES.revisionAvailableAfterHours * 5));

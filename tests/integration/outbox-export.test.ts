@@ -4,12 +4,12 @@ import { action as outboxAction, loader as outboxLoader } from "~/routes/admin.o
 import { action as accountExport, loader as accountExportLoader } from "~/routes/dashboard.orders.$orderId.export";
 import { action as tokenExport } from "~/routes/order-status.export";
 import { EXPORT_LIMIT } from "~/server/data-export.server";
-import { fulfilOrder } from "~/server/fulfilment.server";
-import { checkToken, startIntakeSession } from "~/server/intake.server";
+import { fulfilOrder, intakeTokenFor, statusTokenFor } from "~/server/fulfilment.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { layout } from "~/server/mail/templates.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
+import { tokenCookie } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 import { messagesTo, uniqueAddress } from "../support/mailpit";
@@ -33,14 +33,11 @@ const post = (url: string, cookie: string, body: Record<string, string> = {}) =>
 async function paidOrder(userId?: string) {
   const email = uniqueAddress("export");
   const order = await Order.create({ email, amount_total: 30_000, user_id: userId ?? null });
-  const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_${order._id}`, amountPaid: 30_000 });
-  return { orderId: order._id, email, token };
+  await fulfilOrder({ orderId: order._id, sessionId: `cs_${order._id}`, amountPaid: 30_000 });
+  return { orderId: order._id, email, statusToken: await statusTokenFor(order._id) };
 }
-async function linkCookie(token: string) {
-  const state = await checkToken(token);
-  if (state.state === "invalid") throw new Error("bad token");
-  return (await startIntakeSession(new Request("http://localhost/"), state.token)).split(";")[0];
-}
+/** The cookie a browser holds after opening the order-status link. */
+const statusCookie = (token: string) => tokenCookie(token, "status");
 
 describe("/admin/outbox", () => {
   it("is for admins only, in the loader and the action", async () => {
@@ -117,7 +114,7 @@ describe("the data export routes", () => {
       logo_url: `/uploads/logos/${mine.orderId}/aaaaaaaaaaaaaaaaaaaaaaaa.png`,
       data_retention_period: "1year",
     });
-    const cookie = await linkCookie(mine.token);
+    const cookie = await statusCookie(mine.statusToken);
     const r = await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }));
     const data = await r.json();
     expect(data.order.id).toBe(mine.orderId);
@@ -128,16 +125,19 @@ describe("the data export routes", () => {
     expect(data.emails).toHaveLength(1);
     // The e-mail's text is there, but its links no longer open anything.
     expect(data.emails[0].text).toContain("intake-form?token=[removed]");
-    expect(JSON.stringify(data)).not.toContain(mine.token);
+    expect(data.emails[0].text).toContain("order-status?access_token=[removed]");
+    expect(JSON.stringify(data)).not.toContain(mine.statusToken);
 
-    // No link, or a forged cookie: nothing.
-    expect((await call(() => tokenExport({ request: post("http://localhost/order-status/export", ""), params: {}, context: {} }))).status).toBe(404);
-    expect((await call(() => tokenExport({ request: post("http://localhost/order-status/export", "__intake=forged"), params: {}, context: {} }))).status).toBe(404);
+    // No link, a forged cookie, or the intake form's cookie: back to the status page with the spec's message.
+    for (const cookie of ["", "__status=forged", await tokenCookie(await intakeTokenFor(mine.orderId), "intake")]) {
+      const refused = await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }));
+      expect(refused.headers.get("Location"), cookie).toBe("/order-status");
+    }
   });
 
   it(`allows ${EXPORT_LIMIT.max} downloads of an order an hour`, async () => {
-    const { orderId, token } = await paidOrder();
-    const cookie = await linkCookie(token);
+    const { orderId, statusToken } = await paidOrder();
+    const cookie = await statusCookie(statusToken);
     const statuses = [];
     for (let i = 0; i <= EXPORT_LIMIT.max; i++) {
       statuses.push((await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }))).status);

@@ -5,6 +5,7 @@ import { PageHero } from "~/components/PageHero";
 import { formatDateTime } from "~/domain/time";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 import { reminderHistory, sendReminder } from "~/server/reminders.server";
 
 export const meta: MetaFunction = () => [{ title: "Order | Admin" }, { name: "robots", content: "noindex" }];
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const orderId = params.orderId ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   switch (form.get("intent")) {
     case INTENTS.sendReminder: {
       // spec 2: send-smart-reminder, through the same rules as the cron.

@@ -6,6 +6,7 @@ import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSche
 import { formatDateTime } from "~/domain/time";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 import { log } from "~/server/log.server";
 import { listOutbox, outboxCounts, retryFailedMail } from "~/server/mail/outbox.server";
 
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await request.formData(), { schema: OutboxActionSchema });
+  const submission = parseWithZod(await readForm(request), { schema: OutboxActionSchema });
   if (submission.status !== "success") throw new Response("Bad Request: unknown action or message", { status: 400 });
   const back = new URL(request.url).search ? `/admin/outbox${new URL(request.url).search}` : "/admin/outbox";
   switch (submission.value.intent) {

@@ -109,8 +109,8 @@ describe("purges", () => {
       { _id: "live-session", user_id: "u1", expires_at: new Date(now.getTime() + DAY) },
     ]);
     await RateLimitHit.create([
-      { key: "contact:old", at: new Date(now.getTime() - PURGE_AFTER.rateLimitHitsMs - 1000) },
-      { key: "contact:new", at: new Date(now.getTime() - 60_000) },
+      { _id: "contact:old:1", key: "contact:old", at: new Date(now.getTime() - PURGE_AFTER.rateLimitHitsMs - 1000) },
+      { _id: "contact:new:1", key: "contact:new", at: new Date(now.getTime() - 60_000) },
     ]);
 
     // Two unpaid checkouts holding a coupon slot: one abandoned days ago, one still in progress.

@@ -2,6 +2,7 @@ import { CheckoutSchema } from "~/domain/checkout";
 import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
+import { OutboxActionSchema } from "~/domain/outbox";
 
 /**
  * Every form the fuzz test (tests/integration/fuzz.test.ts) posts malformed
@@ -48,7 +49,12 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/intake-form", needs: "intake", fields: [] },
   ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({ path: `/intake-form/${i + 1}`, needs: "intake", fields: intakeFields, multipart: i + 1 === 4 })),
   { path: "/webhooks/stripe", fields: ["type", "data"] },
+  { path: "/api/cron/reminders", fields: ["intent"] },
+  { path: "/admin/outbox", needs: "admin", fields: schemaFields(OutboxActionSchema) },
+  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", needs: "admin", fields: ["intent"] },
+  { path: "/order-status/export", fields: [] },
+  { path: "/dashboard/orders/00000000-0000-4000-8000-000000000000/export", needs: "user", fields: [] },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
-export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", ""];
+export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", "retry", "send-reminder", ""];

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/maintenance";
+import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, isProduction } from "./env.server";
 import { log } from "./log.server";
@@ -14,10 +15,6 @@ import { getStripe, type Stripe } from "./stripe.server";
  * checkout and test portal stand in (never in production).
  */
 
-/** Statuses in which the customer has a plan (a failed renewal still has one until Stripe gives up). */
-const LIVE = new Set(["active", "trialing", "past_due"]);
-const FINAL = new Set(["canceled", "incomplete_expired"]);
-
 export type CurrentSubscription = {
   subscriptionId: string;
   planId: string | null;
@@ -28,24 +25,13 @@ export type CurrentSubscription = {
   customerId: string | null;
 };
 
-type Fact = {
-  stripe_subscription_id: string;
+type Fact = SubscriptionFact & {
   plan_id?: string | null;
   product_id?: string | null;
-  status: string;
   current_period_end?: Date | null;
   cancel_at_period_end?: boolean;
   stripe_customer_id?: string | null;
-  observed_at: Date;
 };
-
-/** The state of one subscription from its facts: cancelled is final, otherwise the newest fact wins. */
-export function latestState(facts: Fact[]): Fact | null {
-  if (facts.length === 0) return null;
-  const final = facts.find((f) => FINAL.has(f.status));
-  if (final) return final;
-  return facts.reduce((a, b) => (b.observed_at.getTime() > a.observed_at.getTime() ? b : a));
-}
 
 /** check-subscription: the user's live plan, or null. */
 export async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
@@ -55,7 +41,7 @@ export async function currentSubscription(userId: string): Promise<CurrentSubscr
   for (const f of facts) bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);
   const live = [...bySubscription.values()]
     .map((list) => ({ state: latestState(list)!, customerId: list.find((f) => f.stripe_customer_id)?.stripe_customer_id ?? null, plan: list.find((f) => f.plan_id)?.plan_id ?? null }))
-    .filter(({ state }) => LIVE.has(state.status))
+    .filter(({ state }) => isLive(state.status))
     .sort((a, b) => b.state.observed_at.getTime() - a.state.observed_at.getTime());
   const newest = live[0];
   if (!newest) return null;

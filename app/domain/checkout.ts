@@ -34,6 +34,7 @@ export const CheckoutSchema = z
     addOns: z.array(z.string().max(50)).max(10).default([]),
     terms: z.literal("on").optional(),
     package: optionalText(50),
+    maintenance: z.literal("1").optional(),
   })
   .superRefine((value, ctx) => {
     if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {

@@ -7,6 +7,7 @@ import { isProduction } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { abandonCheckout, fulfilOrder } from "~/server/fulfilment.server";
 import { getStripe } from "~/server/stripe.server";
+import { startOfflinePlanForOrder } from "~/server/subscriptions.server";
 
 export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -45,6 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (order.status !== "pending") throw redirect("/checkout");
   await fulfilOrder({ orderId: order._id, sessionId, amountPaid: order.amount_total });
+  await startOfflinePlanForOrder(order);
   return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
@@ -8,12 +9,21 @@ import { abandonCheckout, fulfilOrder, intakeTokenFor } from "./fulfilment.serve
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf } from "./stripe.server";
+import { maintenanceLineItem } from "./subscriptions.server";
 
 /** Session ids we make ourselves: the offline test checkout, and orders a coupon made free. */
 export const OFFLINE_SESSION = "offline_";
 export const FREE_SESSION = "free_";
 
-export type CheckoutRequest = { email: string; addOnIds: string[]; couponCode?: string | null; packageId?: string | null; userId?: string | null };
+export type CheckoutRequest = {
+  email: string;
+  addOnIds: string[];
+  couponCode?: string | null;
+  packageId?: string | null;
+  userId?: string | null;
+  /** A package "With Maintenance": one Checkout charges the package and starts the plan (signed-in buyers only). */
+  withMaintenance?: boolean;
+};
 export type CheckoutResult = { redirectTo: string } | { couponError: string } | { error: string };
 
 /**
@@ -23,6 +33,7 @@ export type CheckoutResult = { redirectTo: string } | { couponError: string } | 
  */
 export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
   await connectDb();
+  if (input.withMaintenance && !input.userId) return { error: AUTH_MESSAGES.signInToSubscribe.title };
   const orderId = randomUUID();
   let coupon = null;
   if (input.couponCode) {
@@ -33,7 +44,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       return { couponError: COUPON_MESSAGES.usedUp };
     }
   }
-  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon });
+  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon, withMaintenance: input.withMaintenance });
 
   try {
     await Order.create({
@@ -43,6 +54,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       product_id: priced.product.id,
       product_name: priced.product.name,
       add_ons: priced.addOns.map(({ id, name, price }) => ({ id, name, price })),
+      maintenance_plan: priced.maintenance?.planId,
       amount_total: priced.total,
       discount: priced.discount,
       coupon_code: coupon?.code,
@@ -67,7 +79,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 
   try {
-    const url = await createStripeSession(orderId, input.email, priced);
+    const url = await createStripeSession(orderId, input.email, priced, input.userId ?? null);
     return { redirectTo: url };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
@@ -76,7 +88,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 }
 
-async function createStripeSession(orderId: string, email: string, priced: Quote): Promise<string> {
+async function createStripeSession(orderId: string, email: string, priced: Quote, userId: string | null): Promise<string> {
   const stripe = getStripe()!;
   const base = getEnv().APP_URL;
   const item = (name: string, amount: number) => ({
@@ -91,14 +103,23 @@ async function createStripeSession(orderId: string, email: string, priced: Quote
     );
     discounts.push({ coupon: stripeCoupon.id });
   }
+  const oneTime = [item(priced.product.name, priced.product.price), ...priced.addOns.map((a) => item(a.name, a.price))];
+  const plan = priced.maintenance ? maintenanceLineItem(priced.maintenance.planId) : null;
+  // With maintenance, one subscription-mode session charges the package once (one-time lines on the
+  // first invoice) and starts the plan; its subscription events carry the buyer's account.
+  const mode = plan
+    ? {
+        mode: "subscription" as const,
+        line_items: [...oneTime, plan],
+        subscription_data: { metadata: { user_id: userId ?? "", plan_id: priced.maintenance!.planId, order_id: orderId } },
+      }
+    : { mode: "payment" as const, line_items: oneTime, payment_intent_data: { metadata: { order_id: orderId } } };
   const session = await stripe.checkout.sessions.create(
     {
-      mode: "payment",
+      ...mode,
       customer_email: email,
       client_reference_id: orderId,
       metadata: { order_id: orderId },
-      payment_intent_data: { metadata: { order_id: orderId } },
-      line_items: [item(priced.product.name, priced.product.price), ...priced.addOns.map((a) => item(a.name, a.price))],
       discounts,
       success_url: `${base}/order-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${base}/checkout`,

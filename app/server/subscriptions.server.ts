@@ -71,6 +71,14 @@ function planForPrice(priceId: string | null | undefined): MaintenancePlan | und
   return priceId ? MAINTENANCE_PLANS.find((p) => priceIdFor(p) === priceId) : undefined;
 }
 
+/** The Checkout line that starts a plan: its recurring Stripe price. Throws when the price id is not configured. */
+export function maintenanceLineItem(planId: string) {
+  const plan = findPlan(planId);
+  const price = plan && priceIdFor(plan);
+  if (!price) throw new Error(`No Stripe price configured for the ${planId} maintenance plan`);
+  return { price, quantity: 1 };
+}
+
 async function recordFact(id: string, fact: Fact & { user_id: string }) {
   try {
     await Subscription.create({ _id: id, ...fact });
@@ -229,6 +237,24 @@ export async function completeOfflineSubscription(user: { id: string }, plan: Ma
     observed_at: new Date(),
   });
   return true;
+}
+
+/** An offline test checkout of a package "With Maintenance" starts its plan, once per order. */
+export async function startOfflinePlanForOrder(order: { _id: string; user_id?: string | null; maintenance_plan?: string | null }) {
+  assertOfflineBilling();
+  const plan = findPlan(order.maintenance_plan);
+  if (!plan || !order.user_id) return;
+  const id = `offline_sub_order_${order._id}`;
+  await recordFact(`${id}:created`, {
+    stripe_subscription_id: id,
+    user_id: order.user_id,
+    stripe_customer_id: `offline_cus_${order.user_id}`,
+    plan_id: plan.id,
+    product_id: plan.productId,
+    status: "active",
+    current_period_end: new Date(Date.now() + 30 * 86_400_000),
+    observed_at: new Date(),
+  });
 }
 
 /** Cancels the user's offline test subscription (the offline portal's one action). */

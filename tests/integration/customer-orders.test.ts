@@ -3,6 +3,7 @@ import { action as dashboardAction, loader as dashboardLoader } from "~/routes/d
 import { action as maintenanceAction, loader as maintenanceLoader } from "~/routes/maintenance";
 import { action as statusAction, loader as statusLoader } from "~/routes/order-status";
 import { action as webhook } from "~/routes/webhooks.stripe";
+import { startCheckout } from "~/server/checkout.server";
 import { getEnv } from "~/server/env.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, RevisionFeedback, Subscription } from "~/server/models/index.server";
@@ -231,5 +232,15 @@ describe("maintenance subscriptions", () => {
     // Subscribed already: no second plan.
     expect(status(await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "subscribe", plan: "enterprise" } }))).toBe(409);
     expect(status(await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "other" } }))).toBe(400);
+  });
+
+  it("sells a package with maintenance in one subscription-mode Checkout, to a signed-in buyer only", async () => {
+    const guest = await startCheckout({ email: "guest-maint@example.test", addOnIds: [], packageId: "starter", withMaintenance: true });
+    expect(guest).toEqual({ error: "Please sign in to subscribe" });
+    const me = await signedInUser();
+    const result = await startCheckout({ email: me.email, addOnIds: [], packageId: "starter", withMaintenance: true, userId: me.user.id });
+    expect("redirectTo" in result && result.redirectTo).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const order = await Order.findOne({ email: me.email }).lean();
+    expect(order).toMatchObject({ product_id: "starter", maintenance_plan: "essentials", amount_total: 84_700 + 4_900, user_id: me.user.id });
   });
 });

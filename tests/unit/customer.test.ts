@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAINTENANCE_PLANS } from "~/content/maintenance";
 import { findPackage, PACKAGES, packagePrice, revisionRoundsFor } from "~/content/packages";
 import { AuthSchema, safeRedirect } from "~/domain/account";
+import { quote } from "~/domain/pricing";
 import {
   accessState,
   customerCompleteness,
@@ -138,6 +139,16 @@ describe("package and plan prices", () => {
       ["enterprise", 29_900],
     ]);
     expect(MAINTENANCE_PLANS.filter((p) => p.popular).map((p) => p.id)).toEqual(["professional"]);
+  });
+
+  it("carry 'With Maintenance' into one checkout: the package once at 15% off, plus the first $49 month, never discounted", () => {
+    const q = quote({ packageId: "starter", addOnIds: [], withMaintenance: true, coupon: { code: "HALF", discount_type: "percentage", discount_value: 50 } });
+    expect(q.product.price).toBe(84_700);
+    expect(q.maintenance).toMatchObject({ planId: "essentials", price: 4_900 });
+    expect(q.discount).toBe(42_350);
+    expect(q.total).toBe(84_700 - 42_350 + 4_900);
+    // The 24-Hour Website has no maintenance option.
+    expect(quote({ addOnIds: [], withMaintenance: true }).maintenance).toBeNull();
   });
 });
 

@@ -22,6 +22,7 @@ export const AUTH_MESSAGES = {
   resetDone: { title: "Password Changed", description: "Your new password is set and you are signed in." },
   verifyInvalid: "This confirmation link has expired or was already used. Sign in and ask for a new one.",
   verified: { title: "E-mail Confirmed", description: "Thanks: your address is confirmed and orders you bought with it are now in your dashboard." },
+  resendLimit: "We've sent several links today. Please use the newest one in your inbox, or try again tomorrow.",
   verifySent: { title: "Check your e-mail", description: "We've sent you a new link to confirm your address." },
   signInToSubscribe: { title: "Please sign in to subscribe" },
   signIn: { title: "Please sign in" },

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { Field, FormAlert } from "~/components/forms";
 import { PageHero } from "~/components/PageHero";
 import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
-import { findLink, sendConfirmation, requireUser, signIn, verifyEmail } from "~/server/auth.server";
+import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm Your E-mail | 24-Hour Website" }, { name: "robots", content: "noindex" }];
@@ -22,7 +22,9 @@ export async function action({ request }: ActionFunctionArgs) {
     case VERIFY_INTENTS.resend: {
       // From the dashboard: a signed-in account asks for a new link to its own address.
       const user = await requireUser(request);
-      if (!user.emailVerified) await sendConfirmation(user);
+      if (!(await resendConfirmation(user))) {
+        return redirectWithFlash(request, "/dashboard", { kind: "error", title: AUTH_MESSAGES.resendLimit }, { status: 303 });
+      }
       return redirectWithFlash(request, "/dashboard", { kind: "info", ...AUTH_MESSAGES.verifySent }, { status: 303 });
     }
     case VERIFY_INTENTS.confirm: {

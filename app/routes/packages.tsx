@@ -64,7 +64,7 @@ export default function Packages() {
           ))}
         </ul>
 
-        <h2 id="compare-heading">Compare packages</h2>
+        <h2 id="compare-heading" className="compare-heading">Compare packages</h2>
         <div className="table-scroll">
           <table className="compare">
             <thead>

@@ -41,6 +41,9 @@ export const RESET_LIMITS = {
   account: { name: "reset:account", max: 3, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateLimit>;
 
+/** "Send the link again" from the dashboard: a few a day is plenty, and it mails only the account's own address. */
+export const RESEND_LIMIT: RateLimit = { name: "verify-resend:account", max: 5, windowMs: 24 * 60 * MINUTE };
+
 export const RESET_VALID_MINUTES = 60;
 const VERIFY_VALID_DAYS = 7;
 
@@ -222,8 +225,16 @@ async function issueLink(purpose: "reset" | "verify", user: { id: string; email:
   return token;
 }
 
-/** Sends (again) the link that confirms the account's address. */
-export async function sendConfirmation(user: { id: string; email: string }) {
+/** "Send the link again": a new confirmation link for a signed-in, unconfirmed account, within its limit. */
+export async function resendConfirmation(user: AuthUser): Promise<boolean> {
+  if (user.emailVerified) return true;
+  if (!(await consumeRateLimit(RESEND_LIMIT, user.id))) return false;
+  await sendConfirmation(user);
+  return true;
+}
+
+/** Sends the link that confirms the account's address. */
+async function sendConfirmation(user: { id: string; email: string }) {
   const token = await issueLink("verify", user, VERIFY_VALID_DAYS * 86_400_000);
   await queueMail({
     key: `verify:${hashLinkToken(token)}`,

@@ -1,9 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
-import { PageHero } from "~/components/PageHero";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/account";
 import { findLink, resetPassword, signIn } from "~/server/auth.server";
 
@@ -28,37 +26,18 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
   const { token, usable } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-    shouldValidate: "onSubmit",
-  });
-  if (!usable && !lastResult) {
-    return (
-      <PageHero title="Link Expired" lead={AUTH_MESSAGES.resetInvalid}>
-        <Link to="/auth/forgot-password" className="button button-primary">
-          Send a New Link
-        </Link>
-      </PageHero>
-    );
-  }
   return (
-    <>
-      <PageHero title="Choose a New Password" lead="Your new password must be at least 6 characters." />
-      <div className="wrap section narrow">
-        <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label="Choose a new password">
-          <FormAlert message={form.errors?.[0] ?? fields.password.errors?.[0]} />
-          <input type="hidden" name="token" value={token} />
-          <Field id={fields.password.id} label="New password" errors={fields.password.errors} errorId={fields.password.errorId}>
-            <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" aria-required="true" />
-          </Field>
-          <button type="submit" className="button button-primary" disabled={navigation.state !== "idle"}>
-            Set New Password
-          </button>
-        </Form>
-      </div>
-    </>
+    <LinkPasswordPage
+      token={token}
+      usable={usable}
+      lastResult={useActionData<typeof action>()}
+      schema={ResetPasswordSchema}
+      title="Choose a New Password"
+      lead="Your new password must be at least 6 characters."
+      label="New password"
+      autoComplete="new-password"
+      submit={{ label: "Set New Password" }}
+      expired={{ lead: AUTH_MESSAGES.resetInvalid, to: "/auth/forgot-password", label: "Send a New Link" }}
+    />
   );
 }

@@ -1,9 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
-import { PageHero } from "~/components/PageHero";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
 import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -44,37 +42,18 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function VerifyEmail() {
   const { token, usable } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifyEmailSchema }),
-    shouldValidate: "onSubmit",
-  });
-  if (!usable && !lastResult) {
-    return (
-      <PageHero title="Link Expired" lead={AUTH_MESSAGES.verifyInvalid}>
-        <Link to="/auth" className="button button-primary">
-          Sign In
-        </Link>
-      </PageHero>
-    );
-  }
   return (
-    <>
-      <PageHero title="Confirm Your E-mail" lead="Enter the password you chose when you signed up to confirm this address is yours." />
-      <div className="wrap section narrow">
-        <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label="Confirm your e-mail">
-          <FormAlert message={form.errors?.[0] ?? fields.password.errors?.[0]} />
-          <input type="hidden" name="token" value={token} />
-          <Field id={fields.password.id} label="Password" errors={fields.password.errors} errorId={fields.password.errorId}>
-            <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" aria-required="true" />
-          </Field>
-          <button type="submit" name="intent" value={VERIFY_INTENTS.confirm} className="button button-primary" disabled={navigation.state !== "idle"}>
-            Confirm and Sign In
-          </button>
-        </Form>
-      </div>
-    </>
+    <LinkPasswordPage
+      token={token}
+      usable={usable}
+      lastResult={useActionData<typeof action>()}
+      schema={VerifyEmailSchema}
+      title="Confirm Your E-mail"
+      lead="Enter the password you chose when you signed up to confirm this address is yours."
+      label="Password"
+      autoComplete="current-password"
+      submit={{ label: "Confirm and Sign In", intent: VERIFY_INTENTS.confirm }}
+      expired={{ lead: AUTH_MESSAGES.verifyInvalid, to: "/auth", label: "Sign In" }}
+    />
   );
 }

@@ -224,18 +224,7 @@ export async function completeOfflineSubscription(user: { id: string }, plan: Ma
   assertOfflineBilling();
   if (await currentSubscription(user.id)) return false;
   if (!(await claimOnce(`offline-subscribe:${user.id}:${pageKey}`))) return false;
-  const id = `offline_sub_${randomBytes(12).toString("hex")}`;
-  await recordFact(`${id}:created`, {
-    stripe_subscription_id: id,
-    user_id: user.id,
-    stripe_customer_id: `offline_cus_${user.id}`,
-    plan_id: plan.id,
-    product_id: plan.productId,
-    status: "active",
-    current_period_end: new Date(Date.now() + 30 * 86_400_000),
-    cancel_at_period_end: false,
-    observed_at: new Date(),
-  });
+  await recordOfflineStart(`offline_sub_${randomBytes(12).toString("hex")}`, user.id, plan);
   return true;
 }
 
@@ -244,11 +233,15 @@ export async function startOfflinePlanForOrder(order: { _id: string; user_id?: s
   assertOfflineBilling();
   const plan = findPlan(order.maintenance_plan);
   if (!plan || !order.user_id) return;
-  const id = `offline_sub_order_${order._id}`;
-  await recordFact(`${id}:created`, {
-    stripe_subscription_id: id,
-    user_id: order.user_id,
-    stripe_customer_id: `offline_cus_${order.user_id}`,
+  await recordOfflineStart(`offline_sub_order_${order._id}`, order.user_id, plan);
+}
+
+/** An offline test subscription starts: active for a month (recorded once per id). */
+async function recordOfflineStart(subscriptionId: string, userId: string, plan: MaintenancePlan) {
+  await recordFact(`${subscriptionId}:created`, {
+    stripe_subscription_id: subscriptionId,
+    user_id: userId,
+    stripe_customer_id: `offline_cus_${userId}`,
     plan_id: plan.id,
     product_id: plan.productId,
     status: "active",

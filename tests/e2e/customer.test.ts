@@ -23,6 +23,10 @@ async function linkFromMail(to: string, subject: string, label: string) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+/**
+ * Waits for a flash message. With JavaScript a toast fades after 4 s, so start
+ * waiting before the click that brings it: Promise.all([flash(...), click()]).
+ */
 const flash = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first().waitFor();
 const alertText = async (page: Page) => {
   await page.getByRole("alert").first().waitFor();
@@ -58,15 +62,13 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
     await check(page, "auth-signup-error", javaScriptEnabled);
     await page.getByLabel("Password").fill("a-good-password");
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await flash(page, "Account Created");
+    await Promise.all([flash(page, "Account Created"), page.getByRole("button", { name: "Create Account" }).click()]);
 
     await page.goto(await linkFromMail(email, "Confirm your e-mail address", "Confirm my e-mail address"));
     await check(page, "auth-verify", javaScriptEnabled);
     await page.getByLabel("Password").fill("a-good-password");
-    await page.getByRole("button", { name: "Confirm and Sign In" }).click();
+    await Promise.all([flash(page, "E-mail Confirmed"), page.getByRole("button", { name: "Confirm and Sign In" }).click()]);
     await page.waitForURL(`${APP_URL}/dashboard`);
-    await flash(page, "E-mail Confirmed");
 
     // The guest order joined the account; its timeline and round 1 show.
     await page.getByRole("heading", { name: new RegExp(`Order #${orderId.slice(0, 8)}`) }).waitFor();
@@ -76,8 +78,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.getByRole("button", { name: "Submit Feedback" }).click();
     expect(await alertText(page)).toBe("Feedback must be at least 10 characters");
     await page.getByLabel("What would you like changed in revision 1?").fill("Please make the phone number bigger on mobile.");
-    await page.getByRole("button", { name: "Submit Feedback" }).click();
-    await flash(page, "Feedback Submitted!");
+    await Promise.all([flash(page, "Feedback Submitted!"), page.getByRole("button", { name: "Submit Feedback" }).click()]);
     expect(await page.getByRole("button", { name: "Submit Feedback" }).count()).toBe(0);
     const readOnly = page.getByLabel("Your feedback for revision 1");
     expect(await readOnly.inputValue()).toBe("Please make the phone number bigger on mobile.");
@@ -95,9 +96,8 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.getByRole("button", { name: "Sign In" }).click();
     expect(await alertText(page)).toBe("Invalid email or password");
     await page.getByLabel("Password").fill("a-good-password");
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await Promise.all([flash(page, "Welcome Back"), page.getByRole("button", { name: "Sign In" }).click()]);
     await page.waitForURL(`${APP_URL}/dashboard`);
-    await flash(page, "Welcome Back");
   });
 
   it("resets a forgotten password by the e-mailed link", async () => {
@@ -105,17 +105,17 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/auth");
     await page.getByRole("link", { name: "Forgot password?" }).click();
+    // Wait for the new page: the sign-in form has an Email field too.
+    await page.getByRole("heading", { name: "Forgot Password", level: 1 }).waitFor();
     await page.getByLabel("Email").fill(email);
     await check(page, "auth-forgot", javaScriptEnabled);
-    await page.getByRole("button", { name: "Send Reset Link" }).click();
-    await flash(page, "Check your e-mail");
+    await Promise.all([flash(page, "Check your e-mail"), page.getByRole("button", { name: "Send Reset Link" }).click()]);
 
     const link = await linkFromMail(email, "Choose a new password", "Choose a new password");
     await page.goto(link);
     await page.getByLabel("New password", { exact: true }).fill("brand-new-password");
-    await page.getByRole("button", { name: "Set New Password" }).click();
+    await Promise.all([flash(page, "Password Changed"), page.getByRole("button", { name: "Set New Password" }).click()]);
     await page.waitForURL(`${APP_URL}/dashboard`);
-    await flash(page, "Password Changed");
     // The link worked once.
     await page.goto(link);
     await page.getByRole("heading", { name: "Link Expired" }).waitFor();
@@ -140,13 +140,11 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await IntakeToken.updateOne({ order_id: orderId }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
     await page.reload();
     await page.getByText("Expired", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Renew Access for 30 Days" }).click();
-    await flash(page, "Access Renewed!");
+    await Promise.all([flash(page, "Access Renewed!"), page.getByRole("button", { name: "Renew Access for 30 Days" }).click()]);
     await page.getByText("Active", { exact: true }).waitFor();
 
     await page.getByRole("link", { name: "Request deletion of my data" }).click();
-    await page.getByRole("button", { name: "Yes, delete my data" }).click();
-    await flash(page, "Deletion Requested");
+    await Promise.all([flash(page, "Deletion Requested"), page.getByRole("button", { name: "Yes, delete my data" }).click()]);
   });
 
   it("subscribes to a plan through the offline checkout and manages it", async () => {
@@ -154,18 +152,16 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/maintenance");
     await check(page, "maintenance", javaScriptEnabled);
     expect(await page.getByText("All plans include a 30-day money-back guarantee").count()).toBe(1);
-    await page.getByRole("button", { name: "Subscribe Now to Essentials" }).click();
+    await Promise.all([flash(page, "Please sign in to subscribe"), page.getByRole("button", { name: "Subscribe Now to Essentials" }).click()]);
     await page.waitForURL(/\/auth\?redirectTo=%2Fmaintenance$/);
-    await flash(page, "Please sign in to subscribe");
 
     const { cookie } = await signedInUser();
     await addSessionCookie(page.context(), cookie, APP_URL);
     await page.goto("/maintenance");
     await page.getByRole("button", { name: "Subscribe Now to Professional" }).click();
     await page.getByRole("heading", { name: "Test subscription" }).waitFor();
-    await page.getByRole("button", { name: "Complete test subscription" }).click();
+    await Promise.all([flash(page, "Subscribed!"), page.getByRole("button", { name: "Complete test subscription" }).click()]);
     await page.waitForURL(`${APP_URL}/maintenance`);
-    await flash(page, "Subscribed!");
     const current = page.getByRole("listitem").filter({ hasText: "Current Plan" });
     expect(await current.getByRole("heading").textContent()).toContain("Professional");
     expect(await current.textContent()).toContain("Next billing date");
@@ -173,8 +169,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
 
     await page.getByRole("button", { name: "Manage Subscription" }).click();
     await page.getByRole("heading", { name: "Test billing portal" }).waitFor();
-    await page.getByRole("button", { name: "Cancel my plan" }).click();
-    await flash(page, "Plan Cancelled");
+    await Promise.all([flash(page, "Plan Cancelled"), page.getByRole("button", { name: "Cancel my plan" }).click()]);
     expect(await page.getByText("Current Plan").count()).toBe(0);
   });
 
@@ -185,7 +180,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await check(page, "packages", javaScriptEnabled);
     await page.getByRole("link", { name: /With Maintenance/ }).click();
     await page.waitForURL(/billing=maintenance/);
-    expect(await page.getByRole("main").textContent()).toContain("$847");
+    await page.getByText("$847", { exact: true }).waitFor();
     expect(await page.getByRole("main").textContent()).toContain("Save 15%");
 
     const user = await signedInUser();

@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { z } from "zod";
 import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 
 type LinkSchema = z.ZodType<{ token: string; password: string }>;
@@ -24,7 +25,7 @@ export function LinkPasswordPage(props: {
   submit: { label: string; intent?: string };
   expired: { lead: string; to: string; label: string };
 }) {
-  const navigation = useNavigation();
+  const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult: props.lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: props.schema }),
@@ -49,7 +50,7 @@ export function LinkPasswordPage(props: {
           <Field id={fields.password.id} label={props.label} errors={fields.password.errors} errorId={fields.password.errorId}>
             <input {...getInputProps(fields.password, { type: "password" })} autoComplete={props.autoComplete} aria-required="true" />
           </Field>
-          <button type="submit" name="intent" value={props.submit.intent} className="button button-primary" disabled={navigation.state !== "idle"}>
+          <button type="submit" name="intent" value={props.submit.intent} className="button button-primary" disabled={pending}>
             {props.submit.label}
           </button>
         </Form>

@@ -1,8 +1,9 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
 import {
   FEEDBACK_MAX,
   FeedbackSchema,
@@ -86,8 +87,7 @@ export function RevisionRounds({ orderId, rounds, reply, withOrderId }: { orderI
 
 function FeedbackForm({ orderId, round, reply, withOrderId }: { orderId: string; round: number; reply: FeedbackReply; withOrderId: boolean }) {
   const id = feedbackFormId(orderId, round);
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formData?.get("formId") === id;
+  const sending = useIsPending({ intent: ORDER_INTENTS.feedback });
   const [form, fields] = useForm({
     id,
     lastResult: reply?.formId === id ? reply.result : undefined,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { revisionRoundsFor } from "~/content/packages";
+import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -7,8 +8,6 @@ import { revisionRoundsFor } from "~/content/packages";
  * revision rounds. Pure: the pages hand in plain records.
  */
 
-export const DAY_MS = 86_400_000;
-export const EXPIRING_SOON_DAYS = 3;
 export const FEEDBACK_MIN = 10;
 export const FEEDBACK_MAX = 5000;
 export const ROUNDS = [1, 2, 3] as const;
@@ -181,7 +180,6 @@ export function accessState(token: { expires_at: Date; used: boolean } | null, n
 }
 
 export const ORDER_STATUS_MESSAGES = {
-  tokenRequired: { title: "Access Token Required", description: "Please use the link from your order confirmation email." },
   notFound: { title: "Order Not Found", description: "We couldn't find an order for this link. It may be mistyped or out of date." },
   renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
   renewFailed: "Failed to renew access. Please try again.",
@@ -195,6 +193,7 @@ export const ORDER_STATUS_MESSAGES = {
 export const ORDER_INTENTS = {
   feedback: "feedback",
   renewAccess: "renew-access",
+  renewLink: "renew-link",
   requestDeletion: "request-deletion",
 } as const;
 

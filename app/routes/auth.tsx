@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { AUTH_INTENTS, AUTH_MESSAGES, AuthSchema, authTab, safeRedirect, SignInSchema, SignUpSchema, type AuthTab } from "~/domain/account";
@@ -75,14 +76,9 @@ export default function Auth() {
   );
 }
 
-function usePending(intent: string) {
-  const navigation = useNavigation();
-  return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-}
-
 function SignInForm({ redirectTo }: { redirectTo: string }) {
   const actionData = useActionData<typeof action>();
-  const pending = usePending(AUTH_INTENTS.signIn);
+  const pending = useIsPending({ intent: AUTH_INTENTS.signIn });
   const [form, fields] = useForm({
     id: "sign-in",
     lastResult: actionData?.intent === AUTH_INTENTS.signIn ? actionData.result : undefined,
@@ -113,7 +109,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
 
 function SignUpForm({ redirectTo }: { redirectTo: string }) {
   const actionData = useActionData<typeof action>();
-  const pending = usePending(AUTH_INTENTS.signUp);
+  const pending = useIsPending({ intent: AUTH_INTENTS.signUp });
   const [form, fields] = useForm({
     id: "sign-up",
     lastResult: actionData?.intent === AUTH_INTENTS.signUp ? actionData.result : undefined,

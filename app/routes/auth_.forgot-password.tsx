@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { AUTH_MESSAGES, ForgotPasswordSchema } from "~/domain/account";
@@ -24,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
@@ -39,7 +40,7 @@ export default function ForgotPassword() {
           <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
           </Field>
-          <button type="submit" className="button button-primary" disabled={navigation.state !== "idle"}>
+          <button type="submit" className="button button-primary" disabled={pending}>
             Send Reset Link
           </button>
           <p>

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { findPlan, MAINTENANCE_GUARANTEE, MAINTENANCE_PLANS } from "~/content/maintenance";
 import { pageMeta } from "~/content/meta";
@@ -47,8 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Maintenance() {
   const { signedIn, current, justSubscribed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const pending = useIsPending();
   return (
     <>
       <PageHero title="Website Maintenance Plans" lead="Monthly care for your website: updates, backups and support, so you can get on with your business." />
@@ -92,7 +92,7 @@ export default function Maintenance() {
                         {new Date(current.nextBilling).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" })}
                       </p>
                     ) : null}
-                    <button type="submit" name="intent" value={MAINTENANCE_INTENTS.manage} className="button" disabled={busy}>
+                    <button type="submit" name="intent" value={MAINTENANCE_INTENTS.manage} className="button" disabled={pending}>
                       Manage Subscription
                     </button>
                   </Form>
@@ -104,7 +104,7 @@ export default function Maintenance() {
                       name="intent"
                       value={MAINTENANCE_INTENTS.subscribe}
                       className="button button-primary"
-                      disabled={busy || Boolean(current)}
+                      disabled={pending || Boolean(current)}
                       aria-label={`Subscribe Now to ${plan.name}`}
                     >
                       Subscribe Now

@@ -18,8 +18,10 @@ import {
   shortId,
   timeline,
 } from "~/domain/orders";
+import { TOKEN_MESSAGES } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
-import { exchangeStatusToken, loadOrderStatus, orderStatusAccess, renewStatusAccess, requestDataDeletion } from "~/server/order-status.server";
+import { loadOrderStatus, orderStatusAccess, renewIntakeAccess, requestDataDeletion } from "~/server/order-status.server";
+import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
@@ -30,16 +32,13 @@ export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("access_token");
-  if (token) {
-    const cookie = await exchangeStatusToken(request, token);
-    if (!cookie) return { screen: "not-found" as const };
-    throw redirect("/order-status", { headers: { "Set-Cookie": cookie } });
-  }
+  if (token) throw await exchangeToken(request, token, "status");
   const access = await orderStatusAccess(request);
-  if (!access) return { screen: "token-required" as const };
+  if (!access) return data({ screen: "token-required" as const }, { status: 401 });
+  if (access.state === "expired") return data({ screen: "link-expired" as const }, { status: 403 });
   const loaded = await loadOrderStatus(access.orderId);
-  if (!loaded) return { screen: "not-found" as const };
-  const { order, token: link, submission } = loaded;
+  if (!loaded) return data({ screen: "not-found" as const }, { status: 404 });
+  const { order, intakeLink, submission } = loaded;
   const now = new Date();
   return {
     screen: "order" as const,
@@ -51,17 +50,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
       productName: order.product_name,
       createdAt: (order.created_at as Date).toISOString(),
       amountPaid: order.amount_paid,
-      email: submission?.contact_email ?? order.email,
+      email: typeof submission?.contact_email === "string" && submission.contact_email ? submission.contact_email : order.email,
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
       timeline: timeline(order),
       rounds: revisionRounds(order),
     },
-    completeness: customerCompleteness(submission as Record<string, unknown> | null),
+    completeness: customerCompleteness(submission),
     access: {
-      state: accessState(link, now),
-      expiresAt: link?.expires_at.toISOString() ?? null,
-      daysLeft: link ? daysLeft(link.expires_at, now) : null,
+      state: accessState(intakeLink, now),
+      expiresAt: intakeLink?.expires_at.toISOString() ?? null,
+      daysLeft: intakeLink ? daysLeft(intakeLink.expires_at, now) : null,
     },
     deletionRequested: Boolean(submission?.data_deletion_requested),
   };
@@ -71,13 +70,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const access = await orderStatusAccess(request);
   if (!access) return redirect("/order-status", 303);
   const formData = await request.formData();
-  switch (formData.get("intent")) {
+  const intent = formData.get("intent");
+  // An expired status link can only be renewed (spec: renew-token with the customer's token).
+  if (access.state === "expired" && intent !== ORDER_INTENTS.renewLink) return redirect("/order-status", 303);
+  switch (intent) {
     case ORDER_INTENTS.feedback:
       return feedbackPost(request, formData, access.orderId, "/order-status");
-    case ORDER_INTENTS.renewAccess: {
-      if (!(await renewStatusAccess(access.orderId))) {
-        return redirectWithFlash(request, "/order-status", { kind: "error", title: ORDER_STATUS_MESSAGES.renewFailed }, { status: 303 });
-      }
+    case ORDER_INTENTS.renewAccess:
+    case ORDER_INTENTS.renewLink: {
+      const renewed = intent === ORDER_INTENTS.renewLink ? await renewToken(access.tokenId) : await renewIntakeAccess(access.orderId);
+      if (!renewed) return redirectWithFlash(request, "/order-status", { kind: "error", title: ORDER_STATUS_MESSAGES.renewFailed }, { status: 303 });
       return redirectWithFlash(request, "/order-status", { kind: "success", ...ORDER_STATUS_MESSAGES.renewed }, { status: 303 });
     }
     case ORDER_INTENTS.requestDeletion: {
@@ -104,8 +106,18 @@ export default function OrderStatus() {
       <div className="wrap section order-status">
         {view.screen === "token-required" ? (
           <div className="card" role="alert">
-            <h2>{ORDER_STATUS_MESSAGES.tokenRequired.title}</h2>
-            <p>{ORDER_STATUS_MESSAGES.tokenRequired.description}</p>
+            <h2>{TOKEN_MESSAGES.statusTokenRequired.title}</h2>
+            <p>{TOKEN_MESSAGES.statusTokenRequired.description}</p>
+          </div>
+        ) : view.screen === "link-expired" ? (
+          <div className="card" role="alert">
+            <h2>This link has expired</h2>
+            <p>For your security, order status links stop working after a while. You can renew yours for 30 days.</p>
+            <Form method="post">
+              <button type="submit" name="intent" value={ORDER_INTENTS.renewLink} className="button button-primary">
+                Renew this link
+              </button>
+            </Form>
           </div>
         ) : view.screen === "not-found" ? (
           <div className="card" role="alert">

@@ -124,5 +124,5 @@ export const isProduction = () => getEnv().NODE_ENV === "production";
 
 /** An absolute link to a path on this site, for e-mails and Stripe's return addresses. */
 export function absoluteUrl(path: string): string {
-  return `${getEnv().APP_URL.replace(/\/$/, "")}${path}`;
+  return `${getEnv().APP_URL}${path}`;
 }

@@ -137,7 +137,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await page.getByRole("main").textContent()).toContain("$300.00 AUD");
     await check(page, "order-status", javaScriptEnabled);
 
-    await IntakeToken.updateOne({ order_id: orderId }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
+    await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
     await page.reload();
     await page.getByText("Expired", { exact: true }).waitFor();
     await Promise.all([flash(page, "Access Renewed!"), page.getByRole("button", { name: "Renew Access for 30 Days" }).click()]);

@@ -5,7 +5,7 @@ import { action as statusAction, loader as statusLoader } from "~/routes/order-s
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { startCheckout } from "~/server/checkout.server";
 import { getEnv } from "~/server/env.server";
-import { fulfilOrder } from "~/server/fulfilment.server";
+import { fulfilOrder, statusTokenFor } from "~/server/fulfilment.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, RevisionFeedback, Subscription } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { currentSubscription } from "~/server/subscriptions.server";
@@ -41,11 +41,11 @@ const cookieOf = (r: Reply, name: string) =>
     .find((c) => c.startsWith(`${name}=`))!;
 
 let n = 0;
-/** A paid order (as the webhook fulfils it), owned by `userId` or a guest's, and its e-mailed token. */
+/** A paid order (as the webhook fulfils it), owned by `userId` or a guest's, and its e-mailed tokens. */
 async function paidOrder(userId: string | null, fields: Record<string, unknown> = {}) {
   const order = await Order.create({ email: `o${Date.now()}-${++n}@example.test`, amount_total: 30_000, user_id: userId, ...fields });
   const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_test_${order._id}`, amountPaid: 30_000 });
-  return { orderId: order._id, token, email: order.email };
+  return { orderId: order._id, intakeToken: token, token: await statusTokenFor(order._id), email: order.email };
 }
 const feedback = (orderId: string, round = "1", text = "Please make the logo bigger and the header green.") => ({
   intent: "feedback",
@@ -114,16 +114,22 @@ describe("the dashboard", () => {
 
 describe("the order status page", () => {
   it("needs the e-mailed token, exchanges it for a cookie and takes it out of the address bar", async () => {
-    const none = (await call(statusLoader as Handler, "http://localhost/order-status")) as unknown as { screen: string };
-    expect(none.screen).toBe("token-required");
-    const wrong = (await call(statusLoader as Handler, "http://localhost/order-status?access_token=not-a-real-token-at-all-xx")) as unknown as { screen: string };
-    expect(wrong.screen).toBe("not-found");
+    const none = (await call(statusLoader as Handler, "http://localhost/order-status")) as unknown as { data: { screen: string }; init: { status: number } };
+    expect(none.data.screen).toBe("token-required");
+    expect(none.init.status).toBe(401);
+    const wrong = await call(statusLoader as Handler, "http://localhost/order-status?access_token=not-a-real-token-at-all-xx");
+    expect(wrong.headers.get("Location")).toBe("/order-status");
+    expect(wrong.headers.get("Set-Cookie")).not.toContain("__status");
 
     const order = await paidOrder(null);
+    // The intake link's token is not the status link's.
+    const intake = await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.intakeToken}`);
+    expect(intake.headers.get("Set-Cookie")).not.toContain("__status");
+
     const r = await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`);
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/order-status");
-    const cookie = cookieOf(r, "__order_status");
+    const cookie = cookieOf(r, "__status");
     expect(cookie).not.toContain(order.token);
     const view = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { screen: string; order: { id: string; email: string } };
     expect(view.screen).toBe("order");
@@ -135,7 +141,7 @@ describe("the order status page", () => {
     const theirs = await paidOrder(null);
     await setRevisionEnabled(mine.orderId, 1, true);
     await setRevisionEnabled(theirs.orderId, 1, true);
-    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${mine.token}`), "__order_status");
+    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${mine.token}`), "__status");
 
     const r = await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: feedback(theirs.orderId) });
     expect(r.status).toBe(303);
@@ -149,14 +155,14 @@ describe("the order status page", () => {
 
   it("renews an expired link by 30 days and records a deletion request", async () => {
     const order = await paidOrder(null);
-    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`), "__order_status");
-    await IntakeToken.updateOne({ order_id: order.orderId }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`), "__status");
+    await IntakeToken.updateOne({ order_id: order.orderId, purpose: "intake" }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     const expired = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { access: { state: string } };
     expect(expired.access.state).toBe("expired");
 
     const r = await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "renew-access" } });
     expect(r.status).toBe(303);
-    const token = await IntakeToken.findOne({ order_id: order.orderId }).lean();
+    const token = await IntakeToken.findOne({ order_id: order.orderId, purpose: "intake" }).lean();
     expect(token!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
     await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "request-deletion" } });
@@ -164,6 +170,17 @@ describe("the order status page", () => {
     expect(submission?.data_deletion_requested).toBe(true);
     expect(submission?.data_deletion_date).toBeInstanceOf(Date);
     expect(status(await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "nope" } }))).toBe(400);
+
+    // An expired status link shows only its own renewal, and nothing else can be done with it.
+    await IntakeToken.updateOne({ order_id: order.orderId, purpose: "status" }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    const stale = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { data: { screen: string } };
+    expect(stale.data.screen).toBe("link-expired");
+    await setRevisionEnabled(order.orderId, 1, true);
+    await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: feedback(order.orderId) });
+    expect(await RevisionFeedback.exists({ order_id: order.orderId })).toBeNull();
+    expect((await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "renew-link" } })).status).toBe(303);
+    const renewed = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { screen: string };
+    expect(renewed.screen).toBe("order");
   });
 });
 

@@ -34,8 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("access_token");
   if (token) throw await exchangeToken(request, token, "status");
   const access = await orderStatusAccess(request);
-  if (!access) return data({ screen: "token-required" as const }, { status: 401 });
-  if (access.state === "expired") return data({ screen: "link-expired" as const }, { status: 403 });
+  // Both are ordinary pages (the site's public /order-status), each saying what to do next.
+  if (!access) return { screen: "token-required" as const };
+  if (access.state === "expired") return { screen: "link-expired" as const };
   const loaded = await loadOrderStatus(access.orderId);
   if (!loaded) return data({ screen: "not-found" as const }, { status: 404 });
   const { order, intakeLink, submission } = loaded;

@@ -20,7 +20,7 @@ const password = () => randomBytes(9).toString("base64url");
 async function ensureUser(email: string, admin: boolean) {
   if (await User.exists({ email })) return { email, password: "(unchanged: account already existed)" };
   const pw = password();
-  await createUser({ email, password: pw, fullName: admin ? "Demo Admin" : "Demo Customer", admin });
+  await createUser({ email, password: pw, fullName: admin ? "Demo Admin" : "Demo Customer", admin, verified: true });
   return { email, password: pw };
 }
 

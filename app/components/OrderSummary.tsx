@@ -30,6 +30,16 @@ export function OrderSummary({ quote }: { quote: Quote }) {
             <dd>{formatCents(a.price)}</dd>
           </div>
         ))}
+        {quote.maintenance ? (
+          <div>
+            <dt>
+              {quote.maintenance.name}
+              <br />
+              <span className="hint">then {formatCents(quote.maintenance.price)} a month; cancel any time</span>
+            </dt>
+            <dd>{formatCents(quote.maintenance.price)}</dd>
+          </div>
+        ) : null}
         {coupon ? (
           <div className="summary-discount">
             <dt>

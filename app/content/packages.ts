@@ -50,3 +50,25 @@ export function findPackage(id: string | null | undefined): WebsitePackage | und
 export function revisionRoundsFor(productId: string | null | undefined): 1 | 2 | 3 {
   return findPackage(productId)?.revisionRounds ?? 3;
 }
+
+/** "With Maintenance": the package 15% off (rounded to the dollar), plus the Essentials plan each month. */
+export const WITH_MAINTENANCE_DISCOUNT_PERCENT = 15;
+
+/** A package's one-time price in cents, with or without maintenance. */
+export function packagePrice(pkg: WebsitePackage, withMaintenance: boolean): number {
+  if (!withMaintenance) return pkg.price;
+  return Math.round((pkg.price / 100) * (1 - WITH_MAINTENANCE_DISCOUNT_PERCENT / 100)) * 100;
+}
+
+/** The packages page's comparison table: one row per feature, one value per package. */
+export const PACKAGE_COMPARISON: readonly { feature: string; values: Record<WebsitePackage["id"], string> }[] = [
+  { feature: "Pages", values: { starter: "Up to 5", professional: "Up to 10", enterprise: "Unlimited" } },
+  { feature: "Revision rounds", values: { starter: "1", professional: "2", enterprise: "3" } },
+  { feature: "Delivery", values: { starter: "48 hours", professional: "24 hours", enterprise: "12 hours" } },
+  { feature: "Support after launch", values: { starter: "30 days", professional: "60 days", enterprise: "90 days" } },
+  { feature: "Mobile-responsive design", values: { starter: "Yes", professional: "Yes", enterprise: "Yes" } },
+  { feature: "Contact form", values: { starter: "Yes", professional: "Yes", enterprise: "Yes" } },
+  { feature: "SEO setup", values: { starter: "No", professional: "Basic", enterprise: "Advanced" } },
+  { feature: "Blog", values: { starter: "No", professional: "Yes", enterprise: "Yes" } },
+  { feature: "Online store", values: { starter: "No", professional: "No", enterprise: "Yes" } },
+];

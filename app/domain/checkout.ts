@@ -38,6 +38,7 @@ export const CheckoutSchema = z
     // A ticked box sends "on"; anything else is not an agreement.
     terms: z.literal("on", { error: CHECKOUT_MESSAGES.missing }).optional(),
     package: optionalText(50),
+    maintenance: z.literal("1").optional(),
   })
   .superRefine((value, ctx) => {
     if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {

@@ -1,5 +1,6 @@
 import { ADD_ONS, type AddOn, BASE_PRICE_CENTS, OFFER } from "~/content/offer";
-import { findPackage } from "~/content/packages";
+import { PACKAGE_MAINTENANCE_PLAN } from "~/content/maintenance";
+import { findPackage, packagePrice } from "~/content/packages";
 
 /** What a coupon does to a price: the terms checkout reads (spec 1 section 3). */
 export type CouponTerms = { code: string; discount_type: "percentage" | "fixed"; discount_value: number };
@@ -9,10 +10,15 @@ export type Product = { id: string; name: string; price: number };
 
 export const DEFAULT_PRODUCT: Product = { id: "24-hour-website", name: OFFER.name, price: BASE_PRICE_CENTS };
 
-export function productFor(packageId: string | null | undefined): Product {
+/** The product bought; a package "With Maintenance" costs 15% less (the plan is billed on top). */
+export function productFor(packageId: string | null | undefined, withMaintenance = false): Product {
   const pkg = findPackage(packageId);
-  return pkg ? { id: pkg.id, name: `${pkg.name} Website Package`, price: pkg.price } : DEFAULT_PRODUCT;
+  if (!pkg) return DEFAULT_PRODUCT;
+  return { id: pkg.id, name: `${pkg.name} Website Package`, price: packagePrice(pkg, withMaintenance) };
 }
+
+/** The first month of the maintenance plan that comes with a package bought "With Maintenance". */
+export type MaintenanceLine = { planId: string; name: string; price: number };
 
 /** Known add-ons among `ids`, once each, in catalogue order; unknown ids are ignored. */
 export function addOnsFor(ids: readonly string[]): AddOn[] {
@@ -25,6 +31,8 @@ export type Quote = {
   subtotal: number;
   coupon: CouponTerms | null;
   discount: number;
+  /** The plan's first month, charged with the package (then monthly); never discounted by a coupon. */
+  maintenance: MaintenanceLine | null;
   total: number;
 };
 
@@ -32,8 +40,11 @@ export type Quote = {
  * The price of an order in cents. A percentage coupon applies to the base plus
  * add-ons (rounded to the cent); a fixed one is in cents; the total never goes below 0.
  */
-export function quote(input: { packageId?: string | null; addOnIds: readonly string[]; coupon?: CouponTerms | null }): Quote {
-  const product = productFor(input.packageId);
+export function quote(input: { packageId?: string | null; addOnIds: readonly string[]; coupon?: CouponTerms | null; withMaintenance?: boolean }): Quote {
+  const withMaintenance = Boolean(input.withMaintenance && findPackage(input.packageId));
+  const product = productFor(input.packageId, withMaintenance);
+  const plan = PACKAGE_MAINTENANCE_PLAN;
+  const maintenance = withMaintenance ? { planId: plan.id, name: `${plan.name} maintenance, first month`, price: plan.price } : null;
   const addOns = addOnsFor(input.addOnIds);
   const subtotal = product.price + addOns.reduce((sum, a) => sum + a.price, 0);
   const coupon = input.coupon ?? null;
@@ -41,7 +52,7 @@ export function quote(input: { packageId?: string | null; addOnIds: readonly str
   if (coupon?.discount_type === "percentage") discount = Math.round((subtotal * Math.min(Math.max(coupon.discount_value, 0), 100)) / 100);
   if (coupon?.discount_type === "fixed") discount = Math.max(0, Math.round(coupon.discount_value));
   discount = Math.min(discount, subtotal);
-  return { product, addOns, subtotal, coupon, discount, total: subtotal - discount };
+  return { product, addOns, subtotal, coupon, discount, maintenance, total: subtotal - discount + (maintenance?.price ?? 0) };
 }
 
 /** A stored coupon, as the rules below read it. */

@@ -82,7 +82,7 @@ export default function AdminOutbox() {
           // A focusable scroll box: the table scrolls sideways on a phone, by keyboard too.
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Messages">
-            <table>
+            <table className="outbox-table">
               <thead>
                 <tr>
                   <th scope="col">Recipient</th>

@@ -9,9 +9,11 @@ import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { ADD_ONS, formatCents } from "~/content/offer";
+import { findPackage } from "~/content/packages";
+import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
-import { getUser } from "~/server/auth.server";
+import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
 import { readForm } from "~/server/forms.server";
@@ -22,9 +24,12 @@ export const meta: MetaFunction = () =>
   pageMeta("Checkout | 24-Hour Website", "Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely with Stripe.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const packageId = new URL(request.url).searchParams.get("package");
-  const user = await getUser(request);
-  return { packageId, email: user?.email ?? "", quote: quote({ packageId, addOnIds: [] }) };
+  const url = new URL(request.url);
+  const packageId = url.searchParams.get("package");
+  const withMaintenance = url.searchParams.get("maintenance") === "1" && Boolean(findPackage(packageId));
+  // A plan belongs to an account, so a package with maintenance is bought signed in.
+  const user = withMaintenance ? await requireUser(request, { kind: "info", ...AUTH_MESSAGES.signInToSubscribe }) : await getUser(request);
+  return { packageId, withMaintenance, email: user?.email ?? "", quote: quote({ packageId, addOnIds: [], withMaintenance }) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,11 +37,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: CheckoutSchema });
   const addOnIds = formData.getAll("addOns").map(String);
   const packageId = String(formData.get("package") ?? "") || null;
+  const withMaintenance = formData.get("maintenance") === "1";
   const reply = (init: { status?: number; applied?: CouponTerms | null; notice?: string; result?: ReturnType<typeof submission.reply> }) =>
     data(
       {
         result: init.result ?? submission.reply(),
-        quote: quote({ packageId, addOnIds, coupon: init.applied ?? null }),
+        quote: quote({ packageId, addOnIds, coupon: init.applied ?? null, withMaintenance }),
         applied: init.applied ?? null,
         notice: init.notice ?? null,
       },
@@ -90,6 +96,7 @@ export async function action({ request }: ActionFunctionArgs) {
           couponCode: value.appliedCoupon || value.couponCode || null,
           packageId: value.package,
           userId: user?.id,
+          withMaintenance: value.maintenance === "1",
         });
         if ("redirectTo" in result) {
           // This browser started the checkout: the success page may show it the intake link.
@@ -121,7 +128,9 @@ export default function Checkout() {
   const initialAddOns = ([] as string[]).concat((submitted.addOns as string[] | string | undefined) ?? []);
   const [addOnIds, setAddOnIds] = useState<string[]>(initialAddOns);
   // With JavaScript the summary follows the ticks at once; the server prices the same way on every post.
-  const summary = hydrated ? quote({ packageId: loaderData.packageId, addOnIds, coupon: applied }) : (actionData?.quote ?? loaderData.quote);
+  const summary = hydrated
+    ? quote({ packageId: loaderData.packageId, addOnIds, coupon: applied, withMaintenance: loaderData.withMaintenance })
+    : (actionData?.quote ?? loaderData.quote);
   const paying = useIsPending({ intent: CHECKOUT_INTENTS.pay });
   // Problems with fields that have no box of their own (the terms tick, the button pressed) show at the top.
   const problem = form.errors?.[0] ?? fields.terms.errors?.[0] ?? fields.intent.errors?.[0];
@@ -140,6 +149,7 @@ export default function Checkout() {
             </p>
           ) : null}
           <input type="hidden" name="package" value={loaderData.packageId ?? ""} />
+          {loaderData.withMaintenance ? <input type="hidden" name="maintenance" value="1" /> : null}
           <input type="hidden" name="appliedCoupon" value={applied?.code ?? ""} />
 
           <Field id={fields.email.id} label="Email" hint="We'll send your intake form link here." errors={fields.email.errors} errorId={fields.email.errorId}>

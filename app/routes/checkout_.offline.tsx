@@ -8,6 +8,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { abandonCheckout, settlePayment } from "~/server/fulfilment.server";
 import { getStripe } from "~/server/stripe.server";
+import { startOfflinePlanForOrder } from "~/server/subscriptions.server";
 
 export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -49,6 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case OFFLINE_INTENTS.pay:
       if (order.status !== "pending") throw redirect("/checkout");
       await settlePayment({ orderId: order._id, sessionId, amountPaid: order.amount_total });
+      await startOfflinePlanForOrder(order);
       return redirect(`/order-success?session_id=${encodeURIComponent(sessionId)}`, 303);
     default:
       throw new Response("Unknown action. Please use the buttons on the page.", { status: 400 });

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireUser } from "~/server/auth.server";
-import { downloadOrderData, userOwnsOrder } from "~/server/data-export.server";
+import { getOrderForUser } from "~/server/customer-orders.server";
+import { downloadOrderData } from "~/server/data-export.server";
 
 const OrderIdSchema = z.uuid();
 
@@ -13,7 +14,7 @@ const OrderIdSchema = z.uuid();
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const orderId = OrderIdSchema.safeParse(params.orderId);
-  if (!orderId.success || !(await userOwnsOrder({ orderId: orderId.data, userId: user.id }))) return new Response("Not Found", { status: 404 });
+  if (!orderId.success || !(await getOrderForUser({ orderId: orderId.data, userId: user.id }))) return new Response("Not Found", { status: 404 });
   if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
   return downloadOrderData({ orderId: orderId.data, requestedBy: "account" });
 }

@@ -1,35 +1,156 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
+import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
-import { requireUser } from "~/server/auth.server";
-import { exportableOrders } from "~/server/data-export.server";
+import { formatCents } from "~/content/offer";
+import { VERIFY_INTENTS } from "~/domain/account";
+import { isPaid, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { claimGuestOrders, requireUser } from "~/server/auth.server";
+import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
+import { feedbackPost } from "~/server/revisions.server";
+import { currentSubscription, planOf } from "~/server/subscriptions.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
+/** /dashboard: the signed-in customer's own orders, newest first, and their maintenance plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { email: user.email, orders: await exportableOrders(user.id) };
+  if (user.emailVerified) await claimGuestOrders({ _id: user.id, email: user.email, email_verified_at: new Date() });
+  const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
+  const plan = planOf(subscription);
+  return {
+    user: { email: user.email, fullName: user.fullName, isAdmin: user.isAdmin, emailVerified: user.emailVerified },
+    plan: plan ? { name: plan.name, nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null } : null,
+    orders: orders.map((o) => ({
+      id: o._id,
+      shortId: shortId(o._id),
+      status: o.status,
+      productName: o.product_name,
+      amount: isPaid(o.status) ? o.amount_paid : o.amount_total,
+      createdAt: (o.created_at as Date).toISOString(),
+      draftUrl: o.draft_url,
+      progress: o.intake_progress,
+      paid: isPaid(o.status),
+      timeline: timeline(o),
+      rounds: revisionRounds(o),
+    })),
+  };
 }
 
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case ORDER_INTENTS.feedback: {
+      const orderId = String(formData.get("orderId") ?? "").slice(0, 100);
+      const order = orderId ? await getOrderForUser({ orderId, userId: user.id }) : null;
+      // Another customer's order and no order at all look the same.
+      if (!order) return data({ formId: "", result: undefined }, { status: 404 });
+      return feedbackPost(request, formData, order._id, "/dashboard");
+    }
+    default:
+      return data({ formId: "", result: undefined }, { status: 400 });
+  }
+}
+
+const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
+
 export default function Dashboard() {
-  const { email, orders } = useLoaderData<typeof loader>();
+  const { user, orders, plan } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as FeedbackReply;
   return (
     <>
-      <PageHero title="Dashboard" lead={`Signed in as ${email}`} />
-      {orders.length ? (
-        <div className="wrap section">
-          <h2>Your orders</h2>
-          <ul className="card-list">
-            {orders.map((o) => (
-              <li key={o.id} className="card">
-                <p>Order #{o.label}</p>
-                <DataExportButton action={`/dashboard/orders/${o.id}/export`} orderLabel={o.label} />
-              </li>
-            ))}
-          </ul>
+      <PageHero title="Dashboard" lead={`Signed in as ${user.fullName ? `${user.fullName} (${user.email})` : user.email}`}>
+        <div className="actions">
+          {user.isAdmin ? (
+            <Link to="/admin" className="button">
+              Admin Panel
+            </Link>
+          ) : null}
+          <Form method="post" action="/auth/sign-out">
+            <button type="submit" className="button">
+              Sign Out
+            </button>
+          </Form>
         </div>
-      ) : null}
+      </PageHero>
+      <div className="wrap section dashboard">
+        {!user.emailVerified ? (
+          <div className="card notice" role="note">
+            <h2>Confirm your e-mail address</h2>
+            <p>Open the link we e-mailed to {user.email}. Orders you bought with this address appear here once it's confirmed.</p>
+            <Form method="post" action="/auth/verify">
+              <button type="submit" name="intent" value={VERIFY_INTENTS.resend} className="button button-small">
+                Send the link again
+              </button>
+            </Form>
+          </div>
+        ) : null}
+
+        <section className="card" aria-labelledby="plans-heading">
+          <h2 id="plans-heading">Maintenance Plans</h2>
+          {plan ? (
+            <p>
+              Your plan: <strong>{plan.name}</strong>
+              {plan.nextBilling ? `. Next billing date: ${dateText(plan.nextBilling)}.` : "."}
+            </p>
+          ) : (
+            <p>Keep your website secure, backed up and up to date with a monthly plan.</p>
+          )}
+          <Link to="/maintenance" className="button button-small">
+            {plan ? "Manage your plan" : "See maintenance plans"}
+          </Link>
+        </section>
+
+        <section aria-labelledby="orders-heading">
+          <h2 id="orders-heading">Your Orders</h2>
+          {orders.length === 0 ? (
+            <div className="card">
+              <p>No orders yet.</p>
+              <Link to="/24-hour-website" className="button button-primary">
+                Get your 24-Hour Website
+              </Link>
+            </div>
+          ) : (
+            <ul className="card-list order-list">
+              {orders.map((order) => (
+                <OrderCard key={order.id} order={order}>
+                  {order.paid ? <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId /> : null}
+                  <DataExportButton action={`/dashboard/orders/${order.id}/export`} orderLabel={order.shortId} />
+                </OrderCard>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
     </>
+  );
+}
+
+type OrderCardView = ReturnType<typeof useLoaderData<typeof loader>>["orders"][number];
+
+/** One order. `children` adds sections (revision rounds, the data export). */
+function OrderCard({ order, children }: { order: OrderCardView; children?: ReactNode }) {
+  return (
+    <li className="card order-card">
+      <h3>
+        Order #{order.shortId} <StatusBadge status={order.status} />
+      </h3>
+      <p>
+        {order.productName} · {formatCents(order.amount)} AUD · {dateText(order.createdAt)}
+      </p>
+      {order.draftUrl ? (
+        <p>
+          <a href={order.draftUrl} target="_blank" rel="noreferrer noopener">
+            View your draft
+          </a>
+        </p>
+      ) : null}
+      {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}
+      <OrderTimeline steps={order.timeline} />
+      {children}
+    </li>
   );
 }

@@ -1,16 +1,62 @@
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { redirect } from "@remix-run/node";
+import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { connectDb } from "./db.server";
-import { redirectWithFlash } from "./flash.server";
-import { User, UserRole } from "./models/index.server";
-import { getSession, sessionStorage } from "./session.server";
+import { AUTH_MESSAGES } from "~/domain/account";
+import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { absoluteUrl } from "./env.server";
+import { redirectWithFlash, type Flash } from "./flash.server";
+import { log } from "./log.server";
+import { accountExists, confirmEmail, passwordReset } from "./mail/messages.server";
+import { queueMail } from "./mail/outbox.server";
+import { AccountToken, Order, User, UserRole } from "./models/index.server";
+import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
+import { endAllSessions, getSession, rotateSession, sessionStorage } from "./session.server";
+
+/**
+ * Accounts: passwords, sign-in and sign-up (remix-auth's form strategy), the
+ * session helpers every signed-in loader starts with, e-mail confirmation and
+ * password reset by single-use e-mailed links. No answer here tells a visitor
+ * whether an address has an account.
+ */
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
-export type AuthUser = { id: string; email: string; fullName: string | null; isAdmin: boolean };
+export type AuthUser = { id: string; email: string; fullName: string | null; isAdmin: boolean; emailVerified: boolean };
+
+/* Limits: per client address, and per account (the e-mail typed, whether or not it has an account). */
+const MINUTE = 60_000;
+export const SIGN_IN_LIMITS = {
+  address: { name: "sign-in:address", max: 20, windowMs: 15 * MINUTE },
+  account: { name: "sign-in:account", max: 10, windowMs: 15 * MINUTE },
+} satisfies Record<string, RateLimit>;
+export const SIGN_UP_LIMITS = {
+  address: { name: "sign-up:address", max: 10, windowMs: 60 * MINUTE },
+  account: { name: "sign-up:account", max: 3, windowMs: 60 * MINUTE },
+} satisfies Record<string, RateLimit>;
+export const RESET_LIMITS = {
+  address: { name: "reset:address", max: 10, windowMs: 60 * MINUTE },
+  account: { name: "reset:account", max: 3, windowMs: 60 * MINUTE },
+} satisfies Record<string, RateLimit>;
+
+/** "Send the link again" from the dashboard: a few a day is plenty, and it mails only the account's own address. */
+export const RESEND_LIMIT: RateLimit = { name: "verify-resend:account", max: 5, windowMs: 24 * 60 * MINUTE };
+
+export const RESET_VALID_MINUTES = 60;
+const VERIFY_VALID_DAYS = 7;
+
+export class InvalidCredentialsError extends Error {
+  constructor() {
+    super(AUTH_MESSAGES.invalid);
+  }
+}
+export class TooManyAttemptsError extends Error {
+  constructor() {
+    super(AUTH_MESSAGES.tooMany);
+  }
+}
 
 /** scrypt with a random salt: "scrypt$<salt>$<hash>" (base64url). */
 export async function hashPassword(password: string): Promise<string> {
@@ -27,60 +73,85 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-export class InvalidCredentialsError extends Error {
-  constructor() {
-    super("Invalid email or password");
-  }
+/** Compared against when the e-mail has no account, so both answers take as long. */
+let decoyHash: Promise<string> | undefined;
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Counts one attempt against both limits; false when either is used up. */
+async function withinLimits(limits: { address: RateLimit; account: RateLimit }, address: string, email: string) {
+  const [byAddress, byAccount] = await Promise.all([consumeRateLimit(limits.address, address), consumeRateLimit(limits.account, email)]);
+  return byAddress && byAccount;
 }
 
-/** Looks a user up by e-mail and password; the same error for an unknown e-mail and a wrong password. */
-export async function verifyLogin(email: string, password: string): Promise<AuthUser> {
-  await connectDb();
-  const user = await User.findOne({ email: email.trim().toLowerCase() }).lean();
-  if (!user || !(await verifyPassword(password, user.password_hash))) throw new InvalidCredentialsError();
-  return toAuthUser(user);
-}
+type UserDoc = { _id: unknown; email: string; full_name?: string | null; email_verified_at?: Date | null };
 
-async function toAuthUser(user: { _id: unknown; email: string; full_name?: string | null }): Promise<AuthUser> {
+async function toAuthUser(user: UserDoc): Promise<AuthUser> {
   const id = String(user._id);
   const admin = await UserRole.exists({ user_id: id, role: "admin" });
-  return { id, email: user.email, fullName: user.full_name ?? null, isAdmin: Boolean(admin) };
+  return { id, email: user.email, fullName: user.full_name ?? null, isAdmin: Boolean(admin), emailVerified: Boolean(user.email_verified_at) };
+}
+
+/**
+ * Checks an e-mail and password, within the limits. The same error, after the
+ * same work, for an unknown e-mail and a wrong password.
+ */
+export async function verifyLogin(email: string, password: string, address = "unknown"): Promise<AuthUser> {
+  await connectDb();
+  const normalized = normalizeEmail(email);
+  if (!(await withinLimits(SIGN_IN_LIMITS, address, normalized))) throw new TooManyAttemptsError();
+  const user = await User.findOne({ email: normalized }).lean();
+  decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+  if (!user || !ok) {
+    log("info", "auth.sign_in_failed");
+    throw new InvalidCredentialsError();
+  }
+  await claimGuestOrders(user);
+  return toAuthUser(user);
 }
 
 export const authenticator = new Authenticator<AuthUser>();
 authenticator.use(
-  new FormStrategy(async ({ form }) => verifyLogin(String(form.get("email") ?? ""), String(form.get("password") ?? ""))),
+  new FormStrategy(async ({ form, request }) =>
+    verifyLogin(String(form.get("email") ?? ""), String(form.get("password") ?? ""), clientAddress(request)),
+  ),
   "password",
 );
 
-/** Starts a session for `user` and redirects; remix-auth v4 leaves committing the session to us. */
-export async function signIn(request: Request, user: AuthUser, to: string) {
-  const session = await getSession(request);
-  session.set("userId", user.id);
-  return redirect(to, { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
+/** Starts a fresh session for `user` (a new id) and redirects with a message. */
+export async function signIn(request: Request, user: AuthUser, to: string, flash?: Flash) {
+  const cookie = await rotateSession(request, user.id);
+  if (flash) return redirectWithFlash(request, to, flash, { status: 303, headers: { "Set-Cookie": cookie } });
+  return redirect(to, { status: 303, headers: { "Set-Cookie": cookie } });
 }
 
+/** Ends this browser's session on the server and clears its cookie. */
 export async function signOut(request: Request, to = "/") {
   const session = await getSession(request);
-  return redirect(to, { headers: { "Set-Cookie": await sessionStorage().destroySession(session) } });
+  return redirectWithFlash(request, to, { kind: "info", ...AUTH_MESSAGES.signedOut }, {
+    status: 303,
+    headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
+  });
 }
 
 /** The signed-in user, or null. Roles are read fresh on every request, so revoking admin takes effect at once. */
 export async function getUser(request: Request): Promise<AuthUser | null> {
   const session = await getSession(request);
   const userId = session.get("userId");
-  if (typeof userId !== "string") return null;
+  if (typeof userId !== "string" || !mongoose.isValidObjectId(userId)) return null;
   await connectDb();
   const user = await User.findById(userId).lean();
   return user ? toAuthUser(user) : null;
 }
 
 /** First line of every signed-in loader and action. */
-export async function requireUser(request: Request): Promise<AuthUser> {
+export async function requireUser(request: Request, flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn }): Promise<AuthUser> {
   const user = await getUser(request);
   if (!user) {
     const url = new URL(request.url);
-    throw redirect(`/auth?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    const back = request.method === "GET" ? url.pathname + url.search : url.pathname;
+    throw await redirectWithFlash(request, `/auth?redirectTo=${encodeURIComponent(back)}`, flash, { status: 303 });
   }
   return user;
 }
@@ -99,13 +170,162 @@ export async function requireAdmin(request: Request): Promise<AuthUser> {
 }
 
 /** Creates a user (and, with admin: true, the admin role); used by sign-up, the seed and create-admin scripts. */
-export async function createUser(input: { email: string; password: string; fullName?: string | null; admin?: boolean }) {
+export async function createUser(input: { email: string; password: string; fullName?: string | null; admin?: boolean; verified?: boolean }) {
   await connectDb();
   const user = await User.create({
     email: input.email,
     password_hash: await hashPassword(input.password),
-    full_name: input.fullName ?? undefined,
+    full_name: input.fullName || undefined,
+    email_verified_at: input.verified || input.admin ? new Date() : null,
   });
   if (input.admin) await UserRole.create({ user_id: String(user._id), role: "admin" });
   return toAuthUser(user);
+}
+
+/**
+ * Sign-up. Answers the same way whether or not the address has an account: a
+ * new address gets an account and a confirmation link; a known one gets an
+ * e-mail saying so (with sign-in and reset links). Nobody is signed in until the
+ * address is confirmed, so an account can't be used by someone who only typed
+ * another person's address. Returns false when over the limits.
+ */
+export async function signUp(input: { email: string; password: string; fullName?: string }, address: string): Promise<boolean> {
+  await connectDb();
+  const email = normalizeEmail(input.email);
+  if (!(await withinLimits(SIGN_UP_LIMITS, address, email))) return false;
+  try {
+    const user = await createUser({ email, password: input.password, fullName: input.fullName });
+    await sendConfirmation(user);
+    log("info", "auth.signed_up", { user_id: user.id });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    const hour = Math.floor(Date.now() / (60 * MINUTE));
+    await queueMail({
+      key: `account-exists:${email}:${hour}`,
+      to: email,
+      ...accountExists({ signInUrl: absoluteUrl("/auth"), resetUrl: absoluteUrl("/auth/forgot-password") }),
+    });
+  }
+  return true;
+}
+
+/* Single-use links (confirmation and reset) */
+
+const hashLinkToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+async function issueLink(purpose: "reset" | "verify", user: { id: string; email: string }, validMs: number): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await AccountToken.create({
+    _id: hashLinkToken(token),
+    purpose,
+    user_id: user.id,
+    email: user.email,
+    expires_at: new Date(Date.now() + validMs),
+  });
+  return token;
+}
+
+/** "Send the link again": a new confirmation link for a signed-in, unconfirmed account, within its limit. */
+export async function resendConfirmation(user: AuthUser): Promise<boolean> {
+  if (user.emailVerified) return true;
+  if (!(await consumeRateLimit(RESEND_LIMIT, user.id))) return false;
+  await sendConfirmation(user);
+  return true;
+}
+
+/** Sends the link that confirms the account's address. */
+async function sendConfirmation(user: { id: string; email: string }) {
+  const token = await issueLink("verify", user, VERIFY_VALID_DAYS * 86_400_000);
+  await queueMail({
+    key: `verify:${hashLinkToken(token)}`,
+    to: user.email,
+    ...confirmEmail({ url: absoluteUrl(`/auth/verify?token=${token}`) }),
+  });
+}
+
+/** A link's record when it is for this purpose, unexpired and unused; null otherwise. */
+export async function findLink(purpose: "reset" | "verify", token: string) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  await connectDb();
+  const link = await AccountToken.findById(hashLinkToken(token)).lean();
+  if (!link || link.purpose !== purpose || link.used_at || link.expires_at.getTime() <= Date.now()) return null;
+  return link;
+}
+
+/** Uses a link once: true for the one request that claimed it. */
+async function spendLink(linkId: string): Promise<boolean> {
+  if (!(await claimOnce(`account-token:${linkId}`))) return false;
+  await AccountToken.updateOne({ _id: linkId }, { $set: { used_at: new Date() } });
+  return true;
+}
+
+/**
+ * Password reset, step 1: e-mails a single-use link that works for an hour to
+ * the address, if it has an account. The caller says the same either way.
+ * Returns false when over the limits.
+ */
+export async function requestPasswordReset(rawEmail: string, address: string): Promise<boolean> {
+  await connectDb();
+  const email = normalizeEmail(rawEmail);
+  if (!(await withinLimits(RESET_LIMITS, address, email))) return false;
+  const user = await User.findOne({ email }).lean();
+  if (!user) return true;
+  const token = await issueLink("reset", { id: String(user._id), email }, RESET_VALID_MINUTES * MINUTE);
+  await queueMail({
+    key: `reset:${hashLinkToken(token)}`,
+    to: email,
+    ...passwordReset({ url: absoluteUrl(`/auth/reset-password?token=${token}`), validMinutes: RESET_VALID_MINUTES }),
+  });
+  log("info", "auth.reset_requested", { user_id: String(user._id) });
+  return true;
+}
+
+/**
+ * Password reset, step 2: sets the new password once per link, ends every
+ * other session of the account and confirms the address (the link proved it).
+ * Returns the user to sign in, or null when the link is not usable.
+ */
+export async function resetPassword(token: string, password: string): Promise<AuthUser | null> {
+  const link = await findLink("reset", token);
+  if (!link || !(await spendLink(link._id))) return null;
+  const user = await User.findById(link.user_id).lean();
+  if (!user || user.email !== link.email) return null;
+  await User.updateOne(
+    { _id: link.user_id },
+    { $set: { password_hash: await hashPassword(password), email_verified_at: user.email_verified_at ?? new Date() } },
+  );
+  await endAllSessions(link.user_id);
+  log("info", "auth.password_reset", { user_id: link.user_id });
+  const updated = { ...user, email_verified_at: user.email_verified_at ?? new Date() };
+  await claimGuestOrders(updated);
+  return toAuthUser(updated);
+}
+
+/**
+ * Confirms the address: the link proves the inbox, the password proves the
+ * account, so someone who signed up with another person's address can't have
+ * it confirmed by that person's click. Null when the link or password is wrong
+ * (the link stays usable after a wrong password).
+ */
+export async function verifyEmail(token: string, password: string): Promise<AuthUser | null> {
+  const link = await findLink("verify", token);
+  if (!link) return null;
+  const user = await User.findById(link.user_id).lean();
+  if (!user || user.email !== link.email || !(await verifyPassword(password, user.password_hash))) return null;
+  if (!(await spendLink(link._id))) return null;
+  const verifiedAt = user.email_verified_at ?? new Date();
+  await User.updateOne({ _id: link.user_id }, { $set: { email_verified_at: verifiedAt } });
+  const verified = { ...user, email_verified_at: verifiedAt };
+  await claimGuestOrders(verified);
+  log("info", "auth.email_verified", { user_id: link.user_id });
+  return toAuthUser(verified);
+}
+
+/**
+ * Guest orders (bought with this e-mail while signed out) join the account,
+ * but only once the account has proven the address. Idempotent.
+ */
+export async function claimGuestOrders(user: UserDoc) {
+  if (!user.email_verified_at) return;
+  await Order.updateMany({ email: user.email, user_id: null }, { $set: { user_id: String(user._id) } });
 }

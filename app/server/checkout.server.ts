@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
+import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
@@ -10,6 +11,7 @@ import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.ser
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf } from "./stripe.server";
+import { maintenanceLineItem } from "./subscriptions.server";
 
 /**
  * Session ids we make ourselves: the offline test checkout, and orders a coupon
@@ -20,7 +22,15 @@ export const OFFLINE_SESSION = "offline_";
 export const FREE_SESSION = "free_";
 const ownSessionId = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
 
-export type CheckoutRequest = { email: string; addOnIds: string[]; couponCode?: string | null; packageId?: string | null; userId?: string | null };
+export type CheckoutRequest = {
+  email: string;
+  addOnIds: string[];
+  couponCode?: string | null;
+  packageId?: string | null;
+  userId?: string | null;
+  /** A package "With Maintenance": one Checkout charges the package and starts the plan (signed-in buyers only). */
+  withMaintenance?: boolean;
+};
 export type CheckoutResult = { redirectTo: string; orderId: string } | { couponError: string } | { error: string };
 
 /**
@@ -30,6 +40,7 @@ export type CheckoutResult = { redirectTo: string; orderId: string } | { couponE
  */
 export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
   await connectDb();
+  if (input.withMaintenance && !input.userId) return { error: AUTH_MESSAGES.signInToSubscribe.title };
   const orderId = randomUUID();
   let coupon = null;
   if (input.couponCode) {
@@ -40,7 +51,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       return { couponError: COUPON_MESSAGES.usedUp };
     }
   }
-  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon });
+  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon, withMaintenance: input.withMaintenance });
 
   try {
     await Order.create({
@@ -50,6 +61,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       product_id: priced.product.id,
       product_name: priced.product.name,
       add_ons: priced.addOns.map(({ id, name, price }) => ({ id, name, price })),
+      maintenance_plan: priced.maintenance?.planId,
       amount_total: priced.total,
       discount: priced.discount,
       coupon_code: coupon?.code,
@@ -75,7 +87,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 
   try {
-    const url = await createStripeSession(orderId, input.email, priced);
+    const url = await createStripeSession(orderId, input.email, priced, input.userId ?? null);
     return { redirectTo: url, orderId };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
@@ -84,7 +96,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 }
 
-async function createStripeSession(orderId: string, email: string, priced: Quote): Promise<string> {
+async function createStripeSession(orderId: string, email: string, priced: Quote, userId: string | null): Promise<string> {
   const stripe = getStripe()!;
   const base = getEnv().APP_URL;
   const item = (name: string, amount: number) => ({
@@ -99,14 +111,23 @@ async function createStripeSession(orderId: string, email: string, priced: Quote
     );
     discounts.push({ coupon: stripeCoupon.id });
   }
+  const oneTime = [item(priced.product.name, priced.product.price), ...priced.addOns.map((a) => item(a.name, a.price))];
+  const plan = priced.maintenance ? maintenanceLineItem(priced.maintenance.planId) : null;
+  // With maintenance, one subscription-mode session charges the package once (one-time lines on the
+  // first invoice) and starts the plan; its subscription events carry the buyer's account.
+  const mode = plan
+    ? {
+        mode: "subscription" as const,
+        line_items: [...oneTime, plan],
+        subscription_data: { metadata: { user_id: userId ?? "", plan_id: priced.maintenance!.planId, order_id: orderId } },
+      }
+    : { mode: "payment" as const, line_items: oneTime, payment_intent_data: { metadata: { order_id: orderId } } };
   const session = await stripe.checkout.sessions.create(
     {
-      mode: "payment",
+      ...mode,
       customer_email: email,
       client_reference_id: orderId,
       metadata: { order_id: orderId },
-      payment_intent_data: { metadata: { order_id: orderId } },
-      line_items: [item(priced.product.name, priced.product.price), ...priced.addOns.map((a) => item(a.name, a.price))],
       discounts,
       success_url: `${base}/order-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${base}/checkout`,

@@ -117,20 +117,6 @@ export function exportResponse(file: { filename: string; json: string }): Respon
   });
 }
 
-/** A signed-in user's orders, newest first, for the dashboard's download buttons. */
-export async function exportableOrders(userId: string): Promise<{ id: string; label: string }[]> {
-  await connectDb();
-  const orders = await Order.find({ user_id: userId }, { _id: 1 }).sort({ created_at: -1 }).limit(50).lean();
-  return orders.map((o) => ({ id: o._id, label: o._id.slice(0, 8) }));
-}
-
-/** True when this signed-in user's account placed the order (owner-scoped access for the dashboard). */
-export async function userOwnsOrder(input: { orderId: string; userId: string }): Promise<boolean> {
-  await connectDb();
-  const order = await Order.findById(input.orderId, { user_id: 1 }).lean();
-  return Boolean(order && order.user_id === input.userId);
-}
-
 /**
  * The export as the routes answer it, once they have checked access: limited
  * per order (429), 404 for an order that is gone, else the file.

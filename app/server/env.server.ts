@@ -54,6 +54,10 @@ const EnvSchema = z
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_BASE: optionalString,
+    // Stripe price ids of the monthly maintenance plans (Essentials 49, Professional 149, Enterprise 299 AUD).
+    STRIPE_PRICE_ESSENTIALS: optionalString,
+    STRIPE_PRICE_PROFESSIONAL: optionalString,
+    STRIPE_PRICE_ENTERPRISE: optionalString,
 
     CRON_SECRET: optionalString,
   })
@@ -73,6 +77,12 @@ const EnvSchema = z
     need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
     need("STRIPE_SECRET_KEY", "the offline test checkout is refused in production");
     need("STRIPE_WEBHOOK_SECRET", "Stripe webhooks must be verified");
+    need("STRIPE_PRICE_ESSENTIALS", "the Essentials maintenance plan is sold through this Stripe price");
+    need("STRIPE_PRICE_PROFESSIONAL", "the Professional maintenance plan is sold through this Stripe price");
+    need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
+    for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
+      if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
+    }
     need("CRON_SECRET", "the reminder route is called by cron with this secret");
     if (env.APP_URL.startsWith("http://localhost")) {
       ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
@@ -111,3 +121,8 @@ export function getEnv(): Env {
 }
 
 export const isProduction = () => getEnv().NODE_ENV === "production";
+
+/** An absolute link to a path on this site, for e-mails and Stripe's return addresses. */
+export function absoluteUrl(path: string): string {
+  return `${getEnv().APP_URL}${path}`;
+}

@@ -4,7 +4,8 @@ import { deleteOrderData } from "./data-deletion.server";
 import { connectDb } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { log } from "./log.server";
-import { CouponRedemption, IntakeSubmission, OutboxClaim, OutboxMessage, RateLimitHit, Session } from "./models/index.server";
+import { AccountToken, CouponRedemption, IntakeSubmission, OutboxClaim, OutboxMessage, RateLimitHit, Session } from "./models/index.server";
+import { SESSION_IDLE_MS } from "./session.server";
 
 /** How many submissions one cron run deletes at most; the next run carries on. */
 const RETENTION_BATCH = 100;
@@ -36,11 +37,12 @@ export async function deleteExpiredIntakeData(now = new Date()): Promise<Retenti
   return summary;
 }
 
-export type PurgeSummary = { sessions: number; rateLimitHits: number; couponReservations: number; deliveredMail: number; outboxClaims: number };
+export type PurgeSummary = { sessions: number; accountLinks: number; rateLimitHits: number; couponReservations: number; deliveredMail: number; outboxClaims: number };
 
 /**
- * Housekeeping nothing else does (there are no TTL indexes): expired sign-in
- * sessions, old rate-limit hits, coupon uses reserved for checkouts never paid
+ * Housekeeping nothing else does (there are no TTL indexes): sign-in sessions
+ * past their absolute end or idle timeout, expired password-reset and e-mail
+ * confirmation links, old rate-limit hits, coupon uses reserved for checkouts never paid
  * (the checkout is abandoned the way Stripe's 'expired' event does it, which
  * frees the slot), and delivered e-mails past their keeping age.
  */
@@ -48,7 +50,9 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   await connectDb();
   const lt = (date: Date) => mongoose.trusted({ $lt: date });
 
-  const sessions = await Session.deleteMany({ expires_at: lt(now) });
+  const ended = await Session.deleteMany({ expires_at: lt(now) });
+  const idle = await Session.deleteMany({ last_seen_at: lt(purgeBefore(now, SESSION_IDLE_MS)) });
+  const accountLinks = await AccountToken.deleteMany({ expires_at: lt(now) });
   const hits = await RateLimitHit.deleteMany({ at: lt(purgeBefore(now, PURGE_AFTER.rateLimitHitsMs)) });
 
   const stale = await CouponRedemption.find({ status: "reserved", created_at: lt(purgeBefore(now, PURGE_AFTER.couponReservationMs)) }, { order_id: 1 })
@@ -65,7 +69,8 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   const claims = await OutboxClaim.deleteMany({ claimed_at: lt(mailBefore) });
 
   return {
-    sessions: sessions.deletedCount,
+    sessions: ended.deletedCount + idle.deletedCount,
+    accountLinks: accountLinks.deletedCount,
     rateLimitHits: hits.deletedCount,
     couponReservations,
     deliveredMail: mail.deletedCount,

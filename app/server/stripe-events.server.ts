@@ -4,6 +4,7 @@ import { abandonCheckout, settlePayment } from "./fulfilment.server";
 import { log } from "./log.server";
 import { paymentIntentIdOf } from "./stripe.server";
 import { StripeEvent } from "./models/index.server";
+import { recordInvoiceEvent, recordSubscriptionEvent } from "./subscriptions.server";
 
 /**
  * Handles one verified Stripe event. Each event id is recorded once (its own
@@ -27,8 +28,19 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<"processed
 }
 
 async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
+  switch (event.type) {
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return recordSubscriptionEvent(event);
+    case "invoice.paid":
+    case "invoice.payment_failed":
+      return recordInvoiceEvent(event);
+  }
   if (!event.type.startsWith("checkout.session.")) return "ignored";
   const session = event.data.object as Stripe.Checkout.Session;
+  // A maintenance plan's checkout: the plan itself arrives as customer.subscription.* events.
+  if (session.metadata?.kind === "maintenance") return "ignored";
   const orderId = session.metadata?.order_id ?? session.client_reference_id;
   if (!orderId) {
     log("warn", "stripe.event_without_order", { event_id: event.id, type: event.type });

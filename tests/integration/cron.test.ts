@@ -86,7 +86,7 @@ describe("POST /api/cron/reminders: who may call it", () => {
       ok: true,
       reminders: { sent: { intake_not_started: expect.any(Number), intake_incomplete: expect.any(Number), link_expiring: expect.any(Number), revision_available: expect.any(Number) } },
       retention: { deleted: expect.any(Number) },
-      purged: { sessions: expect.any(Number), rateLimitHits: expect.any(Number), couponReservations: expect.any(Number), deliveredMail: expect.any(Number) },
+      purged: { sessions: expect.any(Number), accountLinks: expect.any(Number), rateLimitHits: expect.any(Number), couponReservations: expect.any(Number), deliveredMail: expect.any(Number) },
       outbox: { pending: expect.any(Number), sent: expect.any(Number), failed: expect.any(Number) },
     });
   });

@@ -4,6 +4,7 @@ import { PURGE_AFTER, RETENTION_DELETION_REASON } from "~/domain/retention";
 import { anonymisedEmail, deleteOrderData } from "~/server/data-deletion.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import {
+  AccountToken,
   CouponRedemption,
   IntakeSubmission,
   IntakeToken,
@@ -15,6 +16,7 @@ import {
   Session,
 } from "~/server/models/index.server";
 import { deleteExpiredIntakeData, purgeExpiredRecords } from "~/server/retention.server";
+import { SESSION_IDLE_MS } from "~/server/session.server";
 import { getStorage } from "~/server/storage.server";
 import { useTestDatabase } from "../support/db";
 import { uniqueAddress } from "../support/mailpit";
@@ -102,11 +104,18 @@ describe("retention", () => {
 });
 
 describe("purges", () => {
-  it("removes expired sessions, old rate-limit hits, stale coupon reservations and old delivered mail, and nothing else", async () => {
+  it("removes expired and idle sessions, expired account links, old rate-limit hits, stale coupon reservations and old delivered mail, and nothing else", async () => {
     const now = new Date();
     await Session.create([
       { _id: "expired-session", user_id: "u1", expires_at: new Date(now.getTime() - 1000) },
+      { _id: "idle-session", user_id: "u1", expires_at: new Date(now.getTime() + DAY), last_seen_at: new Date(now.getTime() - SESSION_IDLE_MS - 1000) },
       { _id: "live-session", user_id: "u1", expires_at: new Date(now.getTime() + DAY) },
+    ]);
+    // A reset link and a confirmation link past their time, and a reset link still working.
+    await AccountToken.create([
+      { _id: "expired-reset", purpose: "reset", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() - 1000) },
+      { _id: "expired-verify", purpose: "verify", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() - DAY) },
+      { _id: "live-reset", purpose: "reset", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() + 60_000) },
     ]);
     await RateLimitHit.create([
       { _id: "contact:old:1", key: "contact:old", at: new Date(now.getTime() - PURGE_AFTER.rateLimitHitsMs - 1000) },
@@ -130,8 +139,9 @@ describe("purges", () => {
     ]);
     await OutboxMessage.collection.updateOne({ key: "old-failed" }, { $set: { created_at: old } });
 
-    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 1, rateLimitHits: 1, couponReservations: 1, deliveredMail: 1 });
+    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 2, accountLinks: 2, rateLimitHits: 1, couponReservations: 1, deliveredMail: 1 });
     expect((await Session.find().lean()).map((s) => s._id)).toEqual(["live-session"]);
+    expect((await AccountToken.find().lean()).map((t) => t._id)).toEqual(["live-reset"]);
     expect((await RateLimitHit.find().lean()).map((h) => h.key)).toEqual(["contact:new"]);
     expect((await CouponRedemption.find().lean()).map((r) => r.order_id)).toEqual([fresh._id]);
     expect((await Order.findById(stale._id).lean())?.status).toBe("cancelled");
@@ -139,7 +149,7 @@ describe("purges", () => {
     // A failed message stays for the admin to see and retry, however old.
     expect((await OutboxMessage.find({ to: "a@example.test" }).sort({ key: 1 }).lean()).map((m) => m.key)).toEqual(["new-sent", "old-failed"]);
 
-    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 0, rateLimitHits: 0, couponReservations: 0, deliveredMail: 0 });
+    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 0, accountLinks: 0, rateLimitHits: 0, couponReservations: 0, deliveredMail: 0 });
   });
 
   it("never frees the coupon use of a paid order", async () => {

@@ -18,7 +18,7 @@ describe("environment validation", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const name of ["SESSION_SECRET", "TOKEN_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CRON_SECRET", "APP_URL"]) {
+    for (const name of ["SESSION_SECRET", "TOKEN_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CRON_SECRET", "APP_URL", "STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"]) {
       expect(message).toContain(`${name}:`);
     }
     expect(message).toContain("the mail folder is for development only");
@@ -40,6 +40,9 @@ describe("environment validation", () => {
       S3_BUCKET: "uploads",
       STRIPE_SECRET_KEY: "sk_live_x",
       STRIPE_WEBHOOK_SECRET: "whsec_x",
+      STRIPE_PRICE_ESSENTIALS: "price_e",
+      STRIPE_PRICE_PROFESSIONAL: "price_p",
+      STRIPE_PRICE_ENTERPRISE: "price_x",
       CRON_SECRET: "cron",
     });
     expect(env.S3_BUCKET).toBe("uploads");

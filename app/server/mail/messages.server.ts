@@ -79,3 +79,38 @@ export function revisionAvailableReminder(input: { round: number; statusUrl: str
     "We make your changes within 24 hours of receiving your feedback.",
   ]);
 }
+
+export function confirmEmail(input: { url: string }) {
+  return layout("Confirm your e-mail address", [
+    "Thanks for creating an account. Please confirm this is your e-mail address: open the link and enter the password you chose.",
+    { link: input.url, label: "Confirm my e-mail address" },
+    "Once it's confirmed, any order you bought with this address shows in your dashboard. The link works for 7 days.",
+    "If you didn't create an account, ignore this e-mail: nothing happens without your password.",
+  ]);
+}
+
+export function accountExists(input: { signInUrl: string; resetUrl: string }) {
+  return layout("You already have an account", [
+    "Someone (hopefully you) tried to create an account with this e-mail address, but you already have one.",
+    { link: input.signInUrl, label: "Sign in" },
+    "Forgotten your password? You can choose a new one here:",
+    { link: input.resetUrl, label: "Reset my password" },
+    "If this wasn't you, ignore this e-mail: nothing has changed.",
+  ]);
+}
+
+export function passwordReset(input: { url: string; validMinutes: number }) {
+  return layout("Choose a new password", [
+    "We received a request to reset the password for your account.",
+    { link: input.url, label: "Choose a new password" },
+    `The link works once, for ${input.validMinutes} minutes. If you didn't ask for this, ignore this e-mail: your password stays the same.`,
+  ]);
+}
+
+export function revisionNotice(input: { orderId: string; businessName: string; round: number; feedback: string; customerEmail: string }) {
+  return layout(`Revision ${input.round} feedback: ${input.businessName}`, [
+    `${input.businessName} (${input.customerEmail}) has sent feedback for revision round ${input.round} of order #${input.orderId.slice(0, 8)}.`,
+    { quote: input.feedback },
+    "Reply to this e-mail to answer them directly.",
+  ]);
+}

@@ -16,6 +16,8 @@ const OrderSchema = new mongoose.Schema(
     email: { type: String, required: true, lowercase: true, trim: true },
     product_id: { type: String, default: "24-hour-website" }, // or a package id from /packages
     product_name: { type: String, default: "24-Hour Website" },
+    // A package bought "With Maintenance": the plan that starts with it (the first month is in amount_total).
+    maintenance_plan: { type: String, default: null },
     status: { type: String, enum: ORDER_STATUSES, default: "pending", required: true },
     amount_total: { type: Number, required: true, min: 0 }, // cents the buyer is asked to pay
     amount_paid: { type: Number, default: 0, min: 0 }, // cents Stripe confirmed

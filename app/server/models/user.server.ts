@@ -5,6 +5,9 @@ const UserSchema = new mongoose.Schema(
     email: { type: String, required: true, unique: true, lowercase: true, trim: true },
     password_hash: { type: String, required: true },
     full_name: { type: String, default: null },
+    // Set once the owner of the address opened a link we e-mailed to it; only
+    // then do guest orders bought with this address join the account.
+    email_verified_at: { type: Date, default: null },
   },
   { collection: "users", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );

@@ -1,0 +1,60 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "@remix-run/react";
+import type { z } from "zod";
+import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
+import { PageHero } from "~/components/PageHero";
+
+type LinkSchema = z.ZodType<{ token: string; password: string }>;
+
+/**
+ * The page an e-mailed single-use link opens (password reset, e-mail
+ * confirmation): opening it changes nothing; a password form posts the token.
+ * A link that is no longer usable gets an explanation and a way on.
+ */
+export function LinkPasswordPage(props: {
+  token: string;
+  usable: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+  schema: LinkSchema;
+  title: string;
+  lead: string;
+  label: string;
+  autoComplete: "new-password" | "current-password";
+  submit: { label: string; intent?: string };
+  expired: { lead: string; to: string; label: string };
+}) {
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    lastResult: props.lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: props.schema }),
+    shouldValidate: "onSubmit",
+  });
+  if (!props.usable && !props.lastResult) {
+    return (
+      <PageHero title="Link Expired" lead={props.expired.lead}>
+        <Link to={props.expired.to} className="button button-primary">
+          {props.expired.label}
+        </Link>
+      </PageHero>
+    );
+  }
+  return (
+    <>
+      <PageHero title={props.title} lead={props.lead} />
+      <div className="wrap section narrow">
+        <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label={props.title}>
+          <FormAlert message={form.errors?.[0] ?? fields.password.errors?.[0]} />
+          <input type="hidden" name="token" value={props.token} />
+          <Field id={fields.password.id} label={props.label} errors={fields.password.errors} errorId={fields.password.errorId}>
+            <input {...getInputProps(fields.password, { type: "password" })} autoComplete={props.autoComplete} aria-required="true" />
+          </Field>
+          <button type="submit" name="intent" value={props.submit.intent} className="button button-primary" disabled={pending}>
+            {props.submit.label}
+          </button>
+        </Form>
+      </div>
+    </>
+  );
+}

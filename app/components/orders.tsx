@@ -1,0 +1,120 @@
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useState } from "react";
+import { FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
+import {
+  FEEDBACK_MAX,
+  FeedbackSchema,
+  feedbackFormId,
+  ORDER_INTENTS,
+  ROUND_LABELS,
+  statusLabel,
+  statusTone,
+  type RoundView,
+  type TimelineStep,
+} from "~/domain/orders";
+
+/** Pieces of the customer's view of an order, shared by /dashboard and /order-status. */
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`status status-${statusTone(status)}`}>{statusLabel(status)}</span>;
+}
+
+export function ProgressBar({ label, percent }: { label: string; percent: number }) {
+  return (
+    <div className="progress-bar">
+      <p>
+        {label}: <strong>{percent}%</strong>
+      </p>
+      <progress max={100} value={percent} aria-label={label}>
+        {percent}%
+      </progress>
+    </div>
+  );
+}
+
+export function OrderTimeline({ steps }: { steps: TimelineStep[] }) {
+  if (steps.length === 0) return null;
+  return (
+    <ol className="timeline" aria-label="Progress of your website">
+      {steps.map((step) => (
+        <li key={step.label} className={step.done ? "done" : undefined}>
+          <span aria-hidden="true">{step.done ? "✓" : "○"}</span> {step.label}
+          <span className="visually-hidden">{step.done ? " (done)" : " (not yet)"}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export type FeedbackReply = { formId: string; result: SubmissionResult<string[]> } | undefined;
+
+/** Revision Rounds: Locked, Available (with the feedback form) or Completed (read-only, Submitted badge). */
+export function RevisionRounds({ orderId, rounds, reply, withOrderId }: { orderId: string; rounds: RoundView[]; reply: FeedbackReply; withOrderId: boolean }) {
+  return (
+    <section className="revision-rounds" aria-label="Revision Rounds">
+      <h3>Revision Rounds</h3>
+      <ul className="card-list">
+        {rounds.map((r) => (
+          <li key={r.round} className="round">
+            <p>
+              <strong>Revision {r.round}</strong> <span className={`badge round-${r.state}`}>{ROUND_LABELS[r.state]}</span>
+            </p>
+            {r.state === "completed" ? (
+              <>
+                <p className="badges">
+                  <span className="badge">Submitted</span>
+                  {r.submittedAt ? <span className="hint">{new Date(r.submittedAt).toLocaleString("en-AU", { dateStyle: "medium", timeStyle: "short" })}</span> : null}
+                </p>
+                <label htmlFor={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
+                  Your feedback for revision {r.round}
+                </label>
+                <textarea id={`${feedbackFormId(orderId, r.round)}-read`} readOnly value={r.feedback ?? ""} rows={4} />
+              </>
+            ) : r.state === "available" ? (
+              <FeedbackForm orderId={orderId} round={r.round} reply={reply} withOrderId={withOrderId} />
+            ) : (
+              <p className="hint">We'll open this round when your next draft is ready.</p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function FeedbackForm({ orderId, round, reply, withOrderId }: { orderId: string; round: number; reply: FeedbackReply; withOrderId: boolean }) {
+  const id = feedbackFormId(orderId, round);
+  const sending = useIsPending({ intent: ORDER_INTENTS.feedback });
+  const [form, fields] = useForm({
+    id,
+    lastResult: reply?.formId === id ? reply.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: FeedbackSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const [length, setLength] = useState(() => String(fields.feedback.initialValue ?? "").length);
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate>
+      <FormAlert message={form.errors?.[0] ?? fields.feedback.errors?.[0]} />
+      <input type="hidden" name="formId" value={id} />
+      <input type="hidden" name="round" value={round} />
+      {withOrderId ? <input type="hidden" name="orderId" value={orderId} /> : null}
+      <label htmlFor={fields.feedback.id}>What would you like changed in revision {round}?</label>
+      <textarea
+        {...getTextareaProps(fields.feedback)}
+        rows={5}
+        aria-required="true"
+        onInput={(e) => setLength(e.currentTarget.value.length)}
+      />
+      <p className={`hint${length > FEEDBACK_MAX ? " over" : ""}`}>
+        Between 10 and {FEEDBACK_MAX} characters. You can send feedback once per round.
+      </p>
+      <button type="submit" name="intent" value={ORDER_INTENTS.feedback} className="button button-primary" disabled={sending}>
+        {sending ? "Sending..." : "Submit Feedback"}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+/** Accounts: the sign-in page's forms, their messages (spec 1 sections 5 and 8) and the redirect rule. */
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 200;
+
+export const AUTH_MESSAGES = {
+  missing: "Missing Information: Please provide email and password",
+  weak: `Weak Password: Password must be at least ${PASSWORD_MIN} characters`,
+  tooLong: `Password must be less than ${PASSWORD_MAX} characters`,
+  invalid: "Invalid email or password",
+  created: { title: "Account Created", description: "We've e-mailed you a link to confirm your address. Open it to finish signing up." },
+  welcome: { title: "Welcome Back" },
+  signedOut: { title: "Signed Out", description: "You have been signed out." },
+  tooMany: "Too many attempts. Please wait 15 minutes and try again, or reset your password.",
+  resetSent: {
+    title: "Check your e-mail",
+    description: "If an account uses that address, we've sent it a link to choose a new password. The link works for 1 hour.",
+  },
+  resetInvalid: "This link has expired or was already used. Please ask for a new one.",
+  resetDone: { title: "Password Changed", description: "Your new password is set and you are signed in." },
+  verifyInvalid: "This confirmation link has expired or was already used. Sign in and ask for a new one.",
+  verified: { title: "E-mail Confirmed", description: "Thanks: your address is confirmed and orders you bought with it are now in your dashboard." },
+  resendLimit: "We've sent several links today. Please use the newest one in your inbox, or try again tomorrow.",
+  verifySent: { title: "Check your e-mail", description: "We've sent you a new link to confirm your address." },
+  signInToSubscribe: { title: "Please sign in to subscribe" },
+  signIn: { title: "Please sign in" },
+} as const;
+
+export const AUTH_INTENTS = { signIn: "sign-in", signUp: "sign-up" } as const;
+/** /auth/verify: confirm with the e-mailed link, or (signed in) ask for a new link. */
+export const VERIFY_INTENTS = { confirm: "confirm", resend: "resend" } as const;
+
+const email = z
+  .string({ error: AUTH_MESSAGES.missing })
+  .trim()
+  .min(1, AUTH_MESSAGES.missing)
+  .max(255, "Email must be less than 255 characters")
+  .pipe(z.email("Invalid email address"));
+const anyPassword = z.string({ error: AUTH_MESSAGES.missing }).min(1, AUTH_MESSAGES.missing).max(PASSWORD_MAX, AUTH_MESSAGES.tooLong);
+export const NewPasswordSchema = z
+  .string({ error: AUTH_MESSAGES.missing })
+  .min(1, AUTH_MESSAGES.missing)
+  .min(PASSWORD_MIN, AUTH_MESSAGES.weak)
+  .max(PASSWORD_MAX, AUTH_MESSAGES.tooLong);
+/** Only a same-site path: "/x" but never "//host" or "/\host" (browsers read both as another site). */
+const redirectTo = z.string().max(500).optional();
+
+export const SignInSchema = z.object({
+  intent: z.literal(AUTH_INTENTS.signIn),
+  email,
+  password: anyPassword,
+  redirectTo,
+});
+
+export const SignUpSchema = z.object({
+  intent: z.literal(AUTH_INTENTS.signUp),
+  email,
+  password: NewPasswordSchema,
+  fullName: z.string().trim().max(100, "Name must be less than 100 characters").optional(),
+  redirectTo,
+});
+
+export const AuthSchema = z.discriminatedUnion("intent", [SignInSchema, SignUpSchema]);
+
+export const ForgotPasswordSchema = z.object({ email });
+export const ResetPasswordSchema = z.object({ token: z.string().max(200), password: NewPasswordSchema });
+export const VerifyEmailSchema = z.object({ token: z.string().max(200), password: anyPassword });
+
+/** `to` when it is a path on this site, otherwise the fallback (an open redirect is a phishing tool). */
+export function safeRedirect(to: string | null | undefined, fallback = "/dashboard"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\") || [...to].some((c) => c.charCodeAt(0) < 32)) return fallback;
+  return to;
+}
+
+export type AuthTab = "signin" | "signup";
+export const authTab = (value: string | null): AuthTab => (value === "signup" ? "signup" : "signin");

@@ -1,0 +1,201 @@
+import { z } from "zod";
+import { revisionRoundsFor } from "~/content/packages";
+import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
+
+/**
+ * How a customer sees an order (spec 2: dashboard and order status): its short
+ * id, status badge, build timeline, intake completeness, access-link state and
+ * revision rounds. Pure: the pages hand in plain records.
+ */
+
+export const FEEDBACK_MIN = 10;
+export const FEEDBACK_MAX = 5000;
+export const ROUNDS = [1, 2, 3] as const;
+export type Round = (typeof ROUNDS)[number];
+
+/** Order ids are shown as their first 8 characters. */
+export const shortId = (id: string) => id.slice(0, 8);
+
+/** Status text is upper-case with underscores as spaces. */
+export const statusLabel = (status: string) => status.replace(/_/g, " ").toUpperCase();
+
+export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey";
+/** Customer pages: paid and completed green, pending yellow, in progress blue, failed and cancelled red. */
+export function statusTone(status: string): StatusTone {
+  switch (status) {
+    case "paid":
+    case "completed":
+      return "green";
+    case "pending":
+      return "yellow";
+    case "in_progress":
+      return "blue";
+    case "failed":
+    case "cancelled":
+      return "red";
+    default:
+      return "grey";
+  }
+}
+
+/** An order whose payment went through (it may have moved on since). */
+export const isPaid = (status: string) => status === "paid" || status === "in_progress" || status === "completed";
+
+export type OrderView = {
+  status: string;
+  product_id?: string | null;
+  intake_progress: number;
+  draft_url?: string | null;
+  revision_1_enabled?: boolean | null;
+  revision_1_feedback?: string | null;
+  revision_1_submitted_at?: Date | string | null;
+  revision_2_enabled?: boolean | null;
+  revision_2_feedback?: string | null;
+  revision_2_submitted_at?: Date | string | null;
+  revision_3_enabled?: boolean | null;
+  revision_3_feedback?: string | null;
+  revision_3_submitted_at?: Date | string | null;
+};
+
+export type TimelineStep = { label: string; done: boolean };
+
+/**
+ * The build timeline by the spec's rules: Payment Received (paid), Intake Form
+ * (progress 100), Draft In Progress and Draft Delivered (a draft link exists),
+ * Revisions (the last included round submitted), Final Launch (completed).
+ * Empty for an order that is not paid: the timeline shows only then.
+ */
+export function timeline(order: OrderView): TimelineStep[] {
+  if (!isPaid(order.status)) return [];
+  const draft = Boolean(order.draft_url);
+  const lastRound = revisionRoundsFor(order.product_id);
+  return [
+    { label: "Payment Received", done: true },
+    { label: "Intake Form", done: order.intake_progress >= 100 },
+    { label: "Draft In Progress", done: draft },
+    { label: "Draft Delivered", done: draft },
+    { label: "Revisions", done: Boolean(roundOf(order, lastRound).submittedAt) },
+    { label: "Final Launch", done: order.status === "completed" },
+  ];
+}
+
+export type RoundState = "locked" | "available" | "completed";
+export type RoundView = { round: Round; state: RoundState; feedback: string | null; submittedAt: Date | null };
+
+function roundOf(order: OrderView, round: Round) {
+  const feedback = order[`revision_${round}_feedback`] ?? null;
+  const at = order[`revision_${round}_submitted_at`] ?? null;
+  return { enabled: Boolean(order[`revision_${round}_enabled`]), feedback, submittedAt: at ? new Date(at) : null };
+}
+
+/**
+ * The rounds this order's product includes, each Locked (not enabled by us yet),
+ * Available (enabled, no feedback) or Completed (feedback given; read-only).
+ */
+export function revisionRounds(order: OrderView): RoundView[] {
+  return ROUNDS.slice(0, revisionRoundsFor(order.product_id)).map((round) => {
+    const r = roundOf(order, round);
+    const state: RoundState = r.submittedAt ? "completed" : r.enabled ? "available" : "locked";
+    return { round, state, feedback: r.feedback, submittedAt: r.submittedAt };
+  });
+}
+
+export const ROUND_LABELS: Record<RoundState, string> = { locked: "Locked", available: "Available", completed: "Completed" };
+
+export const REVISION_MESSAGES = {
+  submitted: { title: "Feedback Submitted!", description: "Thanks: we'll start on your changes and let you know when they're ready." },
+  tooShort: `Feedback must be at least ${FEEDBACK_MIN} characters`,
+  tooLong: `Feedback must be less than ${FEEDBACK_MAX} characters`,
+  notOpen: "This revision round is not open for feedback.",
+  already: "Feedback for this round was already submitted.",
+} as const;
+
+/** The feedback form, shared by the dashboard and the order status page. */
+export const FeedbackSchema = z.object({
+  round: z.coerce.number().int().min(1).max(3),
+  feedback: z
+    .string({ error: REVISION_MESSAGES.tooShort })
+    .trim()
+    .min(FEEDBACK_MIN, REVISION_MESSAGES.tooShort)
+    .max(FEEDBACK_MAX, REVISION_MESSAGES.tooLong),
+});
+
+/** The 20 items a customer's completeness counts (spec 2: order status page). */
+const CUSTOMER_ITEMS: ((d: Record<string, unknown>) => boolean)[] = [
+  (d) => filled(d.business_name),
+  (d) => filled(d.contact_email),
+  (d) => filled(d.contact_phone),
+  (d) => filled(d.business_description),
+  (d) => filled(d.website_purpose),
+  (d) => filled(d.services_list),
+  (d) => filled(d.brand_colors),
+  (d) => filled(d.logo_url),
+  (d) => filled(d.uploaded_photos),
+  (d) => filled(d.pages_needed),
+  (d) => filled(d.headline),
+  (d) => filled(d.testimonials),
+  (d) => filled(d.primary_domain),
+  (d) => filled(d.target_keywords),
+  (d) => filled(d.social_links),
+  (d) => typeof d.needs_contact_form === "boolean",
+  (d) => filled(d.package_selected),
+  (d) => filled(d.style_preference),
+  (d) => filled(d.main_cta),
+  (d) => filled(d.business_hours),
+];
+export const CUSTOMER_COMPLETENESS_ITEMS = CUSTOMER_ITEMS.length;
+export const INTAKE_COMPLETE_MESSAGE = "Intake form completed! We're building your website now.";
+
+function filled(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length > 0;
+  if (v && typeof v === "object") return Object.values(v).some(Boolean);
+  return v !== null && v !== undefined && v !== "";
+}
+
+/** Filled items out of 20, as a rounded percent. */
+export function customerCompleteness(submission: Record<string, unknown> | null): number {
+  if (!submission) return 0;
+  return Math.round((CUSTOMER_ITEMS.filter((item) => item(submission)).length / CUSTOMER_COMPLETENESS_ITEMS) * 100);
+}
+
+export type AccessState = "active" | "expiring" | "expired" | "submitted" | "none";
+export const ACCESS_LABELS: Record<AccessState, string> = {
+  active: "Active",
+  expiring: "Expiring Soon",
+  expired: "Expired",
+  submitted: "Submitted",
+  none: "No link",
+};
+
+/** Whole days left, rounded up (a link with 2 hours left has 1 day). */
+export const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+
+/** The customer's view of their intake link: Expired at 0 or fewer days left, Expiring Soon at 1 to 3, Active otherwise. */
+export function accessState(token: { expires_at: Date; used: boolean } | null, now = new Date()): AccessState {
+  if (!token) return "none";
+  if (token.used) return "submitted";
+  const days = daysLeft(token.expires_at, now);
+  if (days <= 0) return "expired";
+  return days <= EXPIRING_SOON_DAYS ? "expiring" : "active";
+}
+
+export const ORDER_STATUS_MESSAGES = {
+  notFound: { title: "Order Not Found", description: "We couldn't find an order for this link. It may be mistyped or out of date." },
+  renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
+  renewFailed: "Failed to renew access. Please try again.",
+  deletionRequested: {
+    title: "Deletion Requested",
+    description: "We've recorded your request and will delete your data. We'll e-mail you when it's done.",
+  },
+} as const;
+
+/** The buttons of the dashboard and order status forms. */
+export const ORDER_INTENTS = {
+  feedback: "feedback",
+  renewAccess: "renew-access",
+  renewLink: "renew-link",
+  requestDeletion: "request-deletion",
+} as const;
+
+/** Each feedback form's id, so a page with several shows the errors on the one that was posted. */
+export const feedbackFormId = (orderId: string, round: number) => `feedback-${orderId.slice(0, 8)}-${round}`;

@@ -1,0 +1,53 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
+import { PageHero } from "~/components/PageHero";
+import { pageMeta } from "~/content/meta";
+import { AUTH_MESSAGES, ForgotPasswordSchema } from "~/domain/account";
+import { requestPasswordReset } from "~/server/auth.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { clientAddress } from "~/server/rate-limit.server";
+
+export const meta: MetaFunction = () => pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
+
+/** Asks for a reset link. The answer is the same whether or not the address has an account. */
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (!(await requestPasswordReset(submission.value.email, clientAddress(request)))) {
+    return data(submission.reply({ formErrors: [AUTH_MESSAGES.tooMany] }), { status: 429 });
+  }
+  return redirectWithFlash(request, "/auth", { kind: "info", ...AUTH_MESSAGES.resetSent }, { status: 303 });
+}
+
+export default function ForgotPassword() {
+  const lastResult = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    shouldValidate: "onSubmit",
+  });
+  return (
+    <>
+      <PageHero title="Forgot Password" lead="Enter your e-mail and we'll send you a link to choose a new password." />
+      <div className="wrap section narrow">
+        <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label="Reset password">
+          <FormAlert message={form.errors?.[0] ?? fields.email.errors?.[0]} />
+          <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
+          </Field>
+          <button type="submit" className="button button-primary" disabled={pending}>
+            Send Reset Link
+          </button>
+          <p>
+            <Link to="/auth">Back to Sign In</Link>
+          </p>
+        </Form>
+      </div>
+    </>
+  );
+}

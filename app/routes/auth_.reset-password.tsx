@@ -1,0 +1,43 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LinkPasswordPage } from "~/components/account";
+import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/account";
+import { findLink, resetPassword, signIn } from "~/server/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Choose a New Password | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+
+/**
+ * The e-mailed reset link. Opening it changes nothing (mail scanners open
+ * links); the form post uses it, once.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: Boolean(await findLink("reset", token)) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const user = await resetPassword(submission.value.token, submission.value.password);
+  if (!user) return data(submission.reply({ formErrors: [AUTH_MESSAGES.resetInvalid], hideFields: ["password"] }), { status: 410 });
+  return signIn(request, user, "/dashboard", { kind: "success", ...AUTH_MESSAGES.resetDone });
+}
+
+export default function ResetPassword() {
+  const { token, usable } = useLoaderData<typeof loader>();
+  return (
+    <LinkPasswordPage
+      token={token}
+      usable={usable}
+      lastResult={useActionData<typeof action>()}
+      schema={ResetPasswordSchema}
+      title="Choose a New Password"
+      lead="Your new password must be at least 6 characters."
+      label="New password"
+      autoComplete="new-password"
+      submit={{ label: "Set New Password" }}
+      expired={{ lead: AUTH_MESSAGES.resetInvalid, to: "/auth/forgot-password", label: "Send a New Link" }}
+    />
+  );
+}

@@ -1,0 +1,59 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LinkPasswordPage } from "~/components/account";
+import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
+import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "~/server/auth.server";
+import { redirectWithFlash } from "~/server/flash.server";
+
+export const meta: MetaFunction = () => [{ title: "Confirm Your E-mail | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+
+/** The e-mailed confirmation link: opening it changes nothing; the form (with the account's password) confirms. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: Boolean(await findLink("verify", token)) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case VERIFY_INTENTS.resend: {
+      // From the dashboard: a signed-in account asks for a new link to its own address.
+      const user = await requireUser(request);
+      if (!(await resendConfirmation(user))) {
+        return redirectWithFlash(request, "/dashboard", { kind: "error", title: AUTH_MESSAGES.resendLimit }, { status: 303 });
+      }
+      return redirectWithFlash(request, "/dashboard", { kind: "info", ...AUTH_MESSAGES.verifySent }, { status: 303 });
+    }
+    case VERIFY_INTENTS.confirm: {
+      const submission = parseWithZod(formData, { schema: VerifyEmailSchema });
+      if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+      const user = await verifyEmail(submission.value.token, submission.value.password);
+      if (!user) {
+        const message = (await findLink("verify", submission.value.token)) ? AUTH_MESSAGES.invalid : AUTH_MESSAGES.verifyInvalid;
+        return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status: 400 });
+      }
+      return signIn(request, user, "/dashboard", { kind: "success", ...AUTH_MESSAGES.verified });
+    }
+    default:
+      return new Response("Unknown action", { status: 400 });
+  }
+}
+
+export default function VerifyEmail() {
+  const { token, usable } = useLoaderData<typeof loader>();
+  return (
+    <LinkPasswordPage
+      token={token}
+      usable={usable}
+      lastResult={useActionData<typeof action>()}
+      schema={VerifyEmailSchema}
+      title="Confirm Your E-mail"
+      lead="Enter the password you chose when you signed up to confirm this address is yours."
+      label="Password"
+      autoComplete="current-password"
+      submit={{ label: "Confirm and Sign In", intent: VERIFY_INTENTS.confirm }}
+      expired={{ lead: AUTH_MESSAGES.verifyInvalid, to: "/auth", label: "Sign In" }}
+    />
+  );
+}

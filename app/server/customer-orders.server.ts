@@ -1,0 +1,46 @@
+import { connectDb } from "./db.server";
+import { Order } from "./models/index.server";
+
+/**
+ * A signed-in customer's orders: every query here is scoped to the user, so a
+ * route cannot reach another customer's order by passing its id.
+ */
+
+export const DASHBOARD_ORDER_LIMIT = 50;
+
+const FIELDS = {
+  _id: 1,
+  email: 1,
+  status: 1,
+  product_id: 1,
+  product_name: 1,
+  amount_total: 1,
+  amount_paid: 1,
+  created_at: 1,
+  draft_url: 1,
+  intake_progress: 1,
+  revision_1_enabled: 1,
+  revision_1_feedback: 1,
+  revision_1_submitted_at: 1,
+  revision_2_enabled: 1,
+  revision_2_feedback: 1,
+  revision_2_submitted_at: 1,
+  revision_3_enabled: 1,
+  revision_3_feedback: 1,
+  revision_3_submitted_at: 1,
+} as const;
+
+/** The user's orders, newest first (spec 2: read orders by user_id newest first). */
+export async function listOrdersForUser(userId: string) {
+  await connectDb();
+  return Order.find({ user_id: userId }, FIELDS).sort({ created_at: -1 }).limit(DASHBOARD_ORDER_LIMIT).lean();
+}
+
+/** One order, only when it belongs to the user; null otherwise (never says which). */
+export async function getOrderForUser(input: { orderId: string; userId: string }) {
+  await connectDb();
+  const order = await Order.findById(input.orderId, { ...FIELDS, user_id: 1 }).lean();
+  return order && order.user_id === input.userId ? order : null;
+}
+
+export type CustomerOrder = NonNullable<Awaited<ReturnType<typeof getOrderForUser>>>;

@@ -1,0 +1,267 @@
+import { randomBytes } from "node:crypto";
+import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/maintenance";
+import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
+import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { absoluteUrl, getEnv, isProduction } from "./env.server";
+import { log } from "./log.server";
+import { Subscription } from "./models/index.server";
+import { getStripe, type Stripe } from "./stripe.server";
+
+/**
+ * Maintenance-plan subscriptions (spec 2: maintenance page, check-subscription,
+ * create-subscription-checkout, customer-portal). Stripe owns the subscription;
+ * we keep what its webhooks tell us as insert-only facts (see the model) and
+ * derive the current state from them. Without a Stripe key, an offline test
+ * checkout and test portal stand in (never in production).
+ */
+
+export type CurrentSubscription = {
+  subscriptionId: string;
+  planId: string | null;
+  productId: string | null;
+  status: string;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  customerId: string | null;
+};
+
+type Fact = SubscriptionFact & {
+  plan_id?: string | null;
+  product_id?: string | null;
+  current_period_end?: Date | null;
+  cancel_at_period_end?: boolean;
+  stripe_customer_id?: string | null;
+};
+
+/** check-subscription: the user's live plan, or null. */
+export async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
+  await connectDb();
+  const facts = await Subscription.find({ user_id: userId }).sort({ observed_at: -1 }).limit(100).lean();
+  const bySubscription = new Map<string, Fact[]>();
+  for (const f of facts) bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);
+  const live = [...bySubscription.values()]
+    .map((list) => ({ state: latestState(list)!, customerId: list.find((f) => f.stripe_customer_id)?.stripe_customer_id ?? null, plan: list.find((f) => f.plan_id)?.plan_id ?? null }))
+    .filter(({ state }) => isLive(state.status))
+    .sort((a, b) => b.state.observed_at.getTime() - a.state.observed_at.getTime());
+  const newest = live[0];
+  if (!newest) return null;
+  return {
+    subscriptionId: newest.state.stripe_subscription_id,
+    planId: newest.state.plan_id ?? newest.plan,
+    productId: newest.state.product_id ?? null,
+    status: newest.state.status,
+    currentPeriodEnd: newest.state.current_period_end ?? null,
+    cancelAtPeriodEnd: Boolean(newest.state.cancel_at_period_end),
+    customerId: newest.customerId,
+  };
+}
+
+/** The plan a subscription is for: by our product id, else by the plan recorded at checkout. */
+export function planOf(subscription: CurrentSubscription | null): MaintenancePlan | undefined {
+  if (!subscription) return undefined;
+  return MAINTENANCE_PLANS.find((p) => p.productId === subscription.productId) ?? findPlan(subscription.planId);
+}
+
+function priceIdFor(plan: MaintenancePlan): string | undefined {
+  const env = getEnv();
+  return { essentials: env.STRIPE_PRICE_ESSENTIALS, professional: env.STRIPE_PRICE_PROFESSIONAL, enterprise: env.STRIPE_PRICE_ENTERPRISE }[plan.id];
+}
+
+function planForPrice(priceId: string | null | undefined): MaintenancePlan | undefined {
+  return priceId ? MAINTENANCE_PLANS.find((p) => priceIdFor(p) === priceId) : undefined;
+}
+
+/** The Checkout line that starts a plan: its recurring Stripe price. Throws when the price id is not configured. */
+export function maintenanceLineItem(planId: string) {
+  const plan = findPlan(planId);
+  const price = plan && priceIdFor(plan);
+  if (!price) throw new Error(`No Stripe price configured for the ${planId} maintenance plan`);
+  return { price, quantity: 1 };
+}
+
+async function recordFact(id: string, fact: Fact & { user_id: string }) {
+  try {
+    await Subscription.create({ _id: id, ...fact });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
+export type SubscribeResult = { redirectTo: string } | { error: string };
+
+export const SUBSCRIPTION_MESSAGES = {
+  already: "You already have a maintenance plan. Use Manage Subscription to change it.",
+  checkoutFailed: "Failed to create checkout session",
+  portalFailed: "Failed to open customer portal",
+  noSubscription: "You don't have a maintenance plan yet.",
+  subscribed: { title: "Subscribed!", description: "Your maintenance plan is active. Thank you." },
+  cancelled: { title: "Plan Cancelled", description: "Your maintenance plan has been cancelled." },
+} as const;
+
+/** create-subscription-checkout: a Stripe Checkout session in subscription mode, or the offline test checkout. */
+export async function startSubscription(user: { id: string; email: string }, plan: MaintenancePlan): Promise<SubscribeResult> {
+  const existing = await currentSubscription(user.id);
+  if (existing) return { error: SUBSCRIPTION_MESSAGES.already };
+  const stripe = getStripe();
+  if (!stripe) return { redirectTo: `/maintenance/test-checkout?plan=${plan.id}` };
+  const priceId = priceIdFor(plan);
+  if (!priceId) {
+    log("error", "subscription.no_price", { plan: plan.id });
+    return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
+  }
+  try {
+    // A double click within ten minutes reuses the same session.
+    const window = Math.floor(Date.now() / 600_000);
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: "subscription",
+        line_items: [{ price: priceId, quantity: 1 }],
+        client_reference_id: user.id,
+        customer_email: user.email,
+        metadata: { kind: "maintenance", user_id: user.id, plan_id: plan.id },
+        subscription_data: { metadata: { user_id: user.id, plan_id: plan.id } },
+        success_url: absoluteUrl("/maintenance?subscribed=1"),
+        cancel_url: absoluteUrl("/maintenance"),
+      },
+      { idempotencyKey: `subscribe:${user.id}:${plan.id}:${window}` },
+    );
+    if (!session.url) throw new Error("Stripe returned no checkout URL");
+    return { redirectTo: session.url };
+  } catch (error) {
+    log("error", "subscription.checkout_failed", { plan: plan.id, reason: error instanceof Error ? error.message : String(error) });
+    return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
+  }
+}
+
+/** customer-portal: Stripe's Customer Portal for the user's subscription, or the offline test portal. */
+export async function openPortal(userId: string): Promise<SubscribeResult> {
+  const current = await currentSubscription(userId);
+  if (!current) return { error: SUBSCRIPTION_MESSAGES.noSubscription };
+  const stripe = getStripe();
+  if (!stripe) return { redirectTo: "/maintenance/test-portal" };
+  if (!current.customerId) return { error: SUBSCRIPTION_MESSAGES.portalFailed };
+  try {
+    const portal = await stripe.billingPortal.sessions.create({ customer: current.customerId, return_url: absoluteUrl("/maintenance") });
+    return { redirectTo: portal.url };
+  } catch (error) {
+    log("error", "subscription.portal_failed", { reason: error instanceof Error ? error.message : String(error) });
+    return { error: SUBSCRIPTION_MESSAGES.portalFailed };
+  }
+}
+
+/* Webhooks: customer.subscription.* and invoice.* */
+
+type Loose = Record<string, unknown> & { id?: string };
+const str = (v: unknown): string | null => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as Loose).id) : null);
+const date = (seconds: unknown) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
+
+/** Records a customer.subscription.created / updated / deleted event. */
+export async function recordSubscriptionEvent(event: Stripe.Event): Promise<"processed" | "ignored"> {
+  const sub = event.data.object as unknown as Loose;
+  const metadata = (sub.metadata ?? {}) as Record<string, string>;
+  if (!metadata.user_id) {
+    log("warn", "subscription.without_user", { event_id: event.id });
+    return "ignored";
+  }
+  const item = ((sub.items as { data?: Loose[] } | undefined)?.data ?? [])[0] ?? {};
+  const price = (item.price ?? {}) as Loose;
+  const plan = planForPrice(str(price)) ?? findPlan(metadata.plan_id);
+  await connectDb();
+  await recordFact(event.id, {
+    stripe_subscription_id: String(sub.id),
+    user_id: metadata.user_id,
+    stripe_customer_id: str(sub.customer),
+    plan_id: plan?.id ?? null,
+    product_id: plan?.productId ?? str(price.product),
+    status: event.type === "customer.subscription.deleted" ? "canceled" : String(sub.status ?? "active"),
+    current_period_end: date(item.current_period_end ?? sub.current_period_end),
+    cancel_at_period_end: Boolean(sub.cancel_at_period_end),
+    observed_at: new Date(event.created * 1000),
+  });
+  return "processed";
+}
+
+/** Records invoice.paid (the plan is paid up to the invoice's period end) and invoice.payment_failed (past due). */
+export async function recordInvoiceEvent(event: Stripe.Event): Promise<"processed" | "ignored"> {
+  const invoice = event.data.object as unknown as Loose;
+  const details = ((invoice.parent as Loose | undefined)?.subscription_details ?? invoice.subscription_details ?? {}) as Loose;
+  const subscriptionId = str(details.subscription) ?? str(invoice.subscription);
+  if (!subscriptionId) return "ignored";
+  await connectDb();
+  const metadata = (details.metadata ?? {}) as Record<string, string>;
+  const known = await Subscription.findOne({ stripe_subscription_id: subscriptionId }).sort({ observed_at: -1 }).lean();
+  const userId = metadata.user_id ?? known?.user_id;
+  if (!userId) {
+    log("warn", "subscription.invoice_without_user", { event_id: event.id });
+    return "ignored";
+  }
+  const line = ((invoice.lines as { data?: Loose[] } | undefined)?.data ?? [])[0] ?? {};
+  await recordFact(event.id, {
+    stripe_subscription_id: subscriptionId,
+    user_id: userId,
+    stripe_customer_id: str(invoice.customer),
+    plan_id: known?.plan_id ?? findPlan(metadata.plan_id)?.id ?? null,
+    product_id: known?.product_id ?? null,
+    status: event.type === "invoice.paid" ? "active" : "past_due",
+    current_period_end: date((line.period as Loose | undefined)?.end) ?? known?.current_period_end ?? null,
+    cancel_at_period_end: known?.cancel_at_period_end ?? false,
+    observed_at: new Date(event.created * 1000),
+  });
+  return "processed";
+}
+
+/* The offline test checkout and portal (development and tests, no Stripe key) */
+
+export function assertOfflineBilling() {
+  if (isProduction() || getStripe()) throw new Response("Not Found", { status: 404 });
+}
+
+/** A fresh one-use key for the offline checkout page, so a double-submitted form subscribes once. */
+export const offlineCheckoutKey = () => randomBytes(16).toString("base64url");
+
+/** Completes an offline test subscription (once per page key). */
+export async function completeOfflineSubscription(user: { id: string }, plan: MaintenancePlan, pageKey: string): Promise<boolean> {
+  assertOfflineBilling();
+  if (await currentSubscription(user.id)) return false;
+  if (!(await claimOnce(`offline-subscribe:${user.id}:${pageKey}`))) return false;
+  await recordOfflineStart(`offline_sub_${randomBytes(12).toString("hex")}`, user.id, plan);
+  return true;
+}
+
+/** An offline test checkout of a package "With Maintenance" starts its plan, once per order. */
+export async function startOfflinePlanForOrder(order: { _id: string; user_id?: string | null; maintenance_plan?: string | null }) {
+  assertOfflineBilling();
+  const plan = findPlan(order.maintenance_plan);
+  if (!plan || !order.user_id) return;
+  await recordOfflineStart(`offline_sub_order_${order._id}`, order.user_id, plan);
+}
+
+/** An offline test subscription starts: active for a month (recorded once per id). */
+async function recordOfflineStart(subscriptionId: string, userId: string, plan: MaintenancePlan) {
+  await recordFact(`${subscriptionId}:created`, {
+    stripe_subscription_id: subscriptionId,
+    user_id: userId,
+    stripe_customer_id: `offline_cus_${userId}`,
+    plan_id: plan.id,
+    product_id: plan.productId,
+    status: "active",
+    current_period_end: new Date(Date.now() + 30 * 86_400_000),
+    observed_at: new Date(),
+  });
+}
+
+/** Cancels the user's offline test subscription (the offline portal's one action). */
+export async function cancelOfflineSubscription(userId: string): Promise<boolean> {
+  assertOfflineBilling();
+  const current = await currentSubscription(userId);
+  if (!current) return false;
+  await recordFact(`${current.subscriptionId}:canceled`, {
+    stripe_subscription_id: current.subscriptionId,
+    user_id: userId,
+    plan_id: current.planId,
+    product_id: current.productId,
+    status: "canceled",
+    observed_at: new Date(),
+  });
+  return true;
+}

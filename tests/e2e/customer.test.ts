@@ -1,0 +1,204 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { IntakeToken } from "~/server/models/index.server";
+import { setRevisionEnabled } from "~/server/revisions.server";
+import { addSessionCookie, signedInUser } from "../support/auth";
+import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { paidOrder, useAppDatabase } from "../support/app-data";
+import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+
+const browser = useBrowser();
+useAppDatabase();
+
+/** The link labelled `label` in the newest e-mail to `to` with this subject. */
+async function linkFromMail(to: string, subject: string, label: string) {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const mails = (await waitForMessages(to)).filter((m) => m.Subject === subject);
+    if (mails[0]) {
+      const body = await messageText(mails[0].ID);
+      return new RegExp(`${label}: (http\\S+)`).exec(body.Text)![1];
+    }
+    if (Date.now() > until) throw new Error(`no "${subject}" mail to ${to}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+/**
+ * Waits for a flash message. With JavaScript a toast fades after 4 s, so start
+ * waiting before the click that brings it: Promise.all([flash(...), click()]).
+ */
+const flash = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first().waitFor();
+const alertText = async (page: Page) => {
+  await page.getByRole("alert").first().waitFor();
+  return (await page.getByRole("alert").first().textContent())?.trim();
+};
+/** axe (it runs as a script, so only with JavaScript on), then screenshots at 1280 and 390 px wide. */
+async function check(page: Page, name: string, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+  const mode = javaScriptEnabled ? "js" : "nojs";
+  await screenshot(page, `${name}-${mode}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, `${name}-${mode}-390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) => {
+  const tag = javaScriptEnabled ? "js" : "nojs";
+
+  it("signs up, confirms the address, sees the guest order, gives feedback once, signs out and back in", async () => {
+    const email = uniqueAddress(`account-${tag}`);
+    const { orderId } = await paidOrder(email);
+    await setRevisionEnabled(orderId, 1, true);
+    const page = await browser.newPage({ javaScriptEnabled });
+
+    await page.goto("/auth");
+    await check(page, "auth-signin", javaScriptEnabled);
+    await page.getByRole("link", { name: "Sign Up" }).click();
+    await page.getByRole("heading", { name: "Sign Up", level: 2 }).waitFor();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("12345");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    expect(await alertText(page)).toBe("Weak Password: Password must be at least 6 characters");
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    await check(page, "auth-signup-error", javaScriptEnabled);
+    await page.getByLabel("Password").fill("a-good-password");
+    await Promise.all([flash(page, "Account Created"), page.getByRole("button", { name: "Create Account" }).click()]);
+
+    await page.goto(await linkFromMail(email, "Confirm your e-mail address", "Confirm my e-mail address"));
+    await check(page, "auth-verify", javaScriptEnabled);
+    await page.getByLabel("Password").fill("a-good-password");
+    await Promise.all([flash(page, "E-mail Confirmed"), page.getByRole("button", { name: "Confirm and Sign In" }).click()]);
+    await page.waitForURL(`${APP_URL}/dashboard`);
+
+    // The guest order joined the account; its timeline and round 1 show.
+    await page.getByRole("heading", { name: new RegExp(`Order #${orderId.slice(0, 8)}`) }).waitFor();
+    expect(await page.getByRole("list", { name: "Progress of your website" }).textContent()).toContain("Payment Received");
+    const box = page.getByLabel("What would you like changed in revision 1?");
+    await box.fill("Too short");
+    await page.getByRole("button", { name: "Submit Feedback" }).click();
+    expect(await alertText(page)).toBe("Feedback must be at least 10 characters");
+    await page.getByLabel("What would you like changed in revision 1?").fill("Please make the phone number bigger on mobile.");
+    await Promise.all([flash(page, "Feedback Submitted!"), page.getByRole("button", { name: "Submit Feedback" }).click()]);
+    expect(await page.getByRole("button", { name: "Submit Feedback" }).count()).toBe(0);
+    const readOnly = page.getByLabel("Your feedback for revision 1");
+    expect(await readOnly.inputValue()).toBe("Please make the phone number bigger on mobile.");
+    expect(await readOnly.getAttribute("readonly")).not.toBeNull();
+    await page.getByText("Submitted", { exact: true }).waitFor();
+    await check(page, "dashboard", javaScriptEnabled);
+
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.waitForURL(`${APP_URL}/`);
+    await page.goto("/dashboard");
+    await page.waitForURL(/\/auth\?redirectTo=%2Fdashboard$/);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("not-my-password");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    expect(await alertText(page)).toBe("Invalid email or password");
+    await page.getByLabel("Password").fill("a-good-password");
+    await Promise.all([flash(page, "Welcome Back"), page.getByRole("button", { name: "Sign In" }).click()]);
+    await page.waitForURL(`${APP_URL}/dashboard`);
+  });
+
+  it("resets a forgotten password by the e-mailed link", async () => {
+    const { email } = await signedInUser({ email: uniqueAddress(`reset-${tag}`) });
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/auth");
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    // Wait for the new page: the sign-in form has an Email field too.
+    await page.getByRole("heading", { name: "Forgot Password", level: 1 }).waitFor();
+    await page.getByLabel("Email").fill(email);
+    await check(page, "auth-forgot", javaScriptEnabled);
+    await Promise.all([flash(page, "Check your e-mail"), page.getByRole("button", { name: "Send Reset Link" }).click()]);
+
+    const link = await linkFromMail(email, "Choose a new password", "Choose a new password");
+    await page.goto(link);
+    await page.getByLabel("New password", { exact: true }).fill("brand-new-password");
+    await Promise.all([flash(page, "Password Changed"), page.getByRole("button", { name: "Set New Password" }).click()]);
+    await page.waitForURL(`${APP_URL}/dashboard`);
+    // The link worked once.
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Link Expired" }).waitFor();
+  });
+
+  it("follows the e-mailed order status link, renews access and asks for deletion", async () => {
+    const email = uniqueAddress(`status-${tag}`);
+    const { orderId } = await paidOrder(email);
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/order-status");
+    await page.getByText("Access Token Required").waitFor();
+    expect(await page.getByText("Please use the link from your order confirmation email.").count()).toBe(1);
+
+    await page.goto(await linkFromMail(email, "Your 24-Hour Website order: next, tell us about your business", "See your order status"));
+    await page.waitForURL(`${APP_URL}/order-status`);
+    expect(page.url()).not.toContain("access_token");
+    await page.getByRole("heading", { name: /Your Project/ }).waitFor();
+    expect(await page.getByRole("main").textContent()).toContain(`#${orderId.slice(0, 8)}`);
+    expect(await page.getByRole("main").textContent()).toContain("$300.00 AUD");
+    await check(page, "order-status", javaScriptEnabled);
+
+    await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
+    await page.reload();
+    await page.getByText("Expired", { exact: true }).waitFor();
+    await Promise.all([flash(page, "Access Renewed!"), page.getByRole("button", { name: "Renew Access for 30 Days" }).click()]);
+    await page.getByText("Active", { exact: true }).waitFor();
+
+    await page.getByRole("link", { name: "Request deletion of my data" }).click();
+    await Promise.all([flash(page, "Deletion Requested"), page.getByRole("button", { name: "Yes, delete my data" }).click()]);
+  });
+
+  it("subscribes to a plan through the offline checkout and manages it", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/maintenance");
+    await check(page, "maintenance", javaScriptEnabled);
+    expect(await page.getByText("All plans include a 30-day money-back guarantee").count()).toBe(1);
+    await Promise.all([flash(page, "Please sign in to subscribe"), page.getByRole("button", { name: "Subscribe Now to Essentials" }).click()]);
+    await page.waitForURL(/\/auth\?redirectTo=%2Fmaintenance$/);
+
+    const { cookie } = await signedInUser();
+    await addSessionCookie(page.context(), cookie, APP_URL);
+    await page.goto("/maintenance");
+    await page.getByRole("button", { name: "Subscribe Now to Professional" }).click();
+    await page.getByRole("heading", { name: "Test subscription" }).waitFor();
+    await Promise.all([flash(page, "Subscribed!"), page.getByRole("button", { name: "Complete test subscription" }).click()]);
+    await page.waitForURL(`${APP_URL}/maintenance`);
+    const current = page.getByRole("listitem").filter({ hasText: "Current Plan" });
+    expect(await current.getByRole("heading").textContent()).toContain("Professional");
+    expect(await current.textContent()).toContain("Next billing date");
+    await check(page, "maintenance-subscribed", javaScriptEnabled);
+
+    await page.getByRole("button", { name: "Manage Subscription" }).click();
+    await page.getByRole("heading", { name: "Test billing portal" }).waitFor();
+    await Promise.all([flash(page, "Plan Cancelled"), page.getByRole("button", { name: "Cancel my plan" }).click()]);
+    expect(await page.getByText("Current Plan").count()).toBe(0);
+  });
+
+  it("toggles packages to 'With Maintenance' and carries the choice through one checkout", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/packages");
+    expect(await page.getByRole("main").textContent()).toContain("$1,997");
+    await check(page, "packages", javaScriptEnabled);
+    await page.getByRole("link", { name: /With Maintenance/ }).click();
+    await page.waitForURL(/billing=maintenance/);
+    await page.getByText("$847", { exact: true }).waitFor();
+    expect(await page.getByRole("main").textContent()).toContain("Save 15%");
+
+    const user = await signedInUser();
+    await page.getByRole("link", { name: "Get Started with Starter" }).click();
+    await page.waitForURL(/\/auth\?redirectTo=/);
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(/\/checkout\?package=starter&maintenance=1$/);
+    expect(await page.locator(".summary-total output").textContent()).toBe("$896.00");
+    expect(await page.getByRole("main").textContent()).toContain("Essentials maintenance, first month");
+    await page.getByLabel(/I agree to the/).check();
+    await page.getByRole("button", { name: "Proceed to Payment" }).click();
+    await page.getByRole("button", { name: "Complete test payment" }).click();
+    await page.waitForURL(/\/order-success/);
+
+    await page.goto("/maintenance");
+    const current = page.getByRole("listitem").filter({ hasText: "Current Plan" });
+    expect(await current.getByRole("heading").textContent()).toContain("Essentials");
+  });
+});

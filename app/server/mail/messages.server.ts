@@ -75,3 +75,25 @@ export function revisionNotice(input: { orderId: string; businessName: string; r
     "Reply to this e-mail to answer them directly.",
   ]);
 }
+
+/** notify-customer-revision: an admin opened revision round `round` (spec 2 section 7). */
+export function revisionOpened(input: { businessName: string; round: number; draftUrl: string | null; feedbackUrl: string }) {
+  const name = input.businessName || "your business";
+  return layout(`Revision round ${input.round} is open for ${name}`, [
+    input.draftUrl
+      ? `Your website draft for ${name} is ready for your feedback: have a look, then tell us what you'd like changed.`
+      : `Revision round ${input.round} for ${name} is now open: tell us what you'd like changed.`,
+    ...(input.draftUrl ? [{ link: input.draftUrl, label: "View your draft" }] : []),
+    { link: input.feedbackUrl, label: `Give round ${input.round} feedback` },
+    "Each round's feedback can be sent once, so put all your changes in one message (up to 5000 characters).",
+  ]);
+}
+
+/** The admin's (or cron's) nudge to finish the intake form. */
+export function intakeReminder(input: { orderId: string; intakeUrl: string }) {
+  return layout("A reminder: tell us about your business so we can build your website", [
+    `Your order #${input.orderId.slice(0, 8)} is waiting for your intake form. It takes about 10 minutes and saves as you go.`,
+    { link: input.intakeUrl, label: "Fill in your intake form" },
+    "If the link has expired, open it anyway and you can renew it. Reply to this e-mail if you need a hand.",
+  ]);
+}

@@ -12,6 +12,7 @@ const PrivacyAuditLogSchema = new mongoose.Schema(
     privacy_level: { type: String, default: "standard" },
     order_id: { type: String, default: null },
     ai_provider: { type: String, default: null },
+    reason: { type: String, default: null }, // why, for a data_deletion
   },
   { collection: "privacy_audit_log" },
 );

@@ -1,0 +1,94 @@
+import mongoose from "mongoose";
+import { connectDb, isDuplicateKeyError } from "./db.server";
+import { log } from "./log.server";
+import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, ReminderLog, RevisionFeedback } from "./models/index.server";
+import { getStorage } from "./storage.server";
+import { recordAdminAction, type Actor } from "./admin/audit.server";
+
+export const DELETION_MESSAGES = {
+  deleted: { title: "Data Deleted", description: "The customer's personal data was permanently deleted; the order's financial record was kept." },
+  failed: "Failed to delete data",
+  notFound: "Order not found",
+} as const;
+
+/** The anonymised address an order keeps once its customer's data is gone. */
+export const DELETED_EMAIL = "deleted@deleted.invalid";
+
+/** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
+export const UPLOAD_PREFIXES = ["logos", "photos", "thumbnails"] as const;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Every storage key a submission names: the logo, each photo and any thumbnail of one. */
+function submissionKeys(submission: Record<string, unknown> | null): string[] {
+  if (!submission) return [];
+  const keys = [submission.logo_key];
+  for (const photo of (submission.photo_metadata as Record<string, unknown>[] | undefined) ?? []) {
+    for (const [name, value] of Object.entries(photo ?? {})) if (/key$/i.test(name)) keys.push(value);
+  }
+  return keys.filter((k): k is string => typeof k === "string" && k.length > 0);
+}
+
+/**
+ * delete-user-data (spec 2 section 7): removes an order's personal data for good:
+ * the intake submission, its uploads (by the keys it names, then everything under
+ * the order's upload folders), its tokens, revision feedback, reminders and the
+ * mail queued or kept for it; keeps an anonymised financial record of the order
+ * (amounts, dates, status, payment ids) and writes a data_deletion audit entry with
+ * the reason. Every step is idempotent, so running it twice (or after a crash
+ * half-way) is harmless. Called by the admin's Confirm Data Deletion and by the
+ * retention cron.
+ */
+export async function deleteOrderData(input: { orderId: string; reason: string; actor?: Actor }): Promise<{ deleted: boolean }> {
+  await connectDb();
+  const { orderId } = input;
+  const order = await Order.findById(orderId).lean();
+  if (!order) return { deleted: false };
+  const submission = (await IntakeSubmission.findOne({ order_id: orderId }).lean()) as unknown as Record<string, unknown> | null;
+  const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL).map((a) => a.toLowerCase()))];
+
+  // Uploads first: the submission names the keys, so it is removed only after them.
+  const storage = getStorage();
+  for (const key of submissionKeys(submission)) await storage.delete(key);
+  for (const prefix of UPLOAD_PREFIXES) await storage.deletePrefix(`${prefix}/${orderId}/`);
+
+  // Mail: everything queued for this order (keyed by its id or one of its tokens' ids), and every
+  // message already sent to its addresses. Mail still waiting for the same person's other orders stays.
+  const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
+  const forOrder = { key: mongoose.trusted({ $regex: [orderId, ...tokenIds].map(escapeRegex).join("|") }) };
+  const kept = { to: mongoose.trusted({ $in: addresses }), status: mongoose.trusted({ $in: ["sent" as const, "failed" as const] }) };
+  await OutboxMessage.deleteMany(addresses.length ? { $or: [forOrder, kept] } : forOrder);
+
+  await Promise.all([
+    IntakeSubmission.deleteMany({ order_id: orderId }),
+    IntakeToken.deleteMany({ order_id: orderId }),
+    RevisionFeedback.deleteMany({ order_id: orderId }),
+    ReminderLog.deleteMany({ order_id: orderId }),
+  ]);
+
+  const firstTime = !order.data_deleted_at;
+  await Order.updateOne(
+    { _id: orderId },
+    {
+      $set: {
+        email: DELETED_EMAIL,
+        user_id: null,
+        draft_url: null,
+        intake_progress: 0,
+        revision_1_feedback: null,
+        revision_2_feedback: null,
+        revision_3_feedback: null,
+        data_deleted_at: order.data_deleted_at ?? new Date(),
+      },
+    },
+  );
+
+  try {
+    await PrivacyAuditLog.create({ key: `data_deletion:${orderId}`, action: "data_deletion", order_id: orderId, privacy_level: String(submission?.privacy_level ?? "standard"), reason: input.reason });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  if (input.actor && firstTime) await recordAdminAction(input.actor, "data.deleted", { type: "order", id: orderId }, { reason: input.reason });
+  log("info", "privacy.data_deleted", { order_id: orderId, first_time: firstTime });
+  return { deleted: true };
+}

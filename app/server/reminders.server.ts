@@ -1,0 +1,57 @@
+import { connectDb, isDuplicateKeyError } from "./db.server";
+import { orderLinks } from "./fulfilment.server";
+import { deriveToken, issueIntakeToken } from "./intake-tokens.server";
+import { log } from "./log.server";
+import { intakeReminder } from "./mail/messages.server";
+import { queueMail } from "./mail/outbox.server";
+import { IntakeSubmission, IntakeToken, Order, ReminderLog } from "./models/index.server";
+
+export const REMINDER_MESSAGES = {
+  sent: { title: "Reminder Sent", description: "Intake form reminder sent to customer." },
+  notSent: { title: "Notice", description: "Reminder not sent (limit reached or sent recently)" },
+  failed: "Failed to send reminder. Please try again.",
+} as const;
+
+const REMINDABLE = ["paid", "in_progress"];
+
+/** The day in New South Wales, yyyy-mm-dd: the once-a-day window. */
+function businessDay(now: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Sydney" }).format(now);
+}
+
+/**
+ * The intake-link reminder, at most once per order per day: the ReminderLog
+ * insert under its unique key is the send, so a double-click, a bulk action and
+ * the cron racing send one e-mail. Paid orders whose intake is not submitted only.
+ * (The cron developer owns the full reminder rules; the signature stays.)
+ */
+export async function sendReminder(input: { orderId: string; source: "admin" | "cron"; actor?: { id: string; email: string }; now?: Date }): Promise<{ sent: boolean; message: string }> {
+  const now = input.now ?? new Date();
+  const notSent = { sent: false, message: REMINDER_MESSAGES.notSent.description };
+  await connectDb();
+  const order = await Order.findById(input.orderId).lean();
+  if (!order || !REMINDABLE.includes(order.status) || order.data_deleted_at) return notSent;
+  const submission = await IntakeSubmission.findOne({ order_id: input.orderId }, { status: 1 }).lean();
+  if (submission?.status === "submitted") return { sent: false, message: "The intake form is already submitted." };
+
+  const key = `${input.source}:${input.orderId}:${businessDay(now)}`;
+  let log_id: unknown;
+  try {
+    log_id = (await ReminderLog.create({ key, order_id: input.orderId, kind: "intake", source: input.source }))._id;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return notSent;
+    throw error;
+  }
+  try {
+    // The link in use is the newest token's; its raw value is re-derived from how it was issued.
+    const newest = await IntakeToken.findOne({ order_id: input.orderId }).sort({ created_at: -1 }).lean();
+    const token = newest ? deriveToken(newest.issue_key) : await issueIntakeToken({ orderId: input.orderId, issueKey: `reminder:${key}`, now });
+    await queueMail({ key: `reminder:${key}`, to: order.email, ...intakeReminder({ orderId: input.orderId, intakeUrl: orderLinks(token).intakeUrl }) });
+  } catch (error) {
+    // Not sent after all: free today's slot so a retry can send it.
+    await ReminderLog.deleteOne({ _id: log_id });
+    throw error;
+  }
+  log("info", "reminder.sent", { order_id: input.orderId, source: input.source, actor_id: input.actor?.id });
+  return { sent: true, message: REMINDER_MESSAGES.sent.description };
+}

@@ -66,7 +66,6 @@ export async function deleteOrderData(input: { orderId: string; reason: string; 
     ReminderLog.deleteMany({ order_id: orderId }),
   ]);
 
-  const firstTime = !order.data_deleted_at;
   await Order.updateOne(
     { _id: orderId },
     {
@@ -78,10 +77,11 @@ export async function deleteOrderData(input: { orderId: string; reason: string; 
         revision_1_feedback: null,
         revision_2_feedback: null,
         revision_3_feedback: null,
-        data_deleted_at: order.data_deleted_at ?? new Date(),
       },
     },
   );
+  // When the data went: set by the first run only.
+  const firstTime = (await Order.updateOne({ _id: orderId, data_deleted_at: null }, { $set: { data_deleted_at: new Date() } })).modifiedCount > 0;
 
   try {
     await PrivacyAuditLog.create({ key: `data_deletion:${orderId}`, action: "data_deletion", order_id: orderId, privacy_level: String(submission?.privacy_level ?? "standard"), reason: input.reason });

@@ -110,7 +110,7 @@ export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; 
 export async function saveSubmissionData(input: { orderId: string; values: Record<string, unknown>; actor: Actor }): Promise<boolean> {
   await connectDb();
   const set = Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, input.values[f.name] ?? null]));
-  const doc = await IntakeSubmission.findOneAndUpdate({ order_id: input.orderId, status: "submitted" }, { $set: set }, { new: true }).lean();
+  const doc = await IntakeSubmission.findOneAndUpdate({ order_id: input.orderId, status: "submitted" }, { $set: set }, { returnDocument: "after" }).lean();
   if (!doc) return false;
   const data = doc as unknown as Record<string, unknown>;
   await IntakeSubmission.updateOne({ _id: doc._id }, { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } });

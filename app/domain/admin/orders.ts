@@ -141,13 +141,15 @@ export function percentChange(current: number, previous: number): string {
   return `${change >= 0 ? "+" : ""}${change.toFixed(1)}%`;
 }
 
-function pointsChange(current: number, previous: number): string {
-  const d = current - previous;
+function pointsChange(current: PeriodFigures, previous: PeriodFigures): string {
+  if (previous.orders === 0) return current.orders === 0 ? "no change" : "new this month";
+  const d = current.completionRate - previous.completionRate;
   return `${d >= 0 ? "+" : ""}${d.toFixed(1)}%`;
 }
 
 function hoursChange(current: number | null, previous: number | null): string {
-  if (current === null || previous === null) return "not measured yet";
+  if (current === null) return "no deliveries this month";
+  if (previous === null) return "new this month";
   const d = Math.round(current - previous);
   return `${d > 0 ? "+" : ""}${d}h`;
 }
@@ -177,13 +179,13 @@ export function summaryCards(input: { totals: StatusTotals; recent: FigureRow[];
   const { current, previous } = splitPeriods(input.recent, now);
   const cur = periodFigures(current);
   const prev = periodFigures(previous);
-  const fromLastMonth = (s: string) => (s === "no change" || s === "new this month" || s === "not measured yet" ? s : `${s} from last month`);
+  const fromLastMonth = (s: string) => (/^[+-]/.test(s) ? `${s} from last month` : s);
   return [
     { label: "Total Revenue", value: formatMoney(revenue), caption: fromLastMonth(percentChange(cur.revenue, prev.revenue)) },
     { label: "Total Orders", value: String(orders), caption: fromLastMonth(percentChange(cur.orders, prev.orders)) },
     { label: "Avg Order Value", value: formatMoney(orders ? Math.round(revenue / orders) : 0), caption: fromLastMonth(percentChange(cur.avgOrderValue, prev.avgOrderValue)) },
     { label: "Active Projects", value: String(active), caption: `${count("paid")} pending` },
-    { label: "Completion Rate", value: `${completionRate}%`, caption: fromLastMonth(pointsChange(cur.completionRate, prev.completionRate)) },
+    { label: "Completion Rate", value: `${completionRate}%`, caption: fromLastMonth(pointsChange(cur, prev)) },
     {
       label: "Avg Delivery",
       value: `${Math.round(allDelivered ?? FIXED_AVG_DELIVERY_HOURS)}h`,

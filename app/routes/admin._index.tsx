@@ -15,6 +15,7 @@ import {
   OrderFiltersSchema,
   parseOrderFilters,
 } from "~/domain/admin/orders";
+import { formatDateTime } from "~/domain/dates";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin } from "~/server/auth.server";
@@ -168,7 +169,7 @@ export default function AdminOrders() {
                     <p className="order-meta">
                       <span>{o.email}</span>
                       <span>{o.amount}</span>
-                      <span>{new Date(o.createdAt).toLocaleString("en-AU", { timeZone: "Australia/Sydney", dateStyle: "medium", timeStyle: "short" })}</span>
+                      <span>{formatDateTime(o.createdAt)}</span>
                     </p>
                     {o.paymentIntentId ? <p className="hint mono">{o.paymentIntentId}</p> : null}
                   </div>

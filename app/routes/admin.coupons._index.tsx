@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, CouponFormSchema } from "~/domain/admin/coupons";
+import { formatDate } from "~/domain/dates";
 import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -29,8 +30,6 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
   return redirectWithFlash(request, "/admin/coupons", { kind: "success", title: COUPON_FORM_MESSAGES.created.title, description: submission.value.code }, { status: 303 });
 }
-
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-AU", { timeZone: "Australia/Sydney", dateStyle: "medium" });
 
 export default function AdminCoupons() {
   const { coupons } = useLoaderData<typeof loader>();
@@ -66,7 +65,7 @@ export default function AdminCoupons() {
                       {c.timesUsed}
                       {c.maxUses ? ` / ${c.maxUses}` : ""}
                     </td>
-                    <td>{c.validUntil ? day(c.validUntil) : "No end date"}</td>
+                    <td>{c.validUntil ? formatDate(c.validUntil) : "No end date"}</td>
                     <td>{[...c.allowedEmails, ...c.allowedDomains.map((d) => `@${d}`)].join(", ") || "Anyone"}</td>
                     <td>{c.active ? <span className="status status-green">ACTIVE</span> : <span className="status status-grey">INACTIVE</span>}</td>
                     <td className="row-actions">

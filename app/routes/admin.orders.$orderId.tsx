@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { formatDateTime } from "~/domain/dates";
 import { adminLinks, AdminHeader, StatusBadge, SubTabs } from "~/components/admin/AdminTabs";
 import { CopyableText } from "~/components/admin/CopyableText";
 import { FormAlert } from "~/components/forms";
@@ -133,8 +134,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-AU", { timeZone: "Australia/Sydney", dateStyle: "medium", timeStyle: "short" });
-
 export default function AdminOrder() {
   const d = useLoaderData<typeof loader>();
   const { order, token, revisions } = d;
@@ -168,7 +167,7 @@ export default function AdminOrder() {
                 <StatusBadge text={order.statusText} tone={adminStatusTone(order.status)} /> {order.guest ? <span className="badge badge-muted">Guest</span> : null}
               </dd>
               <dt>Created</dt>
-              <dd>{when(order.createdAt)}</dd>
+              <dd>{formatDateTime(order.createdAt)}</dd>
               <dt>Product</dt>
               <dd>{order.productName}</dd>
               {order.paymentIntentId ? (
@@ -195,7 +194,7 @@ export default function AdminOrder() {
                   <span className={`status status-${token.state === "Valid" ? "green" : token.state === "Expired" ? "red" : "yellow"}`}>{token.state}</span>{" "}
                   <span className="badge badge-muted">{token.used ? "Used" : "Unused"}</span>
                 </p>
-                <p className="hint">Expires {when(token.expiresAt)}</p>
+                <p className="hint">Expires {formatDateTime(token.expiresAt)}</p>
                 {TOKEN_BANNERS[token.state] ? <p className="banner" role="status">{TOKEN_BANNERS[token.state]}</p> : null}
                 <Form method="post">
                   <button type="submit" name="intent" value={INTENT.renewToken} className="button button-small" disabled={busy}>
@@ -265,7 +264,7 @@ export default function AdminOrder() {
                     </Form>
                     {r.submittedAt ? (
                       <div className="feedback">
-                        <p className="hint">Submitted {when(r.submittedAt)}</p>
+                        <p className="hint">Submitted {formatDateTime(r.submittedAt)}</p>
                         <blockquote>{r.feedback}</blockquote>
                       </div>
                     ) : null}
@@ -287,7 +286,7 @@ export default function AdminOrder() {
             <ul className="history">
               {d.history.map((h) => (
                 <li key={h.id}>
-                  <span className="hint">{when(h.at)}</span> {h.action} by {h.actor}
+                  <span className="hint">{formatDateTime(h.at)}</span> {h.action} by {h.actor}
                 </li>
               ))}
             </ul>
@@ -404,7 +403,7 @@ function RevisionTab({ round }: { round: number }) {
       <p>
         {r.submittedAt ? (
           <>
-            <span className="badge">Submitted</span> {when(r.submittedAt)}
+            <span className="badge">Submitted</span> {formatDateTime(r.submittedAt)}
           </>
         ) : r.enabled ? (
           "Open: waiting for the customer's feedback."

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { formatDateTime } from "~/domain/dates";
 import { adminLinks, AdminHeader, SubTabs } from "~/components/admin/AdminTabs";
 import { deletionRequests, privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { requireAdmin } from "~/server/auth.server";
@@ -19,8 +20,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [counters, rows] = await Promise.all([privacyCounters(), tab === "audit" ? privacyAuditLog() : Promise.resolve(null)]);
   return { tab, counters, audit: rows, requests: tab === "deletions" ? await deletionRequests() : null } as const;
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString("en-AU", { timeZone: "Australia/Sydney", dateStyle: "medium", timeStyle: "short" });
 
 export default function AdminPrivacy() {
   const { tab, counters, audit, requests } = useLoaderData<typeof loader>();
@@ -63,7 +62,7 @@ export default function AdminPrivacy() {
                 <tbody>
                   {audit.map((a) => (
                     <tr key={a.id}>
-                      <td>{when(a.timestamp)}</td>
+                      <td>{formatDateTime(a.timestamp)}</td>
                       <td>{a.action}</td>
                       <td>{a.privacyLevel}</td>
                       <td className="mono">{a.orderId ? <Link to={`/admin/orders/${a.orderId}`}>{a.orderId.slice(0, 8)}</Link> : "-"}</td>
@@ -95,7 +94,7 @@ export default function AdminPrivacy() {
                     <tr key={r.orderId}>
                       <td>{r.businessName ?? "-"}</td>
                       <td>{r.email ?? "-"}</td>
-                      <td>{r.requestedAt ? when(r.requestedAt) : "-"}</td>
+                      <td>{r.requestedAt ? formatDateTime(r.requestedAt) : "-"}</td>
                       <td>
                         <Link to={`/admin/privacy/delete/${r.orderId}`} aria-label={`Delete data for ${r.businessName ?? r.orderId.slice(0, 8)}`}>
                           Delete Data

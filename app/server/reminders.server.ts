@@ -1,3 +1,4 @@
+import { BUSINESS_TIME_ZONE } from "~/domain/dates";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { orderLinks } from "./fulfilment.server";
 import { deriveToken, issueIntakeToken } from "./intake-tokens.server";
@@ -16,7 +17,7 @@ const REMINDABLE = ["paid", "in_progress"];
 
 /** The day in New South Wales, yyyy-mm-dd: the once-a-day window. */
 function businessDay(now: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Sydney" }).format(now);
+  return new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_TIME_ZONE }).format(now);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BUSINESS_TIME_ZONE } from "../dates";
 import { ORDER_STATUSES, PAID_STATUSES, type OrderStatus } from "../order-status";
 
 /**
@@ -57,10 +58,7 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(Number(ms)), id };
 }
 
-/** The business's own day: "today" starts at midnight in New South Wales. */
-export const BUSINESS_TIME_ZONE = "Australia/Sydney";
-
-/** Midnight of `now`'s date in a time zone, as an instant. */
+/** Midnight of `now`'s date in a time zone (the business's own day by default), as an instant. */
 export function startOfDay(now: Date, timeZone = BUSINESS_TIME_ZONE): Date {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-AU", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })

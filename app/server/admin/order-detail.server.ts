@@ -6,6 +6,7 @@ import { adminTokenState } from "~/domain/admin/token";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
+import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
 import { orderLinks } from "../fulfilment.server";
@@ -20,7 +21,7 @@ const DAY_MS = 86_400_000;
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
   urlRequired: { title: "URL Required", description: "Please enter a draft URL" },
-  tokenRenewed: (expires: Date) => ({ title: "Token Renewed", description: `Access now runs until ${expires.toLocaleString("en-AU", { timeZone: "Australia/Sydney", dateStyle: "medium", timeStyle: "short" })}.` }),
+  tokenRenewed: (expires: Date) => ({ title: "Token Renewed", description: `Access now runs until ${formatDateTime(expires)}.` }),
   renewFailed: "Failed to renew token. Please try again.",
   noToken: "This order has no intake link yet: send a reminder to issue one.",
   notFound: "Order not found",

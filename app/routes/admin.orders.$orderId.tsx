@@ -220,7 +220,7 @@ export default function AdminOrder() {
               <strong>{order.intakeProgress}%</strong> complete
             </p>
             <progress max={100} value={order.intakeProgress} aria-labelledby="progress-heading" />
-            {token ? (
+            {token?.intakeUrl ? (
               <p>
                 <a href={token.intakeUrl} target="_blank" rel="noreferrer noopener" className="button button-small">
                   View Intake Form

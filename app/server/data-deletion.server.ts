@@ -15,14 +15,14 @@ export const DELETION_MESSAGES = {
 export const DELETED_EMAIL = "deleted@deleted.invalid";
 
 /** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
-export const UPLOAD_PREFIXES = ["logos", "photos", "thumbnails"] as const;
+export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Every storage key a submission names: the logo, each photo and any thumbnail of one. */
+/** Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail. */
 function submissionKeys(submission: Record<string, unknown> | null): string[] {
   if (!submission) return [];
-  const keys = [submission.logo_key];
+  const keys = Object.entries(submission).filter(([name]) => name.endsWith("_key")).map(([, value]) => value);
   for (const photo of (submission.photo_metadata as Record<string, unknown>[] | undefined) ?? []) {
     for (const [name, value] of Object.entries(photo ?? {})) if (/key$/i.test(name)) keys.push(value);
   }
@@ -44,7 +44,7 @@ export async function deleteOrderData(input: { orderId: string; reason: string; 
   const { orderId } = input;
   const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };
-  const submission = (await IntakeSubmission.findOne({ order_id: orderId }).lean()) as unknown as Record<string, unknown> | null;
+  const submission = (await IntakeSubmission.findById(orderId).lean()) as unknown as Record<string, unknown> | null;
   const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL).map((a) => a.toLowerCase()))];
 
   // Uploads first: the submission names the keys, so it is removed only after them.

@@ -1,11 +1,11 @@
 import { BUSINESS_TIME_ZONE } from "~/domain/dates";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { orderLinks } from "./fulfilment.server";
-import { deriveToken, issueIntakeToken } from "./intake-tokens.server";
+import { intakeLink } from "./fulfilment.server";
 import { log } from "./log.server";
 import { intakeReminder } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { IntakeSubmission, IntakeToken, Order, ReminderLog } from "./models/index.server";
+import { IntakeSubmission, Order, ReminderLog } from "./models/index.server";
+import { issueToken, newestToken } from "./tokens.server";
 
 export const REMINDER_MESSAGES = {
   sent: { title: "Reminder Sent", description: "Intake form reminder sent to customer." },
@@ -32,7 +32,7 @@ export async function sendReminder(input: { orderId: string; source: "admin" | "
   await connectDb();
   const order = await Order.findById(input.orderId).lean();
   if (!order || !REMINDABLE.includes(order.status) || order.data_deleted_at) return notSent;
-  const submission = await IntakeSubmission.findOne({ order_id: input.orderId }, { status: 1 }).lean();
+  const submission = await IntakeSubmission.findById(input.orderId, { status: 1 }).lean();
   if (submission?.status === "submitted") return { sent: false, message: "The intake form is already submitted." };
 
   const key = `${input.source}:${input.orderId}:${businessDay(now)}`;
@@ -44,10 +44,11 @@ export async function sendReminder(input: { orderId: string; source: "admin" | "
     throw error;
   }
   try {
-    // The link in use is the newest token's; its raw value is re-derived from how it was issued.
-    const newest = await IntakeToken.findOne({ order_id: input.orderId }).sort({ created_at: -1 }).lean();
-    const token = newest ? deriveToken(newest.issue_key) : await issueIntakeToken({ orderId: input.orderId, issueKey: `reminder:${key}`, now });
-    await queueMail({ key: `reminder:${key}`, to: order.email, ...intakeReminder({ orderId: input.orderId, intakeUrl: orderLinks(token).intakeUrl }) });
+    // The link in use is the newest token's (issuing its event again returns the same token); without one, a new link.
+    const newest = await newestToken(input.orderId, "intake");
+    const issueKey = newest ? (newest.token as { issue_key?: string }).issue_key ?? `reminder:${key}` : `reminder:${key}`;
+    const token = await issueToken({ orderId: input.orderId, purpose: "intake", issueKey, now });
+    await queueMail({ key: `reminder:${key}`, to: order.email, ...intakeReminder({ orderId: input.orderId, intakeUrl: intakeLink(token) }) });
   } catch (error) {
     // Not sent after all: free today's slot so a retry can send it.
     await ReminderLog.deleteOne({ _id: log_id });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { fulfilOrder } from "~/server/fulfilment.server";
-import { checkToken, startIntakeSession } from "~/server/intake.server";
 import { Order } from "~/server/models/index.server";
+import { hashToken } from "~/server/tokens.server";
+import { tokenCookie } from "./app-data";
 import { signedInUser } from "./auth";
 
 /** What a loader or action answered, whether it returned or threw: status, headers and data. */
@@ -55,10 +56,7 @@ export async function people() {
 export async function paidOrderWithSession(email: string, fields: Record<string, unknown> = {}) {
   const order = await Order.create({ email, amount_total: 30_000, ...fields });
   const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_${order._id}`, amountPaid: 30_000 });
-  const state = await checkToken(token);
-  if (state.state !== "valid") throw new Error("token not valid");
-  const setCookie = await startIntakeSession(new Request("http://localhost/"), state.token);
-  return { orderId: order._id, token, tokenId: String(state.token._id), cookie: setCookie.split(";")[0] };
+  return { orderId: order._id, token, tokenId: hashToken(token), cookie: await tokenCookie(token) };
 }
 
 /** The flash message a redirect carries, decoded from its Set-Cookie (as the next page would show it). */

@@ -9,14 +9,10 @@ import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
-import { orderLinks } from "../fulfilment.server";
-import { deriveToken } from "../intake-tokens.server";
-import { RENEWAL_DAYS } from "../intake.server";
-import { log } from "../log.server";
-import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "../models/index.server";
+import { intakeLink } from "../fulfilment.server";
+import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
+import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
-
-const DAY_MS = 86_400_000;
 
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
@@ -32,11 +28,8 @@ export async function loadOrderDetail(orderId: string, now = new Date()) {
   await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [token, submission, history] = await Promise.all([
-    IntakeToken.findOne({ order_id: orderId }).sort({ created_at: -1 }).lean(),
-    IntakeSubmission.findOne({ order_id: orderId }).lean(),
-    adminHistory(orderId),
-  ]);
+  const [newest, submission, history] = await Promise.all([newestToken(orderId, "intake"), IntakeSubmission.findById(orderId).lean(), adminHistory(orderId)]);
+  const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
   const rounds = revisionRoundsFor(order.product_id);
   const sub = submission as unknown as Record<string, unknown> | null;
   return {
@@ -60,8 +53,8 @@ export async function loadOrderDetail(orderId: string, now = new Date()) {
           state: adminTokenState(token.expires_at, now),
           used: token.used,
           expiresAt: token.expires_at.toISOString(),
-          // The link as the customer has it (derived from how it was issued), for 'View Intake Form'.
-          intakeUrl: orderLinks(deriveToken(token.issue_key)).intakeUrl,
+          // The link as the customer has it (issuing its event again returns the same token), for 'View Intake Form'.
+          intakeUrl: token.issue_key ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key })) : null,
         }
       : null,
     revisions: ([1, 2, 3] as const).map((n) => ({
@@ -82,7 +75,7 @@ export async function saveDraftUrl(input: { orderId: string; url: string; actor:
   await connectDb();
   const now = input.now ?? new Date();
   await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
-  const submission = await IntakeSubmission.findOne({ order_id: input.orderId }, { submitted_at: 1 }).lean();
+  const submission = await IntakeSubmission.findById(input.orderId, { submitted_at: 1 }).lean();
   // Only the first save matches draft_delivered_at: null, so racing saves measure once.
   await Order.updateOne(
     { _id: input.orderId, draft_delivered_at: null },
@@ -92,18 +85,14 @@ export async function saveDraftUrl(input: { orderId: string; url: string; actor:
 }
 
 /**
- * Extends the order's newest token by 30 days from now. An admin's renewal is not
- * counted against the customer's own self-renewals. Returns the new expiry, or null without a token.
+ * Extends the order's intake link by 30 days from now (not counted against the
+ * customer's own renewals). Returns the new expiry, or null without a link.
  */
 export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; now?: Date }): Promise<Date | null> {
-  await connectDb();
-  const now = input.now ?? new Date();
-  const token = await IntakeToken.findOne({ order_id: input.orderId }).sort({ created_at: -1 }).lean();
-  if (!token) return null;
-  const expires = new Date(now.getTime() + RENEWAL_DAYS * DAY_MS);
-  await IntakeToken.updateOne({ _id: token._id }, { $set: { expires_at: expires } });
-  await recordAdminAction(input.actor, "token.renewed", { type: "order", id: input.orderId }, { expires_at: expires.toISOString() });
-  log("info", "admin.token_renewed", { order_id: input.orderId, actor_id: input.actor.id });
+  const newest = await newestToken(input.orderId, "intake");
+  if (!newest) return null;
+  const expires = await adminRenewToken(newest.token._id, input.now);
+  if (expires) await recordAdminAction(input.actor, "token.renewed", { type: "order", id: input.orderId }, { expires_at: expires.toISOString() });
   return expires;
 }
 
@@ -111,7 +100,7 @@ export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; 
 export async function saveSubmissionData(input: { orderId: string; values: Record<string, unknown>; actor: Actor }): Promise<boolean> {
   await connectDb();
   const set = Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, input.values[f.name] ?? null]));
-  const doc = await IntakeSubmission.findOneAndUpdate({ order_id: input.orderId, status: "submitted" }, { $set: set }, { returnDocument: "after" }).lean();
+  const doc = await IntakeSubmission.findOneAndUpdate({ _id: input.orderId, status: "submitted" }, { $set: set }, { returnDocument: "after" }).lean();
   if (!doc) return false;
   const data = doc as unknown as Record<string, unknown>;
   await IntakeSubmission.updateOne({ _id: doc._id }, { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } });
@@ -128,7 +117,7 @@ async function auditAiProcessing(orderId: string, submission: Record<string, unk
 /** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
 export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
   await connectDb();
-  const submission = (await IntakeSubmission.findOne({ order_id: input.orderId }).lean()) as unknown as Record<string, unknown> | null;
+  const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<string, unknown> | null;
   const prompt = promptFor(submission);
   if (!prompt || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
@@ -141,7 +130,7 @@ export async function generateRevisionPrompt(input: { orderId: string; round: 1 
   await connectDb();
   const [order, submission] = await Promise.all([
     Order.findById(input.orderId).lean(),
-    IntakeSubmission.findOne({ order_id: input.orderId }).lean() as unknown as Promise<Record<string, unknown> | null>,
+    IntakeSubmission.findById(input.orderId).lean() as unknown as Promise<Record<string, unknown> | null>,
   ]);
   if (!order || promptView(submission).state !== "ready" || !submission) return null;
   await auditAiProcessing(input.orderId, submission);

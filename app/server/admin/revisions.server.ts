@@ -1,11 +1,10 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { connectDb } from "../db.server";
 import { getEnv } from "../env.server";
-import { orderLinks } from "../fulfilment.server";
-import { deriveToken } from "../intake-tokens.server";
+import { statusLink, statusTokenFor } from "../fulfilment.server";
 import { revisionOpened } from "../mail/messages.server";
 import { queueMail } from "../mail/outbox.server";
-import { AdminAuditLog, IntakeSubmission, IntakeToken, Order } from "../models/index.server";
+import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
 export const REVISION_MESSAGES = {
@@ -17,12 +16,10 @@ export const REVISION_MESSAGES = {
 
 export class RevisionError extends Error {}
 
-/** Where the customer gives feedback: their dashboard when they have an account, else the order status page by token. */
+/** Where the customer gives feedback: their dashboard when they have an account, else the order status page by its token. */
 async function feedbackUrl(order: { _id: string; user_id?: string | null }): Promise<string> {
-  const base = getEnv().APP_URL.replace(/\/$/, "");
-  if (order.user_id) return `${base}/dashboard`;
-  const newest = await IntakeToken.findOne({ order_id: order._id }).sort({ created_at: -1 }).lean();
-  return newest ? orderLinks(deriveToken(newest.issue_key)).statusUrl : `${base}/order-status`;
+  if (order.user_id) return `${getEnv().APP_URL.replace(/\/$/, "")}/dashboard`;
+  return statusLink(await statusTokenFor(order._id));
 }
 
 /**
@@ -44,7 +41,7 @@ export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 
   if (!enabled) return { notified: false };
 
   const closings = await AdminAuditLog.countDocuments({ target_id: orderId, action: `revision.${round}.disabled` });
-  const submission = await IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean();
+  const submission = await IntakeSubmission.findById(orderId, { business_name: 1 }).lean();
   const notified = await queueMail({
     key: `revision-opened:${orderId}:${round}:${closings}`,
     to: order.email,

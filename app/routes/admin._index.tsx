@@ -19,6 +19,7 @@ import { formatDateTime } from "~/domain/dates";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
 
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const filters = OrderFiltersSchema.parse({ q: form.get("q") ?? undefined, status: form.get("status") ?? undefined, date: form.get("date") ?? undefined });
   const back = `/admin${filterQuery(filters)}`;
   const fail = (title: string) => redirectWithFlash(request, back, { kind: "error", title }, { status: 303 });

@@ -6,6 +6,7 @@ import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
 export const links = adminLinks;
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const coupon = await couponOr404(params.couponId);
   const id = String(coupon._id);
-  const form = await request.formData();
+  const form = await readForm(request);
   switch (form.get("intent")) {
     case INTENT.update: {
       const submission = parseWithZod(form, { schema: CouponFormSchema });

@@ -7,6 +7,7 @@ import { COUPON_FORM_MESSAGES, CouponFormSchema } from "~/domain/admin/coupons";
 import { formatDate } from "~/domain/dates";
 import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
 export const links = adminLinks;
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== INTENT.create) return new Response("Unknown intent", { status: 400 });
   const submission = parseWithZod(form, { schema: CouponFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

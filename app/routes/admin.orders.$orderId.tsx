@@ -14,6 +14,7 @@ import { adminStatusTone } from "~/domain/order-status";
 import { DETAIL_MESSAGES, generatePrompt, generateRevisionPrompt, loadOrderDetail, renewTokenAsAdmin, saveDraftUrl, saveSubmissionData } from "~/server/admin/order-detail.server";
 import { RevisionError, REVISION_MESSAGES, setRevisionRound } from "~/server/admin/revisions.server";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
 import { REMINDER_MESSAGES, sendReminder } from "~/server/reminders.server";
@@ -65,7 +66,8 @@ type ActionReply =
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const orderId = orderIdFrom(params);
-  const form = await request.formData();
+  // Edit Data posts every intake field, list fields as JSON of up to 20,000 characters each.
+  const form = await readForm(request, { maxBytes: 512 * 1024 });
   const here = (tab?: DetailTab) => `/admin/orders/${orderId}${tab ? `?tab=${tab}` : ""}`;
   const flash = (kind: "success" | "error" | "info", title: string, description?: string, tab?: DetailTab) =>
     redirectWithFlash(request, here(tab), { kind, title, description }, { status: 303 });

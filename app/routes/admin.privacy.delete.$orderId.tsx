@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { ORDER_ID } from "~/domain/admin/order-detail";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 import { DELETION_MESSAGES, deleteOrderData } from "~/server/data-deletion.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
@@ -35,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const orderId = orderIdFrom(params);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== INTENT.delete) return new Response("Unknown intent", { status: 400 });
   try {
     const { deleted } = await deleteOrderData({ orderId, reason: ADMIN_DELETION_REASON, actor: admin });

@@ -4,6 +4,7 @@ import { getEnv } from "../env.server";
 import { statusLink, statusTokenFor } from "../fulfilment.server";
 import { revisionOpened } from "../mail/messages.server";
 import { queueMail } from "../mail/outbox.server";
+import { setRevisionEnabled } from "../revisions.server";
 import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
@@ -36,7 +37,8 @@ export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 
   const rounds = revisionRoundsFor(order.product_id);
   if (round > rounds) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
 
-  await Order.updateOne({ _id: orderId }, { $set: { [`revision_${round}_enabled`]: enabled } });
+  // One writer of revision_n_enabled: the customer side's setRevisionEnabled.
+  if (!(await setRevisionEnabled(orderId, round, enabled))) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
   await recordAdminAction(actor, `revision.${round}.${enabled ? "enabled" : "disabled"}`, { type: "order", id: orderId });
   if (!enabled) return { notified: false };
 

@@ -18,6 +18,8 @@ export const PUBLIC_FIELDS = [
   "services_list",
   "pages_needed",
   "must_have_sections",
+  "pricing_approach",
+  "existing_content",
 ] as const;
 
 export const PROTECTED_FIELDS = [
@@ -62,7 +64,7 @@ const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
 const PHONE = /(?:\+?61|0)[\d\s().-]{7,}\d/g;
 
 /** Public free text may still carry an e-mail or phone number someone typed; those are removed. */
-function scrub(value: unknown): unknown {
+export function scrub(value: unknown): unknown {
   if (typeof value === "string") return value.replace(EMAIL, "[email removed]").replace(PHONE, "[phone removed]");
   if (Array.isArray(value)) return value.map(scrub);
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));

@@ -1,14 +1,192 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { PageHero } from "~/components/PageHero";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useRef } from "react";
+import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
+import { WeeklyChart } from "~/components/admin/WeeklyChart";
+import {
+  BULK_ACTION_LABELS,
+  BULK_ACTIONS,
+  BULK_MESSAGES,
+  BulkSchema,
+  DATE_FILTERS,
+  filterQuery,
+  hasActiveFilters,
+  isBulkAction,
+  OrderFiltersSchema,
+  parseOrderFilters,
+} from "~/domain/admin/orders";
+import { formatDateTime } from "~/domain/dates";
+import { ORDER_STATUSES, statusText } from "~/domain/order-status";
+import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { log } from "~/server/log.server";
 
-export const meta: MetaFunction = () => [{ title: "Admin | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [{ title: "Orders | Admin" }, { name: "robots", content: "noindex" }];
+
+const INTENT = { bulk: "bulk" } as const;
+
+const DATE_LABELS: Record<(typeof DATE_FILTERS)[number], string> = { today: "Today", week: "Last 7 days", month: "Last month", quarter: "Last 3 months" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  const filters = parseOrderFilters(new URL(request.url).searchParams);
+  const now = new Date();
+  const [list, figures] = await Promise.all([listOrders(filters, now), orderFigures(now)]);
+  return { filters, ...list, ...figures };
 }
 
-export default function Admin() {
-  return <PageHero title="Admin Panel" />;
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readForm(request);
+  const filters = OrderFiltersSchema.parse({ q: form.get("q") ?? undefined, status: form.get("status") ?? undefined, date: form.get("date") ?? undefined });
+  const back = `/admin${filterQuery(filters)}`;
+  const fail = (title: string) => redirectWithFlash(request, back, { kind: "error", title }, { status: 303 });
+
+  if (form.get("intent") !== INTENT.bulk) return new Response("Unknown intent", { status: 400 });
+  const parsed = BulkSchema.safeParse({ action: form.get("action") ?? undefined, orderIds: form.getAll("orderIds"), all: form.get("all") ?? undefined });
+  if (!parsed.success) return fail(BULK_MESSAGES.noneSelected);
+  const { action, orderIds, all } = parsed.data;
+  if (!action) return fail(BULK_MESSAGES.noAction);
+  if (!isBulkAction(action)) return fail(BULK_MESSAGES.invalid);
+  const ids = await bulkTargets({ orderIds, all, filters });
+  if (ids === "too-many") return fail(BULK_MESSAGES.tooMany);
+  if (ids.length === 0) return fail(BULK_MESSAGES.noneSelected);
+  try {
+    const message = await runBulkAction(action, ids, admin);
+    return redirectWithFlash(request, back, { kind: "success", title: message }, { status: 303 });
+  } catch (error) {
+    log("error", "admin.bulk_failed", { action, reason: error instanceof Error ? error.message : String(error) });
+    return fail(BULK_MESSAGES.failed);
+  }
+}
+
+export default function AdminOrders() {
+  const { filters, rows, total, anyOrders, nextCursor, cards, weeks } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const active = hasActiveFilters(filters);
+  const listRef = useRef<HTMLUListElement>(null);
+  const toggleAll = (checked: boolean) => listRef.current?.querySelectorAll<HTMLInputElement>('input[name="orderIds"]').forEach((box) => (box.checked = checked));
+
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="orders" />
+      <div className="wrap section admin-page">
+        <h2 className="visually-hidden">Summary</h2>
+        <ul className="stat-grid" aria-label="Summary">
+          {cards.map((c) => (
+            <li key={c.label} className="card stat">
+              <span className="stat-label">{c.label}</span>
+              <strong className="stat-value">{c.value}</strong>
+              <span className="hint">{c.caption}</span>
+            </li>
+          ))}
+        </ul>
+        <WeeklyChart weeks={weeks} />
+
+        <h2 id="orders-heading">Orders</h2>
+        <Form method="get" className="filters" aria-label="Filter orders">
+          <div className="field">
+            <label htmlFor="q">Search</label>
+            <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Search by email, order ID..." maxLength={100} />
+          </div>
+          <div className="field">
+            <label htmlFor="status">Status</label>
+            <select id="status" name="status" defaultValue={filters.status ?? ""}>
+              <option value="">All statuses</option>
+              {ORDER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {statusText(s)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="date">Date</label>
+            <select id="date" name="date" defaultValue={filters.date ?? ""}>
+              <option value="">All time</option>
+              {DATE_FILTERS.map((d) => (
+                <option key={d} value={d}>
+                  {DATE_LABELS[d]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="filter-actions">
+            <button type="submit" className="button button-small">
+              Apply Filters
+            </button>
+            {active ? (
+              <Link to="/admin" className="button button-small">
+                Reset Filters
+              </Link>
+            ) : null}
+            <a href={`/admin/orders.csv${filterQuery(filters)}`} className="button button-small" download>
+              Export CSV
+            </a>
+          </div>
+        </Form>
+
+        {rows.length === 0 ? (
+          <p className="empty card">{anyOrders && active ? "No orders match your filters" : "No orders yet"}</p>
+        ) : (
+          <Form method="post" aria-labelledby="orders-heading">
+            <input type="hidden" name="q" value={filters.q ?? ""} />
+            <input type="hidden" name="status" value={filters.status ?? ""} />
+            <input type="hidden" name="date" value={filters.date ?? ""} />
+            <div className="bulk-bar card">
+              <label className="choice">
+                <input type="checkbox" name="all" onChange={(e) => toggleAll(e.currentTarget.checked)} />
+                Select all ({total} orders)
+              </label>
+              <label htmlFor="bulk-action" className="visually-hidden">
+                Bulk action
+              </label>
+              <select id="bulk-action" name="action" defaultValue="">
+                <option value="">Choose a bulk action</option>
+                {BULK_ACTIONS.map((a) => (
+                  <option key={a} value={a}>
+                    {BULK_ACTION_LABELS[a]}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" name="intent" value={INTENT.bulk} className="button button-small button-primary" disabled={busy}>
+                {busy ? "Applying..." : "Apply to selected"}
+              </button>
+            </div>
+            <ul className="order-list" ref={listRef}>
+              {rows.map((o) => (
+                <li key={o.id} className="card order-card">
+                  <input type="checkbox" name="orderIds" value={o.id} id={`select-${o.id}`} aria-label={`Select order #${o.shortId}`} />
+                  <div className="order-main">
+                    <p className="order-title">
+                      <strong>Order #{o.shortId}</strong> <StatusBadge text={o.statusText} tone={o.tone} />
+                      {o.guest ? <span className="badge badge-muted">Guest</span> : null}
+                    </p>
+                    <p className="order-meta">
+                      <span>{o.email}</span>
+                      <span>{o.amount}</span>
+                      <span>{formatDateTime(o.createdAt)}</span>
+                    </p>
+                    {o.paymentIntentId ? <p className="hint mono">{o.paymentIntentId}</p> : null}
+                  </div>
+                  <Link to={`/admin/orders/${o.id}`} className="button button-small" aria-label={`View Details of order #${o.shortId}`}>
+                    View Details
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Form>
+        )}
+        <nav aria-label="Pages" className="pager">
+          {filters.cursor ? <Link to={`/admin${filterQuery(filters)}`}>Newest orders</Link> : null}
+          {nextCursor ? <Link to={`/admin${filterQuery(filters, { cursor: nextCursor })}`}>Older orders</Link> : null}
+        </nav>
+      </div>
+    </>
+  );
 }

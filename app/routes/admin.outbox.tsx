@@ -1,14 +1,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { PageHero } from "~/components/PageHero";
+import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
 import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox";
-import { formatDateTime } from "~/domain/time";
+import { formatDateTime } from "~/domain/dates";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { log } from "~/server/log.server";
 import { listOutbox, outboxCounts, retryFailedMail } from "~/server/mail/outbox.server";
+
+export const links = adminLinks;
 
 export const meta: MetaFunction = () => [{ title: "Outbox | Admin" }, { name: "robots", content: "noindex" }];
 
@@ -50,11 +52,8 @@ export default function AdminOutbox() {
   const older = new URLSearchParams({ ...(status ? { status } : {}), ...(nextBefore ? { before: nextBefore } : {}) });
   return (
     <>
-      <PageHero title="Outbox" lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again." />
+      <AdminHeader title="Outbox" current="outbox" lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again." />
       <div className="wrap section">
-        <p>
-          <Link to="/admin">Back to the admin panel</Link>
-        </p>
         <ul className="badges outbox-counts" aria-label="Message counts">
           {(Object.keys(OUTBOX_STATUS_LABELS) as (keyof typeof OUTBOX_STATUS_LABELS)[]).map((s) => (
             <li key={s} className={`badge outbox-${s}`}>

@@ -1,71 +1,95 @@
 import mongoose from "mongoose";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
-import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
+import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, ReminderLog, RevisionFeedback } from "./models/index.server";
 import { getStorage } from "./storage.server";
+import { recordAdminAction, type Actor } from "./admin/audit.server";
 
-/** What an order's e-mail becomes once its customer's data is deleted: the order stays as a financial record. */
-export function anonymisedEmail(orderId: string): string {
-  return `deleted-${orderId.slice(0, 8)}@deleted.invalid`;
-}
+export const DELETION_MESSAGES = {
+  deleted: { title: "Data Deleted", description: "The customer's personal data was permanently deleted; the order's financial record was kept." },
+  failed: "Failed to delete data",
+  notFound: "Order not found",
+} as const;
 
-/** The storage keys an intake submission points at: the logo, the photos and their small copies. */
-function uploadKeys(submission: { logo_key?: string | null; logo_thumb_key?: string | null; photo_metadata?: unknown[] } | null): string[] {
+/** The anonymised address an order keeps once its customer's data is gone. */
+export const DELETED_EMAIL = "deleted@deleted.invalid";
+
+/** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
+export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail. */
+function submissionKeys(submission: Record<string, unknown> | null): string[] {
   if (!submission) return [];
-  const photos = (submission.photo_metadata ?? []).flatMap((p) => [(p as { key?: unknown }).key, (p as { thumbKey?: unknown }).thumbKey]);
-  return [submission.logo_key, submission.logo_thumb_key, ...photos].filter((k): k is string => typeof k === "string" && k.length > 0);
+  const keys = Object.entries(submission).filter(([name]) => name.endsWith("_key")).map(([, value]) => value);
+  for (const photo of (submission.photo_metadata as Record<string, unknown>[] | undefined) ?? []) {
+    for (const [name, value] of Object.entries(photo ?? {})) if (/key$/i.test(name)) keys.push(value);
+  }
+  return keys.filter((k): k is string => typeof k === "string" && k.length > 0);
 }
 
 /**
- * Deletes a customer's data for one order (spec 2: delete-user-data): the
- * uploads in storage, every e-mail to their addresses (queued or sent: the
- * bodies hold their details and links), the access tokens, the
- * revision feedback and the intake submission. The order stays, anonymised, as
- * the financial record (amounts, dates, Stripe ids). A `data_deletion` audit
- * entry records the reason. Every step is idempotent, so running it twice, or
- * again after a failure part-way, is harmless and finishes the job.
+ * delete-user-data (spec 2 section 7): removes an order's personal data for good:
+ * the intake submission, its uploads (by the keys it names, then everything under
+ * the order's upload folders), its tokens, revision feedback, reminders and the
+ * mail queued or kept for it; keeps an anonymised financial record of the order
+ * (amounts, dates, status, payment ids) and writes a data_deletion audit entry with
+ * the reason. Every step is idempotent, so running it twice (or after a crash
+ * half-way) is harmless. Called by the admin's Confirm Data Deletion (with the
+ * admin as `actor`, for the admin audit log) and by the retention cron (no actor).
  */
-export async function deleteOrderData(input: { orderId: string; reason: string; actor: string }): Promise<{ deleted: boolean }> {
+export async function deleteOrderData(input: { orderId: string; reason: string; actor?: Actor }): Promise<{ deleted: boolean }> {
   await connectDb();
-  const order = await Order.findById(input.orderId).lean();
+  const { orderId } = input;
+  const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };
-  const submission = await IntakeSubmission.findOne({ order_id: input.orderId }).lean();
+  const submission = (await IntakeSubmission.findById(orderId).lean()) as unknown as Record<string, unknown> | null;
+  const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL).map((a) => a.toLowerCase()))];
 
+  // Uploads first: the submission names the keys, so it is removed only after them.
   const storage = getStorage();
-  for (const key of uploadKeys(submission)) await storage.delete(key);
-  // Anything else stored under the order's folders (files replaced along the way, thumbnails).
-  for (const folder of ["logos", "photos"]) await storage.deletePrefix(`${folder}/${input.orderId}/`);
+  for (const key of submissionKeys(submission)) await storage.delete(key);
+  for (const prefix of UPLOAD_PREFIXES) await storage.deletePrefix(`${prefix}/${orderId}/`);
 
-  const anonymous = anonymisedEmail(input.orderId);
-  const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => Boolean(a) && a !== anonymous))];
-  if (addresses.length) await OutboxMessage.deleteMany({ to: mongoose.trusted({ $in: addresses }) });
-  await IntakeToken.deleteMany({ order_id: input.orderId });
-  await RevisionFeedback.deleteMany({ order_id: input.orderId });
+  // Mail: everything queued for this order (keyed by its id or one of its tokens' ids), and every
+  // message already sent to its addresses. Mail still waiting for the same person's other orders stays.
+  const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
+  const forOrder = { key: mongoose.trusted({ $regex: [orderId, ...tokenIds].map(escapeRegex).join("|") }) };
+  const kept = { to: mongoose.trusted({ $in: addresses }), status: mongoose.trusted({ $in: ["sent" as const, "failed" as const] }) };
+  await OutboxMessage.deleteMany(addresses.length ? { $or: [forOrder, kept] } : forOrder);
+
+  await Promise.all([
+    IntakeToken.deleteMany({ order_id: orderId }),
+    RevisionFeedback.deleteMany({ order_id: orderId }),
+    ReminderLog.deleteMany({ order_id: orderId }),
+  ]);
+
   await Order.updateOne(
-    { _id: input.orderId },
+    { _id: orderId },
     {
       $set: {
-        email: anonymous,
+        email: DELETED_EMAIL,
+        user_id: null,
+        draft_url: null,
+        intake_progress: 0,
         revision_1_feedback: null,
         revision_2_feedback: null,
         revision_3_feedback: null,
       },
     },
   );
+  // When the data went: set by the first run only.
+  const firstTime = (await Order.updateOne({ _id: orderId, data_deleted_at: null }, { $set: { data_deleted_at: new Date() } })).modifiedCount > 0;
 
   try {
-    await PrivacyAuditLog.create({
-      key: `data_deletion:${input.orderId}`,
-      action: "data_deletion",
-      order_id: input.orderId,
-      privacy_level: submission?.privacy_level ?? "standard",
-      reason: input.reason,
-    });
+    await PrivacyAuditLog.create({ key: `data_deletion:${orderId}`, action: "data_deletion", order_id: orderId, privacy_level: String(submission?.privacy_level ?? "standard"), reason: input.reason });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
-  // Last, so a failure above leaves the submission for the next attempt to find.
-  await IntakeSubmission.deleteOne({ order_id: input.orderId });
-  log("info", "privacy.data_deleted", { order_id: input.orderId, reason: input.reason, actor: input.actor });
+  // Last, so a failure above leaves the submission for the next attempt (the retention run's walk) to find.
+  await IntakeSubmission.deleteMany({ order_id: orderId });
+  if (input.actor && firstTime) await recordAdminAction(input.actor, "data.deleted", { type: "order", id: orderId }, { reason: input.reason });
+  log("info", "privacy.data_deleted", { order_id: orderId, reason: input.reason, by: input.actor ? "admin" : "retention", first_time: firstTime });
   return { deleted: true };
 }

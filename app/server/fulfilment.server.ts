@@ -26,6 +26,11 @@ export function orderLinks(tokens: { intake: string; status: string }) {
   };
 }
 
+/** The intake form's link for a token (reminders, the admin's 'View Intake Form'). */
+export const intakeLink = (token: string) => orderLinks({ intake: token, status: "" }).intakeUrl;
+/** The order-status page's link for a token (the revision e-mail). */
+export const statusLink = (token: string) => orderLinks({ intake: "", status: token }).statusUrl;
+
 /** The intake token the payment issues (issued once; later calls return the same token). */
 export const intakeTokenFor = (orderId: string) => issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` });
 /** The order-status token the payment issues. */

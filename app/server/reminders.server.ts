@@ -44,6 +44,7 @@ type OrderRow = {
   revision_2_submitted_at?: Date | null;
   revision_3_enabled?: boolean;
   revision_3_submitted_at?: Date | null;
+  data_deleted_at?: Date | null;
 };
 
 const ORDER_FIELDS = {
@@ -59,6 +60,7 @@ const ORDER_FIELDS = {
   revision_2_submitted_at: 1,
   revision_3_enabled: 1,
   revision_3_submitted_at: 1,
+  data_deleted_at: 1,
 } as const;
 
 type Gathered = { order: OrderRow; facts: ReminderFacts; furthestStep: number };
@@ -201,6 +203,8 @@ export async function sendReminder(input: { orderId: string; source: ReminderSou
   const order = await Order.findById(input.orderId, ORDER_FIELDS).lean<OrderRow>();
   const notSent = { sent: false, title: REMINDER_MESSAGES.notSent.title, message: REMINDER_MESSAGES.notSent.description };
   if (!order) return { ...notSent, message: "Order not found" };
+  // The customer's data is gone (deleted on request or by retention): nothing to remind them of, nowhere to send it.
+  if (order.data_deleted_at) return { ...notSent, message: REMINDER_MESSAGES.nothingPending.description };
   const [g] = await gather([order]);
   const decision = decideReminder(g.facts, now, input.source);
   if (!decision.send) {
@@ -210,11 +214,11 @@ export async function sendReminder(input: { orderId: string; source: ReminderSou
   return { sent: true, kind: decision.kind, title: REMINDER_MESSAGES.sent.title, message: REMINDER_MESSAGES.sent.description };
 }
 
-/** The bulk 'Send reminders': how many of these orders were sent one ('Sent reminders for N orders'). */
-export async function sendReminders(input: { orderIds: string[]; actor: string; now?: Date }): Promise<number> {
-  let sent = 0;
+/** The bulk 'Send reminders': the orders that were sent one (their count makes 'Sent reminders for N orders'). */
+export async function sendReminders(input: { orderIds: string[]; actor: string; now?: Date }): Promise<string[]> {
+  const sent: string[] = [];
   for (const orderId of input.orderIds) {
-    if ((await sendReminder({ orderId, source: "admin", actor: input.actor, now: input.now })).sent) sent++;
+    if ((await sendReminder({ orderId, source: "admin", actor: input.actor, now: input.now })).sent) sent.push(orderId);
   }
   return sent;
 }
@@ -230,7 +234,7 @@ export async function runReminders(now = new Date()): Promise<ReminderRunSummary
   const summary: ReminderRunSummary = { checked: 0, failed: 0, sent: Object.fromEntries(REMINDER_KINDS.map((k) => [k, 0])) as Record<ReminderKind, number> };
   let after = "";
   for (;;) {
-    const orders = await Order.find({ status: mongoose.trusted({ $in: [...REMINDABLE_STATUSES] }), _id: mongoose.trusted({ $gt: after }) }, ORDER_FIELDS)
+    const orders = await Order.find({ status: mongoose.trusted({ $in: [...REMINDABLE_STATUSES] }), data_deleted_at: null, _id: mongoose.trusted({ $gt: after }) }, ORDER_FIELDS)
       .sort({ _id: 1 })
       .limit(BATCH)
       .lean<OrderRow[]>();

@@ -27,7 +27,7 @@ export async function deleteExpiredIntakeData(now = new Date()): Promise<Retenti
       .lean();
     for (const { order_id } of due) {
       try {
-        if ((await deleteOrderData({ orderId: order_id, reason: RETENTION_DELETION_REASON, actor: "cron" })).deleted) summary.deleted++;
+        if ((await deleteOrderData({ orderId: order_id, reason: RETENTION_DELETION_REASON })).deleted) summary.deleted++;
       } catch (error) {
         summary.failed++;
         log("error", "retention.delete_failed", { order_id, reason: error instanceof Error ? error.message : String(error) });

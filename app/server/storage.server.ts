@@ -77,7 +77,12 @@ export function s3Storage(options: {
     },
     async delete(key) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      } catch (error) {
+        // S3 answers a delete of a missing key with success; some compatible servers say NoSuchKey. Either way it is gone.
+        if ((error as { name?: string }).name !== "NoSuchKey") throw error;
+      }
     },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { REMINDER_MESSAGES, REMINDER_RULES } from "~/domain/reminders";
 import { action, loader } from "~/routes/api.cron.reminders";
+import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { deliverDueMail, retryFailedMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
@@ -198,9 +199,9 @@ describe("smart reminders", () => {
     const done = await paidOrder(100);
     await intake(done.orderId, 10, { submitted: true });
     const sent = await sendReminders({ orderIds: [...waiting, done].map((o) => o.orderId), actor: "admin@example.test" });
-    expect(sent).toBe(2);
-    expect(REMINDER_MESSAGES.bulkSent(sent)).toBe("Sent reminders for 2 orders");
-    expect(await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" })).toBe(0); // sent recently
+    expect(sent).toHaveLength(2);
+    expect(REMINDER_MESSAGES.bulkSent(sent.length)).toBe("Sent reminders for 2 orders");
+    expect(await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" })).toEqual([]); // sent recently
   });
 
   it("tells the admin when the customer has nothing waiting on them", async () => {
@@ -208,6 +209,16 @@ describe("smart reminders", () => {
     await intake(orderId, 10, { submitted: true });
     expect(await sendReminder({ orderId, source: "admin" })).toMatchObject({ sent: false, title: "Notice" });
     expect(await sendReminder({ orderId: "not-an-order", source: "admin" })).toMatchObject({ sent: false });
+  });
+
+  it("never reminds a customer whose data was deleted: the order is only a financial record now", async () => {
+    const { orderId, email } = await paidOrder(100);
+    await deleteOrderData({ orderId, reason: "Customer request" });
+    await runReminders();
+    expect(await sendReminder({ orderId, source: "admin", actor: "admin@example.test" })).toMatchObject({ sent: false, title: "Notice" });
+    expect(await remindersFor(orderId)).toHaveLength(0);
+    expect(await queuedTo(email)).toHaveLength(0);
+    expect(await OutboxMessage.countDocuments({ to: DELETED_EMAIL })).toBe(0);
   });
 
   describe("with the SMTP server stopped during a run", () => {

@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { PURGE_AFTER, RETENTION_DELETION_REASON } from "~/domain/retention";
-import { anonymisedEmail, deleteOrderData } from "~/server/data-deletion.server";
+import { DELETED_EMAIL } from "~/server/data-deletion.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import {
   AccountToken,
@@ -74,7 +74,8 @@ describe("retention", () => {
       expect(await RevisionFeedback.countDocuments({ order_id: gone.orderId })).toBe(0);
       // The financial record stays, without the person in it.
       expect(await Order.findById(gone.orderId).lean()).toMatchObject({
-        email: anonymisedEmail(gone.orderId),
+        email: DELETED_EMAIL,
+        data_deleted_at: expect.any(Date),
         amount_paid: 30_000,
         status: "paid",
         stripe_session_id: `cs_${gone.orderId}`,
@@ -92,14 +93,6 @@ describe("retention", () => {
 
     // A second run finds nothing more to do.
     expect(await deleteExpiredIntakeData()).toEqual({ deleted: 0, failed: 0 });
-  });
-
-  it("deleting twice, or ten times at once, leaves one audit entry and no error", async () => {
-    const { orderId } = await customerData("30days", 1);
-    const runs = await Promise.all(Array.from({ length: 10 }, () => deleteOrderData({ orderId, reason: "Admin-initiated deletion", actor: "admin@example.test" })));
-    expect(runs.every((r) => r.deleted)).toBe(true);
-    expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_deletion" })).toBe(1);
-    expect(await deleteOrderData({ orderId: randomUUID(), reason: "x", actor: "y" })).toEqual({ deleted: false });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ContactInput } from "~/domain/contact";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay } from "~/domain/time";
+import { formatDay } from "~/domain/dates";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -112,5 +112,18 @@ export function revisionNotice(input: { orderId: string; businessName: string; r
     `${input.businessName} (${input.customerEmail}) has sent feedback for revision round ${input.round} of order #${input.orderId.slice(0, 8)}.`,
     { quote: input.feedback },
     "Reply to this e-mail to answer them directly.",
+  ]);
+}
+
+/** notify-customer-revision: an admin opened revision round `round` (spec 2 section 7). */
+export function revisionOpened(input: { businessName: string; round: number; draftUrl: string | null; feedbackUrl: string }) {
+  const name = input.businessName || "your business";
+  return layout(`Revision round ${input.round} is open for ${name}`, [
+    input.draftUrl
+      ? `Your website draft for ${name} is ready for your feedback: have a look, then tell us what you'd like changed.`
+      : `Revision round ${input.round} for ${name} is now open: tell us what you'd like changed.`,
+    ...(input.draftUrl ? [{ link: input.draftUrl, label: "View your draft" }] : []),
+    { link: input.feedbackUrl, label: `Give round ${input.round} feedback` },
+    "Each round's feedback can be sent once, so put all your changes in one message (up to 5000 characters).",
   ]);
 }

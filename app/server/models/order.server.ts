@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
-
-export const ORDER_STATUSES = ["pending", "paid", "in_progress", "completed", "cancelled", "failed"] as const;
+import { ORDER_STATUSES } from "~/domain/order-status";
 
 const AddOnSchema = new mongoose.Schema(
   { id: { type: String, required: true }, name: { type: String, required: true }, price: { type: Number, required: true } },
@@ -29,6 +28,10 @@ const OrderSchema = new mongoose.Schema(
     stripe_payment_intent_id: { type: String, default: null },
     paid_at: { type: Date, default: null },
     draft_url: { type: String, default: null },
+    // Set once, when the first draft URL is saved: the Avg Delivery card's measure.
+    draft_delivered_at: { type: Date, default: null },
+    delivery_hours: { type: Number, default: null, min: 0 }, // intake submission to first draft
+    data_deleted_at: { type: Date, default: null }, // personal data removed; the financial record stays
     intake_progress: { type: Number, default: 0, min: 0, max: 100 },
     // Revision rounds 1-3: enabled by an admin, then submitted once by the customer.
     revision_1_enabled: { type: Boolean, default: false },
@@ -44,11 +47,12 @@ const OrderSchema = new mongoose.Schema(
   { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
-// Dashboard: a user's orders, newest first. Admin: by status and date, newest first, by e-mail.
+// Dashboard: a user's orders, newest first. Admin (keyset pages on created_at, _id): all, by status, by
+// e-mail prefix; the figures' status totals and recent window.
 OrderSchema.index({ user_id: 1, created_at: -1 });
-OrderSchema.index({ status: 1, created_at: -1 });
-OrderSchema.index({ created_at: -1 });
-OrderSchema.index({ email: 1, created_at: -1 });
+OrderSchema.index({ status: 1, created_at: -1, _id: -1 });
+OrderSchema.index({ created_at: -1, _id: -1 });
+OrderSchema.index({ email: 1, created_at: -1, _id: -1 });
 OrderSchema.index({ stripe_session_id: 1 });
 // The cron walks the orders being worked on in _id order (reminders).
 OrderSchema.index({ status: 1, _id: 1 });

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { normalizeCouponCode } from "../pricing";
+
+/** The admin coupon form (spec 2 section 5), shared by the browser and the server. Messages are the spec's. */
+export const COUPON_FORM_MESSAGES = {
+  required: "Please fill in all required fields",
+  percentage: "Percentage must be between 1 and 100",
+  valueMin: "Value must be at least 1",
+  maxUses: "Max uses must be at least 1",
+  code: "Codes use letters, digits, dashes and underscores (up to 40)",
+  date: "Enter a date such as 2026-12-31",
+  list: "Keep each list under 100 entries",
+  email: "One of the allowed emails is not an email address",
+  domain: "One of the allowed domains is not a domain such as example.com.au",
+  created: { title: "Coupon Created" },
+  updated: { title: "Updated" },
+  deleted: { title: "Deleted" },
+  deactivated: { title: "Deleted", description: "This coupon has been used, so it was deactivated and its redemption history kept." },
+  codeTaken: "A coupon with this code already exists",
+  notFound: "Coupon not found",
+  confirmDelete: "Are you sure you want to delete this coupon?",
+} as const;
+
+/** Comma-separated list: trimmed, lower-cased, empties dropped, duplicates removed. */
+export function splitList(value: unknown): string[] {
+  if (typeof value !== "string") return [];
+  return [...new Set(value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+}
+
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const number = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? Number(v.trim()) : blank(v));
+
+export const CouponFormSchema = z
+  .object({
+    code: z.preprocess(blank, z.string({ error: COUPON_FORM_MESSAGES.required }).transform(normalizeCouponCode).pipe(z.string().regex(/^[A-Z0-9_-]{1,40}$/, COUPON_FORM_MESSAGES.code))),
+    discount_type: z.enum(["percentage", "fixed"], { error: COUPON_FORM_MESSAGES.required }),
+    /** A percentage, or whole dollars for a fixed discount. */
+    discount_value: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.required }).min(1, COUPON_FORM_MESSAGES.valueMin).max(100_000)),
+    max_uses: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.maxUses }).int(COUPON_FORM_MESSAGES.maxUses).min(1, COUPON_FORM_MESSAGES.maxUses).max(1_000_000).optional()),
+    valid_until: z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, COUPON_FORM_MESSAGES.date).refine((s) => !Number.isNaN(Date.parse(s)), COUPON_FORM_MESSAGES.date).optional()),
+    active: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+    allowed_emails: z.preprocess(splitList, z.array(z.email(COUPON_FORM_MESSAGES.email).max(255)).max(100, COUPON_FORM_MESSAGES.list)),
+    allowed_domains: z.preprocess(
+      (v) => splitList(v).map((d) => d.replace(/^@/, "")),
+      z.array(z.string().regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, COUPON_FORM_MESSAGES.domain).max(253)).max(100, COUPON_FORM_MESSAGES.list),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.discount_type === "percentage" && (v.discount_value < 1 || v.discount_value > 100)) {
+      ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
+    }
+    if (v.discount_type === "percentage" && !Number.isInteger(v.discount_value)) {
+      ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
+    }
+  });
+
+export type CouponFormValue = z.infer<typeof CouponFormSchema>;
+
+/** The fields in the order they are checked and shown, for announcing the first error. */
+export const COUPON_FIELDS = ["code", "discount_type", "discount_value", "max_uses", "valid_until", "allowed_emails", "allowed_domains"] as const;
+
+/** The form's value as the stored coupon: a fixed discount is stored in cents; valid until the end of that day in NSW. */
+export function couponRecord(v: CouponFormValue) {
+  return {
+    code: v.code,
+    discount_type: v.discount_type,
+    discount_value: v.discount_type === "fixed" ? Math.round(v.discount_value * 100) : v.discount_value,
+    max_uses: v.max_uses ?? null,
+    valid_until: v.valid_until ? new Date(`${v.valid_until}T23:59:59+10:00`) : null,
+    active: v.active,
+    allowed_emails: v.allowed_emails,
+    allowed_domains: v.allowed_domains,
+  };
+}
+
+/** A stored coupon as the form's default values. */
+export function couponFormDefaults(c: { code: string; discount_type: string; discount_value: number; max_uses?: number | null; valid_until?: Date | string | null; active: boolean; allowed_emails: string[]; allowed_domains: string[] }) {
+  return {
+    code: c.code,
+    discount_type: c.discount_type,
+    discount_value: String(c.discount_type === "fixed" ? c.discount_value / 100 : c.discount_value),
+    max_uses: c.max_uses == null ? "" : String(c.max_uses),
+    valid_until: c.valid_until ? new Date(new Date(c.valid_until).getTime() + 10 * 3_600_000).toISOString().slice(0, 10) : "",
+    active: c.active ? "on" : "",
+    allowed_emails: c.allowed_emails.join(", "),
+    allowed_domains: c.allowed_domains.join(", "),
+  };
+}

@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { CouponForm } from "~/components/admin/CouponForm";
+import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
+import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
+import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
+import { redirectWithFlash } from "~/server/flash.server";
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [{ title: "Edit coupon | Admin" }, { name: "robots", content: "noindex" }];
+
+const INTENT = { update: "update", delete: "delete" } as const;
+
+async function couponOr404(id: string | undefined) {
+  const coupon = await findCoupon(id ?? "");
+  if (!coupon) throw new Response(COUPON_FORM_MESSAGES.notFound, { status: 404 });
+  return coupon;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const coupon = await couponOr404(params.couponId);
+  return {
+    id: String(coupon._id),
+    code: coupon.code,
+    confirmDelete: new URL(request.url).searchParams.get("confirm") === "delete",
+    defaults: couponFormDefaults(coupon),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const coupon = await couponOr404(params.couponId);
+  const id = String(coupon._id);
+  const form = await readForm(request);
+  switch (form.get("intent")) {
+    case INTENT.update: {
+      const submission = parseWithZod(form, { schema: CouponFormSchema });
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const result = await updateCoupon(id, submission.value, admin);
+      if (!result.ok) return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
+      return redirectWithFlash(request, "/admin/coupons", { kind: "success", title: COUPON_FORM_MESSAGES.updated.title, description: submission.value.code }, { status: 303 });
+    }
+    case INTENT.delete: {
+      const outcome = await deleteCoupon(id, admin);
+      const flash = outcome === "deactivated" ? COUPON_FORM_MESSAGES.deactivated : { ...COUPON_FORM_MESSAGES.deleted, description: coupon.code };
+      return redirectWithFlash(request, "/admin/coupons", { kind: "success", ...flash }, { status: 303 });
+    }
+    default:
+      return new Response("Unknown intent", { status: 400 });
+  }
+}
+
+export default function EditCoupon() {
+  const { id, code, confirmDelete, defaults } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="coupons" />
+      <div className="wrap section admin-page">
+        <p>
+          <Link to="/admin/coupons">Back to coupons</Link>
+        </p>
+        {confirmDelete ? (
+          <section className="card confirm" aria-labelledby="confirm-heading">
+            <h2 id="confirm-heading">Delete coupon {code}</h2>
+            <p>{COUPON_FORM_MESSAGES.confirmDelete}</p>
+            <p className="hint">A coupon that has been used is deactivated instead, so the orders that used it keep their history.</p>
+            <Form method="post" action={`/admin/coupons/${id}`} className="actions">
+              <Link to="/admin/coupons" className="button">
+                Cancel
+              </Link>
+              <button type="submit" name="intent" value={INTENT.delete} className="button button-danger">
+                Delete
+              </button>
+            </Form>
+          </section>
+        ) : (
+          <section className="card" aria-labelledby="edit-heading">
+            <h2 id="edit-heading">Edit coupon {code}</h2>
+            <CouponForm intent={INTENT.update} submitLabel="Save Coupon" lastResult={lastResult} defaultValue={defaults} />
+            <p>
+              <Link to={`/admin/coupons/${id}?confirm=delete`}>Delete this coupon</Link>
+            </p>
+          </section>
+        )}
+      </div>
+    </>
+  );
+}

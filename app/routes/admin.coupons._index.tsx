@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { CouponForm } from "~/components/admin/CouponForm";
+import { COUPON_FORM_MESSAGES, CouponFormSchema } from "~/domain/admin/coupons";
+import { formatDate } from "~/domain/dates";
+import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
+import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
+import { redirectWithFlash } from "~/server/flash.server";
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [{ title: "Coupons | Admin" }, { name: "robots", content: "noindex" }];
+
+const INTENT = { create: "create" } as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return { coupons: await listCoupons() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readForm(request);
+  if (form.get("intent") !== INTENT.create) return new Response("Unknown intent", { status: 400 });
+  const submission = parseWithZod(form, { schema: CouponFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await createCoupon(submission.value, admin);
+  if (!result.ok) return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
+  return redirectWithFlash(request, "/admin/coupons", { kind: "success", title: COUPON_FORM_MESSAGES.created.title, description: submission.value.code }, { status: 303 });
+}
+
+export default function AdminCoupons() {
+  const { coupons } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const location = useLocation();
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="coupons" />
+      <div className="wrap section admin-page">
+        <h2 id="coupons-heading">Coupons</h2>
+        {coupons.length === 0 ? (
+          <p className="empty card">No coupons yet</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table" aria-labelledby="coupons-heading">
+              <thead>
+                <tr>
+                  <th scope="col">Code</th>
+                  <th scope="col">Discount</th>
+                  <th scope="col">Used</th>
+                  <th scope="col">Valid until</th>
+                  <th scope="col">Restricted to</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {coupons.map((c) => (
+                  <tr key={c.id}>
+                    <td className="mono">{c.code}</td>
+                    <td>{c.discount}</td>
+                    <td>
+                      {c.timesUsed}
+                      {c.maxUses ? ` / ${c.maxUses}` : ""}
+                    </td>
+                    <td>{c.validUntil ? formatDate(c.validUntil) : "No end date"}</td>
+                    <td>{[...c.allowedEmails, ...c.allowedDomains.map((d) => `@${d}`)].join(", ") || "Anyone"}</td>
+                    <td>{c.active ? <span className="status status-green">ACTIVE</span> : <span className="status status-grey">INACTIVE</span>}</td>
+                    <td className="row-actions">
+                      <Link to={`/admin/coupons/${c.id}`} aria-label={`Edit ${c.code}`}>
+                        Edit
+                      </Link>
+                      <Link to={`/admin/coupons/${c.id}?confirm=delete`} aria-label={`Delete ${c.code}`}>
+                        Delete
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <section className="card section-tight" aria-labelledby="new-coupon-heading">
+          <h2 id="new-coupon-heading">Create a coupon</h2>
+          {/* Keyed by location: after a successful create (a redirect) the form starts empty. */}
+          <CouponForm key={location.key} intent={INTENT.create} submitLabel="Create Coupon" lastResult={lastResult} />
+        </section>
+      </div>
+    </>
+  );
+}

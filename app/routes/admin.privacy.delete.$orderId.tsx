@@ -1,0 +1,80 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { ORDER_ID } from "~/domain/admin/order-detail";
+import { requireAdmin } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
+import { DELETION_MESSAGES, deleteOrderData } from "~/server/data-deletion.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { log } from "~/server/log.server";
+import { connectDb } from "~/server/db.server";
+import { IntakeSubmission, Order } from "~/server/models/index.server";
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [{ title: "Confirm Data Deletion | Admin" }, { name: "robots", content: "noindex" }];
+
+const INTENT = { delete: "delete" } as const;
+/** The reason recorded for a deletion an admin confirms (spec 2 section 7). */
+export const ADMIN_DELETION_REASON = "Admin-initiated deletion";
+
+function orderIdFrom(params: { orderId?: string }) {
+  const id = params.orderId ?? "";
+  if (!ORDER_ID.test(id)) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const orderId = orderIdFrom(params);
+  await connectDb();
+  const [order, submission] = await Promise.all([Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(), IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean()]);
+  if (!order) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
+  return { orderId, shortId: orderId.slice(0, 8), email: order.email, businessName: submission?.business_name ?? null, alreadyDeleted: Boolean(order.data_deleted_at) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const orderId = orderIdFrom(params);
+  const form = await readForm(request);
+  if (form.get("intent") !== INTENT.delete) return new Response("Unknown intent", { status: 400 });
+  try {
+    const { deleted } = await deleteOrderData({ orderId, reason: ADMIN_DELETION_REASON, actor: admin });
+    if (!deleted) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    log("error", "privacy.delete_failed", { order_id: orderId, reason: error instanceof Error ? error.message : String(error) });
+    return redirectWithFlash(request, `/admin/privacy/delete/${orderId}`, { kind: "error", title: DELETION_MESSAGES.failed }, { status: 303 });
+  }
+  return redirectWithFlash(request, "/admin/privacy?tab=deletions", { kind: "success", ...DELETION_MESSAGES.deleted }, { status: 303 });
+}
+
+export default function ConfirmDataDeletion() {
+  const d = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="privacy" />
+      <div className="wrap section admin-page">
+        <section className="card confirm" aria-labelledby="confirm-heading">
+          <h2 id="confirm-heading">Confirm Data Deletion</h2>
+          <p>
+            All data for order #{d.shortId}
+            {d.businessName ? ` (${d.businessName}, ${d.email})` : ` (${d.email})`} will be permanently deleted: the intake form, uploaded logo and photos,
+            revision feedback, access links and e-mails. This cannot be undone.
+          </p>
+          <p className="hint">The order's payment record is kept without personal details, for the business's accounts.</p>
+          {d.alreadyDeleted ? <p className="banner">This order's data has already been deleted. Running the deletion again is harmless.</p> : null}
+          <Form method="post" className="actions">
+            <Link to="/admin/privacy?tab=deletions" className="button">
+              Cancel
+            </Link>
+            <button type="submit" name="intent" value={INTENT.delete} className="button button-danger" disabled={busy}>
+              {busy ? "Deleting..." : "Delete Permanently"}
+            </button>
+          </Form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import mongoose from "mongoose";
+import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
+import { formatCents } from "~/content/offer";
+import { connectDb, isDuplicateKeyError } from "../db.server";
+import { Coupon, CouponRedemption } from "../models/index.server";
+import { recordAdminAction, type Actor } from "./audit.server";
+
+export type CouponRow = {
+  id: string;
+  code: string;
+  discount: string;
+  maxUses: number | null;
+  timesUsed: number;
+  validUntil: string | null;
+  active: boolean;
+  allowedEmails: string[];
+  allowedDomains: string[];
+};
+
+export const COUPON_LIST_LIMIT = 200;
+
+/** Uses per coupon, from the redemption records (one $group, one accumulator). */
+async function usesByCoupon(ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await CouponRedemption.aggregate<{ _id: string; n: number }>([{ $match: { coupon_id: { $in: ids } } }, { $group: { _id: "$coupon_id", n: { $sum: 1 } } }]);
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+/** Coupons newest first, each with its times used. */
+export async function listCoupons(): Promise<CouponRow[]> {
+  await connectDb();
+  const docs = await Coupon.find().sort({ created_at: -1 }).limit(COUPON_LIST_LIMIT).lean();
+  const uses = await usesByCoupon(docs.map((d) => String(d._id)));
+  return docs.map((d) => ({
+    id: String(d._id),
+    code: d.code,
+    discount: d.discount_type === "percentage" ? `${d.discount_value}% off` : `${formatCents(d.discount_value)} off`,
+    maxUses: d.max_uses ?? null,
+    timesUsed: uses.get(String(d._id)) ?? 0,
+    validUntil: d.valid_until ? d.valid_until.toISOString() : null,
+    active: d.active,
+    allowedEmails: d.allowed_emails,
+    allowedDomains: d.allowed_domains,
+  }));
+}
+
+export async function findCoupon(id: string) {
+  if (!mongoose.isValidObjectId(id)) return null;
+  await connectDb();
+  return Coupon.findById(id).lean();
+}
+
+export type CouponSaveResult = { ok: true; id: string } | { ok: false; reason: "code-taken" | "not-found" };
+
+export async function createCoupon(value: CouponFormValue, actor: Actor): Promise<CouponSaveResult> {
+  await connectDb();
+  try {
+    const doc = await Coupon.create(couponRecord(value));
+    await recordAdminAction(actor, "coupon.created", { type: "coupon", id: String(doc._id) }, { code: doc.code });
+    return { ok: true, id: String(doc._id) };
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return { ok: false, reason: "code-taken" };
+    throw error;
+  }
+}
+
+/** Edits keep the coupon's id, so its redemption records (and times used) stay with it. */
+export async function updateCoupon(id: string, value: CouponFormValue, actor: Actor): Promise<CouponSaveResult> {
+  await connectDb();
+  try {
+    const result = await Coupon.updateOne({ _id: id }, { $set: couponRecord(value) });
+    if (result.matchedCount === 0) return { ok: false, reason: "not-found" };
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return { ok: false, reason: "code-taken" };
+    throw error;
+  }
+  await recordAdminAction(actor, "coupon.updated", { type: "coupon", id }, { code: value.code });
+  return { ok: true, id };
+}
+
+/**
+ * Deletes a coupon nobody has used. A used one is deactivated instead, so the
+ * orders that used it keep their redemption history. Deleting twice is harmless.
+ */
+export async function deleteCoupon(id: string, actor: Actor): Promise<"deleted" | "deactivated" | "not-found"> {
+  await connectDb();
+  const coupon = await Coupon.findById(id).lean();
+  if (!coupon) return "not-found";
+  if (await CouponRedemption.exists({ coupon_id: id })) {
+    await Coupon.updateOne({ _id: id }, { $set: { active: false } });
+    await recordAdminAction(actor, "coupon.deactivated", { type: "coupon", id }, { code: coupon.code });
+    return "deactivated";
+  }
+  await Coupon.deleteOne({ _id: id });
+  await recordAdminAction(actor, "coupon.deleted", { type: "coupon", id }, { code: coupon.code });
+  return "deleted";
+}

@@ -1,0 +1,145 @@
+import { revisionRoundsFor } from "~/content/packages";
+import { formatCents } from "~/content/offer";
+import { EDIT_FIELDS } from "~/domain/admin/edit-data";
+import { deliveryHours } from "~/domain/admin/orders";
+import { adminTokenState } from "~/domain/admin/token";
+import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
+import { intakeProgress } from "~/domain/intake/data";
+import { aiSafeData, privacySummary } from "~/domain/privacy";
+import { formatDateTime } from "~/domain/dates";
+import { statusText } from "~/domain/order-status";
+import { connectDb } from "../db.server";
+import { intakeLink } from "../fulfilment.server";
+import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
+import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
+import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
+
+export const DETAIL_MESSAGES = {
+  draftSaved: { title: "Draft URL Saved" },
+  urlRequired: { title: "URL Required", description: "Please enter a draft URL" },
+  tokenRenewed: (expires: Date) => ({ title: "Token Renewed", description: `Access now runs until ${formatDateTime(expires)}.` }),
+  renewFailed: "Failed to renew token. Please try again.",
+  noToken: "This order has no intake link yet: send a reminder to issue one.",
+  notFound: "Order not found",
+} as const;
+
+/** Everything the order detail page shows, as plain values. Null when the order does not exist. */
+export async function loadOrderDetail(orderId: string, now = new Date()) {
+  await connectDb();
+  const order = await Order.findById(orderId).lean();
+  if (!order) return null;
+  const [newest, submission, history] = await Promise.all([newestToken(orderId, "intake"), IntakeSubmission.findById(orderId).lean(), adminHistory(orderId)]);
+  const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
+  const rounds = revisionRoundsFor(order.product_id);
+  const sub = submission as unknown as Record<string, unknown> | null;
+  return {
+    order: {
+      id: order._id,
+      shortId: order._id.slice(0, 8),
+      email: order.email,
+      guest: !order.user_id,
+      status: order.status,
+      statusText: statusText(order.status),
+      amount: formatCents(order.amount_paid),
+      createdAt: (order.created_at as Date).toISOString(),
+      productName: order.product_name,
+      paymentIntentId: order.stripe_payment_intent_id ?? null,
+      intakeProgress: order.intake_progress,
+      draftUrl: order.draft_url ?? null,
+      dataDeleted: Boolean(order.data_deleted_at),
+    },
+    token: token
+      ? {
+          state: adminTokenState(token.expires_at, now),
+          used: token.used,
+          expiresAt: token.expires_at.toISOString(),
+          // The link as the customer has it (issuing its event again returns the same token), for 'View Intake Form'.
+          intakeUrl: token.issue_key ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key })) : null,
+        }
+      : null,
+    revisions: ([1, 2, 3] as const).map((n) => ({
+      round: n,
+      included: n <= rounds,
+      enabled: Boolean(order[`revision_${n}_enabled`]),
+      feedback: order[`revision_${n}_feedback`] ?? null,
+      submittedAt: order[`revision_${n}_submitted_at`] ? (order[`revision_${n}_submitted_at`] as Date).toISOString() : null,
+    })),
+    submission: sub,
+    prompt: promptView(sub),
+    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+  };
+}
+
+/** Saves the draft URL; the first one also records when the first draft was delivered (the Avg Delivery measure). */
+export async function saveDraftUrl(input: { orderId: string; url: string; actor: Actor; now?: Date }) {
+  await connectDb();
+  const now = input.now ?? new Date();
+  await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
+  const submission = await IntakeSubmission.findById(input.orderId, { submitted_at: 1 }).lean();
+  // Only the first save matches draft_delivered_at: null, so racing saves measure once.
+  await Order.updateOne(
+    { _id: input.orderId, draft_delivered_at: null },
+    { $set: { draft_delivered_at: now, delivery_hours: submission?.submitted_at ? deliveryHours(submission.submitted_at, now) : null } },
+  );
+  await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
+}
+
+/**
+ * Extends the order's intake link by 30 days from now (not counted against the
+ * customer's own renewals). Returns the new expiry, or null without a link.
+ */
+export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; now?: Date }): Promise<Date | null> {
+  const newest = await newestToken(input.orderId, "intake");
+  if (!newest) return null;
+  const expires = await adminRenewToken(newest.token._id, input.now);
+  if (expires) await recordAdminAction(input.actor, "token.renewed", { type: "order", id: input.orderId }, { expires_at: expires.toISOString() });
+  return expires;
+}
+
+/** Saves the Edit Data tab's parsed values; keeps intake progress and the AI-safe view in step. */
+export async function saveSubmissionData(input: { orderId: string; values: Record<string, unknown>; actor: Actor }): Promise<boolean> {
+  await connectDb();
+  const set = Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, input.values[f.name] ?? null]));
+  const doc = await IntakeSubmission.findOneAndUpdate({ _id: input.orderId, status: "submitted" }, { $set: set }, { returnDocument: "after" }).lean();
+  if (!doc) return false;
+  const data = doc as unknown as Record<string, unknown>;
+  await IntakeSubmission.updateOne({ _id: doc._id }, { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } });
+  await Order.updateOne({ _id: input.orderId }, { $set: { intake_progress: intakeProgress(data) } });
+  await recordAdminAction(input.actor, "submission.edited", { type: "order", id: input.orderId }, { fields: EDIT_FIELDS.length });
+  return true;
+}
+
+/** Writes the ai_processing privacy audit entry for one prompt generation. */
+async function auditAiProcessing(orderId: string, submission: Record<string, unknown>) {
+  await PrivacyAuditLog.create({ action: "ai_processing", order_id: orderId, privacy_level: String(submission.privacy_level ?? "standard"), ai_provider: "admin copy (external AI)" });
+}
+
+/** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
+export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
+  await connectDb();
+  const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<string, unknown> | null;
+  const prompt = promptFor(submission);
+  if (!prompt || !submission) return null;
+  await auditAiProcessing(input.orderId, submission);
+  await recordAdminAction(input.actor, "ai_prompt.generated", { type: "order", id: input.orderId });
+  return prompt;
+}
+
+/** A revision round's prompt from the admin's notes; null when there is no submission or no AI consent. */
+export async function generateRevisionPrompt(input: { orderId: string; round: 1 | 2 | 3; notes: string; actor: Actor }): Promise<string | null> {
+  await connectDb();
+  const [order, submission] = await Promise.all([
+    Order.findById(input.orderId).lean(),
+    IntakeSubmission.findById(input.orderId).lean() as unknown as Promise<Record<string, unknown> | null>,
+  ]);
+  if (!order || promptView(submission).state !== "ready" || !submission) return null;
+  await auditAiProcessing(input.orderId, submission);
+  await recordAdminAction(input.actor, "revision_prompt.generated", { type: "order", id: input.orderId }, { round: input.round });
+  return buildRevisionPrompt({
+    safe: aiSafeData(submission),
+    round: input.round,
+    draftUrl: order.draft_url ?? null,
+    feedback: order[`revision_${input.round}_feedback`] ?? null,
+    notes: input.notes,
+  });
+}

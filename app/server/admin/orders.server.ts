@@ -1,0 +1,203 @@
+import mongoose from "mongoose";
+import {
+  BULK_MAX,
+  BULK_MESSAGES,
+  CHART_WEEKS,
+  CSV_COLUMNS,
+  csvLine,
+  DAY_MS,
+  dateFilterStart,
+  decodeCursor,
+  encodeCursor,
+  PAGE_SIZE,
+  searchTerm,
+  summaryCards,
+  weeklySeries,
+  type BulkAction,
+  type FigureRow,
+  type OrderFilters,
+  type StatusTotals,
+} from "~/domain/admin/orders";
+import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
+import { formatCents } from "~/content/offer";
+import { connectDb } from "../db.server";
+import { Order } from "../models/index.server";
+import { sendReminders } from "../reminders.server";
+import { recordAdminActions, type Actor } from "./audit.server";
+import { setRevisionRound } from "./revisions.server";
+
+const trusted = mongoose.trusted;
+
+/**
+ * The orders page's queries (ARCHITECTURE.md rule 7): equality and ranges on
+ * indexed fields (status, created_at, email, _id), keyset pages on (created_at,
+ * _id), one accumulator per $group, arithmetic in TypeScript.
+ */
+export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown> {
+  const and: Record<string, unknown>[] = [];
+  if (f.status) and.push({ status: f.status });
+  if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
+  if (f.q) {
+    const { emailPrefix, idPrefix } = searchTerm(f.q);
+    const or: Record<string, unknown>[] = [{ email: trusted({ $gte: emailPrefix, $lt: `${emailPrefix}\uffff` }) }];
+    if (idPrefix) or.push({ _id: trusted({ $gte: idPrefix, $lt: `${idPrefix}\uffff` }) });
+    and.push({ $or: or });
+  }
+  return and.length ? { $and: and } : {};
+}
+
+function afterCursor(filter: Record<string, unknown>, cursor: string | undefined): Record<string, unknown> {
+  if (!cursor) return filter;
+  const { createdAt, id } = decodeCursor(cursor);
+  const page = { $or: [{ created_at: trusted({ $lt: createdAt }) }, { created_at: createdAt, _id: trusted({ $lt: id }) }] };
+  return { $and: [...((filter.$and as unknown[]) ?? []), page] };
+}
+
+const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
+const ROW_FIELDS = { email: 1, user_id: 1, status: 1, amount_paid: 1, currency: 1, created_at: 1, stripe_payment_intent_id: 1, product_name: 1 } as const;
+
+export type AdminOrderRow = {
+  id: string;
+  shortId: string;
+  email: string;
+  guest: boolean;
+  status: string;
+  statusText: string;
+  tone: ReturnType<typeof adminStatusTone>;
+  amount: string;
+  createdAt: string;
+  paymentIntentId: string | null;
+};
+
+function toRow(o: { _id: string; email: string; user_id?: string | null; status: string; amount_paid: number; created_at?: Date; stripe_payment_intent_id?: string | null }): AdminOrderRow {
+  return {
+    id: o._id,
+    shortId: o._id.slice(0, 8),
+    email: o.email,
+    guest: !o.user_id,
+    status: o.status,
+    statusText: statusText(o.status),
+    tone: adminStatusTone(o.status),
+    amount: formatCents(o.amount_paid),
+    createdAt: (o.created_at ?? new Date(0)).toISOString(),
+    paymentIntentId: o.stripe_payment_intent_id ?? null,
+  };
+}
+
+/** One page of the filtered list, newest first, the next page's cursor, and how many orders match. */
+export async function listOrders(f: OrderFilters, now = new Date()) {
+  await connectDb();
+  const filter = ordersFilter(f, now);
+  const [docs, total, any] = await Promise.all([
+    Order.find(afterCursor(filter, f.cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(PAGE_SIZE + 1).lean(),
+    Order.countDocuments(filter),
+    Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
+  ]);
+  const page = docs.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    rows: page.map(toRow),
+    total,
+    anyOrders: Boolean(any),
+    nextCursor: docs.length > PAGE_SIZE && last ? encodeCursor({ created_at: last.created_at as Date, id: last._id }) : null,
+  };
+}
+
+/** All-time count and revenue per status: two $group queries, one accumulator each. */
+async function statusTotals(): Promise<StatusTotals> {
+  const [counts, revenue] = await Promise.all([
+    Order.aggregate<{ _id: string; n: number }>([{ $group: { _id: "$status", n: { $sum: 1 } } }]),
+    Order.aggregate<{ _id: string; total: number }>([{ $match: { status: { $in: [...PAID_STATUSES] } } }, { $group: { _id: "$status", total: { $sum: "$amount_paid" } } }]),
+  ]);
+  return {
+    count: Object.fromEntries(counts.map((c) => [c._id, c.n])),
+    revenue: Object.fromEntries(revenue.map((r) => [r._id, r.total])),
+  };
+}
+
+/** Paid orders of the chart's span (which also holds both trend periods), four small fields each. */
+async function recentRows(now: Date): Promise<FigureRow[]> {
+  const since = new Date(now.getTime() - Math.max(CHART_WEEKS * 7, 60) * DAY_MS);
+  const docs = await Order.find(
+    { status: trusted({ $in: [...PAID_STATUSES] }), created_at: trusted({ $gte: since }) },
+    { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 },
+  ).lean();
+  return docs.map((d) => ({ status: d.status, amount_paid: d.amount_paid, created_at: d.created_at as Date, delivery_hours: d.delivery_hours ?? null }));
+}
+
+/** The six cards and the weekly chart. */
+export async function orderFigures(now = new Date()) {
+  await connectDb();
+  const [totals, recent] = await Promise.all([statusTotals(), recentRows(now)]);
+  return {
+    cards: summaryCards({ totals, recent, now, formatMoney: formatCents }),
+    weeks: weeklySeries(recent, now).map((w) => ({ weekStart: w.weekStart.toISOString(), revenue: w.revenue, orders: w.orders })),
+  };
+}
+
+/** The filtered list as CSV, streamed a keyset page at a time (never the whole collection in memory). */
+export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const filter = ordersFilter(f, now);
+  let cursor: string | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+        await connectDb();
+      }
+      const docs = await Order.find(afterCursor(filter, cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(500).lean();
+      if (docs.length) {
+        controller.enqueue(
+          encoder.encode(
+            docs
+              .map((d) =>
+                csvLine({ id: d._id, status: d.status, user_id: d.user_id ?? null, email: d.email, amount_paid: d.amount_paid, currency: d.currency ?? "aud", created_at: d.created_at as Date, stripe_payment_intent_id: d.stripe_payment_intent_id ?? null, product_name: d.product_name ?? "" }) + "\r\n",
+              )
+              .join(""),
+          ),
+        );
+      }
+      const last = docs.at(-1);
+      if (docs.length < 500 || !last) controller.close();
+      else cursor = encodeCursor({ created_at: last.created_at as Date, id: last._id });
+    },
+  });
+}
+
+/** The ids a bulk action applies to: the ticked ones, or every order matching the filters (at most BULK_MAX). */
+export async function bulkTargets(input: { orderIds: string[]; all: boolean; filters: OrderFilters; now?: Date }): Promise<string[] | "too-many"> {
+  await connectDb();
+  if (!input.all) return [...new Set(input.orderIds)];
+  const docs = await Order.find(ordersFilter(input.filters, input.now ?? new Date()), { _id: 1 }).sort(NEWEST_FIRST).limit(BULK_MAX + 1).lean();
+  return docs.length > BULK_MAX ? "too-many" : docs.map((d) => d._id);
+}
+
+/** A status change only moves paid work along: unpaid, failed or cancelled orders are left as they are. */
+const MOVABLE = [...PAID_STATUSES];
+
+/** Runs one bulk action over the orders named; returns the spec's message with how many orders it changed. */
+export async function runBulkAction(action: BulkAction, ids: string[], actor: Actor): Promise<string> {
+  await connectDb();
+  switch (action) {
+    case "completed":
+    case "in_progress": {
+      const movable = (await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()).map((d) => d._id);
+      if (movable.length) await Order.updateMany({ _id: trusted({ $in: movable }) }, { $set: { status: action } });
+      await recordAdminActions(actor, "order.status", "order", movable, { status: action, bulk: true });
+      return BULK_MESSAGES.done(action, movable.length);
+    }
+    case "enable_revision_1": {
+      const eligible = (await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()).map((d) => d._id);
+      for (const id of eligible) await setRevisionRound({ orderId: id, round: 1, enabled: true, actor });
+      return BULK_MESSAGES.done(action, eligible.length);
+    }
+    case "send_reminders": {
+      const sent = await sendReminders({ orderIds: ids, actor: actor.email });
+      await recordAdminActions(actor, "order.reminder", "order", sent, { bulk: true });
+      return BULK_MESSAGES.done(action, sent.length);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { revisionRoundsFor } from "~/content/packages";
+import { connectDb } from "../db.server";
+import { getEnv } from "../env.server";
+import { statusLink, statusTokenFor } from "../fulfilment.server";
+import { revisionOpened } from "../mail/messages.server";
+import { queueMail } from "../mail/outbox.server";
+import { setRevisionEnabled } from "../revisions.server";
+import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
+import { recordAdminAction, type Actor } from "./audit.server";
+
+export const REVISION_MESSAGES = {
+  enabled: (round: number) => ({ title: "Revision Enabled", description: `Round ${round} enabled and customer notified.` }),
+  disabled: (round: number) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
+  notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
+  notFound: "Order not found",
+} as const;
+
+export class RevisionError extends Error {}
+
+/** Where the customer gives feedback: their dashboard when they have an account, else the order status page by its token. */
+async function feedbackUrl(order: { _id: string; user_id?: string | null }): Promise<string> {
+  if (order.user_id) return `${getEnv().APP_URL.replace(/\/$/, "")}/dashboard`;
+  return statusLink(await statusTokenFor(order._id));
+}
+
+/**
+ * Opens or closes revision round `round` (limited by the order's package). Each
+ * opening e-mails the customer once (notify-customer-revision): the mail's key
+ * counts the round's earlier closings, so a double-click queues one e-mail while
+ * re-opening after a close queues a new one. Returns whether a mail was queued.
+ */
+export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 3; enabled: boolean; actor: Actor }): Promise<{ notified: boolean }> {
+  await connectDb();
+  const { orderId, round, enabled, actor } = input;
+  const order = await Order.findById(orderId).lean();
+  if (!order || order.data_deleted_at) throw new RevisionError(REVISION_MESSAGES.notFound);
+  const rounds = revisionRoundsFor(order.product_id);
+  if (round > rounds) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
+
+  // One writer of revision_n_enabled: the customer side's setRevisionEnabled.
+  if (!(await setRevisionEnabled(orderId, round, enabled))) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
+  await recordAdminAction(actor, `revision.${round}.${enabled ? "enabled" : "disabled"}`, { type: "order", id: orderId });
+  if (!enabled) return { notified: false };
+
+  const closings = await AdminAuditLog.countDocuments({ target_id: orderId, action: `revision.${round}.disabled` });
+  const submission = await IntakeSubmission.findById(orderId, { business_name: 1 }).lean();
+  const notified = await queueMail({
+    key: `revision-opened:${orderId}:${round}:${closings}`,
+    to: order.email,
+    ...revisionOpened({ businessName: submission?.business_name ?? "", round, draftUrl: order.draft_url ?? null, feedbackUrl: await feedbackUrl(order) }),
+  });
+  return { notified };
+}

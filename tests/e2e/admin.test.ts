@@ -1,0 +1,246 @@
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectDb } from "~/server/db.server";
+import { Coupon, IntakeSubmission, Order, OutboxMessage } from "~/server/models/index.server";
+import { getStorage } from "~/server/storage.server";
+import { paidOrder, useAppDatabase } from "../support/app-data";
+import { addSessionCookie, signedInUser } from "../support/auth";
+import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
+
+const browser = useBrowser();
+useAppDatabase();
+
+let adminCookie: string;
+beforeAll(async () => {
+  await connectDb();
+  adminCookie = (await signedInUser({ admin: true })).cookie;
+});
+
+async function adminPage(javaScriptEnabled: boolean, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ javaScriptEnabled, width });
+  await addSessionCookie(page.context(), adminCookie, APP_URL);
+  if (javaScriptEnabled) await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
+  return page;
+}
+
+/** The flash message the page shows after a post (rendered in the HTML, so it shows without JavaScript too). */
+async function flash(page: Page, text: string | RegExp) {
+  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
+}
+
+/** A paid order whose customer submitted the intake form, allowed AI, and asked for their data to be deleted. */
+async function customerOrder(label: string) {
+  const email = uniqueAddress(label);
+  const { orderId } = await paidOrder(email);
+  await getStorage().put(`logos/${orderId}/logo.png`, new Uint8Array([137, 80, 78, 71]), "image/png");
+  await IntakeSubmission.create({
+    order_id: orderId,
+    status: "submitted",
+    submitted_at: new Date(Date.now() - 5 * 3_600_000),
+    business_name: `Riverside Bakery ${label}`,
+    business_description: "Sourdough and pastries baked daily in Lismore.",
+    business_type: "hospitality",
+    website_purpose: "lead_generation",
+    contact_email: `owner.${label}@private.test`,
+    contact_phone: "0400 765 432",
+    logo_key: `logos/${orderId}/logo.png`,
+    logo_url: `${APP_URL}/uploads/logos/${orderId}/logo.png`,
+    ai_processing_consent: true,
+    data_deletion_requested: true,
+    data_deletion_date: new Date(),
+  });
+  return { email, orderId, shortId: orderId.slice(0, 8) };
+}
+
+describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabled) => {
+  const label = javaScriptEnabled ? "js" : "nojs";
+  // axe runs its checks as scripts in the page, so it runs in the pass with JavaScript on.
+  const axe = (page: Page) => (javaScriptEnabled ? expectNoSeriousA11yViolations(page) : Promise.resolve());
+
+  it("finds an order, moves it along in bulk, and works it from its detail page", async () => {
+    const { email, orderId, shortId } = await customerOrder(`adm-${label}`);
+    const page = await adminPage(javaScriptEnabled);
+
+    await page.goto("/admin");
+    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+    for (const card of ["Total Revenue", "Total Orders", "Avg Order Value", "Active Projects", "Completion Rate", "Avg Delivery"]) {
+      await page.getByText(card, { exact: true }).waitFor();
+    }
+    await page.getByRole("img", { name: /Weekly revenue and paid orders/ }).waitFor();
+    await axe(page);
+
+    // Search by e-mail, in capitals: one order.
+    await page.getByPlaceholder("Search by email, order ID...").fill(email.toUpperCase());
+    await page.getByRole("button", { name: "Apply Filters" }).click();
+    await page.waitForURL(/q=/);
+    await page.getByText(`Order #${shortId}`).waitFor();
+    await page.getByRole("link", { name: "Reset Filters" }).waitFor();
+    expect(await page.getByText("Select all (1 orders)").count()).toBe(1);
+    expect(await page.getByText("Guest", { exact: true }).count()).toBe(1);
+    await screenshot(page, `admin-orders-${label}`);
+
+    // Bulk: nothing chosen, then in progress.
+    await page.getByRole("button", { name: "Apply to selected" }).click();
+    await flash(page, "Please choose a bulk action");
+    await page.getByLabel(`Select order #${shortId}`).check();
+    await page.getByLabel("Bulk action").selectOption("in_progress");
+    await page.getByRole("button", { name: "Apply to selected" }).click();
+    await flash(page, "Updated 1 orders to in progress");
+    expect((await Order.findById(orderId).lean())!.status).toBe("in_progress");
+    expect(page.url()).toContain("q=");
+
+    // The order's own page.
+    await page.getByRole("link", { name: `View Details of order #${shortId}` }).click();
+    await page.getByRole("heading", { name: `Order #${shortId}` }).waitFor();
+    await page.getByText("Unused").waitFor();
+    await axe(page);
+
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await flash(page, "URL Required");
+    await page.getByLabel("Draft URL").fill("https://drafts.example/riverside");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await flash(page, "Draft URL Saved");
+    await page.getByRole("link", { name: "View Current Draft" }).waitFor();
+
+    await page.getByRole("button", { name: "Enable Revision 1 Form" }).click();
+    await flash(page, "Revision Enabled");
+    expect(await page.getByRole("button", { name: "Enable Revision 1 Form" }).getAttribute("aria-pressed")).toBe("true");
+    const mail = await waitForMessages(email, 2);
+    expect(mail.filter((m) => m.Subject.startsWith("Revision round 1 is open"))).toHaveLength(1);
+
+    await page.getByRole("button", { name: "Send Reminder" }).click();
+    await flash(page, /Notice|Reminder Sent/);
+
+    // The AI prompt: generated on request, without private data, copyable either way.
+    await page.getByRole("button", { name: "Generate AI Prompt" }).click();
+    const prompt = await page.getByLabel("Generated prompt").inputValue();
+    expect(prompt).toContain(`Riverside Bakery adm-${label}`);
+    expect(prompt).not.toContain(`owner.adm-${label}@private.test`);
+    expect(prompt).not.toContain("0400 765 432");
+    if (javaScriptEnabled) {
+      await page.getByRole("button", { name: "Copy" }).click();
+      await page.getByRole("button", { name: "Copied!" }).waitFor();
+      await page.getByRole("button", { name: "Copy" }).waitFor({ timeout: 5000 }); // resets after 2 s
+    } else {
+      await page.getByText("Select the text above and copy it.").waitFor();
+    }
+
+    // Tabs are URLs: Edit Data keeps a bad JSON edit on the form and saves nothing.
+    await page.getByRole("link", { name: "Edit Data" }).click();
+    await page.waitForURL(/tab=edit-data/);
+    await page.getByLabel("Brand colours").fill("[navy");
+    await page.getByLabel("Headline", { exact: true }).fill("Fresh every morning");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByRole("alert").filter({ hasText: "Brand colours: not valid JSON" }).waitFor();
+    expect(await page.getByLabel("Headline", { exact: true }).inputValue()).toBe("Fresh every morning");
+    await page.getByLabel("Brand colours").fill('["navy", "cream"]');
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await flash(page, "Saved Successfully");
+    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!).toMatchObject({ headline: "Fresh every morning", brand_colors: ["navy", "cream"] });
+
+    await page.getByRole("link", { name: "Revision 1" }).click();
+    await page.getByRole("button", { name: "Generate Revision Prompt" }).click();
+    await page.getByRole("alert").filter({ hasText: "Please enter revision notes before generating prompt" }).waitFor();
+    await screenshot(page, `admin-order-${label}`);
+  });
+
+  it("manages coupons: create, a refused value, edit, delete after confirming", async () => {
+    const page = await adminPage(javaScriptEnabled);
+    const code = `E2E${label.toUpperCase()}${Date.now() % 100000}`;
+    await page.goto("/admin/coupons");
+    await page.getByRole("heading", { name: "Create a coupon" }).waitFor();
+    await axe(page);
+
+    await page.getByLabel("Code (required)").fill(code.toLowerCase());
+    await page.getByLabel("Discount value (required)").fill("150");
+    await page.getByRole("button", { name: "Create Coupon" }).click();
+    await page.getByRole("alert").filter({ hasText: "Percentage must be between 1 and 100" }).waitFor();
+    expect(await page.getByLabel("Code (required)").inputValue()).toBe(code.toLowerCase());
+    await page.getByLabel("Discount value (required)").fill("15");
+    await page.getByLabel("Allowed domains (optional, comma-separated)").fill(" acme.com.au, ,");
+    await page.getByRole("button", { name: "Create Coupon" }).click();
+    await flash(page, "Coupon Created");
+    await page.getByRole("cell", { name: code, exact: true }).waitFor();
+    expect((await Coupon.findOne({ code }).lean())!.allowed_domains).toEqual(["acme.com.au"]);
+    await screenshot(page, `admin-coupons-${label}`);
+
+    await page.getByRole("link", { name: `Edit ${code}` }).click();
+    await page.getByRole("heading", { name: `Edit coupon ${code}` }).waitFor();
+    await page.getByLabel("Discount value (required)").fill("20");
+    await page.getByRole("button", { name: "Save Coupon" }).click();
+    await flash(page, "Updated");
+    await page.getByRole("cell", { name: "20% off" }).first().waitFor();
+
+    await page.getByRole("link", { name: `Delete ${code}` }).click();
+    await page.getByText("Are you sure you want to delete this coupon?").waitFor();
+    await axe(page);
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await flash(page, "Deleted");
+    expect(await Coupon.exists({ code })).toBeNull();
+  });
+
+  it("permanently deletes a customer's data on request", async () => {
+    const name = `del-${label}-${Date.now() % 1_000_000}`;
+    const { email, orderId } = await customerOrder(name);
+    await waitForMessages(email, 1);
+    const page = await adminPage(javaScriptEnabled);
+    await page.goto("/admin/privacy");
+    const counters = page.getByRole("list", { name: "Privacy counters" });
+    for (const counter of ["Total Consents", "AI Processing Enabled", "Deletion Requests", "AI Processing (24h)"]) await counters.getByText(counter, { exact: true }).waitFor();
+    await axe(page);
+    await page.getByRole("link", { name: "Deletion Requests" }).click();
+    await page.getByRole("columnheader", { name: "Business Name" }).waitFor();
+    await axe(page);
+    await page.getByRole("link", { name: `Delete data for Riverside Bakery ${name}` }).click();
+
+    await page.getByRole("heading", { name: "Confirm Data Deletion" }).waitFor();
+    await page.getByText("This cannot be undone.").waitFor();
+    await axe(page);
+    await screenshot(page, `admin-confirm-deletion-${label}`);
+    await page.getByRole("button", { name: "Delete Permanently" }).click();
+    await flash(page, "Data Deleted");
+
+    expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
+    expect(await getStorage().get(`logos/${orderId}/logo.png`)).toBeNull();
+    expect(await OutboxMessage.countDocuments({ to: email })).toBe(0);
+    expect((await Order.findById(orderId).lean())!.email).toBe("deleted@deleted.invalid");
+    expect(await messagesTo(email)).toHaveLength(1); // nothing new was sent to them
+  });
+});
+
+describe("the admin pages on a phone", () => {
+  it.each([
+    ["orders", "/admin"],
+    ["coupons", "/admin/coupons"],
+    ["privacy", "/admin/privacy"],
+  ])("%s fit 390 px and pass axe", async (name, path) => {
+    const page = await adminPage(true, 390);
+    await page.goto(path);
+    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, `admin-${name}-390`);
+  });
+
+  it("the order detail fits 390 px", async () => {
+    const { orderId } = await customerOrder("phone");
+    const page = await adminPage(true, 390);
+    await page.goto(`/admin/orders/${orderId}`);
+    await page.getByRole("heading", { name: /^Order #/ }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, "admin-order-390");
+  });
+
+  it("a customer is turned away with 'Access Denied'", async () => {
+    const { cookie } = await signedInUser();
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    await addSessionCookie(page.context(), cookie, APP_URL);
+    await page.goto("/admin/coupons");
+    await page.waitForURL(`${APP_URL}/dashboard`);
+    await flash(page, "Access Denied");
+  });
+});

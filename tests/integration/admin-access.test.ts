@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import * as coupon from "~/routes/admin.coupons.$couponId";
+import * as coupons from "~/routes/admin.coupons._index";
+import * as orders from "~/routes/admin._index";
+import * as csv from "~/routes/admin.orders[.]csv";
+import * as order from "~/routes/admin.orders.$orderId";
+import * as privacy from "~/routes/admin.privacy._index";
+import * as deletion from "~/routes/admin.privacy.delete.$orderId";
+import { Coupon, Order } from "~/server/models/index.server";
+import { flashOf, get, paidOrderWithSession, people, post, type Answer } from "../support/admin";
+import { useTestDatabase } from "../support/db";
+
+useTestDatabase();
+
+/**
+ * The authorization matrix: every admin route's loader and action, as a visitor,
+ * a holder of an intake token, a signed-in customer and an admin. One test per cell.
+ * Non-admins post real changes, and nothing may change; the admin's post carries an
+ * unknown intent, which only code past the access check can answer (400).
+ */
+type Person = "visitor" | "token holder" | "customer" | "admin";
+const PEOPLE: Person[] = ["visitor", "token holder", "customer", "admin"];
+
+let who: Awaited<ReturnType<typeof people>>;
+let orderId: string;
+let couponId: string;
+
+beforeAll(async () => {
+  who = await people();
+  orderId = (await paidOrderWithSession(`matrix-${Date.now()}@example.test`)).orderId;
+  couponId = String((await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id);
+});
+
+type Cell = { name: string; call: (cookie: string, person: Person) => Promise<Answer> };
+const admin = (person: Person, realBody: Record<string, string | string[]>) => (person === "admin" ? { intent: "not-a-real-intent" } : realBody);
+
+const cells: Cell[] = [
+  { name: "GET /admin", call: (c) => get(orders.loader, "/admin", c) },
+  { name: "POST /admin (bulk completed)", call: (c, p) => post(orders.action, "/admin", c, admin(p, { intent: "bulk", action: "completed", orderIds: [orderId] })) },
+  { name: "GET /admin/orders.csv", call: (c) => get(csv.loader, "/admin/orders.csv", c) },
+  { name: "GET /admin/orders/:id", call: (c) => get(order.loader, `/admin/orders/${orderId}`, c, { orderId }) },
+  { name: "POST /admin/orders/:id (draft URL)", call: (c, p) => post(order.action, `/admin/orders/${orderId}`, c, admin(p, { intent: "save-draft-url", draftUrl: "https://evil.example" }), { orderId }) },
+  { name: "POST /admin/orders/:id (enable revision)", call: (c, p) => post(order.action, `/admin/orders/${orderId}`, c, admin(p, { intent: "toggle-revision", round: "1", enabled: "true" }), { orderId }) },
+  { name: "GET /admin/coupons", call: (c) => get(coupons.loader, "/admin/coupons", c) },
+  { name: "POST /admin/coupons (create)", call: (c, p) => post(coupons.action, "/admin/coupons", c, admin(p, { intent: "create", code: "HACKED", discount_type: "percentage", discount_value: "100", active: "on" })) },
+  { name: "GET /admin/coupons/:id", call: (c) => get(coupon.loader, `/admin/coupons/${couponId}`, c, { couponId }) },
+  { name: "POST /admin/coupons/:id (delete)", call: (c, p) => post(coupon.action, `/admin/coupons/${couponId}`, c, admin(p, { intent: "delete" }), { couponId }) },
+  { name: "GET /admin/privacy", call: (c) => get(privacy.loader, "/admin/privacy?tab=deletions", c) },
+  { name: "GET /admin/privacy/delete/:id", call: (c) => get(deletion.loader, `/admin/privacy/delete/${orderId}`, c, { orderId }) },
+  { name: "POST /admin/privacy/delete/:id (delete)", call: (c, p) => post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }) },
+];
+
+async function unchanged() {
+  const o = await Order.findById(orderId).lean();
+  expect(o).toMatchObject({ status: "paid", draft_url: null, revision_1_enabled: false, data_deleted_at: null });
+  expect(await Coupon.exists({ _id: couponId })).toBeTruthy();
+  expect(await Coupon.exists({ code: "HACKED" })).toBeNull();
+}
+
+describe.each(cells)("$name", ({ name, call }) => {
+  it.each(PEOPLE)("as %s", async (person) => {
+    const answer = await call(who[person].cookie, person);
+    const isPost = name.startsWith("POST");
+    if (person === "visitor" || person === "token holder") {
+      expect([302, 303]).toContain(answer.status);
+      expect(answer.location).toMatch(/^\/auth\?redirectTo=/);
+    } else if (person === "customer") {
+      expect([302, 303]).toContain(answer.status);
+      expect(answer.location).toBe("/dashboard");
+      expect(await flashOf(answer)).toEqual({ kind: "error", title: "Access Denied", description: "You don't have admin privileges" });
+    } else {
+      expect(answer.status).toBe(isPost ? 400 : 200);
+    }
+    await unchanged();
+  });
+});

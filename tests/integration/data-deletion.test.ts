@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import mongoose from "mongoose";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as privacy from "~/routes/admin.privacy._index";
+import * as deletion from "~/routes/admin.privacy.delete.$orderId";
+import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
+import { queueMail } from "~/server/mail/outbox.server";
+import { AdminAuditLog, IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "~/server/models/index.server";
+import { getStorage } from "~/server/storage.server";
+import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
+import { signedInUser } from "../support/auth";
+import { useTestDatabase } from "../support/db";
+
+useTestDatabase();
+
+const s3 = () =>
+  new S3Client({
+    region: process.env.S3_REGION,
+    endpoint: process.env.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: process.env.S3_ACCESS_KEY_ID!, secretAccessKey: process.env.S3_SECRET_ACCESS_KEY! },
+  });
+
+async function objectsUnder(prefix: string): Promise<string[]> {
+  const page = await s3().send(new ListObjectsV2Command({ Bucket: process.env.S3_BUCKET, Prefix: prefix }));
+  return (page.Contents ?? []).map((o) => o.Key!);
+}
+
+/** An order with everything deletion must remove: uploads in S3, a submission, tokens, mail, feedback. */
+async function customerWithData() {
+  const email = `del-${randomUUID()}@example.test`;
+  const contact = `owner-${randomUUID()}@example.test`;
+  const { orderId } = await paidOrderWithSession(email);
+  const storage = getStorage();
+  const logo = `logos/${orderId}/logo.png`;
+  const photo = `photos/${orderId}/van.png`;
+  const thumb = `thumbnails/${orderId}/van-400.webp`;
+  for (const key of [logo, photo, thumb]) await storage.put(key, new Uint8Array([1, 2, 3]), "image/png");
+  await IntakeSubmission.create({
+    order_id: orderId,
+    status: "submitted",
+    business_name: "Delete Me Pty Ltd",
+    contact_email: contact,
+    logo_key: logo,
+    photo_metadata: [{ key: photo, thumbnail_key: thumb, url: "u", altText: "van" }],
+    data_deletion_requested: true,
+    data_deletion_date: new Date(),
+  });
+  await RevisionFeedback.create({ order_id: orderId, round: 1, feedback: "Please change my phone to 0400 000 111" });
+  await Order.updateOne({ _id: orderId }, { $set: { revision_1_feedback: "Please change my phone", draft_url: "https://draft.example" } });
+  await queueMail({ key: `something-later:${orderId}`, to: contact, subject: "s", text: "t", html: "h" });
+  return { orderId, email, contact };
+}
+
+let cookie: string;
+beforeAll(async () => {
+  cookie = (await signedInUser({ admin: true })).cookie;
+});
+
+describe("Confirm Data Deletion", () => {
+  it("lists the request, then removes the submission, uploads, tokens, feedback and mail, keeping an anonymised order", async () => {
+    const { orderId, email, contact } = await customerWithData();
+    const requests = (await get(privacy.loader, "/admin/privacy?tab=deletions", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
+    expect(requests.requests?.map((r) => r.orderId)).toContain(orderId);
+
+    const page = await get(deletion.loader, `/admin/privacy/delete/${orderId}`, cookie, { orderId });
+    expect(page.data).toMatchObject({ businessName: "Delete Me Pty Ltd", alreadyDeleted: false });
+
+    const answer = await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "delete" }, { orderId });
+    expect(answer.status).toBe(303);
+    expect((await flashOf(answer))?.title).toBe("Data Deleted");
+
+    for (const prefix of ["logos", "photos", "thumbnails"]) expect(await objectsUnder(`${prefix}/${orderId}/`)).toEqual([]);
+    expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
+    expect(await IntakeToken.countDocuments({ order_id: orderId })).toBe(0);
+    expect(await RevisionFeedback.countDocuments({ order_id: orderId })).toBe(0);
+    const mail = await OutboxMessage.countDocuments({ $or: [{ to: mongoose.trusted({ $in: [email, contact] }) }, { key: mongoose.trusted({ $regex: orderId }) }] });
+    expect(mail).toBe(0);
+
+    const order = (await Order.findById(orderId).lean())!;
+    expect(order).toMatchObject({ email: DELETED_EMAIL, user_id: null, draft_url: null, revision_1_feedback: null, status: "paid", amount_paid: 30_000 });
+    expect(order.data_deleted_at).toBeInstanceOf(Date);
+    const audit = await PrivacyAuditLog.find({ order_id: orderId, action: "data_deletion" }).lean();
+    expect(audit).toHaveLength(1);
+    expect(audit[0].reason).toBe("Admin-initiated deletion");
+    expect(await AdminAuditLog.countDocuments({ target_id: orderId, action: "data.deleted" })).toBe(1);
+  });
+
+  it("is harmless to run twice, or five times at once", async () => {
+    const { orderId } = await customerWithData();
+    const runs = await Promise.all(Array.from({ length: 5 }, () => deleteOrderData({ orderId, reason: "Retention period ended" })));
+    expect(runs.every((r) => r.deleted)).toBe(true);
+    const again = await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "delete" }, { orderId });
+    expect((await flashOf(again))?.title).toBe("Data Deleted");
+    expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_deletion" })).toBe(1);
+    expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
+  });
+
+  it("leaves another customer's data alone", async () => {
+    const mine = await customerWithData();
+    const theirs = await customerWithData();
+    await deleteOrderData({ orderId: mine.orderId, reason: "test" });
+    expect(await IntakeSubmission.countDocuments({ order_id: theirs.orderId })).toBe(1);
+    expect(await objectsUnder(`logos/${theirs.orderId}/`)).toHaveLength(1);
+    expect(await OutboxMessage.countDocuments({ to: theirs.contact })).toBe(1);
+  });
+
+  it("is a 404 for an unknown order, and a 400 for an unknown intent", async () => {
+    const missing = randomUUID();
+    expect((await post(deletion.action, `/admin/privacy/delete/${missing}`, cookie, { intent: "delete" }, { orderId: missing })).status).toBe(404);
+    expect((await get(deletion.loader, "/admin/privacy/delete/nope", cookie, { orderId: "nope" })).status).toBe(404);
+    const { orderId } = await customerWithData();
+    expect((await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "oops" }, { orderId })).status).toBe(400);
+  });
+});
+
+describe("privacy page", () => {
+  it("counts consents, AI consent, deletion requests and AI processing in the last 24 hours", async () => {
+    await PrivacyAuditLog.create({ action: "ai_processing", order_id: randomUUID(), ai_provider: "test" });
+    await PrivacyAuditLog.create({ action: "ai_processing", order_id: randomUUID(), timestamp: new Date(Date.now() - 2 * 86_400_000) });
+    const before = (await get(privacy.loader, "/admin/privacy", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
+    expect(before.tab).toBe("audit");
+    expect(before.counters.ai24h).toBe(await PrivacyAuditLog.countDocuments({ action: "ai_processing", timestamp: mongoose.trusted({ $gte: new Date(Date.now() - 86_400_000) }) }));
+    expect(before.audit!.length).toBeLessThanOrEqual(50);
+    expect(before.audit![0].action).toBeDefined();
+  });
+});

@@ -49,11 +49,11 @@ export function StepBody({ step, extras }: { step: number; extras: StepExtras })
             itemLabel="Testimonial"
             keyField="text"
             max={50}
-            hint="A testimonial is added when it has both a name and the words."
+            hint="A testimonial needs both the customer's name and what they said."
             fields={[
               { key: "author", label: "Customer's name" },
               { key: "text", label: "What they said", type: "textarea" },
-              { key: "rating", label: "Rating", type: "select", options: ["5", "4", "3", "2", "1"].map((v) => ({ value: v, label: `${v} stars` })) },
+              { key: "rating", label: "Rating", type: "select", initial: "5", options: ["5", "4", "3", "2", "1"].map((v) => ({ value: v, label: `${v} stars` })) },
             ]}
           />
           <RowsEditor
@@ -183,13 +183,13 @@ function Services() {
         itemLabel="Service"
         keyField="name"
         max={50}
-        hint="A service is added when it has a name."
+        hint="Each service needs a name. Tick 'Show a price' to put its price on your site."
         fields={[
           { key: "name", label: "Service name" },
           { key: "description", label: "Short description", type: "textarea" },
           { key: "prominent", label: "Feature this service prominently", type: "checkbox" },
           { key: "showPricing", label: "Show a price for this service", type: "checkbox" },
-          { key: "price", label: "Price (if shown)", hint: "e.g. From $99" },
+          { key: "price", label: "Price", hint: "Shown only when 'Show a price for this service' is ticked. e.g. From $99", shownWhen: "showPricing" },
         ]}
       />
       <SelectField name="pricingApproach" label="How do you handle pricing?" options={PRICING_APPROACHES} />
@@ -288,7 +288,7 @@ function Integrations() {
         itemLabel="Staff member"
         keyField="name"
         max={50}
-        hint="A staff member is added when they have a name."
+        hint="Each staff member needs a name; role, bio and photo are optional."
         fields={[
           { key: "name", label: "Name" },
           { key: "role", label: "Role" },

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, Fragment, useContext, useEffect, useState, type ReactNode } from "react";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { useHydrated } from "../hooks";
@@ -116,13 +116,28 @@ export function TextField({ name, label, type = "text", hint, required, rows = 4
   );
 }
 
-export function SelectField({ name, label, options, required, hint }: { name: string; label: ReactNode; options: Option[]; required?: boolean; hint?: ReactNode }) {
+/** A select; with `initial`, that option is chosen until something is saved, and there is no empty choice. */
+export function SelectField({
+  name,
+  label,
+  options,
+  required,
+  hint,
+  initial,
+}: {
+  name: string;
+  label: ReactNode;
+  options: Option[];
+  required?: boolean;
+  hint?: ReactNode;
+  initial?: string;
+}) {
   const f = useField(name);
   return (
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
-      <select id={f.id} name={name} defaultValue={f.value == null ? "" : String(f.value)} aria-required={required || undefined} {...f.aria}>
-        <option value="">Choose one…</option>
+      <select id={f.id} name={name} defaultValue={f.value == null ? (initial ?? "") : String(f.value)} aria-required={required || undefined} {...f.aria}>
+        {initial === undefined ? <option value="">Choose one…</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -251,7 +266,28 @@ export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: 
   );
 }
 
-export type RowField = { key: string; label: string; type?: TextProps["type"] | "checkbox" | "select"; options?: Option[]; hint?: string };
+export type RowField = {
+  key: string;
+  label: string;
+  type?: TextProps["type"] | "checkbox" | "select";
+  options?: Option[];
+  hint?: string;
+  /** A select's choice for a new row. */
+  initial?: string;
+  /** With JavaScript, shown only while this checkbox of the same row is ticked (its hint says so for everyone). */
+  shownWhen?: string;
+};
+
+function RowFieldInput({ field, path }: { field: RowField; path: string }) {
+  if (field.type === "checkbox") return <Checkbox name={path} label={field.label} hint={field.hint} />;
+  if (field.type === "select") return <SelectField name={path} label={field.label} options={field.options ?? []} hint={field.hint} initial={field.initial} />;
+  return <TextField name={path} label={field.label} type={field.type} hint={field.hint} />;
+}
+
+function ShownWhenTicked({ name, children }: { name: string; children: ReactNode }) {
+  const ticked = useLiveValue(name);
+  return <When show={ticked === "on"}>{children}</When>;
+}
 
 /** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
 export function RowsEditor({
@@ -274,7 +310,9 @@ export function RowsEditor({
   renderExtra?: (index: number) => ReactNode;
 }) {
   const { values, errors } = useContext(StepFormContext);
-  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && r[keyField]);
+  // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
+  const typed = (r: Record<string, unknown>) => Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
+  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && typed(r));
   const slots = rows.length < max ? rows.length + 1 : rows.length;
   return (
     <fieldset className="list-editor">
@@ -286,10 +324,14 @@ export function RowsEditor({
           <fieldset key={i} className="row">
             <legend>{isNew ? `Add a ${itemLabel.toLowerCase()}` : `${itemLabel} ${i + 1}`}</legend>
             {fields.map((field) => {
-              const path = `${name}[${i}].${field.key}`;
-              if (field.type === "checkbox") return <Checkbox key={field.key} name={path} label={field.label} hint={field.hint} />;
-              if (field.type === "select") return <SelectField key={field.key} name={path} label={field.label} options={field.options ?? []} hint={field.hint} />;
-              return <TextField key={field.key} name={path} label={field.label} type={field.type} hint={field.hint} />;
+              const input = <RowFieldInput field={field} path={`${name}[${i}].${field.key}`} />;
+              return field.shownWhen ? (
+                <ShownWhenTicked key={field.key} name={`${name}[${i}].${field.shownWhen}`}>
+                  {input}
+                </ShownWhenTicked>
+              ) : (
+                <Fragment key={field.key}>{input}</Fragment>
+              );
             })}
             {renderExtra?.(i)}
             {isNew ? (

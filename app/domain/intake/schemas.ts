@@ -73,14 +73,54 @@ const urlList = (max: number, label: string) =>
     .transform((items) => items.filter((i): i is string => Boolean(i)))
     .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
 
+<<<<<<< HEAD
 /** Rows of a list editor; a row whose `key` field is blank is dropped, a row with a field the editor does not have is refused. */
 function rows<T extends z.ZodRawShape>(fields: T, key: keyof T & string, max: number, label: string) {
+=======
+/**
+ * Rows of a list editor. An entirely blank row (the empty "add another" row) is
+ * dropped; a row with something typed but a required box empty is never dropped
+ * silently: the missing box gets a message and the row stays on the form.
+ */
+function rows<T extends z.ZodRawShape>(
+  shape: T,
+  {
+    need,
+    max,
+    label,
+    content = Object.keys(shape),
+    check,
+  }: {
+    /** The boxes a row cannot be saved without, each with its message. */
+    need: Partial<Record<keyof T & string, string>>;
+    max: number;
+    label: string;
+    /** The boxes that make a row "typed in" (a select with a default does not). */
+    content?: readonly (keyof T & string)[];
+    /** One more rule for a row: the box it concerns and its message, or null. */
+    check?: (row: Record<string, unknown>) => [key: string, message: string] | null;
+  },
+) {
+  const hasContent = (row: Record<string, unknown>) => content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
+>>>>>>> d305d71 (Intake rows typed in but incomplete are refused with a message, never dropped)
   return z
     .array(z.strictObject(fields, LIST_SHAPE).partial(), LIST_SHAPE)
     .default([])
-    .transform((items) => items.filter((row) => Boolean(row[key])))
+    .superRefine((items, ctx) => {
+      (items as Record<string, unknown>[]).forEach((row, i) => {
+        if (!hasContent(row)) return;
+        for (const [key, message] of Object.entries(need) as [string, string][]) {
+          if (!row[key]) ctx.addIssue({ code: "custom", path: [i, key], message });
+        }
+        const problem = check?.(row);
+        if (problem) ctx.addIssue({ code: "custom", path: [i, problem[0]], message: problem[1] });
+      });
+    })
+    .transform((items) => items.filter(hasContent))
     .pipe(z.array(z.any()).max(max, `At most ${max} ${label}`));
 }
+
+export const PRICE_WITHOUT_TICK = "Tick 'Show a price for this service' to show this price, or clear it";
 
 export const ServiceItemSchema = {
   name: text(200),
@@ -151,7 +191,13 @@ const step2 = (mode: Mode) =>
 const step3 = (_mode: Mode) =>
   z
     .object({
-      servicesList: rows(ServiceItemSchema, "name", 50, "services"),
+      servicesList: rows(ServiceItemSchema, {
+        need: { name: "Please name this service, or clear its boxes" },
+        max: 50,
+        label: "services",
+        // A price is shown only when its tick is on; one typed without the tick is pointed out, never dropped.
+        check: (s) => (s.price && !s.showPricing ? ["price", PRICE_WITHOUT_TICK] : null),
+      }),
       pricingApproach: optChoice(PRICING_APPROACHES),
       servicesGrouping: optChoice(SERVICES_GROUPINGS),
     })
@@ -189,10 +235,14 @@ const step5 = (mode: Mode) =>
 
 const step6 = (_mode: Mode) =>
   z.object({
-    testimonials: rows(TestimonialSchema, "text", 50, "testimonials").transform((items) =>
-      items.filter((t: Record<string, unknown>) => t.author && t.text),
-    ),
-    reviewLinks: rows(ReviewLinkSchema, "url", 20, "review links"),
+    // The rating alone (5 by default) is not something typed: a row needs a name or words to count.
+    testimonials: rows(TestimonialSchema, {
+      need: { author: "Please add the customer's name", text: "Please add what they said" },
+      max: 50,
+      label: "testimonials",
+      content: ["author", "text"],
+    }),
+    reviewLinks: rows(ReviewLinkSchema, { need: { url: "Please add the link, or clear the platform" }, max: 20, label: "review links" }),
     wantsReviewAutomation: yesNo.optional(),
     wantsReviewSystem: yesNo.optional(),
   });
@@ -230,7 +280,7 @@ const step10 = (_mode: Mode) =>
     .object({
       bookingSystem: optText(200),
       googleAnalyticsId: optText(50),
-      staffBios: rows(StaffBioSchema, "name", 50, "staff members"),
+      staffBios: rows(StaffBioSchema, { need: { name: "Please add this person's name, or clear their boxes" }, max: 50, label: "staff members" }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
       websiteStylePreferenceOther: optText(500),

@@ -289,17 +289,7 @@ function ShownWhenTicked({ name, children }: { name: string; children: ReactNode
   return <When show={ticked === "on"}>{children}</When>;
 }
 
-/** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
-export function RowsEditor({
-  name,
-  legend,
-  itemLabel,
-  fields,
-  max,
-  keyField,
-  hint,
-  renderExtra,
-}: {
+export type RowsEditorProps = {
   name: string;
   legend: ReactNode;
   itemLabel: string;
@@ -308,7 +298,10 @@ export function RowsEditor({
   keyField: string;
   hint?: ReactNode;
   renderExtra?: (index: number) => ReactNode;
-}) {
+};
+
+/** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
+export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hint, renderExtra }: RowsEditorProps) {
   const { values, errors } = useContext(StepFormContext);
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
   const typed = (r: Record<string, unknown>) => Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);

@@ -73,22 +73,19 @@ const urlList = (max: number, label: string) =>
     .transform((items) => items.filter((i): i is string => Boolean(i)))
     .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
 
-<<<<<<< HEAD
-/** Rows of a list editor; a row whose `key` field is blank is dropped, a row with a field the editor does not have is refused. */
-function rows<T extends z.ZodRawShape>(fields: T, key: keyof T & string, max: number, label: string) {
-=======
 /**
  * Rows of a list editor. An entirely blank row (the empty "add another" row) is
  * dropped; a row with something typed but a required box empty is never dropped
- * silently: the missing box gets a message and the row stays on the form.
+ * silently: the missing box gets a message and the row stays on the form. A row
+ * with a field the editor does not have is refused.
  */
 function rows<T extends z.ZodRawShape>(
-  shape: T,
+  fields: T,
   {
     need,
     max,
     label,
-    content = Object.keys(shape),
+    content = Object.keys(fields),
     check,
   }: {
     /** The boxes a row cannot be saved without, each with its message. */
@@ -102,7 +99,6 @@ function rows<T extends z.ZodRawShape>(
   },
 ) {
   const hasContent = (row: Record<string, unknown>) => content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
->>>>>>> d305d71 (Intake rows typed in but incomplete are refused with a message, never dropped)
   return z
     .array(z.strictObject(fields, LIST_SHAPE).partial(), LIST_SHAPE)
     .default([])
@@ -296,9 +292,13 @@ const step11 = (mode: Mode) =>
 
 export const REQUIRED_CONSENTS = ["allowAIDataProcessing", "allowDataForWebsiteGeneration", "understandObfuscation", "understandDataUsage"] as const;
 
+/** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
+export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
+
 const step12 = (mode: Mode) =>
   z
     .object({
+      aiChoice: z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }).default(AI_CHOICE.ai),
       allowAIDataProcessing: checkbox,
       allowDataForWebsiteGeneration: checkbox,
       understandObfuscation: checkbox,
@@ -307,10 +307,12 @@ const step12 = (mode: Mode) =>
       dataRetentionPeriod: choice(RETENTION_PERIODS).default("30days"),
     })
     .superRefine((v, ctx) => {
-      if (mode === "next" && REQUIRED_CONSENTS.some((k) => !v[k])) {
+      if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
         ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
       }
-    });
+    })
+    // Opting out withdraws every AI consent, whatever boxes were left ticked.
+    .transform((v) => (v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v));
 
 const step13 = (_mode: Mode) => z.object({});
 

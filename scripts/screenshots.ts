@@ -12,7 +12,7 @@ import { Order } from "~/server/models/index.server";
 const BASE = process.argv[2] ?? process.env.APP_URL ?? "http://127.0.0.1:3100";
 const OUT = process.argv[3] ?? "test-results/screens";
 const WIDTHS = [1280, 390];
-const PAGES = ["/", "/services", "/about", "/24-hour-website", "/review-generation", "/showcase", "/showcase/electrician", "/contact", "/privacy"];
+const PAGES = ["/", "/services", "/about", "/24-hour-website", "/review-generation", "/showcase", "/showcase/dog-groomer", "/showcase/electrician", "/showcase/accountant", "/contact", "/privacy"];
 
 async function shoot(page: Page, name: string) {
   for (const width of WIDTHS) {

@@ -45,6 +45,7 @@ function Value({ field, value }: { field: string; value: unknown }): ReactNode {
   if (choices) return choices.find((o) => o.value === value)?.label ?? String(value);
   if (Array.isArray(value)) {
     const items = value.filter((v) => v !== null && v !== undefined && v !== "").map((v) => (field === "social_links" ? (SOCIAL[String(v)] ?? String(v)) : String(v)));
+    if (!items.length) return "None given";
     return (
       <ul>
         {items.map((item, i) => (
@@ -68,7 +69,8 @@ export function PrivacyPreview({ preview }: { preview: PreviewData | null }) {
     );
   }
   const entries = Object.entries(preview.data);
-  const generalised = PROTECTED_FIELDS.filter((f) => f in preview.data);
+  const given = (v: unknown) => !(Array.isArray(v) && v.length === 0);
+  const generalised = PROTECTED_FIELDS.filter((f) => f in preview.data && given(preview.data[f]));
   return (
     <>
       <p>

@@ -147,10 +147,11 @@ export const ROWS = {
  * they said", "Key point 3". Undefined for a message about the whole step.
  */
 export function fieldLabel(path: string): string | undefined {
-  const m = /^([a-zA-Z]+)(?:\[(\d+)\](?:\.([a-zA-Z]+))?)?$/.exec(path);
-  if (!m) return LABELS[path];
-  const [, list, index, key] = m;
+  // "(optional)", "(if yes)" and the like say nothing in a message.
   const plain = (label: string) => label.replace(/\s*\([^)]*\)$/, "");
+  const m = /^([a-zA-Z]+)(?:\[(\d+)\](?:\.([a-zA-Z]+))?)?$/.exec(path);
+  if (!m) return LABELS[path] && plain(LABELS[path]);
+  const [, list, index, key] = m;
   if (index === undefined) return LABELS[list] && plain(LABELS[list]);
   const n = Number(index) + 1;
   const rows = (ROWS as Record<string, Omit<RowsEditorProps, "name">>)[list];

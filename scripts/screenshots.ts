@@ -15,6 +15,8 @@ const WIDTHS = [1280, 390];
 const PAGES = ["/", "/services", "/about", "/24-hour-website", "/review-generation", "/showcase", "/showcase/dog-groomer", "/showcase/electrician", "/showcase/accountant", "/contact", "/privacy"];
 
 async function shoot(page: Page, name: string) {
+  // Filling a form scrolls it; from the top, the sticky header stays where a person sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     const path = `${OUT}/${name}-${width}.png`;

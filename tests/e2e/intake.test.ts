@@ -74,6 +74,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await next(page);
     expect(await alertText(page)).toBe("Please describe each new photo (alt text), then continue.");
     await page.getByAltText("Your current logo").waitFor(); // appears once the saved step reloads
+    // By path, so it shows under any host name the site is opened with (here 127.0.0.1, not APP_URL's).
+    expect(await page.getByAltText("Your current logo").getAttribute("src")).toMatch(new RegExp(`^/uploads/logos/${orderId}/`));
     await page.getByLabel("Describe the photo (alt text, required)").fill("Our service van");
     await screenshot(page, `intake-step4-${javaScriptEnabled ? "js" : "nojs"}`);
     await next(page);

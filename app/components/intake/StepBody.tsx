@@ -192,7 +192,10 @@ function Branding({ extras }: { extras: StepExtras }) {
           <input id="f-photos" type="file" name="photos" multiple accept="image/png,image/jpeg,image/webp,image/gif" />
         </div>
         {extras.photos.length ? (
-          <RowsEditor name="photoMetadata" {...ROWS.photoMetadata} max={extras.photos.length}
+          <RowsEditor
+            name="photoMetadata"
+            {...ROWS.photoMetadata}
+            max={extras.photos.length}
             renderExtra={(i) => (
               <>
                 <img src={extras.photos[i]?.url} alt="" width={160} height={110} className="thumbs" />

@@ -18,6 +18,9 @@ export function valueAt(values: unknown, path: string): unknown {
     .reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), values);
 }
 
+/** An item's name inside a sentence: "Add a video URL", not "Add a video url". */
+const inSentence = (label: string) => label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+
 const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
 
 function useField(name: string) {
@@ -247,14 +250,14 @@ export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: 
         {saved.map((_, i) => (
           <li key={i}>
             <TextField name={`${name}[${i}]`} label={`${itemLabel} ${i + 1}`} type={type} />
-            <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+            <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
           </li>
         ))}
         {saved.length < max ? (
           <li>
-            <TextField name={`${name}[${saved.length}]`} label={`Add a ${itemLabel.toLowerCase()}`} type={type} />
+            <TextField name={`${name}[${saved.length}]`} label={`Add a ${inSentence(itemLabel)}`} type={type} />
             <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
-              Add {itemLabel.toLowerCase()}
+              Add {inSentence(itemLabel)}
             </button>
           </li>
         ) : (
@@ -315,7 +318,7 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
         const isNew = i === rows.length;
         return (
           <fieldset key={i} className="row">
-            <legend>{isNew ? `Add a ${itemLabel.toLowerCase()}` : `${itemLabel} ${i + 1}`}</legend>
+            <legend>{isNew ? `Add a ${inSentence(itemLabel)}` : `${itemLabel} ${i + 1}`}</legend>
             {fields.map((field) => {
               const input = <RowFieldInput field={field} path={`${name}[${i}].${field.key}`} />;
               return field.shownWhen ? (
@@ -329,10 +332,10 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
             {renderExtra?.(i)}
             {isNew ? (
               <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
-                Add {itemLabel.toLowerCase()}
+                Add {inSentence(itemLabel)}
               </button>
             ) : (
-              <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+              <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
             )}
           </fieldset>
         );

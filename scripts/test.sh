@@ -48,7 +48,7 @@ weight_passed=0 weight_failed=0
 if [[ $# -eq 0 ]]; then
   if node scripts/page-weight.mjs "$APP_URL" | tee test-results/page-weight.txt; then :; else status=1; fi
   weight_passed=$(grep -c ' ok$' test-results/page-weight.txt || true)
-  weight_failed=$(grep -c ' OVER$' test-results/page-weight.txt || true)
+  weight_failed=$(grep -c ' OVER' test-results/page-weight.txt || true)
 fi
 
 node -e '

@@ -68,17 +68,18 @@ export type CouponRecord = CouponTerms & {
   allowed_domains: string[];
 };
 
-/** Every coupon failure has one title, as the empty code's message does (spec 1 sections 5 and 8). */
-const invalidCoupon = <M extends string>(description: M) => `Invalid Coupon: ${description}` as const;
+/** The empty code's message: the one coupon message the browser checks itself (its own constant, so the rest stay server-side). */
+export const EMPTY_COUPON_MESSAGE = "Invalid Coupon: Please enter a coupon code";
 
+/** Every coupon failure has one title, 'Invalid Coupon', as the empty code's message does (spec 1 sections 5 and 8). */
 export const COUPON_MESSAGES = {
-  empty: invalidCoupon("Please enter a coupon code"),
-  notValid: invalidCoupon("This coupon code is not valid"),
-  inactive: invalidCoupon("This coupon is no longer active"),
-  expired: invalidCoupon("This coupon has expired"),
-  usedUp: invalidCoupon("This coupon has reached its usage limit"),
-  needEmail: invalidCoupon("Please enter your email address first: this coupon is for specific customers"),
-  wrongEmail: invalidCoupon("This coupon is not valid for your email address"),
+  empty: EMPTY_COUPON_MESSAGE,
+  notValid: "Invalid Coupon: This coupon code is not valid",
+  inactive: "Invalid Coupon: This coupon is no longer active",
+  expired: "Invalid Coupon: This coupon has expired",
+  usedUp: "Invalid Coupon: This coupon has reached its usage limit",
+  needEmail: "Invalid Coupon: Please enter your email address first: this coupon is for specific customers",
+  wrongEmail: "Invalid Coupon: This coupon is not valid for your email address",
   applied: "Coupon Applied!",
 } as const;
 

@@ -17,7 +17,7 @@ const buildDir = path.join(publicDir, "build");
 const serverBuild = path.join(root, "build/index.js");
 
 /** `import{b as o}from"/build/_shared/chunk-X.js";var p=o((r,e)=>{e.exports={}});export{p as a};` */
-const EMPTY = /^import\{b as (\w+)\}from"[^"]+";var (\w+)=\1\(\((\w+),(\w+)\)=>\{\4\.exports=\{\}\}\);export\{\2 as a\};\s*$/;
+const EMPTY = /^import\{b as ([\w$]+)\}from"[^"]+";var ([\w$]+)=\1\(\(([\w$]+),([\w$]+)\)=>\{\4\.exports=\{\}\}\);export\{\2 as a\};\s*$/;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const files = (await readdir(buildDir, { recursive: true, withFileTypes: true }))
@@ -34,16 +34,15 @@ if (!empty.length) {
 const rewritten = new Map();
 const serverCode = await readFile(serverBuild, "utf8");
 for (const [file, code] of [...sources, [serverBuild, serverCode]]) {
+  const manifest = file === serverBuild || /manifest-[A-Z0-9]+\.js$/.test(file);
   let out = code;
   for (const url of empty) {
     const u = escape(url);
     out = out
-      .replace(new RegExp(`import\\{a as (\\w+)\\}from"${u}";`, "g"), "var $1=()=>({});")
-      .replace(new RegExp(`import"${u}";`, "g"), "")
-      // manifest arrays: "a", "b" (server build) or "a","b" (browser manifest)
-      .replace(new RegExp(`"${u}",\\s*`, "g"), "")
-      .replace(new RegExp(`,\\s*"${u}"`, "g"), "")
-      .replace(new RegExp(`"${u}"`, "g"), "");
+      .replace(new RegExp(`import\\{a as ([\\w$]+)\\}from"${u}";`, "g"), (_, name) => `var ${name}=()=>({});`)
+      .replace(new RegExp(`import"${u}";`, "g"), "");
+    // manifest arrays: "a", "b" (server build) or "a","b" (browser manifest); never code
+    if (manifest) out = out.replace(new RegExp(`"${u}",\\s*`, "g"), "").replace(new RegExp(`,\\s*"${u}"`, "g"), "").replace(new RegExp(`"${u}"`, "g"), "");
   }
   if (out !== code) rewritten.set(file, out);
 }

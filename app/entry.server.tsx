@@ -3,10 +3,13 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
+import { stylesheetText } from "~/server/stylesheet.server";
+import styles from "~/styles/app.css";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
@@ -27,7 +30,9 @@ export default function handleRequest(
     // Wait for everything: pages are small, and a complete document is what works without JavaScript.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <StylesheetContext.Provider value={stylesheetText(styles)}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </StylesheetContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

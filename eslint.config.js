@@ -27,6 +27,11 @@ export default tseslint.config(
       "react/no-unescaped-entities": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // `import { z }` keeps every locale of zod in the browser bundle (about 90 KB gzip per form page).
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "zod", importNames: ["z"], message: 'Use `import * as z from "zod"`: the named import ships all of zod to the browser.' }] },
+      ],
     },
   },
   {

@@ -316,7 +316,7 @@ export async function loadPage(browser, url, { js = true, profile = null, cookie
       types[type].requests++;
       types[type].bytes += sizes.responseBodySize;
     }
-    const forms = await page.evaluate(() => document.querySelectorAll("main form").length);
+    const forms = await page.evaluate(() => globalThis.document.querySelectorAll("main form").length);
     return { fcp: timing.fcp, lcp, load: timing.load, types, requests: finished.length, forms };
   } finally {
     await context.close();

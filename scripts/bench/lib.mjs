@@ -101,12 +101,12 @@ export const WEBHOOK_SECRET = "whsec_local_test_secret";
  * the services, on loopback, with a database of its own. Returns its URL, pid,
  * a reader for its resident memory and stop().
  */
-export async function startApp({ serviceEnv, port = APP_PORT, database = "bench", env = {}, entry = "scripts/server.mjs", cwd = ROOT } = {}) {
+export async function startApp({ serviceEnv, port = APP_PORT, database = "bench", env = {}, entry = "scripts/server.mjs", cwd = ROOT, nodeArgs = [] } = {}) {
   const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
   const url = `http://${HOST}:${port}`;
   mkdirSync(path.join(ROOT, "data/bench"), { recursive: true });
   const logFile = path.join(ROOT, "data/bench", `app-${port}.log`);
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd,
     stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],
     env: {
@@ -303,6 +303,9 @@ export async function loadPage(browser, url, { js = true, profile = null, cookie
         origin: performance.timeOrigin,
         fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
         load: performance.getEntriesByType("navigation")[0].loadEventEnd,
+        // Where the wait goes: the HTML's first byte, and the last stylesheet's end (paint waits for it).
+        ttfb: performance.getEntriesByType("navigation")[0].responseStart,
+        cssEnd: Math.max(0, ...performance.getEntriesByType("resource").filter((r) => r.initiatorType === "link" && /\.css(\?|$)/.test(r.name)).map((r) => r.responseEnd)),
       }));
       if (!Number.isNaN(timing.fcp) && lcpTimes.length) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -317,7 +320,7 @@ export async function loadPage(browser, url, { js = true, profile = null, cookie
       types[type].bytes += sizes.responseBodySize;
     }
     const forms = await page.evaluate(() => globalThis.document.querySelectorAll("main form").length);
-    return { fcp: timing.fcp, lcp, load: timing.load, types, requests: finished.length, forms };
+    return { fcp: timing.fcp, lcp, load: timing.load, ttfb: timing.ttfb, cssEnd: timing.cssEnd, types, requests: finished.length, forms };
   } finally {
     await context.close();
   }

@@ -48,6 +48,7 @@ export async function pingDb(): Promise<boolean> {
 
 const UNAVAILABLE = new Set([
   "MongoServerSelectionError",
+  "MongooseServerSelectionError",
   "MongoNetworkError",
   "MongoNetworkTimeoutError",
   "MongoNotConnectedError",

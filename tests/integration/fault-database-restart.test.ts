@@ -4,6 +4,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, expect, it } from "vitest";
 import { CONTACT_MESSAGES } from "~/domain/contact";
+import { isDatabaseUnavailable } from "~/server/db.server";
 import { postForm, startAppProcess, type AppProcess } from "../support/app-process";
 import { uniqueAddress } from "../support/mailpit";
 import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
@@ -104,4 +105,16 @@ it("answers 503 with a message while the database restarts, leaves no partial do
   } finally {
     await conn.close();
   }
+});
+
+it("tells an unreachable database (first connection or later) from other errors, which stay 500s", async () => {
+  const closed = privatePort(48000);
+  const refused = await mongoose
+    .createConnection(`mongodb://127.0.0.1:${closed}/x`, { serverSelectionTimeoutMS: 300 })
+    .asPromise()
+    .catch((e: unknown) => e);
+  expect(isDatabaseUnavailable(refused)).toBe(true);
+  expect(isDatabaseUnavailable(new Error("Nothing to submit"))).toBe(false);
+  expect(isDatabaseUnavailable(Object.assign(new Error("E11000 duplicate key"), { code: 11000 }))).toBe(false);
+  expect(isDatabaseUnavailable("a string")).toBe(false);
 });

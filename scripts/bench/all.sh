@@ -13,7 +13,7 @@ names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
   names=(page-weight slow-links lighthouse throughput)
   # Written by other work and run here when present: intake step writes, the admin orders page.
-  for extra in intake-step admin-orders; do [[ -f "scripts/bench/$extra.mjs" ]] && names+=("$extra"); done
+  for extra in intake-step admin-orders; do [[ -f "scripts/bench/$extra.mjs" || -f "scripts/bench/$extra.ts" ]] && names+=("$extra"); done
 fi
 
 started=""
@@ -28,6 +28,8 @@ mkdir -p test-results/bench
 status=0
 for name in "${names[@]}"; do
   say "$name"
-  node "scripts/bench/$name.mjs" | tee "test-results/bench/$name.txt" || status=1
+  if [[ -f "scripts/bench/$name.ts" ]]; then run=(npx tsx "scripts/bench/$name.ts"); else run=(node "scripts/bench/$name.mjs"); fi
+  # The TypeScript ones import the app's server modules and read the services from the environment.
+  (set -a; eval "$(bash scripts/services.sh env test)"; "${run[@]}") | tee "test-results/bench/$name.txt" || status=1
 done
 exit "$status"

@@ -118,6 +118,7 @@ export async function startApp({ serviceEnv, port = APP_PORT, database = "bench"
       APP_URL: url,
       MONGODB_URI: `${mongo}/${database}`,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      TOKEN_SECRET: "bench-only-token-secret-fedcba9876543210xyz",
       CRON_SECRET: "bench-cron-secret",
       OUTBOX_POLL_MS: "500",
       OUTBOX_BACKOFF_MS: "500",

@@ -24,6 +24,7 @@ export async function startAppProcess({ port, env = {} }: { port: number; env?: 
       PORT: String(port),
       APP_URL: url,
       SESSION_SECRET: "fault-test-session-secret-0123456789abcdef",
+      TOKEN_SECRET: "fault-test-token-secret-fedcba9876543210xyz",
       CRON_SECRET: "fault-test-cron-secret",
       ...env,
     },

@@ -10,12 +10,11 @@ import { Coupon, CouponRedemption, Fulfilment, IntakeToken, Order, OutboxMessage
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { useTestDatabase } from "../support/db";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
-import { sessionEvent, signedDelivery, uniqueId } from "../support/stripe-events";
+import { sessionEvent, uniqueId, webhookRequest } from "../support/stripe-events";
 
 useTestDatabase();
 
-/** A webhook delivery as Stripe makes it, as the route receives it. */
-const delivery = (event: object, signWith?: string) => new Request("http://localhost/webhooks/stripe", signedDelivery(event, signWith));
+const delivery = (event: object, secret?: string) => webhookRequest(event, { secret });
 
 async function pendingOrder(email: string, couponCode?: string) {
   const result = await startCheckout({ email, addOnIds: ["logo-design"], couponCode });

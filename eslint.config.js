@@ -27,6 +27,14 @@ export default tseslint.config(
       "react/no-unescaped-entities": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // `import { z }` keeps every locale of zod in the browser bundle (about 90 KB gzip per form page).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportDeclaration[importKind!='type'][source.value='zod'] > ImportSpecifier[importKind!='type'][imported.name='z']",
+          message: 'Use `import * as z from "zod"`: the named import ships all of zod to the browser.',
+        },
+      ],
     },
   },
   {

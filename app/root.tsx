@@ -3,16 +3,14 @@ import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderDa
 import type { ReactNode } from "react";
 import { Flashes } from "~/components/Flashes";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
+import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { takeFlashes } from "~/server/flash.server";
-import styles from "~/styles/app.css";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+// The stylesheet is not linked: entry.server inlines it (components/InlineStylesheet.tsx).
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = () => [
   { title: "24-Hour Website | Northern Rivers Web Design" },
@@ -33,6 +31,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <InlineStylesheet />
         <Links />
       </head>
       <body>

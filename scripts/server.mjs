@@ -2,6 +2,7 @@
 // cross-origin check on every state-changing request, request logs that never
 // carry tokens, static assets, and the Remix app. `npm start` and the tests run it.
 import { randomBytes } from "node:crypto";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -148,7 +149,8 @@ app.use((req, res, next) => {
     [
       "default-src 'self'",
       `script-src 'self' 'nonce-${nonce}'`,
-      "style-src 'self'",
+      // The nonce admits the stylesheet inlined in each document (app/components/InlineStylesheet.tsx).
+      `style-src 'self' 'nonce-${nonce}'`,
       "img-src 'self' data: https:",
       "connect-src 'self'",
       "font-src 'self'",
@@ -195,7 +197,22 @@ app.use((req, res, next) => {
   res.status(403).type("text/plain").send("Forbidden: cross-site request refused.");
 });
 
-app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
+// Built assets are compressed once at build time (scripts/compress-assets.mjs); a browser that
+// accepts brotli or gzip gets the stored file, and compression() leaves an encoded response alone.
+const buildDir = path.join(root, "public/build");
+const precompressed = await listPrecompressed(buildDir);
+app.use("/build", (req, res, next) => {
+  const encodings = precompressed.get(req.path);
+  if (!encodings || (req.method !== "GET" && req.method !== "HEAD")) return next();
+  res.vary("Accept-Encoding");
+  const accepted = req.acceptsEncodings([...encodings.keys(), "identity"]);
+  const suffix = accepted && encodings.get(accepted);
+  if (!suffix) return next();
+  res.set("Content-Encoding", accepted);
+  res.type(path.extname(req.path));
+  res.sendFile(req.path.slice(1) + suffix, { root: buildDir, immutable: true, maxAge: "1y" }, (error) => error && next(error));
+});
+app.use("/build", express.static(buildDir, { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
 
 app.all(
@@ -220,6 +237,27 @@ app.use((error, req, res, _next) => {
 // A last line, not the fix: anything that escapes every handler is logged rather than lost.
 process.on("uncaughtException", (error) => logLine("error", "process.uncaught_exception", { reason: String(error?.message ?? error), stack: error?.stack }));
 process.on("unhandledRejection", (error) => logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }));
+
+/** Every built file with a .br or .gz beside it: URL path -> encoding -> file suffix. Read once at start. */
+async function listPrecompressed(dir) {
+  const found = new Map();
+  let entries = [];
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch {
+    return found; // not built yet: plain static files only
+  }
+  for (const entry of entries) {
+    const match = /^(.*)\.(br|gz)$/.exec(entry.name);
+    if (!entry.isFile() || !match) continue;
+    const url = "/" + path.relative(dir, path.join(entry.parentPath ?? entry.path, match[1])).split(path.sep).join("/");
+    if (!found.has(url)) found.set(url, new Map());
+    found.get(url).set(match[2] === "br" ? "br" : "gzip", `.${match[2]}`);
+  }
+  // Preference order when a browser accepts both: brotli first.
+  for (const [url, encodings] of found) found.set(url, new Map([...encodings].sort(([a]) => (a === "br" ? -1 : 1))));
+  return found;
+}
 
 const server = app.listen(port, host, () => {
   logLine("info", "server.listening", { url: `http://${host}:${port}` });

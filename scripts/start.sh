@@ -36,7 +36,7 @@ if [[ -z "${MONGODB_URI:-}" ]]; then
 fi
 
 say "building the app..."
-npx remix build
+npm run -s build
 say "serving on http://localhost:${PORT:-3000} (seed demo data with: npm run seed)"
 node scripts/server.mjs & children+=("$!")
 wait "${children[-1]}"

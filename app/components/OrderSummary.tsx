@@ -1,4 +1,4 @@
-import { formatCents, INCLUDED, OFFER } from "~/content/offer";
+import { formatCents } from "~/content/offer";
 import type { Quote } from "~/domain/pricing";
 
 /** The order summary beside checkout: what is bought, each price, the discount and the total. */
@@ -9,17 +9,19 @@ export function OrderSummary({ quote }: { quote: Quote }) {
       <h2 id="summary-heading">Order Summary</h2>
       <p className="summary-product">{quote.product.name}</p>
       <ul className="checklist">
-        {INCLUDED.map((item) => (
+        {quote.product.includes.map((item) => (
           <li key={item}>{item}</li>
         ))}
       </ul>
       <dl className="summary-lines">
-        <div>
-          <dt>Industry average</dt>
-          <dd>
-            <s className="strike">{OFFER.industryAverage}</s>
-          </dd>
-        </div>
+        {quote.product.compareAt ? (
+          <div>
+            <dt>Industry average</dt>
+            <dd>
+              <s className="strike">{quote.product.compareAt}</s>
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>{quote.product.name}</dt>
           <dd>{formatCents(quote.product.price)}</dd>

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Accounts: the sign-in page's forms, their messages (spec 1 sections 5 and 8) and the redirect rule. */
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { intakeProgress } from "./intake/data";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { COUPON_MESSAGES } from "./pricing";
+import * as z from "zod";
+import { EMPTY_COUPON_MESSAGE } from "./pricing";
 import { EmailSchema } from "./schemas";
 
 /** The checkout form's submit buttons (one form, several actions). */
@@ -10,8 +10,11 @@ export const CHECKOUT_INTENTS = {
   pay: "pay",
 } as const;
 
+/** The message the browser checks itself; the others below stay with the server (the bundle drops what it does not use). */
+const MISSING_INFORMATION = "Missing Information: Please provide your email and agree to the terms.";
+
 export const CHECKOUT_MESSAGES = {
-  missing: "Missing Information: Please provide your email and agree to the terms.",
+  missing: MISSING_INFORMATION,
   checkoutError: "Checkout Error: Failed to create checkout session. Please try again.",
   couponFailed: "Error: Failed to validate coupon",
   couponRemoved: "Coupon removed",
@@ -42,9 +45,9 @@ export const CheckoutSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {
-      ctx.addIssue({ code: "custom", path: [], message: CHECKOUT_MESSAGES.missing });
+      ctx.addIssue({ code: "custom", path: [], message: MISSING_INFORMATION });
     }
     if (value.intent === CHECKOUT_INTENTS.applyCoupon && !value.couponCode) {
-      ctx.addIssue({ code: "custom", path: ["couponCode"], message: COUPON_MESSAGES.empty });
+      ctx.addIssue({ code: "custom", path: ["couponCode"], message: EMPTY_COUPON_MESSAGE });
     }
   });

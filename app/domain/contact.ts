@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EmailSchema } from "./schemas";
 
 export const CONTACT_MESSAGE_MAX = 1000;

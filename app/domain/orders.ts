@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
 

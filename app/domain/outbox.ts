@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The admin outbox page (/admin/outbox): its filter, its one row action, its messages. */
 

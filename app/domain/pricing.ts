@@ -1,20 +1,24 @@
-import { ADD_ONS, type AddOn, BASE_PRICE_CENTS, OFFER } from "~/content/offer";
+import { ADD_ONS, type AddOn, BASE_PRICE_CENTS, INCLUDED, OFFER } from "~/content/offer";
 import { PACKAGE_MAINTENANCE_PLAN } from "~/content/maintenance";
 import { findPackage, packagePrice } from "~/content/packages";
 
 /** What a coupon does to a price: the terms checkout reads (spec 1 section 3). */
 export type CouponTerms = { code: string; discount_type: "percentage" | "fixed"; discount_value: number };
 
-/** The product being bought: the 24-Hour Website, or a package chosen on /packages. */
-export type Product = { id: string; name: string; price: number };
+/**
+ * The product being bought: the 24-Hour Website, or a package chosen on /packages,
+ * with what it includes and the price it is compared with (the 24-Hour Website's
+ * "industry average"; a package has none).
+ */
+export type Product = { id: string; name: string; price: number; includes: readonly string[]; compareAt: string | null };
 
-export const DEFAULT_PRODUCT: Product = { id: "24-hour-website", name: OFFER.name, price: BASE_PRICE_CENTS };
+export const DEFAULT_PRODUCT: Product = { id: "24-hour-website", name: OFFER.name, price: BASE_PRICE_CENTS, includes: INCLUDED, compareAt: OFFER.industryAverage };
 
 /** The product bought; a package "With Maintenance" costs 15% less (the plan is billed on top). */
 export function productFor(packageId: string | null | undefined, withMaintenance = false): Product {
   const pkg = findPackage(packageId);
   if (!pkg) return DEFAULT_PRODUCT;
-  return { id: pkg.id, name: `${pkg.name} Website Package`, price: packagePrice(pkg, withMaintenance) };
+  return { id: pkg.id, name: `${pkg.name} Website Package`, price: packagePrice(pkg, withMaintenance), includes: pkg.features, compareAt: null };
 }
 
 /** The first month of the maintenance plan that comes with a package bought "With Maintenance". */
@@ -64,14 +68,18 @@ export type CouponRecord = CouponTerms & {
   allowed_domains: string[];
 };
 
+/** The empty code's message: the one coupon message the browser checks itself (its own constant, so the rest stay server-side). */
+export const EMPTY_COUPON_MESSAGE = "Invalid Coupon: Please enter a coupon code";
+
+/** Every coupon failure has one title, 'Invalid Coupon', as the empty code's message does (spec 1 sections 5 and 8). */
 export const COUPON_MESSAGES = {
-  empty: "Invalid Coupon: Please enter a coupon code",
-  notValid: "This coupon code is not valid",
-  inactive: "This coupon is no longer active",
-  expired: "This coupon has expired",
-  usedUp: "This coupon has reached its usage limit",
-  needEmail: "Please enter your email address first: this coupon is for specific customers",
-  wrongEmail: "This coupon is not valid for your email address",
+  empty: EMPTY_COUPON_MESSAGE,
+  notValid: "Invalid Coupon: This coupon code is not valid",
+  inactive: "Invalid Coupon: This coupon is no longer active",
+  expired: "Invalid Coupon: This coupon has expired",
+  usedUp: "Invalid Coupon: This coupon has reached its usage limit",
+  needEmail: "Invalid Coupon: Please enter your email address first: this coupon is for specific customers",
+  wrongEmail: "Invalid Coupon: This coupon is not valid for your email address",
   applied: "Coupon Applied!",
 } as const;
 

@@ -99,6 +99,19 @@ function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown
   }
 }
 
+/** What protectedValue does to each protected field, in words a customer reads on the Privacy Preview. */
+export const GENERALISED_WHY: Record<(typeof PROTECTED_FIELDS)[number], string> = {
+  physical_address: `reduced to a known region (such as Northern Rivers) or "${LOCAL_AREA}", so AI never learns where you are.`,
+  service_area: `reduced to a known region (such as Northern Rivers) or "${LOCAL_AREA}".`,
+  business_hours: "AI is told only that you gave your hours; we add them to the site ourselves.",
+  abn_acn: `replaced by "${REGISTERED_BUSINESS}": the number itself is never sent.`,
+  business_legal_name: "AI is told only that a registered name is on file.",
+  primary_domain: "reduced to its ending (for example a .com.au domain).",
+  target_keywords: "kept, because the site is written around them; any e-mail address or phone number in them is taken out.",
+  competitor_urls: "AI is told how many you gave, not which businesses they are.",
+  social_links: "only the names of the platforms are sent, never your profile links.",
+};
+
 export type AiSafeData = Record<string, unknown>;
 
 export function aiSafeData(submission: Record<string, unknown>): AiSafeData {
@@ -130,4 +143,9 @@ export const AI_REQUIRED = [
 export function missingForAi(submission: Record<string, unknown>): string | null {
   const missing = AI_REQUIRED.filter(([f]) => !present(submission[f])).map(([, label]) => label);
   return missing.length ? `Missing required fields for AI processing: ${missing.join(", ")}` : null;
+}
+
+/** The customer chose, on step 12, a site built by hand: no AI prompt is ever generated for the order. */
+export function optedOutOfAi(submission: Record<string, unknown> | null): boolean {
+  return Boolean((submission?.privacy_consent as { aiOptOut?: unknown } | null | undefined)?.aiOptOut);
 }

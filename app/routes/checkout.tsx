@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Field, FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { OrderSummary } from "~/components/OrderSummary";
@@ -12,7 +12,7 @@ import { ADD_ONS, formatCents } from "~/content/offer";
 import { findPackage } from "~/content/packages";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
-import { COUPON_MESSAGES, quote, type CouponTerms } from "~/domain/pricing";
+import { COUPON_MESSAGES, DEFAULT_PRODUCT, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
@@ -134,6 +134,7 @@ export default function Checkout() {
   const paying = useIsPending({ intent: CHECKOUT_INTENTS.pay });
   // Problems with fields that have no box of their own (the terms tick, the button pressed) show at the top.
   const problem = form.errors?.[0] ?? fields.terms.errors?.[0] ?? fields.intent.errors?.[0];
+  const applyButton = useRef<HTMLButtonElement>(null);
 
   return (
     <>
@@ -148,6 +149,10 @@ export default function Checkout() {
               {actionData.notice}
             </p>
           ) : null}
+          {/* The form's default button: Enter in a field pays (the coupon box applies its code instead, with JavaScript). */}
+          <button type="submit" name="intent" value={CHECKOUT_INTENTS.pay} className="hidden-default" tabIndex={-1} aria-hidden="true">
+            Proceed to Payment
+          </button>
           <input type="hidden" name="package" value={loaderData.packageId ?? ""} />
           {loaderData.withMaintenance ? <input type="hidden" name="maintenance" value="1" /> : null}
           <input type="hidden" name="appliedCoupon" value={applied?.code ?? ""} />
@@ -184,8 +189,13 @@ export default function Checkout() {
                 key={`${fields.couponCode.key}-${applied?.code ?? ""}`}
                 autoComplete="off"
                 autoCapitalize="characters"
+                onKeyDown={(e) => {
+                  if (e.key !== "Enter") return;
+                  e.preventDefault();
+                  applyButton.current?.click();
+                }}
               />
-              <button type="submit" name="intent" value={CHECKOUT_INTENTS.applyCoupon} className="button">
+              <button type="submit" name="intent" value={CHECKOUT_INTENTS.applyCoupon} className="button" ref={applyButton}>
                 Apply
               </button>
             </div>
@@ -224,7 +234,7 @@ export default function Checkout() {
           </div>
           <p className="hint">Payments are processed securely by Stripe. You'll return here if you cancel.</p>
           <p>
-            <Link to="/rapid-website">← Back to the 24-Hour Website</Link>
+            {loaderData.quote.product.id === DEFAULT_PRODUCT.id ? <Link to="/rapid-website">← Back to the 24-Hour Website</Link> : <Link to="/packages">← Back to packages</Link>}
           </p>
         </Form>
       </div>

@@ -6,13 +6,14 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
+import { namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { useAutosave } from "~/components/intake/useAutosave";
 import { canOpenStep, completedSteps, formValues, furthestStep, withoutItem, type IntakeData } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
-import { keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
+import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
 import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
-import { aiSafeData, missingForAi } from "~/domain/privacy";
+import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   brandingChanges,
@@ -70,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mapsSearchUrl: name
         ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
         : null,
-      preview: step === 13 ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}) } : null,
+      preview: step === 13 ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) } : null,
     },
   };
 }
@@ -226,7 +227,7 @@ export default function IntakeStep() {
         <p>
           Step {step} of {TOTAL_STEPS}
         </p>
-        <h1>{name}</h1>
+        <h1>{meta.heading ?? name}</h1>
         <p className="badges">
           <span className="badge badge-muted">About {meta.minutes} min</span>
           <span className="badge">{meta.category}</span>
@@ -247,7 +248,7 @@ export default function IntakeStep() {
           <button type="submit" name="intent" value={INTENT_VALUES.stay} className="hidden-default" tabIndex={-1} aria-hidden="true">
             Save
           </button>
-          <FormAlert message={form.errors?.[0] ?? Object.values(form.allErrors).flat()[0] ?? (actionData && "notice" in actionData ? actionData.notice : undefined)} />
+          <FormAlert message={form.errors?.[0] ?? firstFieldError(form.allErrors) ?? (actionData && "notice" in actionData ? actionData.notice : undefined)} />
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
         </Form>
@@ -280,11 +281,18 @@ export default function IntakeStep() {
   );
 }
 
+/** The first failing field's message, naming the field. */
+function firstFieldError(errors: Record<string, string[] | undefined>): string | undefined {
+  const first = Object.entries(errors).find(([, messages]) => messages?.length);
+  return first ? namedError(first[0], first[1]![0]) : undefined;
+}
+
 function StepButtons({ step, busy, previewMissing }: { step: number; busy: boolean; previewMissing: string | null }) {
   const consents = REQUIRED_CONSENTS.map((name) => useLiveValue(name)); // eslint-disable-line react-hooks/rules-of-hooks -- fixed list
+  const byHand = useLiveValue("aiChoice") === AI_CHOICE.byHand;
   const hydrated = useHydrated();
-  // Without JavaScript the server refuses missing consents; with it, the button waits for the ticks.
-  const consentMissing = hydrated && step === 12 && consents.some((v) => v !== "on");
+  // Without JavaScript the server refuses missing consents; with it, the button waits for the ticks (unless AI is opted out).
+  const consentMissing = hydrated && step === 12 && !byHand && consents.some((v) => v !== "on");
   const blocked = (step === 13 && Boolean(previewMissing)) || consentMissing;
   return (
     <div className="intake-nav">

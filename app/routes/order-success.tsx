@@ -2,6 +2,7 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
+import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { confirmCheckout, startedHere } from "~/server/checkout.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -59,7 +60,10 @@ export default function OrderSuccess() {
   }
   return (
     <>
-      <PageHero title="Payment Successful!" lead="Thank you for your order. We've e-mailed you a link to your intake form, so you can come back to it any time.">
+      <PageHero
+        title="Payment Successful!"
+        lead={`Thank you for your order. We've e-mailed you a link to your intake form. The link is valid for ${TOKEN_VALID_DAYS.intake} days: use it to come back to your answers any time.`}
+      >
         {result.intakeUrl ? null : <p>Open the link in that e-mail to start your intake form.</p>}
         <div className="actions">
           {result.intakeUrl ? (

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CallToAction, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
+import { SiteMockup } from "~/components/SiteMockup";
 import { pageMeta } from "~/content/meta";
 import { SHOWCASE } from "~/content/showcase";
 
@@ -11,11 +12,15 @@ export const meta: MetaFunction = () =>
 export default function Showcase() {
   return (
     <>
-      <PageHero title="Our Work" lead="Examples of the websites we build for small businesses. Open one to see the demo." />
+      <PageHero
+        title="Our Work"
+        lead="Three example sites, each built the way we build yours: from the owner's own answers on our intake form, in 24 hours. Open one to click through the demo."
+      />
       <Section title="Example Websites">
-        <ul className="grid card-list">
+        <ul className="grid card-list showcase-list">
           {SHOWCASE.map((e) => (
-            <li key={e.slug} className="card">
+            <li key={e.slug} className="card showcase-card">
+              <SiteMockup example={e} className="mockup" />
               <p className="eyebrow">{e.category}</p>
               <h3>{e.name}</h3>
               <p>{e.description}</p>

@@ -46,6 +46,30 @@ export async function pingDb(): Promise<boolean> {
   }
 }
 
+const UNAVAILABLE = new Set([
+  "MongoServerSelectionError",
+  "MongooseServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+]);
+
+/**
+ * True when an error means the database cannot be reached right now (down,
+ * restarting, network), as opposed to a bug or a bad query: the request can be
+ * answered with 503 and tried again later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (UNAVAILABLE.has(e.name)) return true;
+    // mongoose queues commands while it reconnects, then gives up with this message.
+    if (e.name === "MongooseError" && /buffering timed out/.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** E11000: the insert lost a race for a unique key, which is how exactly-once effects say "already done". */
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && (error as { code?: number }).code === 11000;

@@ -173,7 +173,13 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   await IntakeSubmission.updateOne(
     { _id: access.orderId },
     {
-      $set: { status: "submitted", submitted_at: doc.submitted_at ?? new Date(), ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) },
+      $set: {
+        status: "submitted",
+        submitted_at: doc.submitted_at ?? new Date(),
+        // A customer who opted out of AI (step 12) has nothing prepared for it: the site is built by hand.
+        ai_safe_data: data.ai_processing_consent ? aiSafeData(data) : null,
+        privacy_summary: privacySummary(data),
+      },
       $max: { furthest_step: 15 },
     },
   );

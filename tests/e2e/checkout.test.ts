@@ -60,6 +60,7 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await page.waitForURL(/\/order-success\?session_id=/);
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByRole("main").textContent()).toContain("The link is valid for 7 days");
     await page.reload(); // reloading changes nothing
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
     expect(await page.getByRole("link", { name: "Return to Homepage" }).getAttribute("href")).toBe("/");
@@ -83,7 +84,7 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     await page.getByText("Invalid Coupon: Please enter a coupon code").waitFor();
     await page.getByLabel("Coupon code").fill("NOT-A-REAL-CODE");
     await page.getByRole("button", { name: "Apply" }).click();
-    await page.getByText("This coupon code is not valid").waitFor();
+    await page.getByText("Invalid Coupon: This coupon code is not valid").waitFor();
     expect(await page.getByLabel("Coupon code").inputValue()).toBe("NOT-A-REAL-CODE");
     expect(await total(page)).toBe("$300.00");
   });
@@ -93,6 +94,21 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     await page.goto("/checkout?package=professional");
     expect(await page.locator(".summary-product").textContent()).toBe("Professional Website Package");
     expect(await total(page)).toBe("$1,997.00");
+    // The summary describes the package, not the 24-Hour Website.
+    const summary = await page.getByRole("region", { name: "Order Summary" }).textContent();
+    expect(summary).toContain("Up to 10 pages");
+    expect(summary).not.toContain("$1000+");
+    expect(summary).not.toContain("First month of hosting");
+    expect(await page.getByRole("link", { name: "← Back to packages" }).getAttribute("href")).toBe("/packages");
+  });
+
+  it("pays, not applies a coupon, when Enter is pressed in the e-mail box", async () => {
+    const page = await browser.newPage({ javaScriptEnabled });
+    await page.goto("/checkout");
+    await page.getByLabel("Email").fill(uniqueAddress("enter"));
+    await page.getByLabel("Email").press("Enter");
+    expect(await alertText(page)).toBe("Missing Information: Please provide your email and agree to the terms.");
+    expect(await page.getByText("Please enter a coupon code").count()).toBe(0);
   });
 });
 

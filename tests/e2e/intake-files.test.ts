@@ -29,7 +29,7 @@ describe("step 4's files with JavaScript off", () => {
     // The alt text is still empty when the logo is chosen: the post is refused for that field, but the logo is kept.
     await page.getByLabel("Upload your logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: await image("#c33") });
     await page.getByRole("button", { name: "Next Step" }).click();
-    expect(await alertText(page)).toBe("Alt text is required");
+    expect(await alertText(page)).toBe("Photo 1, Describe the photo: Alt text is required");
     await page.getByAltText("Your current logo").waitFor();
     await screenshot(page, "intake-step4-logo-kept-nojs-390");
     const doc = await IntakeSubmission.findById(orderId).lean();

@@ -50,7 +50,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await page.getByLabel(/^Business type/).selectOption("trades");
     await page.getByLabel(/^Describe your business/).fill("Too short");
     await next(page);
-    expect(await alertText(page)).toBe("Description must be at least 10 characters");
+    expect(await alertText(page)).toBe("Describe your business: Description must be at least 10 characters");
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Bright Spark Electrical");
     expect(await page.getByLabel(/^Contact phone/).inputValue()).toBe("0400 123 999");
     await page.getByLabel(/^Describe your business/).fill("Licensed electricians for homes and businesses.");
@@ -74,6 +74,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await next(page);
     expect(await alertText(page)).toBe("Please describe each new photo (alt text), then continue.");
     await page.getByAltText("Your current logo").waitFor(); // appears once the saved step reloads
+    // By path, so it shows under any host name the site is opened with (here 127.0.0.1, not APP_URL's).
+    expect(await page.getByAltText("Your current logo").getAttribute("src")).toMatch(new RegExp(`^/uploads/logos/${orderId}/`));
     await page.getByLabel("Describe the photo (alt text, required)").fill("Our service van");
     await screenshot(page, `intake-step4-${javaScriptEnabled ? "js" : "nojs"}`);
     await next(page);
@@ -104,7 +106,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     }
     await onStep(later, 9);
     await next(later);
-    expect(await alertText(later)).toBe("Please tick the Legal Pages Acknowledgement to continue");
+    expect(await alertText(later)).toBe("Legal Pages Acknowledgement: Please tick the Legal Pages Acknowledgement to continue");
     await later.getByLabel(/Legal Pages Acknowledgement/).check();
     await next(later);
     await onStep(later, 10);

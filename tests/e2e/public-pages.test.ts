@@ -73,6 +73,7 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
   it("showcase: three examples with their demo pages, and a generic example for an unknown one", async () => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/showcase");
+    expect(await page.getByRole("img", { name: /^Sketch of the .* home page$/ }).count()).toBe(3);
     for (const [name, slug] of [["Pampered Paws Grooming", "dog-groomer"], ["Bright Spark Electrical", "electrician"], ["Riverside Accounting", "accountant"]]) {
       expect(await href(page, `View the ${name} demo`)).toBe(`/showcase/${slug}`);
     }
@@ -81,6 +82,11 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     // The demo's own h1 (the portfolio page has a card with the same title).
     await page.getByRole("heading", { level: 1, name: "Bright Spark Electrical" }).waitFor();
     await expect.poll(() => page.locator(".card h3").count()).toBe(4);
+    // A convincing small site: real services, a customer's words, how to get in touch; no placeholder text.
+    const demo = await page.getByRole("main").textContent();
+    for (const text of ["Switchboard Upgrades", "Called at 7am with no power", "Get in Touch", "(02) 5550 2931"]) expect(demo).toContain(text);
+    expect(demo).not.toMatch(/placeholder/i);
+    expect(await page.getByRole("img", { name: "Sketch of the Bright Spark Electrical home page" }).count()).toBe(1);
     await page.getByRole("link", { name: /Back to Portfolio/ }).click();
     await page.waitForURL(`${APP_URL}/showcase`);
     expect((await page.goto("/showcase/plumber"))?.status()).toBe(200);

@@ -1,5 +1,4 @@
 import mongoose from "mongoose";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { COUPON_MESSAGES } from "~/domain/pricing";
 import { startCheckout } from "~/server/checkout.server";
@@ -11,39 +10,11 @@ import { Coupon, CouponRedemption, Fulfilment, IntakeToken, Order, OutboxMessage
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { useTestDatabase } from "../support/db";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+import { sessionEvent, uniqueId, webhookRequest } from "../support/stripe-events";
 
 useTestDatabase();
 
-const secret = process.env.STRIPE_WEBHOOK_SECRET!;
-let n = 0;
-const unique = (p: string) => `${p}_${Date.now()}_${++n}`;
-
-/** A webhook delivery as Stripe makes it: the event JSON and its signature header. */
-function delivery(event: object, signWith = secret) {
-  const payload = JSON.stringify(event);
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: signWith });
-  return new Request("http://localhost/webhooks/stripe", { method: "POST", body: payload, headers: { "stripe-signature": signature, "content-type": "application/json" } });
-}
-
-function sessionEvent(type: string, session: { id: string; orderId: string; amount: number; paymentStatus?: string }, id = unique("evt")) {
-  return {
-    id,
-    object: "event",
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: session.id,
-        object: "checkout.session",
-        amount_total: session.amount,
-        payment_status: session.paymentStatus ?? "paid",
-        payment_intent: "pi_123",
-        client_reference_id: session.orderId,
-        metadata: { order_id: session.orderId },
-      },
-    },
-  };
-}
+const delivery = (event: object, secret?: string) => webhookRequest(event, { secret });
 
 async function pendingOrder(email: string, couponCode?: string) {
   const result = await startCheckout({ email, addOnIds: ["logo-design"], couponCode });
@@ -95,8 +66,8 @@ describe("the Stripe webhook", () => {
     const email = uniqueAddress("paid");
     const order = (await pendingOrder(email, "ONCE"))!;
     const session = { id: order.stripe_session_id!, orderId: order._id, amount: order.amount_total };
-    const completed = sessionEvent("checkout.session.completed", session, unique("evt_completed"));
-    const succeeded = sessionEvent("checkout.session.async_payment_succeeded", session, unique("evt_async"));
+    const completed = sessionEvent("checkout.session.completed", session, uniqueId("evt_completed"));
+    const succeeded = sessionEvent("checkout.session.async_payment_succeeded", session, uniqueId("evt_async"));
 
     const deliveries = Array.from({ length: 20 }, (_, i) => (i % 2 ? completed : succeeded));
     const responses = await Promise.all(deliveries.map((e) => webhook({ request: delivery(e), params: {}, context: {} })));

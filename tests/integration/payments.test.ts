@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/server/checkout.server";
 import { abandonCheckout, settlePayment } from "~/server/fulfilment.server";
@@ -6,10 +5,10 @@ import { Coupon, CouponRedemption, Fulfilment, IntakeToken, Order, PaymentIssue 
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { useTestDatabase } from "../support/db";
 import { uniqueAddress } from "../support/mailpit";
+import { sessionEvent, webhookRequest } from "../support/stripe-events";
 
 useTestDatabase();
 
-const secret = process.env.STRIPE_WEBHOOK_SECRET!;
 let n = 0;
 const unique = (p: string) => `${p}${Date.now()}${++n}`;
 
@@ -31,31 +30,9 @@ const payment = (order: { _id: string; stripe_session_id?: string | null; amount
   amountPaid,
 });
 
-function delivery(event: object, timestamp?: number) {
-  const payload = JSON.stringify(event);
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
-  return new Request("http://localhost/webhooks/stripe", { method: "POST", body: payload, headers: { "stripe-signature": signature, "content-type": "application/json" } });
-}
-
-function completed(order: { _id: string; stripe_session_id?: string | null }, amount: number) {
-  return {
-    id: unique("evt_"),
-    object: "event",
-    type: "checkout.session.completed",
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: order.stripe_session_id,
-        object: "checkout.session",
-        amount_total: amount,
-        payment_status: "paid",
-        payment_intent: "pi_1",
-        client_reference_id: order._id,
-        metadata: { order_id: order._id },
-      },
-    },
-  };
-}
+const delivery = (event: object, timestamp?: number) => webhookRequest(event, { timestamp });
+const completed = (order: { _id: string; stripe_session_id?: string | null }, amount: number) =>
+  sessionEvent("checkout.session.completed", { id: order.stripe_session_id!, orderId: order._id, amount });
 
 describe("a paid order always holds its coupon use", () => {
   it("a pay and a cancel of the same checkout sent at once never leave a paid order without its use (10 trials)", async () => {

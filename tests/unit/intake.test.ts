@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { canOpenStep, completedSteps, furthestStep, intakeProgress, storedFields, withoutItem } from "~/domain/intake/data";
+import { fieldLabel, namedError } from "~/components/intake/labels";
+import { canOpenStep, completedSteps, formValues, furthestStep, intakeProgress, storedFields, withoutItem } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
-import { keepListShapes, LIST_SHAPE_MESSAGE, stepSchema } from "~/domain/intake/schemas";
+import { keepListShapes, LIST_SHAPE_MESSAGE, PRICE_WITHOUT_TICK, stepSchema } from "~/domain/intake/schemas";
 import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
-import { aiSafeData, LOCAL_AREA, missingForAi, PRIVATE_FIELDS, REGISTERED_BUSINESS } from "~/domain/privacy";
+import { aiSafeData, LOCAL_AREA, missingForAi, optedOutOfAi, PRIVATE_FIELDS, REGISTERED_BUSINESS } from "~/domain/privacy";
 
 type Parsed = { success: boolean; data?: Record<string, any>; error?: { issues: { message: string }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 const parse = (step: number, mode: "next" | "draft", values: unknown) => stepSchema(step, mode).safeParse(values) as Parsed;
@@ -41,15 +42,27 @@ describe("step schemas at their bounds", () => {
     expect(firstMessage(parse(5, "draft", { competitorUrls: ["a.au", "b.au", "c.au", "d.au"] }))).toBe("At most 3 competitor URLs");
     expect(firstMessage(parse(5, "draft", { targetKeywords: ["k".repeat(101)] }))).toBe("Each keyword must be 100 characters or fewer");
   });
-  it("rows: a service needs a name, a testimonial both author and text, a rating 1-5 (default 5)", () => {
-    expect(parse(3, "draft", { servicesList: [{ name: "Wiring", showPricing: "on", price: "$99" }, { description: "no name" }] }).data?.servicesList).toEqual([
+  it("rows: blank rows go; a rating alone (5 by default) is not a row", () => {
+    expect(parse(3, "draft", { servicesList: [{ name: "Wiring", showPricing: "on", price: "$99" }, { name: "", description: "" }] }).data?.servicesList).toEqual([
       { name: "Wiring", showPricing: true, price: "$99" },
     ]);
-    expect(parse(3, "draft", { servicesList: [{ name: "A", price: "$1" }] }).data?.servicesList[0].price).toBeUndefined();
-    expect(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { text: "No author" }] }).data?.testimonials).toEqual([
+    expect(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { author: "", text: "", rating: "5" }] }).data?.testimonials).toEqual([
       { author: "Jo", text: "Great", rating: 5 },
     ]);
     expect(firstMessage(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Hi", rating: "6" }] }))).toBe("Rating must be 1 to 5");
+  });
+  it("rows: a row typed in but missing a required box is refused with a message on that box, in every mode", () => {
+    const issues = (r: Parsed) => (r.error as { issues: { path: unknown[]; message: string }[] } | undefined)?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { author: "Sam" }] }))).toEqual([["testimonials.1.text", "Please add what they said"]]);
+    expect(issues(parse(6, "next", { testimonials: [{ text: "Lovely work" }] }))).toEqual([["testimonials.0.author", "Please add the customer's name"]]);
+    expect(issues(parse(10, "draft", { staffBios: [{ role: "Apprentice" }] }))).toEqual([["staffBios.0.name", "Please add this person's name, or clear their boxes"]]);
+    expect(issues(parse(3, "draft", { servicesList: [{ description: "no name" }] }))).toEqual([["servicesList.0.name", "Please name this service, or clear its boxes"]]);
+    expect(issues(parse(6, "draft", { reviewLinks: [{ platform: "Google" }] }))).toEqual([["reviewLinks.0.url", "Please add the link, or clear the platform"]]);
+  });
+  it("rows: a price typed without its 'show price' tick is pointed out, not dropped", () => {
+    const r = parse(3, "draft", { servicesList: [{ name: "A", price: "$1" }] });
+    expect(firstMessage(r)).toBe(PRICE_WITHOUT_TICK);
+    expect(r.error?.issues[0]).toMatchObject({ path: ["servicesList", 0, "price"] });
   });
   it("pages always include Home and Contact", () => {
     expect(parse(7, "draft", { pagesNeeded: ["FAQ"] }).data?.pagesNeeded).toEqual(["Home", "Contact", "FAQ"]);
@@ -196,5 +209,39 @@ describe("token states", () => {
     expect(TOKEN_VALID_DAYS.intake).toBe(7);
     expect(addDays(now, RENEWAL_DAYS).toISOString()).toBe("2026-02-09T00:00:00.000Z");
     expect(MAX_SELF_RENEWALS).toBe(3);
+  });
+});
+
+describe("step 12: the AI opt-out", () => {
+  const consents = { allowAIDataProcessing: "on", allowDataForWebsiteGeneration: "on", understandObfuscation: "on", understandDataUsage: "on" };
+  it("AI-assisted drafting (the default) still needs the four ticks", () => {
+    expect(parse(12, "next", {}).success).toBe(false);
+    expect(parse(12, "next", { aiChoice: "ai", ...consents }).data).toMatchObject({ aiChoice: "ai", allowAIDataProcessing: true });
+  });
+  it("a site built by hand needs no ticks, and withdraws any left ticked", () => {
+    const r = parse(12, "next", { aiChoice: "by_hand", allowAIDataProcessing: "on" });
+    expect(r.data).toMatchObject({ aiChoice: "by_hand", allowAIDataProcessing: false, understandDataUsage: false });
+    const stored = storedFields(12, r.data!);
+    expect(stored).toMatchObject({ ai_processing_consent: false, privacy_consent: { aiOptOut: true, allowAIDataProcessing: false } });
+    expect(optedOutOfAi(stored)).toBe(true);
+    expect(formValues(stored).aiChoice).toBe("by_hand");
+    expect(optedOutOfAi(storedFields(12, parse(12, "next", consents).data!))).toBe(false);
+  });
+});
+
+describe("the top alert names its field in the form's words", () => {
+  it.each([
+    ["businessName", "Trading name"],
+    ["testimonials[1].text", "Testimonial 2, What they said"],
+    ["servicesList[0].price", "Service 1, Price"],
+    ["keyPoints[2]", "Key point 3"],
+    ["socialLinks.facebook", "Facebook"],
+    ["photoMetadata[0].altText", "Photo 1, Describe the photo"],
+    ["mainCta", "What should visitors do?"],
+    ["physicalAddress", "Address"],
+  ])("%s is %s", (path, label) => expect(fieldLabel(path)).toBe(label));
+  it("says the message after the label, or alone when it is about the whole step", () => {
+    expect(namedError("businessName", "Business name is required")).toBe("Trading name: Business name is required");
+    expect(namedError("", "Please tick all four required consents to continue")).toBe("Please tick all four required consents to continue");
   });
 });

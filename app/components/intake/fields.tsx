@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, Fragment, useContext, useEffect, useState, type ReactNode } from "react";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { useHydrated } from "../hooks";
@@ -17,6 +17,9 @@ export function valueAt(values: unknown, path: string): unknown {
     .split(".")
     .reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), values);
 }
+
+/** An item's name inside a sentence: "Add a video URL", not "Add a video url". */
+const inSentence = (label: string) => label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
 const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
 
@@ -116,13 +119,28 @@ export function TextField({ name, label, type = "text", hint, required, rows = 4
   );
 }
 
-export function SelectField({ name, label, options, required, hint }: { name: string; label: ReactNode; options: Option[]; required?: boolean; hint?: ReactNode }) {
+/** A select; with `initial`, that option is chosen until something is saved, and there is no empty choice. */
+export function SelectField({
+  name,
+  label,
+  options,
+  required,
+  hint,
+  initial,
+}: {
+  name: string;
+  label: ReactNode;
+  options: Option[];
+  required?: boolean;
+  hint?: ReactNode;
+  initial?: string;
+}) {
   const f = useField(name);
   return (
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
-      <select id={f.id} name={name} defaultValue={f.value == null ? "" : String(f.value)} aria-required={required || undefined} {...f.aria}>
-        <option value="">Choose one…</option>
+      <select id={f.id} name={name} defaultValue={f.value == null ? (initial ?? "") : String(f.value)} aria-required={required || undefined} {...f.aria}>
+        {initial === undefined ? <option value="">Choose one…</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -232,14 +250,14 @@ export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: 
         {saved.map((_, i) => (
           <li key={i}>
             <TextField name={`${name}[${i}]`} label={`${itemLabel} ${i + 1}`} type={type} />
-            <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+            <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
           </li>
         ))}
         {saved.length < max ? (
           <li>
-            <TextField name={`${name}[${saved.length}]`} label={`Add a ${itemLabel.toLowerCase()}`} type={type} />
+            <TextField name={`${name}[${saved.length}]`} label={`Add a ${inSentence(itemLabel)}`} type={type} />
             <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
-              Add {itemLabel.toLowerCase()}
+              Add {inSentence(itemLabel)}
             </button>
           </li>
         ) : (
@@ -251,19 +269,30 @@ export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: 
   );
 }
 
-export type RowField = { key: string; label: string; type?: TextProps["type"] | "checkbox" | "select"; options?: Option[]; hint?: string };
+export type RowField = {
+  key: string;
+  label: string;
+  type?: TextProps["type"] | "checkbox" | "select";
+  options?: Option[];
+  hint?: string;
+  /** A select's choice for a new row. */
+  initial?: string;
+  /** With JavaScript, shown only while this checkbox of the same row is ticked (its hint says so for everyone). */
+  shownWhen?: string;
+};
 
-/** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
-export function RowsEditor({
-  name,
-  legend,
-  itemLabel,
-  fields,
-  max,
-  keyField,
-  hint,
-  renderExtra,
-}: {
+function RowFieldInput({ field, path }: { field: RowField; path: string }) {
+  if (field.type === "checkbox") return <Checkbox name={path} label={field.label} hint={field.hint} />;
+  if (field.type === "select") return <SelectField name={path} label={field.label} options={field.options ?? []} hint={field.hint} initial={field.initial} />;
+  return <TextField name={path} label={field.label} type={field.type} hint={field.hint} />;
+}
+
+function ShownWhenTicked({ name, children }: { name: string; children: ReactNode }) {
+  const ticked = useLiveValue(name);
+  return <When show={ticked === "on"}>{children}</When>;
+}
+
+export type RowsEditorProps = {
   name: string;
   legend: ReactNode;
   itemLabel: string;
@@ -272,9 +301,14 @@ export function RowsEditor({
   keyField: string;
   hint?: ReactNode;
   renderExtra?: (index: number) => ReactNode;
-}) {
+};
+
+/** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
+export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hint, renderExtra }: RowsEditorProps) {
   const { values, errors } = useContext(StepFormContext);
-  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && r[keyField]);
+  // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
+  const typed = (r: Record<string, unknown>) => Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
+  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && typed(r));
   const slots = rows.length < max ? rows.length + 1 : rows.length;
   return (
     <fieldset className="list-editor">
@@ -284,20 +318,24 @@ export function RowsEditor({
         const isNew = i === rows.length;
         return (
           <fieldset key={i} className="row">
-            <legend>{isNew ? `Add a ${itemLabel.toLowerCase()}` : `${itemLabel} ${i + 1}`}</legend>
+            <legend>{isNew ? `Add a ${inSentence(itemLabel)}` : `${itemLabel} ${i + 1}`}</legend>
             {fields.map((field) => {
-              const path = `${name}[${i}].${field.key}`;
-              if (field.type === "checkbox") return <Checkbox key={field.key} name={path} label={field.label} hint={field.hint} />;
-              if (field.type === "select") return <SelectField key={field.key} name={path} label={field.label} options={field.options ?? []} hint={field.hint} />;
-              return <TextField key={field.key} name={path} label={field.label} type={field.type} hint={field.hint} />;
+              const input = <RowFieldInput field={field} path={`${name}[${i}].${field.key}`} />;
+              return field.shownWhen ? (
+                <ShownWhenTicked key={field.key} name={`${name}[${i}].${field.shownWhen}`}>
+                  {input}
+                </ShownWhenTicked>
+              ) : (
+                <Fragment key={field.key}>{input}</Fragment>
+              );
             })}
             {renderExtra?.(i)}
             {isNew ? (
               <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
-                Add {itemLabel.toLowerCase()}
+                Add {inSentence(itemLabel)}
               </button>
             ) : (
-              <RemoveButton name={name} index={i} label={`${itemLabel.toLowerCase()} ${i + 1}`} />
+              <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
             )}
           </fieldset>
         );

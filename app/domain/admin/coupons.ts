@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { normalizeCouponCode } from "../pricing";
 
 /** The admin coupon form (spec 2 section 5), shared by the browser and the server. Messages are the spec's. */

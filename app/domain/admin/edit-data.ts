@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The admin's Edit Data tab: every intake field a person typed or chose, by its

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The order detail page's tabs, each a URL (?tab=...). */
 export const DETAIL_TABS = [

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { BUSINESS_TIME_ZONE } from "../dates";
 import { ORDER_STATUSES, PAID_STATUSES, type OrderStatus } from "../order-status";
 import { REMINDER_MESSAGES } from "../reminders";

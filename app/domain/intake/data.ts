@@ -1,4 +1,4 @@
-import { REQUIRED_CONSENTS } from "./schemas";
+import { AI_CHOICE, REQUIRED_CONSENTS } from "./schemas";
 import { TOTAL_STEPS } from "./steps";
 
 /**
@@ -26,6 +26,8 @@ export function storedFields(step: number, values: IntakeData, now = new Date())
       allowShowcase: Boolean(values.allowShowcase),
       understandObfuscation: Boolean(values.understandObfuscation),
       understandDataUsage: Boolean(values.understandDataUsage),
+      // The customer chose a site built by hand: no AI prompt is ever generated for this order.
+      aiOptOut: values.aiChoice === AI_CHOICE.byHand,
       timestamp: now.toISOString(),
       version: PRIVACY_VERSION,
     };
@@ -54,6 +56,7 @@ export function formValues(doc: StoredSubmission | null): IntakeData {
   if (consent) {
     for (const k of [...REQUIRED_CONSENTS, "allowShowcase"]) out[k] = consent[k] ? "on" : undefined;
     out.dataRetentionPeriod = consent.dataRetentionPeriod;
+    out.aiChoice = consent.aiOptOut ? AI_CHOICE.byHand : AI_CHOICE.ai;
   }
   for (const k of ["hasDomain", "needsContactForm", "wantsReviewAutomation", "wantsReviewSystem"]) {
     if (typeof out[k] === "boolean") out[k] = out[k] ? "yes" : "no";

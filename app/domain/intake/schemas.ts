@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import {
   BUSINESS_TYPES,
   HOSTING_PREFERENCES,
@@ -73,14 +73,50 @@ const urlList = (max: number, label: string) =>
     .transform((items) => items.filter((i): i is string => Boolean(i)))
     .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
 
-/** Rows of a list editor; a row whose `key` field is blank is dropped, a row with a field the editor does not have is refused. */
-function rows<T extends z.ZodRawShape>(fields: T, key: keyof T & string, max: number, label: string) {
+/**
+ * Rows of a list editor. An entirely blank row (the empty "add another" row) is
+ * dropped; a row with something typed but a required box empty is never dropped
+ * silently: the missing box gets a message and the row stays on the form. A row
+ * with a field the editor does not have is refused.
+ */
+function rows<T extends z.ZodRawShape>(
+  fields: T,
+  {
+    need,
+    max,
+    label,
+    content = Object.keys(fields),
+    check,
+  }: {
+    /** The boxes a row cannot be saved without, each with its message. */
+    need: Partial<Record<keyof T & string, string>>;
+    max: number;
+    label: string;
+    /** The boxes that make a row "typed in" (a select with a default does not). */
+    content?: readonly (keyof T & string)[];
+    /** One more rule for a row: the box it concerns and its message, or null. */
+    check?: (row: Record<string, unknown>) => [key: string, message: string] | null;
+  },
+) {
+  const hasContent = (row: Record<string, unknown>) => content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
   return z
     .array(z.strictObject(fields, LIST_SHAPE).partial(), LIST_SHAPE)
     .default([])
-    .transform((items) => items.filter((row) => Boolean(row[key])))
+    .superRefine((items, ctx) => {
+      (items as Record<string, unknown>[]).forEach((row, i) => {
+        if (!hasContent(row)) return;
+        for (const [key, message] of Object.entries(need) as [string, string][]) {
+          if (!row[key]) ctx.addIssue({ code: "custom", path: [i, key], message });
+        }
+        const problem = check?.(row);
+        if (problem) ctx.addIssue({ code: "custom", path: [i, problem[0]], message: problem[1] });
+      });
+    })
+    .transform((items) => items.filter(hasContent))
     .pipe(z.array(z.any()).max(max, `At most ${max} ${label}`));
 }
+
+export const PRICE_WITHOUT_TICK = "Tick 'Show a price for this service' to show this price, or clear it";
 
 export const ServiceItemSchema = {
   name: text(200),
@@ -151,7 +187,13 @@ const step2 = (mode: Mode) =>
 const step3 = (_mode: Mode) =>
   z
     .object({
-      servicesList: rows(ServiceItemSchema, "name", 50, "services"),
+      servicesList: rows(ServiceItemSchema, {
+        need: { name: "Please name this service, or clear its boxes" },
+        max: 50,
+        label: "services",
+        // A price is shown only when its tick is on; one typed without the tick is pointed out, never dropped.
+        check: (s) => (s.price && !s.showPricing ? ["price", PRICE_WITHOUT_TICK] : null),
+      }),
       pricingApproach: optChoice(PRICING_APPROACHES),
       servicesGrouping: optChoice(SERVICES_GROUPINGS),
     })
@@ -189,10 +231,14 @@ const step5 = (mode: Mode) =>
 
 const step6 = (_mode: Mode) =>
   z.object({
-    testimonials: rows(TestimonialSchema, "text", 50, "testimonials").transform((items) =>
-      items.filter((t: Record<string, unknown>) => t.author && t.text),
-    ),
-    reviewLinks: rows(ReviewLinkSchema, "url", 20, "review links"),
+    // The rating alone (5 by default) is not something typed: a row needs a name or words to count.
+    testimonials: rows(TestimonialSchema, {
+      need: { author: "Please add the customer's name", text: "Please add what they said" },
+      max: 50,
+      label: "testimonials",
+      content: ["author", "text"],
+    }),
+    reviewLinks: rows(ReviewLinkSchema, { need: { url: "Please add the link, or clear the platform" }, max: 20, label: "review links" }),
     wantsReviewAutomation: yesNo.optional(),
     wantsReviewSystem: yesNo.optional(),
   });
@@ -230,7 +276,7 @@ const step10 = (_mode: Mode) =>
     .object({
       bookingSystem: optText(200),
       googleAnalyticsId: optText(50),
-      staffBios: rows(StaffBioSchema, "name", 50, "staff members"),
+      staffBios: rows(StaffBioSchema, { need: { name: "Please add this person's name, or clear their boxes" }, max: 50, label: "staff members" }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
       websiteStylePreferenceOther: optText(500),
@@ -246,9 +292,13 @@ const step11 = (mode: Mode) =>
 
 export const REQUIRED_CONSENTS = ["allowAIDataProcessing", "allowDataForWebsiteGeneration", "understandObfuscation", "understandDataUsage"] as const;
 
+/** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
+export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
+
 const step12 = (mode: Mode) =>
   z
     .object({
+      aiChoice: z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }).default(AI_CHOICE.ai),
       allowAIDataProcessing: checkbox,
       allowDataForWebsiteGeneration: checkbox,
       understandObfuscation: checkbox,
@@ -257,10 +307,12 @@ const step12 = (mode: Mode) =>
       dataRetentionPeriod: choice(RETENTION_PERIODS).default("30days"),
     })
     .superRefine((v, ctx) => {
-      if (mode === "next" && REQUIRED_CONSENTS.some((k) => !v[k])) {
+      if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
         ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
       }
-    });
+    })
+    // Opting out withdraws every AI consent, whatever boxes were left ticked.
+    .transform((v) => (v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v));
 
 const step13 = (_mode: Mode) => z.object({});
 

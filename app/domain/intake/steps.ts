@@ -1,5 +1,13 @@
 /** The 14 steps of the intake form (spec 1 section 2), in order. */
-export type StepMeta = { number: number; slug: string; name: string; category: "Essential" | "Enhancement" | "Setup"; minutes: number };
+export type StepMeta = {
+  number: number;
+  slug: string;
+  name: string;
+  category: "Essential" | "Enhancement" | "Setup";
+  minutes: number;
+  /** The step page's heading, where it says more than the name in the jump grid. */
+  heading?: string;
+};
 
 export const STEPS: StepMeta[] = [
   { number: 1, slug: "business-basics", name: "Business Basics", category: "Essential", minutes: 3 },
@@ -11,7 +19,7 @@ export const STEPS: StepMeta[] = [
   { number: 7, slug: "pages", name: "Pages", category: "Essential", minutes: 2 },
   { number: 8, slug: "content", name: "Content", category: "Essential", minutes: 3 },
   { number: 9, slug: "legal", name: "Legal", category: "Setup", minutes: 1 },
-  { number: 10, slug: "integrations", name: "Integrations", category: "Setup", minutes: 2 },
+  { number: 10, slug: "integrations", name: "Integrations", category: "Setup", minutes: 2, heading: "Integrations & Launch" },
   { number: 11, slug: "package", name: "Package & Payment", category: "Essential", minutes: 1 },
   { number: 12, slug: "privacy-consent", name: "Privacy & Consent", category: "Essential", minutes: 3 },
   { number: 13, slug: "privacy-preview", name: "Privacy Preview", category: "Essential", minutes: 2 },

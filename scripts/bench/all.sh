@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# npm run bench: every benchmark in turn against one set of services and one
+# fresh build; each prints its figures, also kept in test-results/bench/NAME.txt.
+#   TEST_PORT_OFFSET=600 npm run bench                 (all, about 10 minutes)
+#   npm run bench -- throughput lighthouse             (some)
+# The soak is separate (npm run soak: 10 minutes at 50 req/s).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib.sh
+ensure_node_modules
+
+names=("$@")
+if [[ ${#names[@]} -eq 0 ]]; then
+  names=(page-weight slow-links lighthouse throughput)
+  # Written by other work and run here when present: intake step writes, the admin orders page.
+  for extra in intake-step admin-orders; do [[ -f "scripts/bench/$extra.mjs" || -f "scripts/bench/$extra.ts" ]] && names+=("$extra"); done
+fi
+
+started=""
+if ! bash scripts/services.sh status test | grep -q "mongo: running"; then
+  bash scripts/services.sh start test && started=1
+fi
+trap '[[ -n "$started" ]] && bash scripts/services.sh stop test' EXIT
+say "building the app..."
+NODE_ENV=production npx remix build >/dev/null
+
+mkdir -p test-results/bench
+status=0
+for name in "${names[@]}"; do
+  say "$name"
+  if [[ -f "scripts/bench/$name.ts" ]]; then run=(npx tsx "scripts/bench/$name.ts"); else run=(node "scripts/bench/$name.mjs"); fi
+  # The TypeScript ones import the app's server modules and read the services from the environment.
+  (set -a; eval "$(bash scripts/services.sh env test)"; "${run[@]}") | tee "test-results/bench/$name.txt" || status=1
+done
+exit "$status"

@@ -1,0 +1,331 @@
+// Shared by the benchmark and fault scripts in this folder: the local services,
+// the built app started as production runs it (loopback only), a paid order
+// bought the way a customer buys one, and the statistics every script prints.
+// Nothing here runs unbounded: every wait has a deadline and every loop a count.
+import { execFileSync, spawn } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+/** The bench app listens beside the test app (3100 + offset), never on it. */
+export const APP_PORT = 3150 + OFFSET;
+const HOST = "127.0.0.1";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const say = (...parts) => console.error(`[${path.basename(process.argv[1], ".mjs")}]`, ...parts);
+
+/** Where and when a figure was measured: printed at the top of every report. */
+export function machine() {
+  const cpus = os.cpus();
+  let chromium = "";
+  try {
+    chromium = execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    chromium = "chromium not found";
+  }
+  const load = os.loadavg().map((n) => n.toFixed(2)).join(" ");
+  return `${new Date().toISOString()} | ${cpus.length} x ${cpus[0]?.model ?? "cpu"} | ${(os.totalmem() / 2 ** 30).toFixed(1)} GB | node ${process.version} | ${chromium} | load ${load}`;
+}
+
+/* Statistics: medians and spread, never a single run. */
+
+export function quantile(values, q) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+export const median = (values) => quantile(values, 0.5);
+/** "median (min-max)" with the given digits. */
+export function spread(values, digits = 0) {
+  if (!values.length) return "n/a";
+  const f = (n) => n.toFixed(digits);
+  return `${f(median(values))} (${f(Math.min(...values))}-${f(Math.max(...values))})`;
+}
+
+/* The test services (FerretDB, Mailpit, versitygw, stripe-mock) on this checkout's port offset. */
+
+function services(...args) {
+  return execFileSync("bash", ["scripts/services.sh", ...args], { cwd: ROOT, encoding: "utf8", env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+}
+
+/**
+ * Starts the test-profile services unless they already run (then leaves them
+ * alone) and returns their variables and a stop function for what it started.
+ */
+export function startServices() {
+  const running = services("status", "test").includes("mongo: running");
+  if (!running) services("start", "test");
+  const env = Object.fromEntries(
+    services("env", "test")
+      .trim()
+      .split("\n")
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  return { env, stop: () => (running ? undefined : services("stop", "test")) };
+}
+
+/** Builds the app unless a build exists (BENCH_BUILD=1 forces a fresh one). */
+export function ensureBuild() {
+  if (process.env.BENCH_BUILD === "1" || !existsSync(path.join(ROOT, "build/index.js"))) {
+    say("building the app (remix build)...");
+    execFileSync("npx", ["remix", "build"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
+  }
+}
+
+/** Polls url until it answers 200, or throws after timeoutMs. */
+export async function waitForOk(url, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs / 1000} s`);
+}
+
+export const WEBHOOK_SECRET = "whsec_local_test_secret";
+
+/**
+ * Starts the built app with `node scripts/server.mjs` in production mode against
+ * the services, on loopback, with a database of its own. Returns its URL, pid,
+ * a reader for its resident memory and stop().
+ */
+export async function startApp({ serviceEnv, port = APP_PORT, database = "bench", env = {}, entry = "scripts/server.mjs", cwd = ROOT, nodeArgs = [] } = {}) {
+  const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
+  const url = `http://${HOST}:${port}`;
+  mkdirSync(path.join(ROOT, "data/bench"), { recursive: true });
+  const logFile = path.join(ROOT, "data/bench", `app-${port}.log`);
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
+    cwd,
+    stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],
+    env: {
+      ...process.env,
+      ...serviceEnv,
+      NODE_ENV: "production",
+      HOST,
+      PORT: String(port),
+      APP_URL: url,
+      MONGODB_URI: `${mongo}/${database}`,
+      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      TOKEN_SECRET: "bench-only-token-secret-fedcba9876543210xyz",
+      STRIPE_PRICE_ESSENTIALS: "price_bench_essentials",
+      STRIPE_PRICE_PROFESSIONAL: "price_bench_professional",
+      STRIPE_PRICE_ENTERPRISE: "price_bench_enterprise",
+      CRON_SECRET: "bench-cron-secret",
+      OUTBOX_POLL_MS: "500",
+      OUTBOX_BACKOFF_MS: "500",
+      ...env,
+    },
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await Promise.race([waitForOk(`${url}/healthz`), exited.then(() => Promise.reject(new Error(`the app exited; see ${logFile}`)))]);
+  return {
+    url,
+    pid: child.pid,
+    logFile,
+    /** Resident memory of the app process in MB (Linux /proc). */
+    rssMb() {
+      try {
+        const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
+        return kb ? Number(kb) / 1024 : NaN;
+      } catch {
+        return NaN;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(5_000).then(() => child.kill("SIGKILL"))]);
+    },
+  };
+}
+
+/** A made-up visitor address (the app trusts one proxy in production, as behind a load balancer). */
+export const visitor = () => `10.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}`;
+
+/** The cookie header a response asks the browser to keep, merged into `jar` (a Map). */
+export function keepCookies(res, jar) {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const eq = pair.indexOf("=");
+    jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+export const form = (fields) => new URLSearchParams(fields).toString();
+
+/** A form post as a browser without JavaScript sends it; answers are not followed. */
+export function post(url, fields, { cookie = "", address = visitor() } = {}) {
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin", "x-forwarded-for": address, cookie },
+    body: form(fields),
+    signal: AbortSignal.timeout(30_000),
+  });
+}
+
+/** Signs a Stripe event the way Stripe does (t=..., v1=HMAC-SHA256). */
+export function stripeSignature(payload, secret = WEBHOOK_SECRET) {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex")}`;
+}
+
+/**
+ * Buys the $300 website as a customer does against the production app: the
+ * checkout form, then Stripe's signed webhook, then the e-mailed link read back
+ * from Mailpit. Returns the intake link (with its token). The database is read
+ * only to learn the order id Stripe would carry in the session's metadata.
+ */
+export async function buyWebsite(app, serviceEnv, db, email = `bench-${randomBytes(5).toString("hex")}@example.test`) {
+  const res = await post(`${app.url}/checkout`, { email, terms: "on", intent: "pay" });
+  if (res.status !== 303) throw new Error(`checkout answered ${res.status}`);
+  const order = await db.collection("orders").findOne({ email }, { sort: { created_at: -1 } });
+  if (!order) throw new Error(`no order for ${email}`);
+  const payload = JSON.stringify({
+    id: `evt_bench_${randomBytes(8).toString("hex")}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: order.stripe_session_id,
+        object: "checkout.session",
+        amount_total: order.amount_total,
+        payment_status: "paid",
+        payment_intent: "pi_bench",
+        client_reference_id: String(order._id),
+        metadata: { order_id: String(order._id) },
+      },
+    },
+  });
+  const hook = await fetch(`${app.url}/webhooks/stripe`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": stripeSignature(payload) },
+    body: payload,
+  });
+  if (hook.status !== 200) throw new Error(`webhook answered ${hook.status}`);
+  return { email, orderId: String(order._id), link: await intakeLinkFromMail(serviceEnv, email) };
+}
+
+/** Polls Mailpit (up to 20 s) for the e-mail to `email` and returns the intake link in it. */
+export async function intakeLinkFromMail(serviceEnv, email) {
+  const api = serviceEnv.MAILPIT_API_URL;
+  for (let i = 0; i < 100; i++) {
+    const found = await (await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`)).json();
+    if (found.messages?.length) {
+      const text = (await (await fetch(`${api}/api/v1/message/${found.messages[0].ID}`)).json()).Text;
+      const link = /https?:\/\/\S+\/intake-form\?token=[A-Za-z0-9_-]+/.exec(text)?.[0];
+      if (link) return link;
+    }
+    await sleep(200);
+  }
+  throw new Error(`no intake e-mail reached ${email} in 20 s`);
+}
+
+/** Opens the e-mailed link as a browser would and returns the intake session cookie. */
+export async function openIntake(link) {
+  const jar = new Map();
+  const res = await fetch(link, { redirect: "manual" });
+  if (res.status !== 302 && res.status !== 303) throw new Error(`intake link answered ${res.status}`);
+  return keepCookies(res, jar);
+}
+
+/** A direct connection to the bench database (for setup and checks, never for the measured path). */
+export async function openDb(serviceEnv, database = "bench") {
+  const { MongoClient } = await import("mongodb");
+  const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
+  const client = await new MongoClient(`${mongo}/${database}`, { serverSelectionTimeoutMS: 5_000 }).connect();
+  return { client, db: client.db(database), close: () => client.close() };
+}
+
+/* Chromium (Debian's, never a downloaded one) through playwright-core. */
+
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+}
+
+/** Network profiles: round trip, download and upload in bits per second. */
+export const PROFILES = {
+  "lighthouse-mobile": { latencyMs: 150, downBps: 1.6 * 1024 * 1024, upBps: 750 * 1024 },
+  "sky-muster": { latencyMs: 650, downBps: 10 * 1024 * 1024, upBps: 1 * 1024 * 1024 },
+};
+
+/**
+ * Loads url in a fresh context (cold cache) and returns what a visitor waited
+ * for and what crossed the wire: first and largest contentful paint and the
+ * load event (ms), and per resource type the requests and their encoded
+ * (compressed) bytes. `profile` throttles the network and slows the CPU 4x.
+ */
+export async function loadPage(browser, url, { js = true, profile = null, cookie = null, viewport = { width: 390, height: 844 } } = {}) {
+  const context = await browser.newContext({ javaScriptEnabled: js, viewport });
+  if (cookie) {
+    const origin = new URL(url).origin;
+    await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: origin })));
+  }
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    if (profile) {
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: profile.latencyMs,
+        downloadThroughput: profile.downBps / 8,
+        uploadThroughput: profile.upBps / 8,
+      });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    }
+    // Largest contentful paint from the browser's own timeline: it works with scripts off too.
+    const lcpTimes = [];
+    cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => {
+      if (event.lcpDetails) lcpTimes.push((event.lcpDetails.renderTime || event.lcpDetails.loadTime) * 1000);
+    });
+    await cdp.send("PerformanceTimeline.enable", { eventTypes: ["largest-contentful-paint"] });
+    const finished = [];
+    page.on("requestfinished", (request) => finished.push(request));
+    const response = await page.goto(url, { waitUntil: "load", timeout: 90_000 });
+    if (!response?.ok()) throw new Error(`${url}: HTTP ${response?.status()}`);
+    // Synchronous reads only (with scripts off a page cannot run timers or promises), polled
+    // for up to 10 s: a small page can fire its load event before its first paint.
+    let timing;
+    for (let i = 0; i < 100; i++) {
+      timing = await page.evaluate(() => ({
+        origin: performance.timeOrigin,
+        fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+        load: performance.getEntriesByType("navigation")[0].loadEventEnd,
+        // Where the wait goes: the HTML's first byte, and the last stylesheet's end (paint waits for it).
+        ttfb: performance.getEntriesByType("navigation")[0].responseStart,
+        cssEnd: Math.max(0, ...performance.getEntriesByType("resource").filter((r) => r.initiatorType === "link" && /\.css(\?|$)/.test(r.name)).map((r) => r.responseEnd)),
+      }));
+      if (!Number.isNaN(timing.fcp) && lcpTimes.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const lcp = lcpTimes.length ? Math.max(...lcpTimes) - timing.origin : NaN;
+    const types = {};
+    for (const request of finished) {
+      const type = request.resourceType();
+      const sizes = await request.sizes().catch(() => ({ responseBodySize: 0 }));
+      types[type] ??= { requests: 0, bytes: 0 };
+      types[type].requests++;
+      types[type].bytes += sizes.responseBodySize;
+    }
+    const forms = await page.evaluate(() => globalThis.document.querySelectorAll("main form").length);
+    return { fcp: timing.fcp, lcp, load: timing.load, ttfb: timing.ttfb, cssEnd: timing.cssEnd, types, requests: finished.length, forms };
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,50 @@
+// What each page costs a visitor, as Chromium receives it: requests, and the
+// compressed bytes of HTML, CSS and JS, with scripts on and off, against the
+// budgets of ARCHITECTURE rule 8 (the same 14 KB as scripts/page-weight.mjs,
+// which checks every public page in `npm test`; this adds JS, requests and an
+// intake step). Prints one row per page and mode; exits 1 when a budget is missed.
+//   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs
+import { buyWebsite, ensureBuild, launchChromium, loadPage, machine, openDb, openIntake, say, startApp, startServices } from "./lib.mjs";
+
+/** HTML + CSS of the first screen: one round trip on a satellite link. */
+const CRITICAL_BUDGET = 14 * 1024;
+/** Scripts are an enhancement with a budget: more for a page with a form. */
+const JS_BUDGET = { withoutForm: 100 * 1024, withForm: 130 * 1024 };
+const PAGES = ["/", "/24-hour-website", "/services", "/showcase", "/showcase/dog-groomer", "/contact", "/checkout", "/order-status", "/auth"];
+
+const services = startServices();
+ensureBuild();
+const app = await startApp({ serviceEnv: services.env, database: "bench-weight" });
+const { db, close } = await openDb(services.env, "bench-weight");
+const browser = await launchChromium();
+let missed = 0;
+try {
+  const { link } = await buyWebsite(app, services.env, db);
+  const cookie = await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url));
+  const targets = [...PAGES.map((path) => ({ path })), { path: "/intake-form/1", cookie }];
+
+  console.log(`Page weight (KB, compressed as sent) | ${machine()}`);
+  console.log("page                     scripts  requests   html    css     js   html+css  budget");
+  for (const { path, cookie: c } of targets) {
+    for (const js of [true, false]) {
+      const r = await loadPage(browser, app.url + path, { js, cookie: c });
+      const kb = (type) => (r.types[type]?.bytes ?? 0) / 1024;
+      const critical = kb("document") + kb("stylesheet");
+      const jsBudget = r.forms ? JS_BUDGET.withForm : JS_BUDGET.withoutForm;
+      const over = critical * 1024 > CRITICAL_BUDGET || kb("script") * 1024 > jsBudget;
+      if (over) missed++;
+      console.log(
+        `${path.padEnd(24)} ${(js ? "on" : "off").padEnd(8)} ${String(r.requests).padStart(8)} ${kb("document").toFixed(1).padStart(6)} ${kb("stylesheet").toFixed(1).padStart(6)} ${kb("script").toFixed(1).padStart(6)} ${critical.toFixed(1).padStart(9)}  ${over ? "OVER" : "ok"} (${CRITICAL_BUDGET / 1024}/${jsBudget / 1024})`,
+      );
+    }
+  }
+} finally {
+  await browser.close();
+  await close();
+  await app.stop();
+  services.stop();
+}
+if (missed) {
+  say(`${missed} page load(s) over budget`);
+  process.exitCode = 1;
+}

@@ -5,7 +5,7 @@ export type ReminderHistoryRow = { sentAt: string; when: string; kind: ReminderK
 /** The order detail's reminder history: when, which kind, sent by the cron or by which admin. */
 export function ReminderHistory({ rows }: { rows: ReminderHistoryRow[] }) {
   return (
-    <section aria-labelledby="reminder-history-heading" className="card">
+    <section aria-labelledby="reminder-history-heading" className="card section-tight">
       <h2 id="reminder-history-heading">Reminders</h2>
       {rows.length === 0 ? (
         <p>No reminders sent yet.</p>

@@ -54,8 +54,8 @@ describe("the Payments tab", () => {
       orderId: held.orderId,
       shortId: held.orderId.slice(0, 8),
       email: held.email,
-      expected: "$300",
-      paid: "$250",
+      expected: "$300.00",
+      paid: "$250.00",
       resolvedAt: null,
     });
     expect(open.find((i) => i.id === over.issueId)).toMatchObject({ kind: "coupon_over_redeemed", couponCode: over.code });

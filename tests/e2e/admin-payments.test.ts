@@ -1,28 +1,22 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDb } from "~/server/db.server";
 import { settlePayment } from "~/server/fulfilment.server";
 import { Order, PaymentIssue } from "~/server/models/index.server";
 import { useAppDatabase } from "../support/app-data";
-import { addSessionCookie, signedInUser } from "../support/auth";
+import { signedInUser } from "../support/auth";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { uniqueAddress, waitForMessages } from "../support/mailpit";
 
 const browser = useBrowser();
 useAppDatabase();
 
-let adminCookie: string;
+let cookie: string;
 beforeAll(async () => {
   await connectDb();
-  adminCookie = (await signedInUser({ admin: true })).cookie;
+  cookie = (await signedInUser({ admin: true })).cookie;
 });
-
-async function adminPage(javaScriptEnabled: boolean, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ javaScriptEnabled, width });
-  await addSessionCookie(page.context(), adminCookie, APP_URL);
-  return page;
-}
+const adminPage = (javaScriptEnabled: boolean, width = 1280) => browser.newPage({ javaScriptEnabled, width, cookie });
 
 /** A checkout paid with 1 cent less than its quote, as Stripe's webhook would report it: held for the admin. */
 async function heldPayment(label: string) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { PaymentIssueKind } from "~/server/models/payment-issue.server";
 
 /** Each kind of payment issue in plain words, as the Payments tab names it. */

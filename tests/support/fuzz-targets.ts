@@ -1,5 +1,6 @@
 import { CheckoutSchema } from "~/domain/checkout";
 import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { PaymentIssueFormSchema } from "~/domain/admin/payments";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
 
@@ -48,7 +49,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/intake-form", needs: "intake", fields: [] },
   ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({ path: `/intake-form/${i + 1}`, needs: "intake", fields: intakeFields, multipart: i + 1 === 4 })),
   { path: "/webhooks/stripe", fields: ["type", "data"] },
+  { path: "/admin/payments", needs: "admin", fields: [...schemaFields(PaymentIssueFormSchema), "intent"] },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
-export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", ""];
+export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", "accept", "resolve", ""];

@@ -11,6 +11,7 @@ export const ADMIN_TABS = [
   { id: "orders", to: "/admin", label: "Orders" },
   { id: "coupons", to: "/admin/coupons", label: "Coupons" },
   { id: "privacy", to: "/admin/privacy", label: "Privacy" },
+  { id: "payments", to: "/admin/payments", label: "Payments" },
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number]["id"];

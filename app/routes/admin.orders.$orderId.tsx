@@ -9,6 +9,7 @@ import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { EDIT_FIELDS, EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
 import { DETAIL_TABS, DraftUrlSchema, ORDER_ID, parseDetailTab, RevisionRoundSchema, RevisionToggleSchema, revisionToggleLabel, type DetailTab } from "~/domain/admin/order-detail";
+import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
 import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema } from "~/domain/ai-prompt";
 import { adminStatusTone } from "~/domain/order-status";
@@ -158,6 +159,11 @@ export default function AdminOrder() {
         </p>
       </AdminHeader>
       <div className="wrap section admin-page">
+        {d.paymentIssueOpen ? (
+          <p className="banner" role="status">
+            {PAYMENT_MESSAGES.banner} <Link to="/admin/payments">Open the Payments tab</Link>
+          </p>
+        ) : null}
         <div className="detail-grid">
           <section className="card" aria-labelledby="info-heading">
             <h2 id="info-heading">Order Information</h2>

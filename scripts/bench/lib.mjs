@@ -74,8 +74,8 @@ export function startServices() {
 /** Builds the app unless a build exists (BENCH_BUILD=1 forces a fresh one). */
 export function ensureBuild() {
   if (process.env.BENCH_BUILD === "1" || !existsSync(path.join(ROOT, "build/index.js"))) {
-    say("building the app (remix build)...");
-    execFileSync("npx", ["remix", "build"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
+    say("building the app (npm run build)...");
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
   }
 }
 

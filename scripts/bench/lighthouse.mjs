@@ -28,14 +28,24 @@ try {
   for (const { path, cookie: c } of pages) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(app.url + path, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance"],
-        ...(c ? { extraHeaders: { Cookie: c } } : {}),
-      });
-      const lhr = result.lhr;
+      // On a loaded machine Chromium sometimes loses the trace (NO_NAVSTART: "Please run Lighthouse
+      // again"); that says nothing about the page, so such a run is retried, at most twice.
+      let lhr;
+      for (let attempt = 1; ; attempt++) {
+        const result = await lighthouse(app.url + path, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance"],
+          ...(c ? { extraHeaders: { Cookie: c } } : {}),
+        });
+        lhr = result.lhr;
+        if (lhr.runtimeError?.code === "NO_NAVSTART" && attempt < 3) {
+          console.error(`[lighthouse] ${path}: trace lost (NO_NAVSTART), run again`);
+          continue;
+        }
+        break;
+      }
       if (lhr.runtimeError) throw new Error(`${path}: ${lhr.runtimeError.message}`);
       runs.push({
         score: Math.round(lhr.categories.performance.score * 100),

@@ -6,7 +6,8 @@ import * as csv from "~/routes/admin.orders[.]csv";
 import * as order from "~/routes/admin.orders.$orderId";
 import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
-import { Coupon, Order } from "~/server/models/index.server";
+import * as payments from "~/routes/admin.payments";
+import { Coupon, Order, PaymentIssue } from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, people, post, type Answer } from "../support/admin";
 import { useTestDatabase } from "../support/db";
 
@@ -24,11 +25,14 @@ const PEOPLE: Person[] = ["visitor", "token holder", "customer", "admin"];
 let who: Awaited<ReturnType<typeof people>>;
 let orderId: string;
 let couponId: string;
+let issueId: string;
 
 beforeAll(async () => {
   who = await people();
   orderId = (await paidOrderWithSession(`matrix-${Date.now()}@example.test`)).orderId;
   couponId = String((await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id);
+  issueId = `amount_mismatch:cs_matrix_${Date.now()}`;
+  await PaymentIssue.create({ _id: issueId, kind: "amount_mismatch", order_id: orderId, stripe_session_id: "cs_matrix", expected_cents: 30_000, paid_cents: 100 });
 });
 
 type Cell = { name: string; call: (cookie: string, person: Person) => Promise<Answer> };
@@ -47,6 +51,8 @@ const cells: Cell[] = [
   { name: "POST /admin/coupons/:id (delete)", call: (c, p) => post(coupon.action, `/admin/coupons/${couponId}`, c, admin(p, { intent: "delete" }), { couponId }) },
   { name: "GET /admin/privacy", call: (c) => get(privacy.loader, "/admin/privacy?tab=deletions", c) },
   { name: "GET /admin/privacy/delete/:id", call: (c) => get(deletion.loader, `/admin/privacy/delete/${orderId}`, c, { orderId }) },
+  { name: "GET /admin/payments", call: (c) => get(payments.loader, "/admin/payments", c) },
+  { name: "POST /admin/payments (accept)", call: (c, p) => post(payments.action, "/admin/payments", c, admin(p, { intent: "accept", issueId })) },
   { name: "POST /admin/privacy/delete/:id (delete)", call: (c, p) => post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }) },
 ];
 
@@ -55,6 +61,7 @@ async function unchanged() {
   expect(o).toMatchObject({ status: "paid", draft_url: null, revision_1_enabled: false, data_deleted_at: null });
   expect(await Coupon.exists({ _id: couponId })).toBeTruthy();
   expect(await Coupon.exists({ code: "HACKED" })).toBeNull();
+  expect((await PaymentIssue.findById(issueId).lean())?.resolved_at).toBeNull();
 }
 
 describe.each(cells)("$name", ({ name, call }) => {

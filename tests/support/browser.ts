@@ -24,14 +24,18 @@ export function useBrowser() {
     await browser?.close();
   });
   return {
-    /** A fresh visitor (own cookies) with JavaScript on or off. */
-    async newPage(options: { javaScriptEnabled: boolean; width?: number }): Promise<Page> {
+    /** A fresh visitor (own cookies) with JavaScript on or off; `cookie` ("__session=…") signs them in. */
+    async newPage(options: { javaScriptEnabled: boolean; width?: number; cookie?: string }): Promise<Page> {
       const context = await browser.newContext({
         baseURL: APP_URL,
         javaScriptEnabled: options.javaScriptEnabled,
         viewport: { width: options.width ?? 1280, height: 900 },
       });
       contexts.push(context);
+      if (options.cookie) {
+        const [name, ...rest] = options.cookie.split("=");
+        await context.addCookies([{ name, value: rest.join("="), url: APP_URL }]);
+      }
       return context.newPage();
     },
   };

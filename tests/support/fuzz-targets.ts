@@ -1,5 +1,6 @@
 import { CheckoutSchema } from "~/domain/checkout";
 import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { PaymentIssueFormSchema } from "~/domain/admin/payments";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
 import { OutboxActionSchema } from "~/domain/outbox";
@@ -54,7 +55,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/admin/orders/00000000-0000-4000-8000-000000000000", needs: "admin", fields: ["intent"] },
   { path: "/order-status/export", fields: [] },
   { path: "/dashboard/orders/00000000-0000-4000-8000-000000000000/export", needs: "user", fields: [] },
+  { path: "/admin/payments", needs: "admin", fields: [...schemaFields(PaymentIssueFormSchema), "intent"] },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
-export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", "retry", "send-reminder", ""];
+export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", "retry", "send-reminder", "accept", "resolve", ""];

@@ -11,6 +11,7 @@ export const ADMIN_TABS = [
   { id: "orders", to: "/admin", label: "Orders" },
   { id: "coupons", to: "/admin/coupons", label: "Coupons" },
   { id: "privacy", to: "/admin/privacy", label: "Privacy" },
+  { id: "payments", to: "/admin/payments", label: "Payments" },
   { id: "outbox", to: "/admin/outbox", label: "Outbox" },
 ] as const;
 

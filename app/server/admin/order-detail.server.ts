@@ -13,6 +13,7 @@ import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
+import { hasOpenPaymentIssue } from "./payments.server";
 
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
@@ -28,7 +29,12 @@ export async function loadOrderDetail(orderId: string, now = new Date()) {
   await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [newest, submission, history] = await Promise.all([newestToken(orderId, "intake"), IntakeSubmission.findById(orderId).lean(), adminHistory(orderId)]);
+  const [newest, submission, history, paymentIssueOpen] = await Promise.all([
+    newestToken(orderId, "intake"),
+    IntakeSubmission.findById(orderId).lean(),
+    adminHistory(orderId),
+    hasOpenPaymentIssue(orderId),
+  ]);
   const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
   const rounds = revisionRoundsFor(order.product_id);
   const sub = submission as unknown as Record<string, unknown> | null;
@@ -57,6 +63,7 @@ export async function loadOrderDetail(orderId: string, now = new Date()) {
           intakeUrl: token.issue_key ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key })) : null,
         }
       : null,
+    paymentIssueOpen,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,
       included: n <= rounds,

@@ -23,11 +23,13 @@ const PaymentIssueSchema = new mongoose.Schema(
     paid_cents: { type: Number, required: true }, // what the payment provider reported
     coupon_code: { type: String, default: null },
     resolved_at: { type: Date, default: null }, // set by an admin
+    resolution: { type: String, enum: ["accepted", "resolved", null], default: null }, // accepted: fulfilled with the amount paid
+    resolved_by: { type: String, default: null }, // the admin's e-mail
   },
   { collection: "payment_issues", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
-// Admin: open issues, newest first; an order's issues.
+// Admin: open issues (resolved_at null) newest first, and resolved ones by when (a range on resolved_at); an order's issues.
 PaymentIssueSchema.index({ resolved_at: 1, created_at: -1 });
 PaymentIssueSchema.index({ order_id: 1 });
 

@@ -1,0 +1,37 @@
+import * as z from "zod";
+import type { PaymentIssueKind } from "~/server/models/payment-issue.server";
+
+/** Each kind of payment issue in plain words, as the Payments tab names it. */
+export const PAYMENT_ISSUE_TEXT: Record<PaymentIssueKind, { label: string; help: string }> = {
+  amount_mismatch: {
+    label: "Paid amount differs from the quote",
+    help: "The order was held, not fulfilled. Accept the payment to fulfil it, or refund it in Stripe and mark it resolved.",
+  },
+  coupon_over_redeemed: {
+    label: "Coupon used more often than allowed",
+    help: "The payment was honoured and the order fulfilled; the coupon has one use more than its limit.",
+  },
+};
+
+/** How an admin closed an issue. */
+export const PAYMENT_RESOLUTIONS = ["accepted", "resolved"] as const;
+export type PaymentResolution = (typeof PAYMENT_RESOLUTIONS)[number];
+
+/** The one form on the Payments tab: which issue (its id is `kind:session`). The intent says what to do. */
+export const PaymentIssueFormSchema = z.object({
+  issueId: z.string({ error: "Which issue?" }).trim().min(1, "Which issue?").max(300, "Which issue?"),
+});
+
+export const PAYMENT_MESSAGES = {
+  accepted: { title: "Payment Accepted", description: "The order is fulfilled and the customer was e-mailed their links." },
+  resolved: { title: "Marked Resolved" },
+  alreadyResolved: { title: "Already Resolved", description: "Another admin resolved this issue first; nothing was changed." },
+  notFound: { title: "Issue Not Found", description: "That payment issue does not exist." },
+  notAcceptable: { title: "Cannot Accept", description: "Only a paid amount that differs from the quote can be accepted." },
+  empty: "No payments need a look. Payments whose amount differs from the quote, or that used up a coupon, appear here.",
+  emptyResolved: "Nothing resolved yet.",
+  banner: "This order has a payment that needs a look.",
+} as const;
+
+/** How many issues each list shows; an unresolved list longer than this says so. */
+export const PAYMENT_LIST_LIMIT = 100;

@@ -1,0 +1,108 @@
+import mongoose from "mongoose";
+import { formatCents } from "~/content/offer";
+import { PAYMENT_LIST_LIMIT, type PaymentResolution } from "~/domain/admin/payments";
+import { claimOnce, connectDb } from "../db.server";
+import { fulfilOrder } from "../fulfilment.server";
+import { Order, OnceKey, PaymentIssue } from "../models/index.server";
+import type { PaymentIssueKind } from "../models/payment-issue.server";
+import { recordAdminAction, type Actor } from "./audit.server";
+
+export type PaymentIssueRow = {
+  id: string;
+  kind: PaymentIssueKind;
+  orderId: string;
+  shortId: string;
+  email: string | null;
+  expected: string;
+  paid: string;
+  couponCode: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolution: PaymentResolution | null;
+  resolvedBy: string | null;
+};
+
+type IssueDoc = {
+  _id: string;
+  kind: PaymentIssueKind;
+  order_id: string;
+  stripe_session_id: string;
+  expected_cents: number;
+  paid_cents: number;
+  coupon_code?: string | null;
+  created_at?: Date;
+  resolved_at?: Date | null;
+  resolution?: string | null;
+  resolved_by?: string | null;
+};
+
+async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
+  const orderIds = [...new Set(docs.map((d) => d.order_id))];
+  const orders = orderIds.length ? await Order.find({ _id: mongoose.trusted({ $in: orderIds }) }, { email: 1 }).lean() : [];
+  const emails = new Map(orders.map((o) => [String(o._id), o.email as string]));
+  return docs.map((d) => ({
+    id: d._id,
+    kind: d.kind,
+    orderId: d.order_id,
+    shortId: d.order_id.slice(0, 8),
+    email: emails.get(d.order_id) ?? null,
+    expected: formatCents(d.expected_cents),
+    paid: formatCents(d.paid_cents),
+    couponCode: d.coupon_code ?? null,
+    createdAt: (d.created_at ?? new Date(0)).toISOString(),
+    resolvedAt: d.resolved_at ? d.resolved_at.toISOString() : null,
+    resolution: (d.resolution as PaymentResolution | null) ?? null,
+    resolvedBy: d.resolved_by ?? null,
+  }));
+}
+
+/**
+ * The Payments tab: unresolved issues newest first, then the most recently
+ * resolved, each list at most PAYMENT_LIST_LIMIT long (both served by the
+ * { resolved_at, created_at } index). `more` says the open list was cut.
+ */
+export async function listPaymentIssues() {
+  await connectDb();
+  const [open, resolved] = await Promise.all([
+    PaymentIssue.find({ resolved_at: null }).sort({ resolved_at: 1, created_at: -1 }).limit(PAYMENT_LIST_LIMIT + 1).lean<IssueDoc[]>(),
+    PaymentIssue.find({ resolved_at: mongoose.trusted({ $ne: null }) }).sort({ resolved_at: -1 }).limit(PAYMENT_LIST_LIMIT).lean<IssueDoc[]>(),
+  ]);
+  return { open: await rows(open.slice(0, PAYMENT_LIST_LIMIT)), more: open.length > PAYMENT_LIST_LIMIT, resolved: await rows(resolved) };
+}
+
+/** Whether an order has a payment issue nobody has resolved (the order detail's banner). */
+export async function hasOpenPaymentIssue(orderId: string): Promise<boolean> {
+  await connectDb();
+  return Boolean(await PaymentIssue.exists({ order_id: orderId, resolved_at: null }));
+}
+
+export type ResolveResult = "accepted" | "resolved" | "already-resolved" | "not-found" | "not-acceptable";
+
+/**
+ * Closes one payment issue, exactly once however many posts race: the first to
+ * claim the issue's once-key acts, every other is told it was done already.
+ * "accepted" (amount_mismatch only) fulfils the order through fulfilOrder with
+ * the amount actually paid, so the customer gets the usual e-mail once;
+ * "resolved" only records that the admin dealt with it (refunded outside, say).
+ * Either way one admin audit entry names the issue.
+ */
+export async function resolvePaymentIssue(input: { issueId: string; how: PaymentResolution; actor: Actor; now?: Date }): Promise<ResolveResult> {
+  await connectDb();
+  const issue = await PaymentIssue.findById(input.issueId).lean<IssueDoc>();
+  if (!issue) return "not-found";
+  if (issue.resolved_at) return "already-resolved";
+  if (input.how === "accepted" && issue.kind !== "amount_mismatch") return "not-acceptable";
+  const key = `payment-issue:${issue._id}`;
+  if (!(await claimOnce(key))) return "already-resolved";
+  try {
+    if (input.how === "accepted") {
+      await fulfilOrder({ orderId: issue.order_id, sessionId: issue.stripe_session_id, amountPaid: issue.paid_cents });
+    }
+    await PaymentIssue.updateOne({ _id: issue._id }, { $set: { resolved_at: input.now ?? new Date(), resolution: input.how, resolved_by: input.actor.email } });
+  } catch (error) {
+    await OnceKey.deleteOne({ _id: key }); // nothing was closed: let the admin try again
+    throw error;
+  }
+  await recordAdminAction(input.actor, `payment_issue.${input.how}`, { type: "order", id: issue.order_id }, { issue_id: issue._id, kind: issue.kind, paid_cents: issue.paid_cents });
+  return input.how;
+}

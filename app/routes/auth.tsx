@@ -10,6 +10,7 @@ import { AUTH_INTENTS, AUTH_MESSAGES, AuthSchema, authTab, safeRedirect, SignInS
 import { authenticator, getUser, InvalidCredentialsError, signIn, signUp, TooManyAttemptsError } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   // The form strategy reads the body itself, so this reads a copy.
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone());
   const submission = parseWithZod(formData, { schema: AuthSchema });
   const intent = formData.get("intent") === AUTH_INTENTS.signUp ? AUTH_INTENTS.signUp : AUTH_INTENTS.signIn;
   const reply = (status: number, formErrors?: string[]) =>

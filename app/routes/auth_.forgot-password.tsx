@@ -10,12 +10,13 @@ import { AUTH_MESSAGES, ForgotPasswordSchema } from "~/domain/account";
 import { requestPasswordReset } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
 
 /** Asks for a reset link. The answer is the same whether or not the address has an account. */
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (!(await requestPasswordReset(submission.value.email, clientAddress(request)))) {
     return data(submission.reply({ formErrors: [AUTH_MESSAGES.tooMany] }), { status: 429 });

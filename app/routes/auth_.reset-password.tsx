@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/account";
 import { findLink, resetPassword, signIn } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a New Password | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: ResetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const user = await resetPassword(submission.value.token, submission.value.password);
   if (!user) return data(submission.reply({ formErrors: [AUTH_MESSAGES.resetInvalid], hideFields: ["password"] }), { status: 410 });

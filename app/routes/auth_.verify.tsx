@@ -5,6 +5,7 @@ import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
 import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm Your E-mail | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   switch (formData.get("intent")) {
     case VERIFY_INTENTS.resend: {
       // From the dashboard: a signed-in account asks for a new link to its own address.

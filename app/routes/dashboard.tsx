@@ -11,6 +11,7 @@ import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -41,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   switch (formData.get("intent")) {
     case ORDER_INTENTS.feedback: {
       const orderId = String(formData.get("orderId") ?? "").slice(0, 100);

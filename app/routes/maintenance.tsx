@@ -10,6 +10,7 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { getUser, requireUser } from "~/server/auth.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
 import { currentSubscription, openPortal, planOf, startSubscription } from "~/server/subscriptions.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("Website Maintenance Plans | 24-Hour Website", "Monthly care for your website: updates, backups and support.");
 
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { kind: "info", ...AUTH_MESSAGES.signInToSubscribe });
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent !== MAINTENANCE_INTENTS.subscribe && intent !== MAINTENANCE_INTENTS.manage) return data({ error: "Unknown action" }, { status: 400 });
   if (!(await consumeRateLimit(BILLING_LIMIT, user.id))) return data({ error: AUTH_MESSAGES.tooMany }, { status: 429 });

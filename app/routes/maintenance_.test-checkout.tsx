@@ -6,6 +6,7 @@ import { formatCents } from "~/content/offer";
 import { requireUser } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { assertOfflineBilling, completeOfflineSubscription, offlineCheckoutKey, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Test subscription (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   assertOfflineBilling();
-  const form = await request.formData();
+  const form = await readForm(request);
   const plan = findPlan(String(form.get("plan") ?? ""));
   if (!plan) return redirect("/maintenance", 303);
   const done = await completeOfflineSubscription(user, plan, String(form.get("pageKey") ?? "").slice(0, 64));

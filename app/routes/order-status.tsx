@@ -24,6 +24,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { loadOrderStatus, orderStatusAccess, renewIntakeAccess, requestDataDeletion } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
@@ -71,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const access = await orderStatusAccess(request);
   if (!access) return redirect("/order-status", 303);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   // An expired status link can only be renewed (spec: renew-token with the customer's token).
   if (access.state === "expired" && intent !== ORDER_INTENTS.renewLink) return redirect("/order-status", 303);

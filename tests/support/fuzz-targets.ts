@@ -43,6 +43,10 @@ const INTAKE_NESTED = [
 
 const intakeFields = [...new Set([...Array.from({ length: TOTAL_STEPS }, (_, i) => schemaFields(stepSchema(i + 1, "draft"))).flat(), ...INTAKE_NESTED])];
 
+const ACCOUNT_FIELDS = ["intent", "email", "password", "fullName", "redirectTo", "token"];
+const CUSTOMER_FIELDS = ["intent", "orderId", "round", "feedback", "plan", "priceId", "confirm"];
+const ADMIN_FIELDS = ["intent", "orderIds", "orderId", "action", "code", "discount_type", "discount_value", "max_uses", "valid_until", "allowed_emails", "confirm"];
+
 export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/contact", fields: [...schemaFields(ContactSchema), HONEYPOT_FIELD] },
   { path: "/checkout", fields: schemaFields(CheckoutSchema) },
@@ -56,6 +60,20 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/order-status/export", fields: [] },
   { path: "/dashboard/orders/00000000-0000-4000-8000-000000000000/export", needs: "user", fields: [] },
   { path: "/admin/payments", needs: "admin", fields: [...schemaFields(PaymentIssueFormSchema), "intent"] },
+  // Accounts, the customer side and the rest of the back office.
+  { path: "/auth", fields: ACCOUNT_FIELDS },
+  { path: "/auth/forgot-password", fields: ACCOUNT_FIELDS },
+  { path: "/auth/reset-password", fields: ACCOUNT_FIELDS },
+  { path: "/auth/verify", fields: ACCOUNT_FIELDS },
+  { path: "/auth/sign-out", needs: "user", fields: ["intent"] },
+  { path: "/dashboard", needs: "user", fields: CUSTOMER_FIELDS },
+  { path: "/order-status", fields: CUSTOMER_FIELDS },
+  { path: "/maintenance", needs: "user", fields: CUSTOMER_FIELDS },
+  { path: "/admin", needs: "admin", fields: ADMIN_FIELDS },
+  { path: "/admin/coupons", needs: "admin", fields: ADMIN_FIELDS },
+  { path: "/admin/coupons/000000000000000000000000", needs: "admin", fields: ADMIN_FIELDS },
+  { path: "/admin/privacy", needs: "admin", fields: ADMIN_FIELDS },
+  { path: "/admin/privacy/delete/00000000-0000-4000-8000-000000000000", needs: "admin", fields: ADMIN_FIELDS },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import type { z } from "zod";
+import type * as z from "~/domain/zod";
 import { Field, FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 
-type LinkSchema = z.ZodType<{ token: string; password: string }>;
+type LinkSchema = z.ZodMiniType<{ token: string; password: string }>;
 
 /**
  * The page an e-mailed single-use link opens (password reset, e-mail

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 
 /** Accounts: the sign-in page's forms, their messages (spec 1 sections 5 and 8) and the redirect rule. */
 
@@ -32,20 +32,20 @@ export const AUTH_INTENTS = { signIn: "sign-in", signUp: "sign-up" } as const;
 /** /auth/verify: confirm with the e-mailed link, or (signed in) ask for a new link. */
 export const VERIFY_INTENTS = { confirm: "confirm", resend: "resend" } as const;
 
-const email = z
+const email = z.pipe(
+  z
+    .string({ error: AUTH_MESSAGES.missing })
+    .check(z.trim(), z.minLength(1, AUTH_MESSAGES.missing), z.maxLength(255, "Email must be less than 255 characters")),
+  z.email("Invalid email address"),
+);
+const anyPassword = z
   .string({ error: AUTH_MESSAGES.missing })
-  .trim()
-  .min(1, AUTH_MESSAGES.missing)
-  .max(255, "Email must be less than 255 characters")
-  .pipe(z.email("Invalid email address"));
-const anyPassword = z.string({ error: AUTH_MESSAGES.missing }).min(1, AUTH_MESSAGES.missing).max(PASSWORD_MAX, AUTH_MESSAGES.tooLong);
+  .check(z.minLength(1, AUTH_MESSAGES.missing), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
 export const NewPasswordSchema = z
   .string({ error: AUTH_MESSAGES.missing })
-  .min(1, AUTH_MESSAGES.missing)
-  .min(PASSWORD_MIN, AUTH_MESSAGES.weak)
-  .max(PASSWORD_MAX, AUTH_MESSAGES.tooLong);
+  .check(z.minLength(1, AUTH_MESSAGES.missing), z.minLength(PASSWORD_MIN, AUTH_MESSAGES.weak), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
 /** Only a same-site path: "/x" but never "//host" or "/\host" (browsers read both as another site). */
-const redirectTo = z.string().max(500).optional();
+const redirectTo = z.optional(z.string().check(z.maxLength(500)));
 
 export const SignInSchema = z.object({
   intent: z.literal(AUTH_INTENTS.signIn),
@@ -58,15 +58,16 @@ export const SignUpSchema = z.object({
   intent: z.literal(AUTH_INTENTS.signUp),
   email,
   password: NewPasswordSchema,
-  fullName: z.string().trim().max(100, "Name must be less than 100 characters").optional(),
+  fullName: z.optional(z.string().check(z.trim(), z.maxLength(100, "Name must be less than 100 characters"))),
   redirectTo,
 });
 
 export const AuthSchema = z.discriminatedUnion("intent", [SignInSchema, SignUpSchema]);
 
 export const ForgotPasswordSchema = z.object({ email });
-export const ResetPasswordSchema = z.object({ token: z.string().max(200), password: NewPasswordSchema });
-export const VerifyEmailSchema = z.object({ token: z.string().max(200), password: anyPassword });
+const token = z.string().check(z.maxLength(200));
+export const ResetPasswordSchema = z.object({ token, password: NewPasswordSchema });
+export const VerifyEmailSchema = z.object({ token, password: anyPassword });
 
 /** `to` when it is a path on this site, otherwise the fallback (an open redirect is a phishing tool). */
 export function safeRedirect(to: string | null | undefined, fallback = "/dashboard"): string {

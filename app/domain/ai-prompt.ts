@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 import { intakeProgress } from "./intake/data";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";
@@ -149,9 +149,11 @@ export const REVISION_PROMPT_MESSAGES = { notesRequired: "Please enter revision 
 export const RevisionPromptSchema = z.object({
   notes: z
     .string({ error: REVISION_PROMPT_MESSAGES.notesRequired })
-    .trim()
-    .min(1, REVISION_PROMPT_MESSAGES.notesRequired)
-    .max(REVISION_NOTES_MAX, `Notes must be at most ${REVISION_NOTES_MAX} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, REVISION_PROMPT_MESSAGES.notesRequired),
+      z.maxLength(REVISION_NOTES_MAX, `Notes must be at most ${REVISION_NOTES_MAX} characters`),
+    ),
 });
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */

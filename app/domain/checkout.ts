@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 import { EMPTY_COUPON_MESSAGE } from "./pricing";
 import { EmailSchema } from "./schemas";
 
@@ -23,7 +23,7 @@ export const CHECKOUT_MESSAGES = {
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
 } as const;
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max, `Must be ${max} characters or fewer`)));
 
 /**
  * The checkout form, shared by the browser and the server. The server still
@@ -34,20 +34,22 @@ export const CheckoutSchema = z
     intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay], {
       error: CHECKOUT_MESSAGES.unknownAction,
     }),
-    email: EmailSchema.optional(),
+    email: z.optional(EmailSchema),
     couponCode: optionalText(50),
     appliedCoupon: optionalText(50),
-    addOns: z.array(z.string().max(50)).max(10).default([]),
+    addOns: z._default(z.array(z.string().check(z.maxLength(50))).check(z.maxLength(10)), []),
     // A ticked box sends "on"; anything else is not an agreement.
-    terms: z.literal("on", { error: CHECKOUT_MESSAGES.missing }).optional(),
+    terms: z.optional(z.literal("on", { error: CHECKOUT_MESSAGES.missing })),
     package: optionalText(50),
-    maintenance: z.literal("1").optional(),
+    maintenance: z.optional(z.literal("1")),
   })
-  .superRefine((value, ctx) => {
-    if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {
-      ctx.addIssue({ code: "custom", path: [], message: MISSING_INFORMATION });
-    }
-    if (value.intent === CHECKOUT_INTENTS.applyCoupon && !value.couponCode) {
-      ctx.addIssue({ code: "custom", path: ["couponCode"], message: EMPTY_COUPON_MESSAGE });
-    }
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {
+        ctx.addIssue({ code: "custom", path: [], message: MISSING_INFORMATION });
+      }
+      if (value.intent === CHECKOUT_INTENTS.applyCoupon && !value.couponCode) {
+        ctx.addIssue({ code: "custom", path: ["couponCode"], message: EMPTY_COUPON_MESSAGE });
+      }
+    }),
+  );

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 import { EmailSchema } from "./schemas";
 
 export const CONTACT_MESSAGE_MAX = 1000;
@@ -7,16 +7,16 @@ export const CONTACT_MESSAGE_MAX = 1000;
 export const ContactSchema = z.object({
   name: z
     .string({ error: "Name is required" })
-    .trim()
-    .min(1, "Name is required")
-    .max(100, "Name must be less than 100 characters"),
+    .check(z.trim(), z.minLength(1, "Name is required"), z.maxLength(100, "Name must be less than 100 characters")),
   email: EmailSchema,
-  phone: z.string().trim().max(20, "Phone must be less than 20 characters").optional(),
+  phone: z.optional(z.string().check(z.trim(), z.maxLength(20, "Phone must be less than 20 characters"))),
   message: z
     .string({ error: "Message is required" })
-    .trim()
-    .min(1, "Message is required")
-    .max(CONTACT_MESSAGE_MAX, `Message must be less than ${CONTACT_MESSAGE_MAX} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, "Message is required"),
+      z.maxLength(CONTACT_MESSAGE_MAX, `Message must be less than ${CONTACT_MESSAGE_MAX} characters`),
+    ),
 });
 
 export type ContactInput = z.infer<typeof ContactSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
 
@@ -110,14 +110,15 @@ export const REVISION_MESSAGES = {
   already: "Feedback for this round was already submitted.",
 } as const;
 
+/** A revision round posted by a form: 1, 2 or 3. */
+export const RoundSchema = z.coerce.number().check(z.int(), z.gte(1), z.lte(3));
+
 /** The feedback form, shared by the dashboard and the order status page. */
 export const FeedbackSchema = z.object({
-  round: z.coerce.number().int().min(1).max(3),
+  round: RoundSchema,
   feedback: z
     .string({ error: REVISION_MESSAGES.tooShort })
-    .trim()
-    .min(FEEDBACK_MIN, REVISION_MESSAGES.tooShort)
-    .max(FEEDBACK_MAX, REVISION_MESSAGES.tooLong),
+    .check(z.trim(), z.minLength(FEEDBACK_MIN, REVISION_MESSAGES.tooShort), z.maxLength(FEEDBACK_MAX, REVISION_MESSAGES.tooLong)),
 });
 
 /** The 20 items a customer's completeness counts (spec 2: order status page). */

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "./zod";
 
 /** The admin outbox page (/admin/outbox): its filter, its one row action, its messages. */
 
@@ -7,8 +7,8 @@ export type OutboxStatusName = keyof typeof OUTBOX_STATUS_LABELS;
 
 /** The filter form (GET): a status, and the keyset cursor for older messages. Anything else is ignored. */
 export const OutboxFilterSchema = z.object({
-  status: z.enum(["pending", "sent", "failed"]).optional().catch(undefined),
-  before: z.iso.datetime().optional().catch(undefined),
+  status: z.catch(z.optional(z.enum(["pending", "sent", "failed"])), undefined),
+  before: z.catch(z.optional(z.iso.datetime()), undefined),
 });
 
 export const OUTBOX_INTENTS = { retry: "retry" } as const;
@@ -16,7 +16,7 @@ export const OUTBOX_INTENTS = { retry: "retry" } as const;
 /** The row action: Retry one failed message, named by its id. */
 export const OutboxActionSchema = z.object({
   intent: z.literal(OUTBOX_INTENTS.retry),
-  messageId: z.string().regex(/^[0-9a-f]{24}$/, { message: "Unknown message" }),
+  messageId: z.string().check(z.regex(/^[0-9a-f]{24}$/, "Unknown message")),
 });
 
 export const OUTBOX_MESSAGES = {

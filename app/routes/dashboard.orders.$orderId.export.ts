@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import * as z from "zod";
+import * as z from "~/domain/zod";
 import { requireUser } from "~/server/auth.server";
 import { getOrderForUser } from "~/server/customer-orders.server";
 import { downloadOrderData } from "~/server/data-export.server";

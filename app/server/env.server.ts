@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/domain/zod";
 
 /**
  * Every environment variable the app reads, validated once at start.
@@ -6,11 +6,10 @@ import * as z from "zod";
  * defaults (mail to a folder, uploads to a folder, an offline test checkout);
  * production refuses those stand-ins and names the variable to set.
  */
-const optionalString = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
+const optionalString = z.pipe(
+  z.optional(z.string().check(z.trim())),
+  z.transform((v) => (v ? v : undefined)),
+);
 
 /**
  * A secret, or several separated by commas, newest first: the first signs (or
@@ -18,38 +17,46 @@ const optionalString = z
  * out or breaking links already e-mailed.
  */
 const secretList = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.string().min(32, { message: `${name} must be at least 32 characters (each, when several are given)` })));
+  z.pipe(
+    z.pipe(
+      z.optional(z.string()),
+      z.transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
+    ),
+    z.array(z.string().check(z.minLength(32, `${name} must be at least 32 characters (each, when several are given)`))),
+  );
+
+/** A whole number from the environment, with its default and its allowed range named in the message. */
+const wholeNumber = (name: string, min: number, max: number, fallback: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z._default(z.coerce.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message)), fallback);
+};
 
 const EnvSchema = z
   .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    APP_URL: z
-      .url({ message: "APP_URL must be a full URL such as https://example.com.au" })
-      .default("http://localhost:3000")
-      .transform((url) => url.replace(/\/+$/, "")), // links are built as `${APP_URL}/path`
+    NODE_ENV: z._default(z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }), "development"),
+    PORT: wholeNumber("PORT", 1, 65535, 3000),
+    APP_URL: z.pipe(
+      z._default(z.url({ error: "APP_URL must be a full URL such as https://example.com.au" }), "http://localhost:3000"),
+      z.transform((url) => url.replace(/\/+$/, "")), // links are built as `${APP_URL}/path`
+    ),
     SESSION_SECRET: secretList("SESSION_SECRET"),
     TOKEN_SECRET: secretList("TOKEN_SECRET"),
-    MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, { message: "MONGODB_URI must start with mongodb:// or mongodb+srv://" }).optional(),
+    MONGODB_URI: z.optional(z.string().check(z.regex(/^mongodb(\+srv)?:\/\//, "MONGODB_URI must start with mongodb:// or mongodb+srv://"))),
 
     SMTP_URL: optionalString,
-    MAIL_FROM: z.string().default("24-Hour Website <hello@northernriverswebsites.com.au>"),
-    BUSINESS_EMAIL: z.email({ message: "BUSINESS_EMAIL must be an e-mail address" }).default("hello@northernriverswebsites.com.au"),
-    MAIL_DIR: z.string().default("data/mail"),
-    OUTBOX_POLL_MS: z.coerce.number().int().min(100).default(5000),
-    OUTBOX_BACKOFF_MS: z.coerce.number().int().min(10).default(15000),
-    OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(20),
+    MAIL_FROM: z._default(z.string(), "24-Hour Website <hello@northernriverswebsites.com.au>"),
+    BUSINESS_EMAIL: z._default(z.email({ error: "BUSINESS_EMAIL must be an e-mail address" }), "hello@northernriverswebsites.com.au"),
+    MAIL_DIR: z._default(z.string(), "data/mail"),
+    OUTBOX_POLL_MS: wholeNumber("OUTBOX_POLL_MS", 100, 86_400_000, 5000),
+    OUTBOX_BACKOFF_MS: wholeNumber("OUTBOX_BACKOFF_MS", 10, 86_400_000, 15000),
+    OUTBOX_MAX_ATTEMPTS: wholeNumber("OUTBOX_MAX_ATTEMPTS", 1, 1000, 20),
 
     S3_ENDPOINT: optionalString,
-    S3_REGION: z.string().default("us-east-1"),
+    S3_REGION: z._default(z.string(), "us-east-1"),
     S3_BUCKET: optionalString,
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
-    UPLOAD_DIR: z.string().default("data/uploads"),
+    UPLOAD_DIR: z._default(z.string(), "data/uploads"),
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
@@ -61,33 +68,35 @@ const EnvSchema = z
 
     CRON_SECRET: optionalString,
   })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== "production") return;
-    const need = (name: keyof typeof env, why: string) => {
-      const value = env[name];
-      if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
-    };
-    need("SESSION_SECRET", "it signs the session and flash cookies");
-    need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
-    if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
-      ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
-    }
-    need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
-    need("SMTP_URL", "the mail folder is for development only");
-    need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
-    need("STRIPE_SECRET_KEY", "the offline test checkout is refused in production");
-    need("STRIPE_WEBHOOK_SECRET", "Stripe webhooks must be verified");
-    need("STRIPE_PRICE_ESSENTIALS", "the Essentials maintenance plan is sold through this Stripe price");
-    need("STRIPE_PRICE_PROFESSIONAL", "the Professional maintenance plan is sold through this Stripe price");
-    need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
-    for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
-      if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
-    }
-    need("CRON_SECRET", "the reminder route is called by cron with this secret");
-    if (env.APP_URL.startsWith("http://localhost")) {
-      ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
-    }
-  });
+  .check(
+    z.superRefine((env, ctx) => {
+      if (env.NODE_ENV !== "production") return;
+      const need = (name: keyof typeof env, why: string) => {
+        const value = env[name];
+        if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
+      };
+      need("SESSION_SECRET", "it signs the session and flash cookies");
+      need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
+      if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
+        ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
+      }
+      need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
+      need("SMTP_URL", "the mail folder is for development only");
+      need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
+      need("STRIPE_SECRET_KEY", "the offline test checkout is refused in production");
+      need("STRIPE_WEBHOOK_SECRET", "Stripe webhooks must be verified");
+      need("STRIPE_PRICE_ESSENTIALS", "the Essentials maintenance plan is sold through this Stripe price");
+      need("STRIPE_PRICE_PROFESSIONAL", "the Professional maintenance plan is sold through this Stripe price");
+      need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
+      for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
+        if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
+      }
+      need("CRON_SECRET", "the reminder route is called by cron with this secret");
+      if (env.APP_URL.startsWith("http://localhost")) {
+        ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
+      }
+    }),
+  );
 
 type Parsed = z.infer<typeof EnvSchema>;
 export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET"> & {

@@ -301,6 +301,10 @@ describe("posts in shapes the form never sends", () => {
   const wrong: [number, Record<string, string>][] = [
     [3, { servicesList: "x" }],
     [3, { "servicesList[0]": "x" }],
+    // One row without its number: Conform would read it as a list of one.
+    [3, { "servicesList.name": "x" }],
+    [6, { "reviewLinks.url": "https://example.com.au" }],
+    [10, { "staffBios.name": "x" }],
     [4, { "brandColors.name": "x" }],
     [4, { photoMetadata: "x" }],
     [5, { "targetKeywords.a": "x" }],

@@ -178,6 +178,9 @@ describe("list shapes", () => {
     expect(firstMessage(parse(3, "draft", { servicesList: "x" }))).toBe(LIST_SHAPE_MESSAGE);
     expect(firstMessage(parse(3, "draft", { servicesList: [{ name: "A", extra: "x" }] }))).toBe(LIST_SHAPE_MESSAGE);
     expect(firstMessage(parse(4, "draft", { brandColors: [{ name: "x" }] }))).toBe(LIST_SHAPE_MESSAGE);
+    // A row posted without its number is not a list of one row.
+    expect(firstMessage(parse(3, "draft", { servicesList: { name: "x" } }))).toBe(LIST_SHAPE_MESSAGE);
+    expect(firstMessage(parse(10, "draft", { staffBios: { name: "x" } }))).toBe(LIST_SHAPE_MESSAGE);
   });
   it("keeps a refused post's values only in the shapes the form draws", () => {
     expect(keepListShapes({ businessName: "A", servicesList: "x", brandColors: ["red", undefined], socialLinks: ["x"], testimonials: [{ author: "A" }, "x"] })).toEqual({

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../zod";
 import { normalizeCouponCode } from "../pricing";
 
 /** The admin coupon form (spec 2 section 5), shared by the browser and the server. Messages are the spec's. */
@@ -32,27 +32,48 @@ const number = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? Numbe
 
 export const CouponFormSchema = z
   .object({
-    code: z.preprocess(blank, z.string({ error: COUPON_FORM_MESSAGES.required }).transform(normalizeCouponCode).pipe(z.string().regex(/^[A-Z0-9_-]{1,40}$/, COUPON_FORM_MESSAGES.code))),
+    code: z.preprocess(
+      blank,
+      z.pipe(
+        z.pipe(z.string({ error: COUPON_FORM_MESSAGES.required }), z.transform(normalizeCouponCode)),
+        z.string().check(z.regex(/^[A-Z0-9_-]{1,40}$/, COUPON_FORM_MESSAGES.code)),
+      ),
+    ),
     discount_type: z.enum(["percentage", "fixed"], { error: COUPON_FORM_MESSAGES.required }),
     /** A percentage, or whole dollars for a fixed discount. */
-    discount_value: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.required }).min(1, COUPON_FORM_MESSAGES.valueMin).max(100_000)),
-    max_uses: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.maxUses }).int(COUPON_FORM_MESSAGES.maxUses).min(1, COUPON_FORM_MESSAGES.maxUses).max(1_000_000).optional()),
-    valid_until: z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, COUPON_FORM_MESSAGES.date).refine((s) => !Number.isNaN(Date.parse(s)), COUPON_FORM_MESSAGES.date).optional()),
+    discount_value: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.required }).check(z.gte(1, COUPON_FORM_MESSAGES.valueMin), z.lte(100_000))),
+    max_uses: z.preprocess(
+      number,
+      z.optional(z.int({ error: COUPON_FORM_MESSAGES.maxUses }).check(z.gte(1, COUPON_FORM_MESSAGES.maxUses), z.lte(1_000_000))),
+    ),
+    valid_until: z.preprocess(
+      blank,
+      z.optional(
+        z.string().check(
+          z.regex(/^\d{4}-\d{2}-\d{2}$/, COUPON_FORM_MESSAGES.date),
+          z.refine((s) => !Number.isNaN(Date.parse(s)), COUPON_FORM_MESSAGES.date),
+        ),
+      ),
+    ),
     active: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
-    allowed_emails: z.preprocess(splitList, z.array(z.email(COUPON_FORM_MESSAGES.email).max(255)).max(100, COUPON_FORM_MESSAGES.list)),
+    allowed_emails: z.preprocess(
+      splitList,
+      z.array(z.email(COUPON_FORM_MESSAGES.email).check(z.maxLength(255))).check(z.maxLength(100, COUPON_FORM_MESSAGES.list)),
+    ),
     allowed_domains: z.preprocess(
       (v) => splitList(v).map((d) => d.replace(/^@/, "")),
-      z.array(z.string().regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, COUPON_FORM_MESSAGES.domain).max(253)).max(100, COUPON_FORM_MESSAGES.list),
+      z
+        .array(z.string().check(z.regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, COUPON_FORM_MESSAGES.domain), z.maxLength(253)))
+        .check(z.maxLength(100, COUPON_FORM_MESSAGES.list)),
     ),
   })
-  .superRefine((v, ctx) => {
-    if (v.discount_type === "percentage" && (v.discount_value < 1 || v.discount_value > 100)) {
-      ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
-    }
-    if (v.discount_type === "percentage" && !Number.isInteger(v.discount_value)) {
-      ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
-    }
-  });
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.discount_type === "percentage" && (v.discount_value < 1 || v.discount_value > 100 || !Number.isInteger(v.discount_value))) {
+        ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
+      }
+    }),
+  );
 
 export type CouponFormValue = z.infer<typeof CouponFormSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../zod";
 
 /**
  * The admin's Edit Data tab: every intake field a person typed or chose, by its
@@ -86,37 +86,38 @@ export const EDIT_MESSAGES = {
 } as const;
 
 const optionalText = (f: EditField, max: number) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null), z.string().max(max, EDIT_MESSAGES.tooLong(f.label, max)).nullable());
+  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null), z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))));
 
 function jsonField(f: EditField) {
-  return z.string().max(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX)).transform((raw, ctx) => {
+  const json = z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX)));
+  return z.pipe(json, z.transform((raw: string, ctx) => {
     const trimmed = raw.trim();
     if (trimmed === "") return f.kind === "object" ? {} : [];
     let parsed: unknown;
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      ctx.addIssue({ code: "custom", message: EDIT_MESSAGES.notJson(f.label) });
+      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notJson(f.label), input: raw });
       return z.NEVER;
     }
     if (f.kind === "object") {
       if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === "string")) {
-        ctx.addIssue({ code: "custom", message: EDIT_MESSAGES.notObject(f.label) });
+        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notObject(f.label), input: raw });
         return z.NEVER;
       }
       return parsed as Record<string, string>;
     }
     const itemOk = (v: unknown) => (f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v));
     if (!Array.isArray(parsed) || !parsed.every(itemOk)) {
-      ctx.addIssue({ code: "custom", message: EDIT_MESSAGES.notList(f.label) });
+      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notList(f.label), input: raw });
       return z.NEVER;
     }
     if (parsed.length > LIST_MAX_ITEMS) {
-      ctx.addIssue({ code: "custom", message: EDIT_MESSAGES.tooMany(f.label) });
+      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.tooMany(f.label), input: raw });
       return z.NEVER;
     }
     return parsed;
-  });
+  }));
 }
 
 function fieldSchema(f: EditField) {
@@ -126,7 +127,7 @@ function fieldSchema(f: EditField) {
     case "textarea":
       return optionalText(f, TEXTAREA_MAX);
     case "flag":
-      return z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : null), z.boolean().nullable());
+      return z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : null), z.nullable(z.boolean()));
     case "list":
     case "object":
       return z.preprocess((v) => (v === undefined ? "" : v), jsonField(f));

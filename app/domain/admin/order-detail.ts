@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "../zod";
+import { RoundSchema } from "../orders";
 
 /** The order detail page's tabs, each a URL (?tab=...). */
 export const DETAIL_TABS = [
@@ -26,20 +27,22 @@ export const DRAFT_URL_MESSAGES = {
  */
 export const DraftUrlSchema = z.object({
   draftUrl: z
-    .string({ error: DRAFT_URL_MESSAGES.required })
-    .trim()
-    .min(1, DRAFT_URL_MESSAGES.required)
-    .max(2000, DRAFT_URL_MESSAGES.tooLong)
-    .transform((s) => (/^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`))
-    .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), DRAFT_URL_MESSAGES.scheme),
+    .pipe(
+      z.string({ error: DRAFT_URL_MESSAGES.required }).check(z.trim(), z.minLength(1, DRAFT_URL_MESSAGES.required), z.maxLength(2000, DRAFT_URL_MESSAGES.tooLong)),
+      z.transform((s: string) => (/^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`)),
+    )
+    .check(z.refine((s) => /^https?:\/\/[^\s]+$/i.test(s), DRAFT_URL_MESSAGES.scheme)),
 });
 
 export const RevisionToggleSchema = z.object({
-  round: z.coerce.number().int().min(1).max(3),
-  enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+  round: RoundSchema,
+  enabled: z.pipe(
+    z.enum(["true", "false"]),
+    z.transform((v) => v === "true"),
+  ),
 });
 
-export const RevisionRoundSchema = z.object({ round: z.coerce.number().int().min(1).max(3) });
+export const RevisionRoundSchema = z.object({ round: RoundSchema });
 
 /** The toggle's label (spec 2 section 2). */
 export function revisionToggleLabel(round: number): string {

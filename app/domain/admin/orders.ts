@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../zod";
 import { BUSINESS_TIME_ZONE } from "../dates";
 import { ORDER_STATUSES, PAID_STATUSES, type OrderStatus } from "../order-status";
 import { REMINDER_MESSAGES } from "../reminders";
@@ -16,16 +16,18 @@ export const DATE_FILTERS = ["today", "week", "month", "quarter"] as const;
 export type DateFilter = (typeof DATE_FILTERS)[number];
 
 const empty = (v: unknown) => (v === "" || v === null ? undefined : v);
+/** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
+const dropInvalid = <T extends z.core.SomeType>(schema: T) => z.catch(z.optional(z.preprocess(empty, schema)), undefined);
 
 /** A keyset cursor: the last row's created_at (ms) and id, "1700000000000_<uuid>". */
 const CURSOR = /^\d{1,15}_[0-9a-f-]{36}$/;
 
 /** The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error. */
 export const OrderFiltersSchema = z.object({
-  q: z.preprocess(empty, z.string().trim().toLowerCase().max(100).optional()).catch(undefined),
-  status: z.preprocess(empty, z.enum(ORDER_STATUSES).optional()).catch(undefined),
-  date: z.preprocess(empty, z.enum(DATE_FILTERS).optional()).catch(undefined),
-  cursor: z.preprocess(empty, z.string().regex(CURSOR).optional()).catch(undefined),
+  q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
+  status: dropInvalid(z.enum(ORDER_STATUSES)),
+  date: dropInvalid(z.enum(DATE_FILTERS)),
+  cursor: dropInvalid(z.string().check(z.regex(CURSOR))),
 });
 export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
 
@@ -254,12 +256,15 @@ export const BULK_ACTION_LABELS: Record<BulkAction, string> = {
   send_reminders: "Send reminders",
 };
 
-const OrderId = z.string().uuid();
+const OrderId = z.uuid();
 
 /** The bulk form: the action, the ticked orders or "all matching the filters". Checked by the server whatever the browser sent. */
 export const BulkSchema = z.object({
-  action: z.preprocess(empty, z.string().optional()),
-  orderIds: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(OrderId).max(BULK_MAX)).catch([]),
+  action: z.preprocess(empty, z.optional(z.string())),
+  orderIds: z.catch(
+    z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(OrderId).check(z.maxLength(BULK_MAX))),
+    [],
+  ),
   all: z.preprocess((v) => v === "on", z.boolean()),
 });
 

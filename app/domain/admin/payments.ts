@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../zod";
 import type { PaymentIssueKind } from "~/server/models/payment-issue.server";
 
 /** Each kind of payment issue in plain words, as the Payments tab names it. */
@@ -19,7 +19,7 @@ export type PaymentResolution = (typeof PAYMENT_RESOLUTIONS)[number];
 
 /** The one form on the Payments tab: which issue (its id is `kind:session`). The intent says what to do. */
 export const PaymentIssueFormSchema = z.object({
-  issueId: z.string({ error: "Which issue?" }).trim().min(1, "Which issue?").max(300, "Which issue?"),
+  issueId: z.string({ error: "Which issue?" }).check(z.trim(), z.minLength(1, "Which issue?"), z.maxLength(300, "Which issue?")),
 });
 
 export const PAYMENT_MESSAGES = {

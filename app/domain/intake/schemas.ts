@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../zod";
 import {
   BUSINESS_TYPES,
   HOSTING_PREFERENCES,
@@ -27,28 +27,33 @@ import { EmailSchema } from "../schemas";
 export type Mode = "next" | "draft";
 
 const tooLong = (max: number) => `Must be ${max} characters or fewer`;
-const text = (max: number) => z.string().trim().max(max, tooLong(max));
+const text = (max: number, min?: [number, string]) =>
+  z.string().check(z.trim(), z.maxLength(max, tooLong(max)), ...(min ? [z.minLength(min[0], min[1])] : []));
 /** Empty optional text is undefined here and stored as null. */
-const optText = (max: number) => text(max).optional();
-const required = (mode: Mode, schema: z.ZodType<string, string>, message: string) =>
-  mode === "next" ? z.string({ error: message }).pipe(schema) : schema.optional();
+const optText = (max: number) => z.optional(text(max));
+const required = (mode: Mode, schema: z.ZodMiniType<string, string>, message: string) =>
+  mode === "next" ? z.pipe(z.string({ error: message }), schema) : z.optional(schema);
 
 /** A URL, or empty. "www.example.com.au" is accepted as https://www.example.com.au. */
-export const UrlSchema = z
-  .string()
-  .trim()
-  .max(2000, tooLong(2000))
-  .transform((v) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v))
-  .pipe(z.url({ protocol: /^https?$/, error: "Invalid URL format" }));
-const optUrl = UrlSchema.optional();
+export const UrlSchema = z.pipe(
+  z.pipe(
+    text(2000),
+    z.transform((v: string) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v)),
+  ),
+  z.url({ protocol: /^https?$/, error: "Invalid URL format" }),
+);
+const optUrl = z.optional(UrlSchema);
 
-const yesNo = z.enum(["yes", "no"]).transform((v) => v === "yes");
-const checkbox = z
-  .literal("on")
-  .optional()
-  .transform((v) => v === "on");
+const yesNo = z.pipe(
+  z.enum(["yes", "no"]),
+  z.transform((v) => v === "yes"),
+);
+const checkbox = z.pipe(
+  z.optional(z.literal("on")),
+  z.transform((v) => v === "on"),
+);
 const choice = (options: Option[], message = "Please choose one of the options") => z.enum(values(options), { error: message });
-const optChoice = (options: Option[]) => choice(options).optional();
+const optChoice = (options: Option[]) => z.optional(choice(options));
 
 /**
  * A list field whose post is not a list of the right things (`servicesList=x`,
@@ -59,19 +64,28 @@ const shape = { error: LIST_SHAPE_MESSAGE };
 const LIST_SHAPE = shape;
 
 /** A list of short texts: blanks are dropped, at most `max` kept. */
+/** A list of items, blanks dropped, at most `max` kept. */
+const list = (item: z.ZodMiniType<string | undefined>, max: number, label: string) =>
+  z.pipe(
+    z.pipe(
+      z._default(z.array(item, shape), []),
+      z.transform((items) => items.filter((i): i is string => Boolean(i))),
+    ),
+    z.array(z.string()).check(z.maxLength(max, `At most ${max} ${label}s`)),
+  );
 const textList = (max: number, itemMax: number, label: string) =>
-  z
-    .array(z.string(shape).trim().max(itemMax, `Each ${label} must be ${itemMax} characters or fewer`).optional(), shape)
-    .default([])
-    .transform((items) => items.filter((i): i is string => Boolean(i)))
-    .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
+  list(z.optional(z.string(shape).check(z.trim(), z.maxLength(itemMax, `Each ${label} must be ${itemMax} characters or fewer`))), max, label);
+const urlList = (max: number, label: string) => list(z.optional(z.pipe(z.string(shape), UrlSchema)), max, label);
 
-const urlList = (max: number, label: string) =>
-  z
-    .array(z.string(shape).pipe(UrlSchema).optional(), shape)
-    .default([])
-    .transform((items) => items.filter((i): i is string => Boolean(i)))
-    .pipe(z.array(z.string()).max(max, `At most ${max} ${label}s`));
+/**
+ * A list editor posts numbered rows (`servicesList[0].name`); one row posted
+ * without its number (`servicesList.name=x`) is refused, not taken as a list of one.
+ * It runs on the raw post, before Conform makes a single value into a list.
+ */
+const onlyRows = z.transform((value: unknown, ctx) => {
+  if (value && typeof value === "object" && !Array.isArray(value)) ctx.issues.push({ code: "custom", message: LIST_SHAPE_MESSAGE, input: value });
+  return value;
+});
 
 /**
  * Rows of a list editor. An entirely blank row (the empty "add another" row) is
@@ -79,7 +93,7 @@ const urlList = (max: number, label: string) =>
  * silently: the missing box gets a message and the row stays on the form. A row
  * with a field the editor does not have is refused.
  */
-function rows<T extends z.ZodRawShape>(
+function rows<T extends z.core.$ZodShape>(
   fields: T,
   {
     need,
@@ -99,21 +113,25 @@ function rows<T extends z.ZodRawShape>(
   },
 ) {
   const hasContent = (row: Record<string, unknown>) => content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
-  return z
-    .array(z.strictObject(fields, LIST_SHAPE).partial(), LIST_SHAPE)
-    .default([])
-    .superRefine((items, ctx) => {
-      (items as Record<string, unknown>[]).forEach((row, i) => {
-        if (!hasContent(row)) return;
-        for (const [key, message] of Object.entries(need) as [string, string][]) {
-          if (!row[key]) ctx.addIssue({ code: "custom", path: [i, key], message });
-        }
-        const problem = check?.(row);
-        if (problem) ctx.addIssue({ code: "custom", path: [i, problem[0]], message: problem[1] });
-      });
-    })
-    .transform((items) => items.filter(hasContent))
-    .pipe(z.array(z.any()).max(max, `At most ${max} ${label}`));
+  const typed = z.pipe(
+    onlyRows,
+    z._default(z.array(z.partial(z.strictObject(fields, LIST_SHAPE)), LIST_SHAPE), []).check(
+      z.superRefine((items, ctx) => {
+        (items as Record<string, unknown>[]).forEach((row, i) => {
+          if (!hasContent(row)) return;
+          for (const [key, message] of Object.entries(need) as [string, string][]) {
+            if (!row[key]) ctx.addIssue({ code: "custom", path: [i, key], message });
+          }
+          const problem = check?.(row);
+          if (problem) ctx.addIssue({ code: "custom", path: [i, problem[0]], message: problem[1] });
+        });
+      }),
+    ),
+  );
+  return z.pipe(
+    z.pipe(typed, z.transform((items) => items.filter(hasContent))),
+    z.array(z.any()).check(z.maxLength(max, `At most ${max} ${label}`)),
+  );
 }
 
 export const PRICE_WITHOUT_TICK = "Tick 'Show a price for this service' to show this price, or clear it";
@@ -125,10 +143,11 @@ export const ServiceItemSchema = {
   showPricing: checkbox,
   price: text(100),
 };
+const RATING = "Rating must be 1 to 5";
 export const TestimonialSchema = {
   author: text(100),
   text: text(1000),
-  rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").default(5),
+  rating: z._default(z.coerce.number().check(z.int(RATING), z.gte(1, RATING), z.lte(5, RATING)), 5),
 };
 export const ReviewLinkSchema = { platform: text(50), url: UrlSchema };
 export const StaffBioSchema = { name: text(100), role: text(100), bio: text(1000), headshotUrl: UrlSchema };
@@ -138,55 +157,56 @@ export const StaffBioSchema = { name: text(100), role: text(100), bio: text(1000
  * server's record, never from a post.
  */
 export const PhotoDetailsSchema = {
-  id: z.string().regex(/^[0-9a-f]{24}$/, "Unknown photo"),
+  id: z.string().check(z.regex(/^[0-9a-f]{24}$/, "Unknown photo")),
   altText: text(300),
-  placement: choice(PHOTO_PLACEMENTS).default("gallery"),
-  crop: choice(PHOTO_CROPS).default("landscape"),
-  priority: choice(PHOTO_PRIORITIES).default("medium"),
+  placement: z._default(choice(PHOTO_PLACEMENTS), "gallery"),
+  crop: z._default(choice(PHOTO_CROPS), "landscape"),
+  priority: z._default(choice(PHOTO_PRIORITIES), "medium"),
 };
 
 const step1 = (mode: Mode) =>
-  z
-    .object({
-      businessName: required(mode, text(200).min(1, "Business name is required"), "Business name is required"),
+  z.pipe(
+    z.object({
+      businessName: required(mode, text(200, [1, "Business name is required"]), "Business name is required"),
       businessLegalName: optText(200),
       abnAcn: optText(20),
       contactEmail: required(mode, EmailSchema, "Contact email is required"),
-      contactPhone: required(mode, text(20).min(1, "Contact phone is required"), "Contact phone is required"),
+      contactPhone: required(mode, text(20, [1, "Contact phone is required"]), "Contact phone is required"),
       physicalAddress: optText(500),
       serviceArea: optText(500),
       businessHours: optText(500),
-      hasDomain: yesNo.optional(),
+      hasDomain: z.optional(yesNo),
       domainUrl: optUrl,
       businessType: mode === "next" ? choice(BUSINESS_TYPES, "Business type is required") : optChoice(BUSINESS_TYPES),
       businessTypeOther: optText(200),
-      businessDescription: required(
-        mode,
-        text(2000).min(10, "Description must be at least 10 characters"),
-        "Business description is required",
-      ),
-    })
+      businessDescription: required(mode, text(2000, [10, "Description must be at least 10 characters"]), "Business description is required"),
+    }),
     // Answers to questions that do not apply are not kept.
-    .transform((v) => ({
+    z.transform((v) => ({
       ...v,
       domainUrl: v.hasDomain ? v.domainUrl : undefined,
       businessTypeOther: v.businessType === "other" ? v.businessTypeOther : undefined,
-    }));
+    })),
+  );
 
 const step2 = (mode: Mode) =>
-  z
-    .object({
+  z.pipe(
+    z.object({
       websitePurpose: mode === "next" ? choice(WEBSITE_PURPOSES, "Website purpose is required") : optChoice(WEBSITE_PURPOSES),
       websitePurposeOther: optText(200),
-      mainCta: required(mode, text(200).min(1, "Main call to action is required"), "Main call to action is required"),
+      mainCta: required(mode, text(200, [1, "Main call to action is required"]), "Main call to action is required"),
       specificOffer: optText(500),
-      needsContactForm: yesNo.optional().transform((v) => v ?? true),
-    })
-    .transform((v) => ({ ...v, websitePurposeOther: v.websitePurpose === "other" ? v.websitePurposeOther : undefined }));
+      needsContactForm: z.pipe(
+        z.optional(yesNo),
+        z.transform((v) => v ?? true),
+      ),
+    }),
+    z.transform((v) => ({ ...v, websitePurposeOther: v.websitePurpose === "other" ? v.websitePurposeOther : undefined })),
+  );
 
 const step3 = (_mode: Mode) =>
-  z
-    .object({
+  z.pipe(
+    z.object({
       servicesList: rows(ServiceItemSchema, {
         need: { name: "Please name this service, or clear its boxes" },
         max: 50,
@@ -196,36 +216,44 @@ const step3 = (_mode: Mode) =>
       }),
       pricingApproach: optChoice(PRICING_APPROACHES),
       servicesGrouping: optChoice(SERVICES_GROUPINGS),
-    })
-    .transform((v) => ({
+    }),
+    z.transform((v) => ({
       ...v,
       servicesList: v.servicesList.map((s: Record<string, unknown>) => ({ ...s, price: s.showPricing ? s.price : undefined })),
       servicesGrouping: v.servicesList.length > 1 ? v.servicesGrouping : undefined,
-    }));
+    })),
+  );
 
 const step4 = (mode: Mode) =>
-  z
-    .object({
-      logoUrl: optUrl,
-      brandColors: textList(10, 50, "colour"),
-      stylePreference: optChoice(STYLES),
-      stylePreferenceOther: optText(500),
-      photoMetadata: z.array(z.strictObject(PhotoDetailsSchema, shape).partial({ altText: true }), shape).max(20).default([]),
-    })
-    .superRefine((v, ctx) => {
-      if (mode !== "next") return;
-      v.photoMetadata.forEach((p, i) => {
-        if (!p.altText) ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
-      });
-    })
-    .transform((v) => ({ ...v, stylePreferenceOther: v.stylePreference === "other" ? v.stylePreferenceOther : undefined }));
+  z.pipe(
+    z
+      .object({
+        logoUrl: optUrl,
+        brandColors: textList(10, 50, "colour"),
+        stylePreference: optChoice(STYLES),
+        stylePreferenceOther: optText(500),
+        photoMetadata: z._default(
+          z.array(z.partial(z.strictObject(PhotoDetailsSchema, shape), { altText: true }), shape).check(z.maxLength(20, "At most 20 photos")),
+          [],
+        ),
+      })
+      .check(
+        z.superRefine((v, ctx) => {
+          if (mode !== "next") return;
+          v.photoMetadata.forEach((p, i) => {
+            if (!p.altText) ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
+          });
+        }),
+      ),
+    z.transform((v) => ({ ...v, stylePreferenceOther: v.stylePreference === "other" ? v.stylePreferenceOther : undefined })),
+  );
 
 const step5 = (mode: Mode) =>
   z.object({
-    primaryDomain: required(mode, text(255).min(1, "Primary domain is required"), "Primary domain is required"),
+    primaryDomain: required(mode, text(255, [1, "Primary domain is required"]), "Primary domain is required"),
     targetKeywords: textList(20, 100, "keyword"),
     competitorUrls: urlList(3, "competitor URL"),
-    socialLinks: z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape).default({}),
+    socialLinks: z._default(z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape), {}),
     googleBusinessUrl: optUrl,
   });
 
@@ -239,18 +267,18 @@ const step6 = (_mode: Mode) =>
       content: ["author", "text"],
     }),
     reviewLinks: rows(ReviewLinkSchema, { need: { url: "Please add the link, or clear the platform" }, max: 20, label: "review links" }),
-    wantsReviewAutomation: yesNo.optional(),
-    wantsReviewSystem: yesNo.optional(),
+    wantsReviewAutomation: z.optional(yesNo),
+    wantsReviewSystem: z.optional(yesNo),
   });
 
 const step7 = (_mode: Mode) =>
   z.object({
-    pagesNeeded: z
-      .array(z.enum(PAGES), shape)
-      .default([])
+    pagesNeeded: z.pipe(
+      z._default(z.array(z.enum(PAGES, shape), shape), []),
       // Home and Contact are always included.
-      .transform((pages) => PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p))),
-    mustHaveSections: z.array(z.enum(SECTIONS), shape).default([]),
+      z.transform((pages) => PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p))),
+    ),
+    mustHaveSections: z._default(z.array(z.enum(SECTIONS, shape), shape), []),
   });
 
 const step8 = (_mode: Mode) =>
@@ -267,22 +295,26 @@ const step9 = (mode: Mode) =>
     needsFacebookDisclaimer: checkbox,
     legalPagesDisclaimer:
       mode === "next"
-        ? z.literal("on", { error: "Please tick the Legal Pages Acknowledgement to continue" }).transform(() => true)
+        ? z.pipe(
+            z.literal("on", { error: "Please tick the Legal Pages Acknowledgement to continue" }),
+            z.transform(() => true),
+          )
         : checkbox,
   });
 
 const step10 = (_mode: Mode) =>
-  z
-    .object({
+  z.pipe(
+    z.object({
       bookingSystem: optText(200),
       googleAnalyticsId: optText(50),
       staffBios: rows(StaffBioSchema, { need: { name: "Please add this person's name, or clear their boxes" }, max: 50, label: "staff members" }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
       websiteStylePreferenceOther: optText(500),
-      preferredLaunchDate: z.iso.date({ error: "Please enter a date" }).optional(),
-    })
-    .transform((v) => ({ ...v, websiteStylePreferenceOther: v.websiteStylePreference === "other" ? v.websiteStylePreferenceOther : undefined }));
+      preferredLaunchDate: z.optional(z.iso.date({ error: "Please enter a date" })),
+    }),
+    z.transform((v) => ({ ...v, websiteStylePreferenceOther: v.websiteStylePreference === "other" ? v.websiteStylePreferenceOther : undefined })),
+  );
 
 const step11 = (mode: Mode) =>
   z.object({
@@ -296,23 +328,27 @@ export const REQUIRED_CONSENTS = ["allowAIDataProcessing", "allowDataForWebsiteG
 export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
 
 const step12 = (mode: Mode) =>
-  z
-    .object({
-      aiChoice: z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }).default(AI_CHOICE.ai),
-      allowAIDataProcessing: checkbox,
-      allowDataForWebsiteGeneration: checkbox,
-      understandObfuscation: checkbox,
-      understandDataUsage: checkbox,
-      allowShowcase: checkbox,
-      dataRetentionPeriod: choice(RETENTION_PERIODS).default("30days"),
-    })
-    .superRefine((v, ctx) => {
-      if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
-        ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
-      }
-    })
+  z.pipe(
+    z
+      .object({
+        aiChoice: z._default(z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }), AI_CHOICE.ai),
+        allowAIDataProcessing: checkbox,
+        allowDataForWebsiteGeneration: checkbox,
+        understandObfuscation: checkbox,
+        understandDataUsage: checkbox,
+        allowShowcase: checkbox,
+        dataRetentionPeriod: z._default(choice(RETENTION_PERIODS), "30days"),
+      })
+      .check(
+        z.superRefine((v, ctx) => {
+          if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
+            ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
+          }
+        }),
+      ),
     // Opting out withdraws every AI consent, whatever boxes were left ticked.
-    .transform((v) => (v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v));
+    z.transform((v) => (v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v)),
+  );
 
 const step13 = (_mode: Mode) => z.object({});
 

@@ -90,34 +90,37 @@ const optionalText = (f: EditField, max: number) =>
 
 function jsonField(f: EditField) {
   const json = z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX)));
-  return z.pipe(json, z.transform((raw: string, ctx) => {
-    const trimmed = raw.trim();
-    if (trimmed === "") return f.kind === "object" ? {} : [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notJson(f.label), input: raw });
-      return z.NEVER;
-    }
-    if (f.kind === "object") {
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === "string")) {
-        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notObject(f.label), input: raw });
+  return z.pipe(
+    json,
+    z.transform((raw: string, ctx) => {
+      const trimmed = raw.trim();
+      if (trimmed === "") return f.kind === "object" ? {} : [];
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(trimmed);
+      } catch {
+        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notJson(f.label), input: raw });
         return z.NEVER;
       }
-      return parsed as Record<string, string>;
-    }
-    const itemOk = (v: unknown) => (f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v));
-    if (!Array.isArray(parsed) || !parsed.every(itemOk)) {
-      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notList(f.label), input: raw });
-      return z.NEVER;
-    }
-    if (parsed.length > LIST_MAX_ITEMS) {
-      ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.tooMany(f.label), input: raw });
-      return z.NEVER;
-    }
-    return parsed;
-  }));
+      if (f.kind === "object") {
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === "string")) {
+          ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notObject(f.label), input: raw });
+          return z.NEVER;
+        }
+        return parsed as Record<string, string>;
+      }
+      const itemOk = (v: unknown) => (f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v));
+      if (!Array.isArray(parsed) || !parsed.every(itemOk)) {
+        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notList(f.label), input: raw });
+        return z.NEVER;
+      }
+      if (parsed.length > LIST_MAX_ITEMS) {
+        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.tooMany(f.label), input: raw });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  );
 }
 
 function fieldSchema(f: EditField) {

@@ -28,7 +28,9 @@ export const DRAFT_URL_MESSAGES = {
 export const DraftUrlSchema = z.object({
   draftUrl: z
     .pipe(
-      z.string({ error: DRAFT_URL_MESSAGES.required }).check(z.trim(), z.minLength(1, DRAFT_URL_MESSAGES.required), z.maxLength(2000, DRAFT_URL_MESSAGES.tooLong)),
+      z
+        .string({ error: DRAFT_URL_MESSAGES.required })
+        .check(z.trim(), z.minLength(1, DRAFT_URL_MESSAGES.required), z.maxLength(2000, DRAFT_URL_MESSAGES.tooLong)),
       z.transform((s: string) => (/^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`)),
     )
     .check(z.refine((s) => /^https?:\/\/[^\s]+$/i.test(s), DRAFT_URL_MESSAGES.scheme)),
@@ -36,10 +38,7 @@ export const DraftUrlSchema = z.object({
 
 export const RevisionToggleSchema = z.object({
   round: RoundSchema,
-  enabled: z.pipe(
-    z.enum(["true", "false"]),
-    z.transform((v) => v === "true"),
-  ),
+  enabled: z.pipe(z.enum(["true", "false"]), z.transform((v) => v === "true")),
 });
 
 export const RevisionRoundSchema = z.object({ round: RoundSchema });

@@ -39,7 +39,7 @@ for (const [file, code] of [...sources, [serverBuild, serverCode]]) {
   for (const url of empty) {
     const u = escape(url);
     out = out
-      .replace(new RegExp(`import\\{a as ([\\w$]+)\\}from"${u}";`, "g"), (_, name) => `var ${name}=()=>({});`)
+      .replace(new RegExp(`import\\{a(?: as ([\\w$]+))?\\}from"${u}";`, "g"), (_, name = "a") => `var ${name}=()=>({});`)
       .replace(new RegExp(`import"${u}";`, "g"), "");
     // manifest arrays: "a", "b" (server build) or "a","b" (browser manifest); never code
     if (manifest) out = out.replace(new RegExp(`"${u}",\\s*`, "g"), "").replace(new RegExp(`,\\s*"${u}"`, "g"), "").replace(new RegExp(`"${u}"`, "g"), "");

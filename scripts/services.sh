@@ -26,9 +26,12 @@ say() { printf '[services] %s\n' "$*" >&2; }
 ports() { # profile -> sets MONGO_PORT SMTP_PORT MAIL_HTTP_PORT S3_PORT STRIPE_PORT
   case "$1" in
     dev)  MONGO_PORT=27017 SMTP_PORT=1025  MAIL_HTTP_PORT=8025  S3_PORT=7070  STRIPE_PORT=12111 ;;
-    test) # TEST_PORT_OFFSET lets two checkouts (git worktrees) run their test suites side by side.
+    test) # TEST_PORT_OFFSET (0-899) lets two checkouts (git worktrees) run their test suites side by
+          # side. Every test port sits below 32768: from there up Linux picks the local ports of outgoing
+          # connections: a port up there can be taken by any client socket (seen: a connection to
+          # FerretDB held 37670 and versitygw could not start).
           local o="${TEST_PORT_OFFSET:-0}"
-          MONGO_PORT=$((37017 + o)) SMTP_PORT=$((31025 + o)) MAIL_HTTP_PORT=$((38025 + o)) S3_PORT=$((37070 + o)) STRIPE_PORT=$((32111 + o)) ;;
+          MONGO_PORT=$((22017 + o)) SMTP_PORT=$((21025 + o)) MAIL_HTTP_PORT=$((23025 + o)) S3_PORT=$((24070 + o)) STRIPE_PORT=$((25111 + o)) ;;
     *) say "unknown profile '$1' (use dev or test)"; exit 2 ;;
   esac
 }

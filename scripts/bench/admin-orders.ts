@@ -20,7 +20,7 @@ import { ensureIndexes } from "~/server/models/index.server";
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length ? sizes : [1000, 10_000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const base = new URL(process.env.MONGODB_URI ?? "mongodb://127.0.0.1:37017/x");
+const base = new URL(process.env.MONGODB_URI ?? "mongodb://127.0.0.1:22017/x");
 const STATUSES = ["pending", "paid", "paid", "in_progress", "completed", "completed", "completed", "cancelled", "failed"];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

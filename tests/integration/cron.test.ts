@@ -222,7 +222,7 @@ describe("smart reminders", () => {
   });
 
   describe("with the SMTP server stopped during a run", () => {
-    const mailpit = privateMailpit(42100);
+    const mailpit = privateMailpit(27000);
     afterAll(() => mailpit.stop());
 
     it("keeps every reminder and delivers each exactly once when the server is back", async () => {

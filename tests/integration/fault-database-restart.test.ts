@@ -10,8 +10,8 @@ import { uniqueAddress } from "../support/mailpit";
 import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
 
 // The app in production mode on a private FerretDB that this test stops and starts while requests flow.
-const dbPort = privatePort(43000);
-const appPort = privatePort(44000);
+const dbPort = privatePort(14000);
+const appPort = privatePort(15000);
 let dir = "";
 let db: ReturnType<typeof startBinary> | undefined;
 let app: AppProcess | undefined;
@@ -108,7 +108,7 @@ it("answers 503 with a message while the database restarts, leaves no partial do
 });
 
 it("tells an unreachable database (first connection or later) from other errors, which stay 500s", async () => {
-  const closed = privatePort(48000);
+  const closed = privatePort(19000);
   const refused = await mongoose
     .createConnection(`mongodb://127.0.0.1:${closed}/x`, { serverSelectionTimeoutMS: 300 })
     .asPromise()

@@ -11,7 +11,7 @@ import { sessionEvent, signedDelivery } from "../support/stripe-events";
 
 // The built app in production mode with its own Mailpit, which is down while customers pay and write in.
 useTestDatabase();
-const smtp = privatePort(46000);
+const smtp = privatePort(17000);
 const http = smtp + 1000;
 let dir = "";
 let mailpit: ReturnType<typeof startBinary> | undefined;
@@ -32,7 +32,7 @@ it("keeps every e-mail of payments and contact messages while the mail server is
   dir = await mkdtemp(path.join(tmpdir(), "mailpit-down-"));
   const business = uniqueAddress("business");
   app = await startAppProcess({
-    port: privatePort(47000),
+    port: privatePort(18000),
     env: { MONGODB_URI: process.env.MONGODB_URI!, SMTP_URL: `smtp://127.0.0.1:${smtp}`, BUSINESS_EMAIL: business, OUTBOX_POLL_MS: "200", OUTBOX_BACKOFF_MS: "200" },
   });
 

@@ -14,7 +14,7 @@ import { sessionEvent, signedDelivery, uniqueId } from "../support/stripe-events
 useTestDatabase();
 const apps: AppProcess[] = [];
 beforeAll(async () => {
-  const port = privatePort(45000);
+  const port = privatePort(16000);
   const env = { MONGODB_URI: process.env.MONGODB_URI!, OUTBOX_POLL_MS: "200", OUTBOX_BACKOFF_MS: "200" };
   apps.push(...(await Promise.all([startAppProcess({ port, env }), startAppProcess({ port: port + 1000, env })])));
 }, 120_000);

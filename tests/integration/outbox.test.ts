@@ -36,7 +36,7 @@ describe("the mail outbox", () => {
   });
 
   describe("with the SMTP server down", () => {
-    const mailpit = privateMailpit(42000);
+    const mailpit = privateMailpit(12000);
     afterAll(() => mailpit.stop());
 
     it("keeps the message, retries with back-off, and delivers it exactly once when the server is back", async () => {

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from "vitest";
 import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
 
 // A private FerretDB, so stopping it does not disturb the other test files.
-const port = privatePort(41000);
+const port = privatePort(11000);
 let dir = "";
 let server: ReturnType<typeof startBinary> | undefined;
 

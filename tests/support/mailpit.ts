@@ -7,7 +7,7 @@ import { privatePort, startBinary, stopProcess, waitForPort } from "./processes"
 /** Reads what arrived at the test SMTP server (Mailpit's REST API). */
 export type MailpitSummary = { ID: string; MessageID: string; Subject: string; To: { Address: string }[] };
 
-const api = () => process.env.MAILPIT_API_URL ?? "http://127.0.0.1:38025";
+const api = () => process.env.MAILPIT_API_URL ?? "http://127.0.0.1:23025";
 
 export async function messagesTo(address: string): Promise<MailpitSummary[]> {
   const res = await fetch(`${api()}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}&limit=100`);

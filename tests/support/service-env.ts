@@ -5,15 +5,15 @@
  */
 const defaults: Record<string, string> = {
   NODE_ENV: "test",
-  MONGODB_URI: "mongodb://127.0.0.1:37017/rapid-website-e2e", // the test app's database (npm test sets the same)
-  SMTP_URL: "smtp://127.0.0.1:31025",
-  MAILPIT_API_URL: "http://127.0.0.1:38025",
-  S3_ENDPOINT: "http://127.0.0.1:37070",
+  MONGODB_URI: "mongodb://127.0.0.1:22017/rapid-website-e2e", // the test app's database (npm test sets the same)
+  SMTP_URL: "smtp://127.0.0.1:21025",
+  MAILPIT_API_URL: "http://127.0.0.1:23025",
+  S3_ENDPOINT: "http://127.0.0.1:24070",
   S3_REGION: "us-east-1",
   S3_BUCKET: "rapid-website",
   S3_ACCESS_KEY_ID: "local-access-key",
   S3_SECRET_ACCESS_KEY: "local-secret-key-for-versitygw",
-  STRIPE_API_BASE: "http://127.0.0.1:32111",
+  STRIPE_API_BASE: "http://127.0.0.1:25111",
   STRIPE_SECRET_KEY: "sk_test_123",
   STRIPE_WEBHOOK_SECRET: "whsec_local_test_secret",
   OUTBOX_BACKOFF_MS: "200",

@@ -83,7 +83,8 @@ class Visitor {
         for (const line of res.headers["set-cookie"] ?? []) {
           const [pair, ...attributes] = line.split(";");
           const [name, value] = [pair.slice(0, pair.indexOf("=")).trim(), pair.slice(pair.indexOf("=") + 1).trim()];
-          if (!value || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
+          const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()));
+          if (!value || expired) this.cookies.delete(name);
           else this.cookies.set(name, value);
         }
         const chunks = [];
@@ -103,7 +104,7 @@ class Visitor {
       const res = await this.request(url);
       if (res.status < 300 || res.status >= 400 || !res.location) return res;
       url = new URL(res.location, url).href;
-      if (new URL(url).origin !== new URL(BASE).origin) return { ...res, url, offSite: true };
+      if (new URL(url).origin !== new URL(BASE).origin) return { ...res, url }; // not followed off the site (Stripe)
     }
     throw new Error(`${path}: too many redirects`);
   }
@@ -188,8 +189,8 @@ const expectStatus = (res, statuses, what) => {
 async function mailedLink(visitor, to, pattern) {
   for (let tries = 0; tries < 20; tries++) {
     const mail = unescape((await visitor.get("/dev/mail")).text);
-    const rows = mail.split("<tr>").filter((row) => row.includes(to));
-    const link = rows.map((row) => pattern.exec(row)?.[0]).find(Boolean);
+    const messages = mail.split("<tr>").filter((row) => row.includes(to));
+    const link = messages.map((row) => pattern.exec(row)?.[0]).find(Boolean);
     if (link) return link;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -28,7 +28,7 @@ async function standInEnv(extra: Record<string, string> = {}) {
 }
 
 async function start(env: Record<string, string>) {
-  const app = startAppProcess({ port: privatePort(45000), env });
+  const app = startAppProcess({ port: privatePort(20000), env });
   app.then((started) => apps.push(started)).catch(() => {});
   return app;
 }

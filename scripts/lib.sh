@@ -8,7 +8,8 @@ say() { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 ensure_node_modules() {
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
     say "installing npm packages (npm ci)..."
-    npm ci --no-audit --no-fund
+    # --include=dev: the build tools are devDependencies, and npm start runs with NODE_ENV=production.
+    npm ci --no-audit --no-fund --include=dev
   fi
 }
 

@@ -11,15 +11,19 @@ import express from "express";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const production = process.env.NODE_ENV === "production";
+// `npm start`: the production build and runtime on this machine, on plain http://localhost with the
+// stand-ins (LOCAL_STANDINS=1, checked by app/server/env.server.ts). Only a deployment listens on every
+// interface, trusts its proxy and tells browsers to use https.
+const deployed = production && process.env.LOCAL_STANDINS !== "1";
 const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
+const host = process.env.HOST ?? (deployed ? "0.0.0.0" : "127.0.0.1");
 
 const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
 
 const app = express();
 app.disable("x-powered-by");
 // Behind one proxy (a load balancer) in production, so req.ip is the visitor's address.
-app.set("trust proxy", production ? 1 : false);
+app.set("trust proxy", deployed ? 1 : false);
 app.use(compression());
 
 /** One JSON line on stdout; a value that cannot be serialised never stops the request. */
@@ -158,7 +162,7 @@ app.use((req, res, next) => {
       "base-uri 'self'",
       "frame-ancestors 'none'",
       "form-action 'self' https://checkout.stripe.com",
-      ...(production ? ["upgrade-insecure-requests"] : []),
+      ...(deployed ? ["upgrade-insecure-requests"] : []),
     ].join("; "),
   );
   res.setHeader("X-Content-Type-Options", "nosniff");
@@ -166,7 +170,7 @@ app.use((req, res, next) => {
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  if (production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (deployed) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   // The app reads the client address from here (rate limits); never from a header the client sent.
   req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();

@@ -3,7 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { formatCents } from "~/content/offer";
 import { findOfflineOrder } from "~/server/checkout.server";
-import { isProduction } from "~/server/env.server";
+import { standInsAllowed } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { abandonCheckout, settlePayment } from "~/server/fulfilment.server";
@@ -16,10 +16,11 @@ const OFFLINE_INTENTS = { pay: "pay", cancel: "cancel" } as const;
 
 /**
  * The offline test checkout: stands in for Stripe when no key is configured, in
- * development and tests only. Paying here runs the same fulfilment as Stripe.
+ * development, tests and the local run (LOCAL_STANDINS) only. Paying here runs the
+ * same fulfilment as Stripe.
  */
 async function pendingOrder(sessionId: string | null) {
-  if (isProduction() || getStripe()) throw new Response("Not Found", { status: 404 });
+  if (!standInsAllowed() || getStripe()) throw new Response("Not Found", { status: 404 });
   const order = await findOfflineOrder(sessionId);
   if (!order) throw redirect("/checkout");
   return order;

@@ -10,7 +10,7 @@ import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "Test subscription (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
 
-/** The offline test checkout for a maintenance plan: stands in for Stripe when no key is set (never in production). */
+/** The offline test checkout for a maintenance plan: stands in for Stripe when no key is set (never in a deployment). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   assertOfflineBilling();

@@ -2,7 +2,8 @@ import type { Cookie, CookieOptions, SessionData, SessionStorage } from "@remix-
 import { getEnv } from "./env.server";
 
 /**
- * The one cookie policy: HttpOnly, SameSite=Lax, Secure in production, signed
+ * The one cookie policy: HttpOnly, SameSite=Lax, Secure in production (not in the
+ * local production run on plain http://localhost, LOCAL_STANDINS), signed
  * with SESSION_SECRET. Every cookie the app sets is built from this. SESSION_SECRET
  * may list several secrets, newest first: new cookies are signed with the first,
  * cookies signed with any of them are still read (rotation without sign-outs).
@@ -15,7 +16,7 @@ export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly
     ...extra,
     httpOnly: true,
     sameSite: "lax" as const,
-    secure: env.NODE_ENV === "production",
+    secure: env.NODE_ENV === "production" && !env.LOCAL_STANDINS,
     secrets: env.SESSION_SECRETS,
   };
 }

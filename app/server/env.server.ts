@@ -1,10 +1,13 @@
 import * as z from "~/domain/zod";
+import { log } from "./log.server";
 
 /**
  * Every environment variable the app reads, validated once at start.
  * `.env.example` documents each one. Development and tests run on embedded
  * defaults (mail to a folder, uploads to a folder, an offline test checkout);
- * production refuses those stand-ins and names the variable to set.
+ * production refuses those stand-ins and names the variable to set, unless
+ * LOCAL_STANDINS=1 says this is the production build run on this machine
+ * (`npm start`), which is allowed only on a local http address.
  */
 const optionalString = z.pipe(
   z.optional(z.string().check(z.trim())),
@@ -34,6 +37,10 @@ const wholeNumber = (name: string, min: number, max: number, fallback: number) =
 const EnvSchema = z
   .object({
     NODE_ENV: z._default(z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }), "development"),
+    LOCAL_STANDINS: z.pipe(
+      z._default(z.enum(["", "0", "1"], { error: "LOCAL_STANDINS must be 1 (the site on this machine, on the stand-ins) or unset" }), ""),
+      z.transform((v) => v === "1"),
+    ),
     PORT: wholeNumber("PORT", 1, 65535, 3000),
     APP_URL: z.pipe(
       z._default(z.url({ error: "APP_URL must be a full URL such as https://example.com.au" }), "http://localhost:3000"),
@@ -71,15 +78,25 @@ const EnvSchema = z
   .check(
     z.superRefine((env, ctx) => {
       if (env.NODE_ENV !== "production") return;
+      if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
+        ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
+      }
+      for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
+        if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
+      }
+      if (env.LOCAL_STANDINS) {
+        // The production build on this machine (npm start): the stand-ins and development secrets never leave it.
+        if (!isLocalAddress(env.APP_URL)) {
+          ctx.addIssue({ code: "custom", path: ["LOCAL_STANDINS"], message: "LOCAL_STANDINS=1 is only for running the site on this machine (APP_URL http://localhost:…), never for a deployment" });
+        }
+        return;
+      }
       const need = (name: keyof typeof env, why: string) => {
         const value = env[name];
         if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
       };
       need("SESSION_SECRET", "it signs the session and flash cookies");
       need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
-      if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
-        ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
-      }
       need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
       need("SMTP_URL", "the mail folder is for development only");
       need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
@@ -88,15 +105,18 @@ const EnvSchema = z
       need("STRIPE_PRICE_ESSENTIALS", "the Essentials maintenance plan is sold through this Stripe price");
       need("STRIPE_PRICE_PROFESSIONAL", "the Professional maintenance plan is sold through this Stripe price");
       need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
-      for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
-        if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
-      }
       need("CRON_SECRET", "the reminder route is called by cron with this secret");
       if (env.APP_URL.startsWith("http://localhost")) {
         ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
       }
     }),
   );
+
+/** Whether a URL is plain http on this machine (localhost, 127.x.y.z or [::1]). */
+function isLocalAddress(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === "http:" && (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+}
 
 type Parsed = z.infer<typeof EnvSchema>;
 export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET"> & {
@@ -123,13 +143,30 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 let cached: Env | undefined;
 
-/** The process's environment, parsed once. */
+/** The process's environment, parsed once (at start: entry.server.tsx reads it first). */
 export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
+  if (!cached) {
+    cached = parseEnv(process.env);
+    if (cached.NODE_ENV === "production" && cached.LOCAL_STANDINS) {
+      const env = cached;
+      const standIns = [
+        !env.SMTP_URL && `mail to ${env.MAIL_DIR}`,
+        !env.S3_BUCKET && `uploads to ${env.UPLOAD_DIR}`,
+        !env.STRIPE_SECRET_KEY && "the offline test checkout",
+        !(process.env.SESSION_SECRET && process.env.TOKEN_SECRET) && "development secrets",
+      ].filter(Boolean);
+      log("warn", "env.local_standins", { message: `LOCAL_STANDINS=1: the production build on this machine, never a deployment; stand-ins: ${standIns.join(", ") || "none"}` });
+    }
+  }
   return cached;
 }
 
-export const isProduction = () => getEnv().NODE_ENV === "production";
+/**
+ * Whether the embedded stand-ins and their pages (the offline test checkout, the test
+ * maintenance portal, /dev/mail) may run: in development and tests, and in the local
+ * production run (LOCAL_STANDINS=1); never in a deployment.
+ */
+export const standInsAllowed = () => getEnv().NODE_ENV !== "production" || getEnv().LOCAL_STANDINS;
 
 /** An absolute link to a path on this site, for e-mails and Stripe's return addresses. */
 export function absoluteUrl(path: string): string {

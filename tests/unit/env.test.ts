@@ -24,6 +24,25 @@ describe("environment validation", () => {
     expect(message).toContain("the mail folder is for development only");
   });
 
+  it("lets the local production run (npm start) use the stand-ins on a local address, and nothing else", () => {
+    const local = parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1" });
+    expect(local).toMatchObject({ NODE_ENV: "production", LOCAL_STANDINS: true, APP_URL: "http://localhost:3000" });
+    expect([local.SMTP_URL, local.S3_BUCKET, local.STRIPE_SECRET_KEY]).toEqual([undefined, undefined, undefined]);
+    expect(local.SESSION_SECRETS[0].length).toBeGreaterThanOrEqual(32);
+    expect(parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1", APP_URL: "http://127.0.0.1:3100" }).LOCAL_STANDINS).toBe(true);
+    expect(parseEnv({}).LOCAL_STANDINS).toBe(false);
+
+    // A deployment with the switch left on is refused, so are values wrong whatever runs them.
+    for (const APP_URL of ["https://northernriverswebsites.com.au", "http://northernriverswebsites.com.au", "https://localhost:3000", "http://localhost.example.com"]) {
+      expect(() => parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1", APP_URL }), APP_URL).toThrow(/LOCAL_STANDINS: LOCAL_STANDINS=1 is only for running the site on this machine/);
+    }
+    expect(() => parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1", STRIPE_PRICE_ESSENTIALS: "prod_x" })).toThrow(/STRIPE_PRICE_ESSENTIALS must be a Stripe price id/);
+    expect(() => parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1", SESSION_SECRET: "s".repeat(32), TOKEN_SECRET: "s".repeat(32) })).toThrow(/TOKEN_SECRET must differ/);
+    expect(() => parseEnv({ LOCAL_STANDINS: "yes" })).toThrow(/LOCAL_STANDINS: LOCAL_STANDINS must be 1/);
+    // "0" or empty is off: production refuses the stand-ins as before.
+    for (const LOCAL_STANDINS of ["0", ""]) expect(() => parseEnv({ NODE_ENV: "production", LOCAL_STANDINS })).toThrow(/SMTP_URL: SMTP_URL is required in production/);
+  });
+
   it("names a malformed value", () => {
     expect(() => parseEnv({ MONGODB_URI: "postgres://x" })).toThrow(/MONGODB_URI: MONGODB_URI must start with mongodb:\/\//);
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET: SESSION_SECRET must be at least 32 characters/);

@@ -10,14 +10,13 @@
 //   node scripts/drop-empty-chunks.mjs        (npm run build runs it)
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { EMPTY_CHUNK } from "./empty-chunk.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const publicDir = path.join(root, "public");
 const buildDir = path.join(publicDir, "build");
 const serverBuild = path.join(root, "build/index.js");
 
-/** `import{b as o}from"/build/_shared/chunk-X.js";var p=o((r,e)=>{e.exports={}});export{p as a};` */
-const EMPTY = /^import\{b as ([\w$]+)\}from"[^"]+";var ([\w$]+)=\1\(\(([\w$]+),([\w$]+)\)=>\{\4\.exports=\{\}\}\);export\{\2 as a\};\s*$/;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const files = (await readdir(buildDir, { recursive: true, withFileTypes: true }))
@@ -25,7 +24,7 @@ const files = (await readdir(buildDir, { recursive: true, withFileTypes: true })
   .map((e) => path.join(e.parentPath ?? e.path, e.name));
 const sources = new Map(await Promise.all(files.map(async (f) => [f, await readFile(f, "utf8")])));
 
-const empty = [...sources].filter(([, code]) => EMPTY.test(code)).map(([file]) => "/" + path.relative(publicDir, file).split(path.sep).join("/"));
+const empty = [...sources].filter(([, code]) => EMPTY_CHUNK.test(code)).map(([file]) => "/" + path.relative(publicDir, file).split(path.sep).join("/"));
 if (!empty.length) {
   console.log("drop-empty-chunks: no empty chunks");
   process.exit(0);

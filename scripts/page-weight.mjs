@@ -5,7 +5,8 @@
 //   - HTML + CSS <= 14 KB gzip: the first screen in one round trip on a satellite link;
 //   - JS <= 100 KB gzip on a page without a form, <= JS_BUDGET.form on a page with one
 //     (the form pages carry Conform and the form's schema). The budget follows
-//     what the page is, so pages added later are held to it without listing them twice.
+//     what the page is, so pages added later are held to it without listing them twice;
+//   - no empty script files (each costs a round trip).
 // The customer's pages are reached the way a customer reaches them, black-box: a new
 // buyer pays through the offline test checkout, follows the success page's intake
 // link and answers each step with Next; the order-status link and the account's
@@ -18,6 +19,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { gzipSync } from "node:zlib";
+import { EMPTY_CHUNK } from "./empty-chunk.mjs";
 
 const args = process.argv.slice(2);
 const strict = args.includes("--strict");
@@ -161,7 +163,10 @@ async function measure(name, page) {
   const c = sum(await Promise.all(css.map(async (u) => size(await fetchAsset(u)))));
   const j = sum(await Promise.all(js.map(async (u) => size(await fetchAsset(u)))));
   const critical = h.gzip + c.gzip;
-  const over = [critical > CRITICAL_BUDGET && "html+css", j.gzip > JS_BUDGET[kind] && "js"].filter(Boolean);
+  // A script with nothing in it (a `.server` module's browser stand-in) is a round trip for nothing:
+  // the build's drop-empty-chunks step removes them, and this notices when it stops doing so.
+  const empty = (await Promise.all(js.map(async (u) => EMPTY_CHUNK.test(await fetchAsset(u))))).filter(Boolean).length;
+  const over = [critical > CRITICAL_BUDGET && "html+css", j.gzip > JS_BUDGET[kind] && "js", empty && `${empty} empty script file(s)`].filter(Boolean);
   if (over.length) failed++;
   measured++;
   const label = new URL(name.split(" ")[0], BASE).pathname === pathname ? name : `${name} -> ${pathname}`;

@@ -5,10 +5,9 @@ import * as z from "./zod";
 export const OUTBOX_STATUS_LABELS = { pending: "Queued", sent: "Sent", failed: "Failed" } as const;
 export type OutboxStatusName = keyof typeof OUTBOX_STATUS_LABELS;
 
-/** The filter form (GET): a status, and the keyset cursor for older messages. Anything else is ignored. */
+/** The filter form (GET): a status. Anything else is ignored; the page's cursor (`?before=`) is read by app/domain/paging.ts. */
 export const OutboxFilterSchema = z.object({
   status: z.catch(z.optional(z.enum(["pending", "sent", "failed"])), undefined),
-  before: z.catch(z.optional(z.iso.datetime()), undefined),
 });
 
 export const OUTBOX_INTENTS = { retry: "retry" } as const;

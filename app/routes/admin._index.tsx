@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
+import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
 import {
   BULK_ACTION_LABELS,
@@ -16,6 +17,7 @@ import {
   parseOrderFilters,
 } from "~/domain/admin/orders";
 import { formatDateTime } from "~/domain/dates";
+import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin } from "~/server/auth.server";
@@ -33,9 +35,10 @@ const DATE_LABELS: Record<(typeof DATE_FILTERS)[number], string> = { today: "Tod
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const filters = parseOrderFilters(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const filters = parseOrderFilters(params);
   const now = new Date();
-  const [list, figures] = await Promise.all([listOrders(filters, now), orderFigures(now)]);
+  const [list, figures] = await Promise.all([listOrders(filters, { cursor: cursorParam(params), now }), orderFigures(now)]);
   return { filters, ...list, ...figures };
 }
 
@@ -65,7 +68,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminOrders() {
-  const { filters, rows, total, anyOrders, nextCursor, cards, weeks } = useLoaderData<typeof loader>();
+  const { filters, page, total, anyOrders, cards, weeks } = useLoaderData<typeof loader>();
+  const rows = page.rows;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const active = hasActiveFilters(filters);
@@ -182,10 +186,7 @@ export default function AdminOrders() {
             </ul>
           </Form>
         )}
-        <nav aria-label="Pages" className="pager">
-          {filters.cursor ? <Link to={`/admin${filterQuery(filters)}`}>Newest orders</Link> : null}
-          {nextCursor ? <Link to={`/admin${filterQuery(filters, { cursor: nextCursor })}`}>Older orders</Link> : null}
-        </nav>
+        <Pager page={page} noun="orders" />
       </div>
     </>
   );

@@ -3,8 +3,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
+import { Pager } from "~/components/admin/Pager";
 import { COUPON_FORM_MESSAGES, CouponFormSchema } from "~/domain/admin/coupons";
 import { formatDate } from "~/domain/dates";
+import { cursorParam } from "~/domain/paging";
 import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
@@ -18,7 +20,7 @@ const INTENT = { create: "create" } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return { coupons: await listCoupons() };
+  return { page: await listCoupons({ cursor: cursorParam(new URL(request.url).searchParams) }) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -33,7 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminCoupons() {
-  const { coupons } = useLoaderData<typeof loader>();
+  const { page } = useLoaderData<typeof loader>();
+  const coupons = page.rows;
   const lastResult = useActionData<typeof action>();
   const location = useLocation();
   return (
@@ -83,6 +86,7 @@ export default function AdminCoupons() {
             </table>
           </div>
         )}
+        <Pager page={page} noun="coupons" />
         <section className="card section-tight" aria-labelledby="new-coupon-heading">
           <h2 id="new-coupon-heading">Create a coupon</h2>
           {/* Keyed by location: after a successful create (a redirect) the form starts empty. */}

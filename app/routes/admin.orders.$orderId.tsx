@@ -5,16 +5,19 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { formatDateTime } from "~/domain/dates";
 import { adminLinks, AdminHeader, StatusBadge, SubTabs } from "~/components/admin/AdminTabs";
 import { CopyableText } from "~/components/admin/CopyableText";
+import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { EDIT_FIELDS, EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
 import { DETAIL_TABS, DraftUrlSchema, ORDER_ID, parseDetailTab, RevisionRoundSchema, RevisionToggleSchema, revisionToggleLabel, type DetailTab } from "~/domain/admin/order-detail";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
+import { cursorParam } from "~/domain/paging";
 import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema } from "~/domain/ai-prompt";
 import { adminStatusTone } from "~/domain/order-status";
 import { REMINDER_MESSAGES } from "~/domain/reminders";
 import { DETAIL_MESSAGES, generatePrompt, generateRevisionPrompt, loadOrderDetail, renewTokenAsAdmin, saveDraftUrl, saveSubmissionData } from "~/server/admin/order-detail.server";
+import { HISTORY_PAGE_PARAM } from "~/server/admin/audit.server";
 import { RevisionError, REVISION_MESSAGES, setRevisionRound } from "~/server/admin/revisions.server";
 import { requireAdmin } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
@@ -48,13 +51,15 @@ function orderIdFrom(params: { orderId?: string }): string {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const orderId = orderIdFrom(params);
-  const [detail, reminders] = await Promise.all([loadOrderDetail(orderId), reminderHistory(orderId)]);
+  const query = new URL(request.url).searchParams;
+  const [detail, reminders] = await Promise.all([loadOrderDetail(orderId, { historyCursor: cursorParam(query, HISTORY_PAGE_PARAM) }), reminderHistory(orderId)]);
   if (!detail) throw new Response("Order not found", { status: 404 });
-  const tab = parseDetailTab(new URL(request.url).searchParams.get("tab"));
+  const tab = parseDetailTab(query.get("tab"));
   const { submission, ...rest } = detail;
   return {
     ...rest,
     reminders: reminders.map((r) => ({ ...r, when: formatDateTime(r.sentAt) })),
+    historyParam: HISTORY_PAGE_PARAM,
     tab,
     hasSubmission: submission?.status === "submitted",
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
@@ -292,16 +297,17 @@ export default function AdminOrder() {
           {d.tab === "ai-prompt" ? <AiPromptTab /> : d.tab === "edit-data" ? <EditDataTab /> : <RevisionTab round={Number(d.tab.slice(-1))} />}
         </section>
 
-        {d.history.length ? (
+        {d.history.rows.length || !d.history.first ? (
           <section className="section-tight" aria-labelledby="history-heading">
             <h2 id="history-heading">Admin history</h2>
             <ul className="history">
-              {d.history.map((h) => (
+              {d.history.rows.map((h) => (
                 <li key={h.id}>
                   <span className="hint">{formatDateTime(h.at)}</span> {h.action} by {h.actor}
                 </li>
               ))}
             </ul>
+            <Pager page={d.history} noun="history entries" param={d.historyParam} label="Pages of admin history" />
           </section>
         ) : null}
       </div>

@@ -10,7 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = parseOrderFilters(new URL(request.url).searchParams);
   log("info", "admin.orders_exported", { actor_id: admin.id, status: filters.status, date: filters.date, searched: Boolean(filters.q) });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(ordersCsvStream({ ...filters, cursor: undefined }), {
+  return new Response(ordersCsvStream(filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="orders-${day}.csv"`,

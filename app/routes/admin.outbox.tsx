@@ -1,9 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
+import { Pager } from "~/components/admin/Pager";
 import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox";
 import { formatDateTime } from "~/domain/dates";
+import { cursorParam } from "~/domain/paging";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
@@ -19,14 +21,12 @@ const when = (iso: string | null) => (iso ? formatDateTime(iso) : "");
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
-  const filter = OutboxFilterSchema.parse(Object.fromEntries(url.searchParams));
-  const [counts, page] = await Promise.all([outboxCounts(), listOutbox({ status: filter.status, before: filter.before ? new Date(filter.before) : undefined })]);
+  const filter = OutboxFilterSchema.parse({ status: url.searchParams.get("status") ?? undefined });
+  const [counts, page] = await Promise.all([outboxCounts(), listOutbox({ status: filter.status, cursor: cursorParam(url.searchParams) })]);
   return {
     counts,
     status: filter.status ?? "",
-    paged: Boolean(filter.before),
-    nextBefore: page.nextBefore,
-    messages: page.messages.map((m) => ({ ...m, created: when(m.createdAt), sent: when(m.sentAt), next: when(m.nextAttemptAt) })),
+    page: { ...page, rows: page.rows.map((m) => ({ ...m, created: when(m.createdAt), sent: when(m.sentAt), next: when(m.nextAttemptAt) })) },
   };
 }
 
@@ -46,10 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminOutbox() {
-  const { counts, status, paged, nextBefore, messages } = useLoaderData<typeof loader>();
+  const { counts, status, page } = useLoaderData<typeof loader>();
+  const messages = page.rows;
   const navigation = useNavigation();
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
-  const older = new URLSearchParams({ ...(status ? { status } : {}), ...(nextBefore ? { before: nextBefore } : {}) });
   return (
     <>
       <AdminHeader title="Outbox" current="outbox" lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again." />
@@ -131,18 +131,7 @@ export default function AdminOutbox() {
             </table>
           </div>
         )}
-        <div className="actions">
-          {paged ? (
-            <Link to={status ? `?status=${status}` : "?"} className="button button-small">
-              Newest messages
-            </Link>
-          ) : null}
-          {nextBefore ? (
-            <Link to={`?${older}`} className="button button-small">
-              Older messages
-            </Link>
-          ) : null}
-        </div>
+        <Pager page={page} noun="messages" />
       </div>
     </>
   );

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
-import { PAYMENT_ISSUE_TEXT, PAYMENT_LIST_LIMIT, PAYMENT_MESSAGES, PaymentIssueFormSchema } from "~/domain/admin/payments";
+import { Pager } from "~/components/admin/Pager";
+import { PAYMENT_ISSUE_TEXT, PAYMENT_MESSAGES, PaymentIssueFormSchema, RESOLVED_PAGE_PARAM } from "~/domain/admin/payments";
 import { formatDateTime } from "~/domain/dates";
+import { cursorParam } from "~/domain/paging";
 import { listPaymentIssues, resolvePaymentIssue, type PaymentIssueRow } from "~/server/admin/payments.server";
 import { requireAdmin } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
@@ -16,7 +18,8 @@ const INTENT = { accept: "accept", resolve: "resolve" } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return listPaymentIssues();
+  const params = new URL(request.url).searchParams;
+  return listPaymentIssues({ openCursor: cursorParam(params), resolvedCursor: cursorParam(params, RESOLVED_PAGE_PARAM) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,7 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return new Response(parsed.error.issues[0].message, { status: 400 });
   const result = await resolvePaymentIssue({ issueId: parsed.data.issueId, how: intent === INTENT.accept ? "accepted" : "resolved", actor: admin });
   const flash = (kind: "success" | "error" | "info", m: { title: string; description?: string }) =>
-    redirectWithFlash(request, "/admin/payments", { kind, title: m.title, description: m.description }, { status: 303 });
+    // Back to the page the admin was on (the form posts to this URL, cursors included).
+    redirectWithFlash(request, `/admin/payments${new URL(request.url).search}`, { kind, title: m.title, description: m.description }, { status: 303 });
   switch (result) {
     case "accepted":
       return flash("success", PAYMENT_MESSAGES.accepted);
@@ -67,7 +71,8 @@ function IssueFacts({ issue }: { issue: PaymentIssueRow }) {
 }
 
 export default function AdminPayments() {
-  const { open, more, resolved } = useLoaderData<typeof loader>();
+  const { open: openPage, resolved: resolvedPage } = useLoaderData<typeof loader>();
+  const [open, resolved] = [openPage.rows, resolvedPage.rows];
   const busy = useNavigation().state === "submitting";
   return (
     <>
@@ -98,7 +103,7 @@ export default function AdminPayments() {
             ))}
           </ul>
         )}
-        {more ? <p className="hint">Showing the newest {PAYMENT_LIST_LIMIT}; resolve these to see older ones.</p> : null}
+        <Pager page={openPage} noun="open issues" />
 
         <h2 id="resolved-heading">Recently resolved</h2>
         {resolved.length === 0 ? (
@@ -141,6 +146,7 @@ export default function AdminPayments() {
             </table>
           </div>
         )}
+        <Pager page={resolvedPage} noun="resolved issues" param={RESOLVED_PAGE_PARAM} />
       </div>
     </>
   );

@@ -2,6 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "~/domain/dates";
 import { adminLinks, AdminHeader, SubTabs } from "~/components/admin/AdminTabs";
+import { Pager } from "~/components/admin/Pager";
+import { cursorParam } from "~/domain/paging";
 import { deletionRequests, privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { requireAdmin } from "~/server/auth.server";
 
@@ -16,9 +18,15 @@ const TABS = [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const tab = new URL(request.url).searchParams.get("tab") === "deletions" ? "deletions" : "audit";
-  const [counters, rows] = await Promise.all([privacyCounters(), tab === "audit" ? privacyAuditLog() : Promise.resolve(null)]);
-  return { tab, counters, audit: rows, requests: tab === "deletions" ? await deletionRequests() : null } as const;
+  const params = new URL(request.url).searchParams;
+  const tab = params.get("tab") === "deletions" ? "deletions" : "audit";
+  const cursor = cursorParam(params);
+  const [counters, audit, requests] = await Promise.all([
+    privacyCounters(),
+    tab === "audit" ? privacyAuditLog({ cursor }) : Promise.resolve(null),
+    tab === "deletions" ? deletionRequests({ cursor }) : Promise.resolve(null),
+  ]);
+  return { tab, counters, audit, requests } as const;
 }
 
 export default function AdminPrivacy() {
@@ -44,12 +52,12 @@ export default function AdminPrivacy() {
         </ul>
         <SubTabs label="Privacy records" current={tab} tabs={TABS.map((t) => ({ ...t, href: `/admin/privacy?tab=${t.id}` }))} />
         {tab === "audit" && audit ? (
-          audit.length === 0 ? (
+          audit.rows.length === 0 ? (
             <p className="empty card">No audit logs yet</p>
           ) : (
             <div className="table-scroll">
               <table className="data-table">
-                <caption className="visually-hidden">Latest 50 privacy audit entries</caption>
+                <caption className="visually-hidden">{audit.first ? "Latest privacy audit entries" : "Older privacy audit entries"}</caption>
                 <thead>
                   <tr>
                     <th scope="col">Timestamp</th>
@@ -60,7 +68,7 @@ export default function AdminPrivacy() {
                   </tr>
                 </thead>
                 <tbody>
-                  {audit.map((a) => (
+                  {audit.rows.map((a) => (
                     <tr key={a.id}>
                       <td>{formatDateTime(a.timestamp)}</td>
                       <td>{a.action}</td>
@@ -74,8 +82,9 @@ export default function AdminPrivacy() {
             </div>
           )
         ) : null}
+        {tab === "audit" && audit ? <Pager page={audit} noun="audit entries" /> : null}
         {tab === "deletions" && requests ? (
-          requests.length === 0 ? (
+          requests.rows.length === 0 ? (
             <p className="empty card">No pending deletion requests</p>
           ) : (
             <div className="table-scroll">
@@ -90,7 +99,7 @@ export default function AdminPrivacy() {
                   </tr>
                 </thead>
                 <tbody>
-                  {requests.map((r) => (
+                  {requests.rows.map((r) => (
                     <tr key={r.orderId}>
                       <td>{r.businessName ?? "-"}</td>
                       <td>{r.email ?? "-"}</td>
@@ -107,6 +116,7 @@ export default function AdminPrivacy() {
             </div>
           )
         ) : null}
+        {tab === "deletions" && requests ? <Pager page={requests} noun="deletion requests" /> : null}
       </div>
     </>
   );

@@ -14,7 +14,10 @@ import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
 
-/** Asks for a reset link. The answer is the same whether or not the address has an account. */
+/**
+ * Asks for a reset link. The answer is the same whether or not the address has an account,
+ * in its words and its timing (the link is issued and queued after the answer; see requestPasswordReset).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

@@ -8,7 +8,7 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
-import { log } from "./log.server";
+import { errorMessage, log } from "./log.server";
 import { accountExists, confirmEmail, passwordReset } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { AccountToken, Order, User, UserRole } from "./models/index.server";
@@ -261,15 +261,24 @@ async function spendLink(linkId: string): Promise<boolean> {
 
 /**
  * Password reset, step 1: e-mails a single-use link that works for an hour to
- * the address, if it has an account. The caller says the same either way.
- * Returns false when over the limits.
+ * the address, if it has an account. The caller says the same either way, and
+ * the answer's timing must not tell either: the request waits only for the work
+ * both cases share (the limits); finding the account, issuing the link and
+ * queueing the e-mail run after it has answered (`done`, which never rejects;
+ * a failure is logged, and the visitor can ask again). Returns null when over the
+ * limits.
  */
-export async function requestPasswordReset(rawEmail: string, address: string): Promise<boolean> {
+export async function requestPasswordReset(rawEmail: string, address: string): Promise<{ done: Promise<void> } | null> {
   await connectDb();
   const email = normalizeEmail(rawEmail);
-  if (!(await withinLimits(RESET_LIMITS, address, email))) return false;
+  if (!(await withinLimits(RESET_LIMITS, address, email))) return null;
+  const done = sendResetLink(email).catch((error: unknown) => log("error", "auth.reset_failed", { reason: errorMessage(error) }));
+  return { done };
+}
+
+async function sendResetLink(email: string) {
   const user = await User.findOne({ email }).lean();
-  if (!user) return true;
+  if (!user) return;
   const token = await issueLink("reset", { id: String(user._id), email }, RESET_VALID_MINUTES * MINUTE);
   await queueMail({
     key: `reset:${hashLinkToken(token)}`,
@@ -277,7 +286,6 @@ export async function requestPasswordReset(rawEmail: string, address: string): P
     ...passwordReset({ url: absoluteUrl(`/auth/reset-password?token=${token}`), validMinutes: RESET_VALID_MINUTES }),
   });
   log("info", "auth.reset_requested", { user_id: String(user._id) });
-  return true;
 }
 
 /**

@@ -107,8 +107,8 @@ for (const n of SIZES) {
   console.log("scenario".padEnd(24), "page (loader)".padStart(14), "list".padStart(8), "figures".padStart(9), "db serial".padStart(10), "db parallel".padStart(12), "explain".padStart(9));
   for (const [name, query] of SCENARIOS) {
     const filters = parseOrderFilters(new URLSearchParams(query));
-    const page = await time(() => Promise.all([listOrders(filters, now), orderFigures(now)]));
-    const list = await time(() => listOrders(filters, now));
+    const page = await time(() => Promise.all([listOrders(filters, { now }), orderFigures(now)]));
+    const list = await time(() => listOrders(filters, { now }));
     const figures = await time(() => orderFigures(now));
     const raw = rawQueries(query, now);
     const serial = await time(async () => {

@@ -6,11 +6,13 @@ import { action as resetAction } from "~/routes/auth_.reset-password";
 import { action as signOutAction } from "~/routes/auth_.sign-out";
 import { action as verifyAction } from "~/routes/auth_.verify";
 import { loader as dashboardLoader } from "~/routes/dashboard";
-import { getUser, SIGN_IN_LIMITS } from "~/server/auth.server";
+import { getUser, requestPasswordReset, SIGN_IN_LIMITS } from "~/server/auth.server";
 import { AccountToken, Order, OutboxMessage, Session, User } from "~/server/models/index.server";
 import { SESSION_IDLE_MS } from "~/server/session.server";
+import { flashOf, type Answer } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
+import { messagesTo } from "../support/mailpit";
 
 useTestDatabase();
 
@@ -48,9 +50,15 @@ const cookieFrom = (r: Reply, name = "__session") =>
     .map((c) => c.trim().split(";")[0])
     .find((c) => c.startsWith(`${name}=`)) ?? "";
 const email = () => `acct-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+/** The link in the newest e-mail to `to`, waiting a little for it: a reset link is queued just after the answer. */
 const tokenFromMail = async (to: string, path: string) => {
-  const mail = await OutboxMessage.findOne({ to }).sort({ created_at: -1 }).lean();
-  return new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail?.text ?? "")?.[1] ?? "";
+  for (let tries = 0; tries < 50; tries++) {
+    const mail = await OutboxMessage.findOne({ to }).sort({ created_at: -1 }).lean();
+    const token = new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail?.text ?? "")?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return "";
 };
 
 describe("sign up", () => {
@@ -169,6 +177,29 @@ describe("password reset", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: user.cookie } }))).toBeNull();
     // The link proved the address.
     expect((await User.findById(user.user.id).lean())?.email_verified_at).toBeInstanceOf(Date);
+  });
+
+  it("answers an unknown address with the same page, and e-mails it nothing", async () => {
+    const user = await signedInUser();
+    const nobody = email();
+    const [known, unknown] = await Promise.all([
+      post(forgotAction, { email: user.email }, { url: "http://localhost/auth/forgot-password" }),
+      post(forgotAction, { email: nobody }, { url: "http://localhost/auth/forgot-password" }),
+    ]);
+    for (const r of [known, unknown]) {
+      expect(r.status).toBe(303);
+      expect(r.headers.get("Location")).toBe("/auth");
+    }
+    expect(await flashOf({ headers: unknown.headers } as Answer)).toEqual(await flashOf({ headers: known.headers } as Answer));
+    expect([...unknown.headers.keys()].sort()).toEqual([...known.headers.keys()].sort());
+
+    // The work that differs runs after the answer; once it has finished, only the account got a link.
+    const again = await requestPasswordReset(nobody, "10.9.9.9");
+    await again?.done;
+    expect(await tokenFromMail(user.email, "/auth/reset-password")).not.toBe("");
+    expect(await OutboxMessage.exists({ to: nobody })).toBeNull();
+    expect(await AccountToken.exists({ email: nobody })).toBeNull();
+    expect(await messagesTo(nobody)).toHaveLength(0);
   });
 
   it("refuses an expired link", async () => {

@@ -67,7 +67,7 @@ describe("coupons", () => {
     const doc = await Coupon.create({ code: `EDIT${randomUUID().slice(0, 6)}`.toUpperCase(), discount_type: "fixed", discount_value: 5000 });
     const id = String(doc._id);
     await CouponRedemption.create({ coupon_id: id, slot: "1", order_id: randomUUID(), status: "used" });
-    const listed = ((await get(coupons.loader, "/admin/coupons", cookie)).data as Awaited<ReturnType<typeof coupons.loader>>).coupons.find((c) => c.id === id)!;
+    const listed = ((await get(coupons.loader, "/admin/coupons", cookie)).data as Awaited<ReturnType<typeof coupons.loader>>).page.rows.find((c) => c.id === id)!;
     expect(listed).toMatchObject({ timesUsed: 1, discount: "$50.00 off" });
 
     const edit = (await get(coupon.loader, `/admin/coupons/${id}`, cookie, { couponId: id })).data as Awaited<ReturnType<typeof coupon.loader>>;

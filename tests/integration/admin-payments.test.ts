@@ -49,7 +49,7 @@ describe("the Payments tab", () => {
     const answer = await get(payments.loader, "/admin/payments", cookie);
     expect(answer.status).toBe(200);
     const { open } = answer.data as Awaited<ReturnType<typeof payments.loader>>;
-    expect(open.find((i) => i.id === held.issueId)).toMatchObject({
+    expect(open.rows.find((i) => i.id === held.issueId)).toMatchObject({
       kind: "amount_mismatch",
       orderId: held.orderId,
       shortId: held.orderId.slice(0, 8),
@@ -58,7 +58,7 @@ describe("the Payments tab", () => {
       paid: "$250.00",
       resolvedAt: null,
     });
-    expect(open.find((i) => i.id === over.issueId)).toMatchObject({ kind: "coupon_over_redeemed", couponCode: over.code });
+    expect(open.rows.find((i) => i.id === over.issueId)).toMatchObject({ kind: "coupon_over_redeemed", couponCode: over.code });
   });
 
   it("accepts a held payment once: the order is fulfilled with the amount paid, one e-mail, one audit entry", async () => {
@@ -75,8 +75,8 @@ describe("the Payments tab", () => {
     expect(await PaymentIssue.findById(held.issueId).lean()).toMatchObject({ resolution: "accepted", resolved_at: expect.any(Date) });
 
     const { open, resolved } = (await get(payments.loader, "/admin/payments", cookie)).data as Awaited<ReturnType<typeof payments.loader>>;
-    expect(open.some((i) => i.id === held.issueId)).toBe(false);
-    expect(resolved.find((i) => i.id === held.issueId)).toMatchObject({ resolution: "accepted" });
+    expect(open.rows.some((i) => i.id === held.issueId)).toBe(false);
+    expect(resolved.rows.find((i) => i.id === held.issueId)).toMatchObject({ resolution: "accepted" });
   });
 
   it("marks a held payment resolved without fulfilling it; accepting afterwards changes nothing", async () => {

@@ -62,7 +62,7 @@ describe("Confirm Data Deletion", () => {
   it("lists the request, then removes the submission, uploads, tokens, feedback and mail, keeping an anonymised order", async () => {
     const { orderId, email, contact } = await customerWithData();
     const requests = (await get(privacy.loader, "/admin/privacy?tab=deletions", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
-    expect(requests.requests?.map((r) => r.orderId)).toContain(orderId);
+    expect(requests.requests?.rows.map((r) => r.orderId)).toContain(orderId);
 
     const page = await get(deletion.loader, `/admin/privacy/delete/${orderId}`, cookie, { orderId });
     expect(page.data).toMatchObject({ businessName: "Delete Me Pty Ltd", alreadyDeleted: false });
@@ -122,7 +122,7 @@ describe("privacy page", () => {
     const before = (await get(privacy.loader, "/admin/privacy", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
     expect(before.tab).toBe("audit");
     expect(before.counters.ai24h).toBe(await PrivacyAuditLog.countDocuments({ action: "ai_processing", timestamp: mongoose.trusted({ $gte: new Date(Date.now() - 86_400_000) }) }));
-    expect(before.audit!.length).toBeLessThanOrEqual(50);
-    expect(before.audit![0].action).toBeDefined();
+    expect(before.audit!.rows.length).toBeLessThanOrEqual(50);
+    expect(before.audit!.rows[0].action).toBeDefined();
   });
 });

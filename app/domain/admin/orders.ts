@@ -19,15 +19,14 @@ const empty = (v: unknown) => (v === "" || v === null ? undefined : v);
 /** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
 const dropInvalid = <T extends z.core.SomeType>(schema: T) => z.catch(z.optional(z.preprocess(empty, schema)), undefined);
 
-/** A keyset cursor: the last row's created_at (ms) and id, "1700000000000_<uuid>". */
-const CURSOR = /^\d{1,15}_[0-9a-f-]{36}$/;
-
-/** The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error. */
+/**
+ * The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error.
+ * The page's keyset cursor (`?before=`) is read apart from them, by app/domain/paging.ts, like every admin list's.
+ */
 export const OrderFiltersSchema = z.object({
   q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
   status: dropInvalid(z.enum(ORDER_STATUSES)),
   date: dropInvalid(z.enum(DATE_FILTERS)),
-  cursor: dropInvalid(z.string().check(z.regex(CURSOR))),
 });
 export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
 
@@ -36,7 +35,6 @@ export function parseOrderFilters(params: URLSearchParams): OrderFilters {
     q: params.get("q") ?? undefined,
     status: params.get("status") ?? undefined,
     date: params.get("date") ?? undefined,
-    cursor: params.get("cursor") ?? undefined,
   });
 }
 
@@ -44,21 +42,12 @@ export function hasActiveFilters(f: OrderFilters): boolean {
   return Boolean(f.q || f.status || f.date);
 }
 
-/** The filters as a query string (without the cursor unless asked), for links, the CSV and the bulk form. */
-export function filterQuery(f: OrderFilters, extra: Record<string, string | undefined> = {}): string {
+/** The filters as a query string, for links, the CSV and the bulk form. */
+export function filterQuery(f: OrderFilters): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date, ...extra })) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date })) if (v) params.set(k, v);
   const s = params.toString();
   return s ? `?${s}` : "";
-}
-
-export function encodeCursor(row: { created_at: Date; id: string }): string {
-  return `${row.created_at.getTime()}_${row.id}`;
-}
-
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [ms, id] = cursor.split("_");
-  return { createdAt: new Date(Number(ms)), id };
 }
 
 /** Midnight of `now`'s date in a time zone (the business's own day by default), as an instant. */

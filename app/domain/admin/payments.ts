@@ -33,5 +33,7 @@ export const PAYMENT_MESSAGES = {
   banner: "This order has a payment that needs a look.",
 } as const;
 
-/** How many issues each list shows; an unresolved list longer than this says so. */
+/** How many issues a page of each list shows; older ones are a link away. */
 export const PAYMENT_LIST_LIMIT = 100;
+/** The query parameter of the resolved list's cursor (the open list uses the usual `before`). */
+export const RESOLVED_PAGE_PARAM = "resolvedBefore";

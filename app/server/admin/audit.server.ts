@@ -1,6 +1,8 @@
+import type { PageCursor } from "~/domain/paging";
 import type { AuthUser } from "../auth.server";
 import { connectDb } from "../db.server";
 import { AdminAuditLog } from "../models/index.server";
+import { keysetPage } from "../paging.server";
 
 export type Actor = Pick<AuthUser, "id" | "email">;
 type Target = "order" | "coupon" | "submission";
@@ -18,9 +20,15 @@ export async function recordAdminActions(actor: Actor, action: string, type: Tar
   await AdminAuditLog.insertMany(ids.map((id) => ({ actor_id: actor.id, actor_email: actor.email, action, target_type: type, target_id: id, details })));
 }
 
-/** A record's admin history, newest first. */
-export async function adminHistory(targetId: string, limit = 20) {
+/** The order page's query parameter for older history entries (its own, beside ?tab=). */
+export const HISTORY_PAGE_PARAM = "historyBefore";
+export const HISTORY_PAGE_SIZE = 20;
+
+type HistoryDoc = { _id: unknown; at: Date; action: string; actor_email: string; details?: Record<string, unknown> };
+
+/** A page of a record's admin history after `cursor`, newest first (by { target_id, at, _id }). */
+export async function adminHistory(targetId: string, input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
-  const rows = await AdminAuditLog.find({ target_id: targetId }).sort({ at: -1 }).limit(limit).lean();
-  return rows.map((r) => ({ id: String(r._id), at: r.at as Date, action: r.action, actor: r.actor_email, details: r.details as Record<string, unknown> }));
+  const page = await keysetPage<HistoryDoc>(AdminAuditLog, { filter: { target_id: targetId }, field: "at", cursor: input.cursor ?? null, pageSize: input.pageSize ?? HISTORY_PAGE_SIZE });
+  return { ...page, rows: page.rows.map((r) => ({ id: String(r._id), at: r.at, action: r.action, actor: r.actor_email, details: r.details ?? {} })) };
 }

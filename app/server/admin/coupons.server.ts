@@ -1,8 +1,10 @@
 import mongoose from "mongoose";
 import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
 import { formatCents } from "~/content/offer";
+import type { Page, PageCursor } from "~/domain/paging";
 import { connectDb, isDuplicateKeyError } from "../db.server";
 import { Coupon, CouponRedemption } from "../models/index.server";
+import { keysetPage } from "../paging.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
 export type CouponRow = {
@@ -17,6 +19,7 @@ export type CouponRow = {
   allowedDomains: string[];
 };
 
+/** One page of the coupon list (the first page is what the list showed before it paged). */
 export const COUPON_LIST_LIMIT = 200;
 
 /** Uses per coupon, from the redemption records (one $group, one accumulator). */
@@ -26,12 +29,24 @@ async function usesByCoupon(ids: string[]): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r._id, r.n]));
 }
 
-/** Coupons newest first, each with its times used. */
-export async function listCoupons(): Promise<CouponRow[]> {
+type CouponDoc = {
+  _id: unknown;
+  code: string;
+  discount_type: string;
+  discount_value: number;
+  max_uses?: number | null;
+  valid_until?: Date | null;
+  active: boolean;
+  allowed_emails: string[];
+  allowed_domains: string[];
+};
+
+/** One page of coupons after `cursor`, newest first, each with its times used. */
+export async function listCoupons(input: { cursor?: PageCursor | null; pageSize?: number } = {}): Promise<Page<CouponRow>> {
   await connectDb();
-  const docs = await Coupon.find().sort({ created_at: -1 }).limit(COUPON_LIST_LIMIT).lean();
-  const uses = await usesByCoupon(docs.map((d) => String(d._id)));
-  return docs.map((d) => ({
+  const page = await keysetPage<CouponDoc>(Coupon, { field: "created_at", cursor: input.cursor ?? null, pageSize: input.pageSize ?? COUPON_LIST_LIMIT });
+  const uses = await usesByCoupon(page.rows.map((d) => String(d._id)));
+  return { ...page, rows: page.rows.map((d) => ({
     id: String(d._id),
     code: d.code,
     discount: d.discount_type === "percentage" ? `${d.discount_value}% off` : `${formatCents(d.discount_value)} off`,
@@ -41,7 +56,7 @@ export async function listCoupons(): Promise<CouponRow[]> {
     active: d.active,
     allowedEmails: d.allowed_emails,
     allowedDomains: d.allowed_domains,
-  }));
+  })) };
 }
 
 export async function findCoupon(id: string) {

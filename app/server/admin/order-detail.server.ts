@@ -7,6 +7,7 @@ import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { formatDateTime } from "~/domain/dates";
+import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
 import { intakeLink } from "../fulfilment.server";
@@ -25,14 +26,15 @@ export const DETAIL_MESSAGES = {
 } as const;
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
-export async function loadOrderDetail(orderId: string, now = new Date()) {
+export async function loadOrderDetail(orderId: string, options: { historyCursor?: PageCursor | null; historyPageSize?: number; now?: Date } = {}) {
+  const now = options.now ?? new Date();
   await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
   const [newest, submission, history, paymentIssueOpen] = await Promise.all([
     newestToken(orderId, "intake"),
     IntakeSubmission.findById(orderId).lean(),
-    adminHistory(orderId),
+    adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
   ]);
   const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
@@ -73,7 +75,7 @@ export async function loadOrderDetail(orderId: string, now = new Date()) {
     })),
     submission: sub,
     prompt: promptView(sub),
-    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+    history: { ...history, rows: history.rows.map((h) => ({ ...h, at: h.at.toISOString() })) },
   };
 }
 

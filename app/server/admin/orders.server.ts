@@ -7,8 +7,6 @@ import {
   csvLine,
   DAY_MS,
   dateFilterStart,
-  decodeCursor,
-  encodeCursor,
   PAGE_SIZE,
   searchTerm,
   summaryCards,
@@ -20,8 +18,10 @@ import {
 } from "~/domain/admin/orders";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/content/offer";
+import type { PageCursor } from "~/domain/paging";
 import { connectDb } from "../db.server";
 import { Order } from "../models/index.server";
+import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { recordAdminActions, type Actor } from "./audit.server";
 import { setRevisionRound } from "./revisions.server";
@@ -46,14 +46,7 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
   return and.length ? { $and: and } : {};
 }
 
-function afterCursor(filter: Record<string, unknown>, cursor: string | undefined): Record<string, unknown> {
-  if (!cursor) return filter;
-  const { createdAt, id } = decodeCursor(cursor);
-  const page = { $or: [{ created_at: trusted({ $lt: createdAt }) }, { created_at: createdAt, _id: trusted({ $lt: id }) }] };
-  return { $and: [...((filter.$and as unknown[]) ?? []), page] };
-}
-
-const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
+const NEWEST_FIRST = newestFirst("created_at");
 const ROW_FIELDS = { email: 1, user_id: 1, status: 1, amount_paid: 1, currency: 1, created_at: 1, stripe_payment_intent_id: 1, product_name: 1 } as const;
 
 export type AdminOrderRow = {
@@ -84,23 +77,18 @@ function toRow(o: { _id: string; email: string; user_id?: string | null; status:
   };
 }
 
-/** One page of the filtered list, newest first, the next page's cursor, and how many orders match. */
-export async function listOrders(f: OrderFilters, now = new Date()) {
+type OrderRowDoc = Parameters<typeof toRow>[0];
+
+/** One page of the filtered list after `cursor` (newest first), and how many orders match. */
+export async function listOrders(f: OrderFilters, options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {}) {
   await connectDb();
-  const filter = ordersFilter(f, now);
-  const [docs, total, any] = await Promise.all([
-    Order.find(afterCursor(filter, f.cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(PAGE_SIZE + 1).lean(),
+  const filter = ordersFilter(f, options.now ?? new Date());
+  const [page, total, any] = await Promise.all([
+    keysetPage<OrderRowDoc>(Order, { filter, field: "created_at", cursor: options.cursor ?? null, pageSize: options.pageSize ?? PAGE_SIZE, projection: ROW_FIELDS }),
     Order.countDocuments(filter),
     Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
   ]);
-  const page = docs.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
-  return {
-    rows: page.map(toRow),
-    total,
-    anyOrders: Boolean(any),
-    nextCursor: docs.length > PAGE_SIZE && last ? encodeCursor({ created_at: last.created_at as Date, id: last._id }) : null,
-  };
+  return { page: { ...page, rows: page.rows.map(toRow) }, total, anyOrders: Boolean(any) };
 }
 
 /** All-time count and revenue per status: two $group queries, one accumulator each. */
@@ -139,7 +127,7 @@ export async function orderFigures(now = new Date()) {
 export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const filter = ordersFilter(f, now);
-  let cursor: string | undefined;
+  let cursor: PageCursor | null = null;
   let started = false;
   return new ReadableStream({
     async pull(controller) {
@@ -148,7 +136,7 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
         controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
         await connectDb();
       }
-      const docs = await Order.find(afterCursor(filter, cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(500).lean();
+      const docs = await Order.find(afterCursor(filter, "created_at", cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(500).lean();
       if (docs.length) {
         controller.enqueue(
           encoder.encode(
@@ -162,7 +150,7 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
       }
       const last = docs.at(-1);
       if (docs.length < 500 || !last) controller.close();
-      else cursor = encodeCursor({ created_at: last.created_at as Date, id: last._id });
+      else cursor = { at: last.created_at as Date, id: last._id };
     },
   });
 }

@@ -1,10 +1,12 @@
 import mongoose from "mongoose";
 import { formatCents } from "~/content/offer";
 import { PAYMENT_LIST_LIMIT, type PaymentResolution } from "~/domain/admin/payments";
+import type { PageCursor } from "~/domain/paging";
 import { claimOnce, connectDb } from "../db.server";
 import { fulfilOrder } from "../fulfilment.server";
 import { Order, OnceKey, PaymentIssue } from "../models/index.server";
 import type { PaymentIssueKind } from "../models/payment-issue.server";
+import { keysetPage } from "../paging.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
 export type PaymentIssueRow = {
@@ -57,17 +59,19 @@ async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
 }
 
 /**
- * The Payments tab: unresolved issues newest first, then the most recently
- * resolved, each list at most PAYMENT_LIST_LIMIT long (both served by the
- * { resolved_at, created_at } index). `more` says the open list was cut.
+ * The Payments tab: unresolved issues newest first, and resolved ones most
+ * recently resolved first, each paged on its own cursor (PAYMENT_LIST_LIMIT a
+ * page; the open list by { resolved_at, created_at, _id }, the resolved one by
+ * { resolved_at, _id }).
  */
-export async function listPaymentIssues() {
+export async function listPaymentIssues(input: { openCursor?: PageCursor | null; resolvedCursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
+  const pageSize = input.pageSize ?? PAYMENT_LIST_LIMIT;
   const [open, resolved] = await Promise.all([
-    PaymentIssue.find({ resolved_at: null }).sort({ resolved_at: 1, created_at: -1 }).limit(PAYMENT_LIST_LIMIT + 1).lean<IssueDoc[]>(),
-    PaymentIssue.find({ resolved_at: mongoose.trusted({ $ne: null }) }).sort({ resolved_at: -1 }).limit(PAYMENT_LIST_LIMIT).lean<IssueDoc[]>(),
+    keysetPage<IssueDoc>(PaymentIssue, { filter: { resolved_at: null }, field: "created_at", cursor: input.openCursor ?? null, pageSize }),
+    keysetPage<IssueDoc>(PaymentIssue, { filter: { resolved_at: mongoose.trusted({ $ne: null }) }, field: "resolved_at", cursor: input.resolvedCursor ?? null, pageSize }),
   ]);
-  return { open: await rows(open.slice(0, PAYMENT_LIST_LIMIT)), more: open.length > PAYMENT_LIST_LIMIT, resolved: await rows(resolved) };
+  return { open: { ...open, rows: await rows(open.rows) }, resolved: { ...resolved, rows: await rows(resolved.rows) } };
 }
 
 /** Whether an order has a payment issue nobody has resolved (the order detail's banner). */

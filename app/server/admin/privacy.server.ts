@@ -1,7 +1,10 @@
 import mongoose from "mongoose";
+import type { PageCursor } from "~/domain/paging";
 import { connectDb } from "../db.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
+import { keysetPage } from "../paging.server";
 
+/** A page of each privacy list; the audit log's first page is the spec's "latest 50". */
 export const AUDIT_LOG_LIMIT = 50;
 export const DELETION_REQUEST_LIMIT = 100;
 const DAY_MS = 86_400_000;
@@ -18,34 +21,44 @@ export async function privacyCounters(now = new Date()) {
   return { consents, aiEnabled, deletionRequests, ai24h };
 }
 
-/** The latest 50 privacy audit entries, newest first. */
-export async function privacyAuditLog() {
+type AuditDoc = { _id: unknown; timestamp: Date; action: string; privacy_level: string; order_id?: string | null; ai_provider?: string | null };
+
+/** A page of the privacy audit log after `cursor`, newest first (the first page: the spec's latest 50). */
+export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
-  const rows = await PrivacyAuditLog.find().sort({ timestamp: -1 }).limit(AUDIT_LOG_LIMIT).lean();
-  return rows.map((r) => ({
-    id: String(r._id),
-    timestamp: r.timestamp.toISOString(),
-    action: r.action,
-    privacyLevel: r.privacy_level,
-    orderId: r.order_id ?? null,
-    aiProvider: r.ai_provider ?? null,
-  }));
+  const page = await keysetPage<AuditDoc>(PrivacyAuditLog, { field: "timestamp", cursor: input.cursor ?? null, pageSize: input.pageSize ?? AUDIT_LOG_LIMIT });
+  return {
+    ...page,
+    rows: page.rows.map((r) => ({
+      id: String(r._id),
+      timestamp: r.timestamp.toISOString(),
+      action: r.action,
+      privacyLevel: r.privacy_level,
+      orderId: r.order_id ?? null,
+      aiProvider: r.ai_provider ?? null,
+    })),
+  };
 }
 
-/** Submissions whose customer asked for their data to be deleted, newest request first. */
-export async function deletionRequests() {
+type DeletionDoc = { _id: string; order_id: string; business_name?: string | null; contact_email?: string | null; data_deletion_date?: Date | null };
+
+/** A page of the submissions whose customer asked for their data to be deleted, newest request first. */
+export async function deletionRequests(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
-  const rows = await IntakeSubmission.find(
-    { data_deletion_requested: true },
-    { business_name: 1, contact_email: 1, order_id: 1, data_deletion_date: 1 },
-  )
-    .sort({ data_deletion_date: -1 })
-    .limit(DELETION_REQUEST_LIMIT)
-    .lean();
-  return rows.map((r) => ({
-    orderId: r.order_id,
-    businessName: r.business_name ?? null,
-    email: r.contact_email ?? null,
-    requestedAt: r.data_deletion_date ? r.data_deletion_date.toISOString() : null,
-  }));
+  const page = await keysetPage<DeletionDoc>(IntakeSubmission, {
+    filter: { data_deletion_requested: true },
+    field: "data_deletion_date",
+    cursor: input.cursor ?? null,
+    pageSize: input.pageSize ?? DELETION_REQUEST_LIMIT,
+    projection: { business_name: 1, contact_email: 1, order_id: 1, data_deletion_date: 1 },
+  });
+  return {
+    ...page,
+    rows: page.rows.map((r) => ({
+      orderId: r.order_id,
+      businessName: r.business_name ?? null,
+      email: r.contact_email ?? null,
+      requestedAt: r.data_deletion_date ? r.data_deletion_date.toISOString() : null,
+    })),
+  };
 }

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import mongoose from "mongoose";
+import type { PageCursor } from "~/domain/paging";
 import { connectDb, isDuplicateKeyError } from "../db.server";
 import { getEnv } from "../env.server";
 import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
 import { OUTBOX_STATUSES } from "../models/outbox.server";
+import { keysetPage } from "../paging.server";
 import type { MailContent } from "./templates.server";
 import { getMailTransport, type MailTransport } from "./transport.server";
 
@@ -155,30 +157,31 @@ export async function outboxCounts(): Promise<OutboxCounts> {
 
 export const OUTBOX_PAGE_SIZE = 50;
 
-/** One page of messages, newest first, optionally of one status; `before` is the keyset cursor (a created_at). */
-export async function listOutbox(input: { status?: OutboxStatus; before?: Date }) {
+type OutboxRowDoc = { _id: unknown; to: string; subject: string; status: string; attempts: number; last_error?: string | null; created_at: Date; sent_at?: Date | null; next_attempt_at: Date };
+
+/** One page of messages after `cursor`, newest first, optionally of one status. */
+export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCursor | null; pageSize?: number }) {
   await connectDb();
-  const filter: Record<string, unknown> = {};
-  if (input.status) filter.status = input.status;
-  if (input.before) filter.created_at = mongoose.trusted({ $lt: input.before });
-  const rows = await OutboxMessage.find(filter, { to: 1, subject: 1, status: 1, attempts: 1, last_error: 1, created_at: 1, sent_at: 1, next_attempt_at: 1 })
-    .sort({ created_at: -1 })
-    .limit(OUTBOX_PAGE_SIZE + 1)
-    .lean();
-  const page = rows.slice(0, OUTBOX_PAGE_SIZE);
+  const page = await keysetPage<OutboxRowDoc>(OutboxMessage, {
+    filter: input.status ? { status: input.status } : {},
+    field: "created_at",
+    cursor: input.cursor ?? null,
+    pageSize: input.pageSize ?? OUTBOX_PAGE_SIZE,
+    projection: { to: 1, subject: 1, status: 1, attempts: 1, last_error: 1, created_at: 1, sent_at: 1, next_attempt_at: 1 },
+  });
   return {
-    messages: page.map((m) => ({
+    ...page,
+    rows: page.rows.map((m) => ({
       id: String(m._id),
       to: m.to,
       subject: m.subject,
       status: m.status as OutboxStatus,
       attempts: m.attempts,
       lastError: m.last_error ?? null,
-      createdAt: new Date(m.created_at as Date).toISOString(),
+      createdAt: new Date(m.created_at).toISOString(),
       sentAt: m.sent_at ? m.sent_at.toISOString() : null,
       nextAttemptAt: m.status === "pending" ? m.next_attempt_at.toISOString() : null,
     })),
-    nextBefore: rows.length > OUTBOX_PAGE_SIZE ? new Date(page[page.length - 1].created_at as Date).toISOString() : null,
   };
 }
 

@@ -17,8 +17,8 @@ const AdminAuditLogSchema = new mongoose.Schema(
   { collection: "admin_audit_log", timestamps: { createdAt: "at", updatedAt: false } as const },
 );
 
-// A record's history (order detail), and the newest entries overall.
-AdminAuditLogSchema.index({ target_id: 1, at: -1 });
+// A record's history (order detail, keyset pages: ties broken by _id), and the newest entries overall.
+AdminAuditLogSchema.index({ target_id: 1, at: -1, _id: -1 });
 AdminAuditLogSchema.index({ at: -1 });
 
 export const AdminAuditLog = mongoose.model("AdminAuditLog", AdminAuditLogSchema);

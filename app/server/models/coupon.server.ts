@@ -14,7 +14,7 @@ const CouponSchema = new mongoose.Schema(
   { collection: "coupons", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
-CouponSchema.index({ created_at: -1 });
+CouponSchema.index({ created_at: -1, _id: -1 }); // the admin list, keyset pages
 
 export const Coupon = mongoose.model("Coupon", CouponSchema);
 

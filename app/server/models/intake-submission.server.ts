@@ -109,7 +109,8 @@ const IntakeSubmissionSchema = new mongoose.Schema(
   { collection: "rapid_website_submissions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
-IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -1 });
+// The admin's deletion requests, keyset pages.
+IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -1, _id: -1 });
 // The cron's retention rule: submissions of one retention period last changed before a date.
 IntakeSubmissionSchema.index({ data_retention_period: 1, updated_at: 1 });
 

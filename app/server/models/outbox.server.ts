@@ -24,9 +24,9 @@ const OutboxMessageSchema = new mongoose.Schema(
 );
 
 OutboxMessageSchema.index({ status: 1, next_attempt_at: 1 });
-OutboxMessageSchema.index({ created_at: -1 });
-// The admin outbox page by status; a customer's e-mails (data export and deletion); the cron's purge of old delivered mail.
-OutboxMessageSchema.index({ status: 1, created_at: -1 });
+// The admin outbox page (keyset pages, ties broken by _id), all or by status; a customer's e-mails (data export and deletion); the cron's purge of old delivered mail.
+OutboxMessageSchema.index({ created_at: -1, _id: -1 });
+OutboxMessageSchema.index({ status: 1, created_at: -1, _id: -1 });
 OutboxMessageSchema.index({ to: 1, created_at: -1 });
 OutboxMessageSchema.index({ status: 1, sent_at: 1 });
 

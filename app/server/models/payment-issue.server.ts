@@ -29,8 +29,9 @@ const PaymentIssueSchema = new mongoose.Schema(
   { collection: "payment_issues", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
-// Admin: open issues (resolved_at null) newest first, and resolved ones by when (a range on resolved_at); an order's issues.
-PaymentIssueSchema.index({ resolved_at: 1, created_at: -1 });
+// Admin: open issues (resolved_at null) newest first, and resolved ones by when (keyset pages, ties broken by _id); an order's issues.
+PaymentIssueSchema.index({ resolved_at: 1, created_at: -1, _id: -1 });
+PaymentIssueSchema.index({ resolved_at: -1, _id: -1 });
 PaymentIssueSchema.index({ order_id: 1 });
 
 export const PaymentIssue = mongoose.model("PaymentIssue", PaymentIssueSchema);

@@ -18,7 +18,7 @@ const PrivacyAuditLogSchema = new mongoose.Schema(
   { collection: "privacy_audit_log" },
 );
 
-PrivacyAuditLogSchema.index({ timestamp: -1 });
+PrivacyAuditLogSchema.index({ timestamp: -1, _id: -1 }); // the admin audit log, keyset pages
 PrivacyAuditLogSchema.index({ action: 1, timestamp: -1 });
 // One order's entries (the customer's data export).
 PrivacyAuditLogSchema.index({ order_id: 1, timestamp: 1 });

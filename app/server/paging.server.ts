@@ -1,0 +1,52 @@
+import mongoose, { type Model } from "mongoose";
+import { encodeCursor, type Page, type PageCursor } from "~/domain/paging";
+
+const trusted = mongoose.trusted;
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * The rows after `cursor` in (field, _id) order, newest first (ARCHITECTURE.md rule 7):
+ * a range on the indexed time field, ties broken by _id, sort + limit, no skip.
+ * Each list declares an index on { [field]: -1, _id: -1 } (after its equality
+ * fields) so MongoDB answers from it.
+ */
+export function afterCursor(filter: Record<string, unknown>, field: string, cursor: PageCursor | null): Record<string, unknown> {
+  if (!cursor) return filter;
+  const range = { $or: [{ [field]: trusted({ $lt: cursor.at }) }, { [field]: cursor.at, _id: trusted({ $lt: cursor.id }) }] };
+  return Object.keys(filter).length ? { $and: [filter, range] } : range;
+}
+
+export const newestFirst = (field: string) => ({ [field]: -1, _id: -1 }) as Record<string, -1>;
+
+/** A cursor whose id cannot be one of this collection's ids would fail the cast: it names no row, so it is the first page. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only its schema is read
+function usableCursor(model: Model<any>, cursor: PageCursor | null): PageCursor | null {
+  if (!cursor) return null;
+  return model.schema.path("_id")?.instance === "ObjectId" && !OBJECT_ID.test(cursor.id) ? null : cursor;
+}
+
+/**
+ * One page of `model`'s documents matching `filter`, newest `field` first.
+ * `pageSize` is a parameter so a test can walk a list with pages of 3.
+ */
+export async function keysetPage<D extends { _id: unknown }>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model: the caller names its document type
+  model: Model<any>,
+  input: { filter?: Record<string, unknown>; field: string; cursor: PageCursor | null; pageSize: number; projection?: Record<string, 0 | 1> },
+): Promise<Page<D>> {
+  const cursor = usableCursor(model, input.cursor);
+  const docs = await model
+    .find(afterCursor(input.filter ?? {}, input.field, cursor), input.projection)
+    .sort(newestFirst(input.field))
+    .limit(input.pageSize + 1)
+    .lean<D[]>();
+  const rows = docs.slice(0, input.pageSize);
+  const last = rows.at(-1) as Record<string, unknown> | undefined;
+  const lastAt = last?.[input.field];
+  return {
+    rows,
+    next: docs.length > input.pageSize && last && lastAt instanceof Date ? encodeCursor({ at: lastAt, id: String(last._id) }) : null,
+    first: !cursor,
+    pageSize: input.pageSize,
+  };
+}

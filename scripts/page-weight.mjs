@@ -20,21 +20,12 @@ import http from "node:http";
 import https from "node:https";
 import { gzipSync } from "node:zlib";
 import { EMPTY_CHUNK } from "./empty-chunk.mjs";
+import { CRITICAL_BUDGET, JS_BUDGET, KB, pageKind } from "./page-budgets.mjs";
 
 const args = process.argv.slice(2);
 const strict = args.includes("--strict");
 const [base, ...extra] = args.filter((a) => a !== "--strict");
 const BASE = base ?? process.env.APP_URL ?? "http://127.0.0.1:3000";
-const KB = 1024;
-const CRITICAL_BUDGET = 14 * KB;
-// Issue 14's budgets. Every form page carries React, Remix, Conform and zod/mini (about 13 KB
-// gzip since the schemas left classic zod); measured 22 Nov 2026: /contact 117, /checkout 122,
-// intake step 129 KB.
-const JS_BUDGET = { page: 100 * KB, form: 130 * KB };
-// Pages whose forms appear only with a token or a session (a visit without one still loads their code).
-const FORM_ROUTES = new Set(["/order-status", "/dashboard", "/admin"]);
-/** The one definition of a form page: it shows a form, or is one of the routes above. */
-const pageKind = (html, pathname) => (/<form[\s>]/i.test(html) || FORM_ROUTES.has(pathname) ? "form" : "page");
 
 const ROUTES = [
   "/", "/services", "/about", "/contact", "/24-hour-website", "/rapid-website", "/review-generation",
@@ -158,7 +149,7 @@ async function measure(name, page) {
   const pathname = new URL(url).pathname;
   const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => new URL(unescape(m[1]), url).href);
   const js = await scriptsOf(html, url);
-  const kind = pageKind(html, pathname);
+  const kind = pageKind(/<form[\s>]/i.test(html), pathname);
   const h = size(html);
   const c = sum(await Promise.all(css.map(async (u) => size(await fetchAsset(u)))));
   const j = sum(await Promise.all(js.map(async (u) => size(await fetchAsset(u)))));

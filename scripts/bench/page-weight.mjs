@@ -4,12 +4,9 @@
 // which checks every public page in `npm test`; this adds JS, requests and an
 // intake step). Prints one row per page and mode; exits 1 when a budget is missed.
 //   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs
+import { CRITICAL_BUDGET, JS_BUDGET, pageKind } from "../page-budgets.mjs";
 import { buyWebsite, ensureBuild, launchChromium, loadPage, machine, openDb, openIntake, say, startApp, startServices } from "./lib.mjs";
 
-/** HTML + CSS of the first screen: one round trip on a satellite link. */
-const CRITICAL_BUDGET = 14 * 1024;
-/** Scripts are an enhancement with a budget: more for a page with a form. */
-const JS_BUDGET = { withoutForm: 100 * 1024, withForm: 130 * 1024 };
 const PAGES = ["/", "/24-hour-website", "/services", "/showcase", "/showcase/dog-groomer", "/contact", "/checkout", "/order-status", "/auth"];
 
 const services = startServices();
@@ -30,7 +27,7 @@ try {
       const r = await loadPage(browser, app.url + path, { js, cookie: c });
       const kb = (type) => (r.types[type]?.bytes ?? 0) / 1024;
       const critical = kb("document") + kb("stylesheet");
-      const jsBudget = r.forms ? JS_BUDGET.withForm : JS_BUDGET.withoutForm;
+      const jsBudget = JS_BUDGET[pageKind(r.forms > 0, path)];
       const over = critical * 1024 > CRITICAL_BUDGET || kb("script") * 1024 > jsBudget;
       if (over) missed++;
       console.log(

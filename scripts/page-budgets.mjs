@@ -1,0 +1,15 @@
+// The page budgets of ARCHITECTURE rule 8 and issue 14, in one place: scripts/page-weight.mjs
+// checks them in every `npm test` (gzip of each body), scripts/bench/page-weight.mjs reports them as
+// Chromium receives the pages (compressed as sent).
+export const KB = 1024;
+/** HTML + CSS of the first screen: one round trip on a satellite link. */
+export const CRITICAL_BUDGET = 14 * KB;
+/**
+ * JS, gzip: more for a page with a form (it carries Conform and zod/mini, about 13 KB since the
+ * schemas left classic zod). Measured 22 Nov 2026: /contact 117, /checkout 122, intake step 129 KB.
+ */
+export const JS_BUDGET = { page: 100 * KB, form: 130 * KB };
+/** Pages whose forms appear only with a token or a session (a visit without one still loads their code). */
+const FORM_ROUTES = new Set(["/order-status", "/dashboard", "/admin"]);
+/** The one definition of a form page: it shows a form, or is one of the routes above. */
+export const pageKind = (hasForm, pathname) => (hasForm || FORM_ROUTES.has(pathname) ? "form" : "page");

@@ -104,6 +104,10 @@ export const WEBHOOK_SECRET = "whsec_local_test_secret";
 export async function startApp({ serviceEnv, port = APP_PORT, database = "bench", env = {}, entry = "scripts/server.mjs", cwd = ROOT, nodeArgs = [] } = {}) {
   const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
   const url = `http://${HOST}:${port}`;
+  // Another process on the port would answer /healthz for us, and every figure would be its own.
+  if (await fetch(`${url}/healthz`).then(() => true, () => false)) {
+    throw new Error(`something already listens on ${url} (an app left from an earlier run?); stop it first`);
+  }
   mkdirSync(path.join(ROOT, "data/bench"), { recursive: true });
   const logFile = path.join(ROOT, "data/bench", `app-${port}.log`);
   const child = spawn(process.execPath, [...nodeArgs, entry], {

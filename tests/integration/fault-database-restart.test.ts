@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, onTestFailed } from "vitest";
 import { CONTACT_MESSAGES } from "~/domain/contact";
 import { isDatabaseUnavailable } from "~/server/db.server";
 import { postForm, startAppProcess, type AppProcess } from "../support/app-process";
@@ -30,6 +30,8 @@ const STACK = /\n\s+at .+:\d+:\d+/;
 type Answer = { kind: "page" | "contact"; status: number; body: string; at: number; ms: number };
 
 it("answers 503 with a message while the database restarts, leaves no partial documents, and recovers by itself", { timeout: 150_000 }, async () => {
+  // A failure (a time-out included) prints what the app logged, so a rare one can be read from one run.
+  onTestFailed(() => console.log(`the app's last log lines:\n${(app?.output() ?? "").split("\n").slice(-60).join("\n")}`));
   dir = await mkdtemp(path.join(tmpdir(), "ferret-restart-"));
   await startDb();
   const uri = `mongodb://127.0.0.1:${dbPort}/fault`;

@@ -5,7 +5,7 @@ import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
-import { isDatabaseUnavailable } from "~/server/db.server";
+import { isDatabaseUnavailable, noteDatabaseUnavailable } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
@@ -100,6 +100,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   const url = new URL(request.url);
   if (isDatabaseUnavailable(error)) {
     databaseDown.add(request);
+    noteDatabaseUnavailable();
     log("warn", "db.unavailable", { method: request.method, path: url.pathname, reason: error instanceof Error ? error.message : String(error) });
     return;
   }

@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { getEnv } from "./env.server";
+import { log } from "./log.server";
 import { OnceKey } from "./models/once-key.server";
 
 // Filters only match fields we name: an unknown path in a filter is an error, not a silent full scan.
@@ -68,6 +69,54 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e.name === "MongooseError" && /buffering timed out/.test(e.message)) return true;
   }
   return false;
+}
+
+/**
+ * The driver's own recovery, watched. After a database restart the driver normally sees the
+ * server again within a second. About once in six FerretDB restarts (the fault test
+ * tests/integration/fault-database-restart.test.ts) it never does: its server monitor stops
+ * checking, and every query fails server selection with the closed connection's old error,
+ * until the process restarts (mongoose#14715 reports the same against MongoDB). So: once
+ * queries have failed as unavailable for RECYCLE_AFTER_MS, a fresh connection asks the
+ * server; if it answers and the shared connection still fails SETTLE_MS later (longer than a
+ * server selection), the shared connection is closed and opened again. A server that is
+ * really down is left alone, and a driver that recovers by itself is never touched.
+ */
+const RECYCLE_AFTER_MS = 15_000;
+const SETTLE_MS = 7_000;
+let failing: { since: number; last: number } | null = null;
+let recycling = false;
+
+/** Counts a query that failed because the database could not be reached (see isDatabaseUnavailable). */
+export function noteDatabaseUnavailable(now = Date.now()): void {
+  // A pause of 10 s without failures ends a run of them.
+  if (!failing || now - failing.last > 10_000) failing = { since: now, last: now };
+  else failing.last = now;
+  if (!recycling && now - failing.since >= RECYCLE_AFTER_MS) void recycleIfStuck();
+}
+
+async function recycleIfStuck(): Promise<void> {
+  recycling = true;
+  try {
+    const probe = mongoose.createConnection(getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI, { serverSelectionTimeoutMS: 2_000 });
+    try {
+      await probe.asPromise();
+    } catch {
+      return; // really down: the driver will reconnect when it is back
+    } finally {
+      await probe.close().catch(() => {});
+    }
+    const answeredAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    if (!failing || failing.last < answeredAt + 1_000) return; // the shared connection recovered by itself
+    log("warn", "db.reconnect", { reason: `queries still fail as unavailable ${SETTLE_MS / 1000} s after the server answered a fresh connection` });
+    failing = null;
+    await mongoose.disconnect().catch(() => {});
+    globalThis.__db = undefined;
+    await connectDb().catch(() => {});
+  } finally {
+    recycling = false;
+  }
 }
 
 /** E11000: the insert lost a race for a unique key, which is how exactly-once effects say "already done". */

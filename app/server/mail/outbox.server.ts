@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import mongoose from "mongoose";
 import type { PageCursor } from "~/domain/paging";
-import { connectDb, isDuplicateKeyError } from "../db.server";
+import { connectDb, isDatabaseUnavailable, isDuplicateKeyError, noteDatabaseUnavailable } from "../db.server";
 import { getEnv } from "../env.server";
 import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
@@ -120,7 +120,11 @@ function runOnce() {
     return;
   }
   running = deliverDueMail()
-    .catch((error) => log("error", "mail.worker_failed", { reason: errorMessage(error) }))
+    .catch((error) => {
+      // The worker polls even when no page is asked for, so it keeps the database watch going too.
+      if (isDatabaseUnavailable(error)) noteDatabaseUnavailable();
+      log("error", "mail.worker_failed", { reason: errorMessage(error) });
+    })
     .finally(() => {
       running = undefined;
       if (again) {

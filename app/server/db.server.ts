@@ -111,8 +111,7 @@ async function recycleIfStuck(): Promise<void> {
     if (!failing || failing.last < answeredAt + 1_000) return; // the shared connection recovered by itself
     log("warn", "db.reconnect", { reason: `queries still fail as unavailable ${SETTLE_MS / 1000} s after the server answered a fresh connection` });
     failing = null;
-    await mongoose.disconnect().catch(() => {});
-    globalThis.__db = undefined;
+    await disconnectDb().catch(() => {});
     await connectDb().catch(() => {});
   } finally {
     recycling = false;

@@ -3,6 +3,7 @@
 # (unit, integration, end-to-end in Chromium, page weight), and stops them all.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+source scripts/test-lib.sh
 
 ensure_node_modules
 if [[ ! -x /usr/bin/chromium ]]; then
@@ -18,16 +19,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 bash scripts/services.sh start test
-set -a
-eval "$(bash scripts/services.sh env test)"
-NODE_ENV=test
-PORT=$((3100 + ${TEST_PORT_OFFSET:-0}))
-APP_URL=http://127.0.0.1:$PORT
-MONGODB_URI="${MONGODB_URI%/*}/rapid-website-e2e"
-OUTBOX_POLL_MS=200
-OUTBOX_BACKOFF_MS=200
-CRON_SECRET=test-cron-secret
-set +a
+test_env_vars
 
 say "linting..."
 npx eslint --max-warnings 0 .
@@ -35,9 +27,7 @@ say "type-checking..."
 npx tsc
 say "building the app..."
 NODE_ENV=production npm run -s build
-# The browser tests pay through the offline test checkout; the integration tests talk to stripe-mock.
-env -u STRIPE_SECRET_KEY -u STRIPE_API_BASE node scripts/server.mjs >data/test/log/app.log 2>&1 & app=$!
-wait_for_app "$APP_URL"
+start_test_app
 
 mkdir -p test-results
 status=0

@@ -25,7 +25,10 @@ export default tseslint.config(
       "react/prop-types": "off",
       // Copy is written with plain apostrophes and quotes; React escapes text itself.
       "react/no-unescaped-entities": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       // Classic zod cannot be tree-shaken: it put about 28 KB gzip on every form page. Schemas use
       // zod/mini through our one module, which also gives rules without a message plain words.
@@ -34,7 +37,8 @@ export default tseslint.config(
         {
           paths: ["zod", "zod/v4", "zod/mini", "zod/v4-mini", "zod/v3"].map((name) => ({
             name,
-            message: 'Use our Zod: `import * as z from "~/domain/zod"` (zod/mini, with plain-English default messages).',
+            message:
+              'Use our Zod: `import * as z from "~/domain/zod"` (zod/mini, with plain-English default messages).',
           })),
         },
       ],

@@ -31,7 +31,10 @@ function serviceUnavailable(headers: Headers) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Retry-After", RETRY_AFTER_SECONDS);
   headers.set("Cache-Control", "no-store");
-  return new Response(`<!DOCTYPE html>${renderToStaticMarkup(<ServiceUnavailable stylesheet={styles} />)}`, { status: 503, headers });
+  return new Response(`<!DOCTYPE html>${renderToStaticMarkup(<ServiceUnavailable stylesheet={styles} />)}`, {
+    status: 503,
+    headers,
+  });
 }
 
 export default function handleRequest(
@@ -101,7 +104,11 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (isDatabaseUnavailable(error)) {
     databaseDown.add(request);
     noteDatabaseUnavailable();
-    log("warn", "db.unavailable", { method: request.method, path: url.pathname, reason: error instanceof Error ? error.message : String(error) });
+    log("warn", "db.unavailable", {
+      method: request.method,
+      path: url.pathname,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return;
   }
   log("error", "request.failed", {

@@ -20,7 +20,9 @@ for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })
   if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
   const body = await readFile(file);
-  const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  const br = brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
   const gz = gzipSync(body, { level: 9 });
   if (br.length < body.length) await writeFile(`${file}.br`, br);
   if (gz.length < body.length) await writeFile(`${file}.gz`, gz);
@@ -28,4 +30,6 @@ for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })
   before += body.length;
   after += Math.min(br.length, body.length);
 }
-console.log(`compressed ${files} assets in ${path.relative(process.cwd(), dir)}: ${(before / 1024).toFixed(0)} KB -> ${(after / 1024).toFixed(0)} KB brotli`);
+console.log(
+  `compressed ${files} assets in ${path.relative(process.cwd(), dir)}: ${(before / 1024).toFixed(0)} KB -> ${(after / 1024).toFixed(0)} KB brotli`,
+);

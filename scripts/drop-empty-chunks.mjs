@@ -24,7 +24,9 @@ const files = (await readdir(buildDir, { recursive: true, withFileTypes: true })
   .map((e) => path.join(e.parentPath ?? e.path, e.name));
 const sources = new Map(await Promise.all(files.map(async (f) => [f, await readFile(f, "utf8")])));
 
-const empty = [...sources].filter(([, code]) => EMPTY_CHUNK.test(code)).map(([file]) => "/" + path.relative(publicDir, file).split(path.sep).join("/"));
+const empty = [...sources]
+  .filter(([, code]) => EMPTY_CHUNK.test(code))
+  .map(([file]) => "/" + path.relative(publicDir, file).split(path.sep).join("/"));
 if (!empty.length) {
   console.log("drop-empty-chunks: no empty chunks");
   process.exit(0);
@@ -38,16 +40,25 @@ for (const [file, code] of [...sources, [serverBuild, serverCode]]) {
   for (const url of empty) {
     const u = escape(url);
     out = out
-      .replace(new RegExp(`import\\{a(?: as ([\\w$]+))?\\}from"${u}";`, "g"), (_, name = "a") => `var ${name}=()=>({});`)
+      .replace(
+        new RegExp(`import\\{a(?: as ([\\w$]+))?\\}from"${u}";`, "g"),
+        (_, name = "a") => `var ${name}=()=>({});`,
+      )
       .replace(new RegExp(`import"${u}";`, "g"), "");
     // manifest arrays: "a", "b" (server build) or "a","b" (browser manifest); never code
-    if (manifest) out = out.replace(new RegExp(`"${u}",\\s*`, "g"), "").replace(new RegExp(`,\\s*"${u}"`, "g"), "").replace(new RegExp(`"${u}"`, "g"), "");
+    if (manifest)
+      out = out
+        .replace(new RegExp(`"${u}",\\s*`, "g"), "")
+        .replace(new RegExp(`,\\s*"${u}"`, "g"), "")
+        .replace(new RegExp(`"${u}"`, "g"), "");
   }
   if (out !== code) rewritten.set(file, out);
 }
 
 // Only write when nothing still points at a dropped file.
-const stillUsed = [...rewritten.values(), ...[...sources].filter(([f]) => !rewritten.has(f)).map(([, c]) => c)].some((code) => empty.some((url) => code.includes(url)));
+const stillUsed = [...rewritten.values(), ...[...sources].filter(([f]) => !rewritten.has(f)).map(([, c]) => c)].some(
+  (code) => empty.some((url) => code.includes(url)),
+);
 if (stillUsed) {
   console.error("drop-empty-chunks: an empty chunk is still referenced; build left as it was");
   process.exit(0);

@@ -5,4 +5,5 @@
  *   import{b as o}from"/build/_shared/chunk-X.js";var p=o((r,e)=>{e.exports={}});export{p as a};
  * drop-empty-chunks.mjs removes them from the build; page-weight.mjs fails a page that loads one.
  */
-export const EMPTY_CHUNK = /^import\{b as ([\w$]+)\}from"[^"]+";var ([\w$]+)=\1\(\(([\w$]+),([\w$]+)\)=>\{\4\.exports=\{\}\}\);export\{\2 as a\};\s*$/;
+export const EMPTY_CHUNK =
+  /^import\{b as ([\w$]+)\}from"[^"]+";var ([\w$]+)=\1\(\(([\w$]+),([\w$]+)\)=>\{\4\.exports=\{\}\}\);export\{\2 as a\};\s*$/;

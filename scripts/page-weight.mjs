@@ -28,29 +28,63 @@ const [base, ...extra] = args.filter((a) => a !== "--strict");
 const BASE = base ?? process.env.APP_URL ?? "http://127.0.0.1:3000";
 
 const ROUTES = [
-  "/", "/services", "/about", "/contact", "/24-hour-website", "/rapid-website", "/review-generation",
-  "/showcase", "/showcase/dog-groomer", "/showcase/electrician", "/showcase/accountant",
-  "/privacy", "/terms", "/facebook-disclaimer", "/checkout", "/checkout?package=professional",
-  "/packages", "/maintenance", "/auth", "/order-status", "/dashboard", "/admin",
+  "/",
+  "/services",
+  "/about",
+  "/contact",
+  "/24-hour-website",
+  "/rapid-website",
+  "/review-generation",
+  "/showcase",
+  "/showcase/dog-groomer",
+  "/showcase/electrician",
+  "/showcase/accountant",
+  "/privacy",
+  "/terms",
+  "/facebook-disclaimer",
+  "/checkout",
+  "/checkout?package=professional",
+  "/packages",
+  "/maintenance",
+  "/auth",
+  "/order-status",
+  "/dashboard",
+  "/admin",
   ...extra,
 ];
 const INTAKE_STEPS = 14;
 const STATUS_PAGE = "/order-status (its link)";
 const DASHBOARD_PAGE = "/dashboard (signed in)";
-const CUSTOMER_PAGES = [...Array.from({ length: INTAKE_STEPS }, (_, i) => `/intake-form/${i + 1}`), STATUS_PAGE, DASHBOARD_PAGE];
+const CUSTOMER_PAGES = [
+  ...Array.from({ length: INTAKE_STEPS }, (_, i) => `/intake-form/${i + 1}`),
+  STATUS_PAGE,
+  DASHBOARD_PAGE,
+];
 
 /**
  * The fewest answers each intake step asks for before Next moves on (spec 1 section 5);
  * the steps not listed need none. Step 1's contact e-mail is the buyer's, added below.
  */
 const INTAKE_ANSWERS = {
-  1: { businessName: "Page Weight Plumbing", contactPhone: "0400 000 000", serviceArea: "Lismore", businessType: "trades", businessDescription: "Plumbing for homes and farms around Lismore." },
+  1: {
+    businessName: "Page Weight Plumbing",
+    contactPhone: "0400 000 000",
+    serviceArea: "Lismore",
+    businessType: "trades",
+    businessDescription: "Plumbing for homes and farms around Lismore.",
+  },
   2: { websitePurpose: "lead_generation", mainCta: "Call for a quote" },
   3: { "servicesList[0].name": "Blocked drains" },
   5: { primaryDomain: "pageweightplumbing.com.au" },
   9: { legalPagesDisclaimer: "on" },
   11: { packageSelected: "modern_minimal" },
-  12: { aiChoice: "ai", allowAIDataProcessing: "on", allowDataForWebsiteGeneration: "on", understandObfuscation: "on", understandDataUsage: "on" },
+  12: {
+    aiChoice: "ai",
+    allowAIDataProcessing: "on",
+    allowDataForWebsiteGeneration: "on",
+    understandObfuscation: "on",
+    understandDataUsage: "on",
+  },
 };
 
 /**
@@ -61,7 +95,9 @@ const INTAKE_ANSWERS = {
  */
 class Visitor {
   cookies = new Map();
-  from = /^127\./.test(new URL(BASE).hostname) ? `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(2, 250)}` : undefined;
+  from = /^127\./.test(new URL(BASE).hostname)
+    ? `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(2, 250)}`
+    : undefined;
 
   request(path, { method = "GET", form } = {}) {
     const url = new URL(path, BASE);
@@ -69,22 +105,41 @@ class Visitor {
     const headers = { Accept: "text/html", "Accept-Encoding": "identity" };
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     if (body !== undefined) {
-      Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body), Origin: url.origin, "Sec-Fetch-Site": "same-origin" });
+      Object.assign(headers, {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": Buffer.byteLength(body),
+        Origin: url.origin,
+        "Sec-Fetch-Site": "same-origin",
+      });
     }
     return new Promise((resolve, reject) => {
-      const req = (url.protocol === "https:" ? https : http).request(url, { method, headers, localAddress: this.from }, (res) => {
-        for (const line of res.headers["set-cookie"] ?? []) {
-          const [pair, ...attributes] = line.split(";");
-          const [name, value] = [pair.slice(0, pair.indexOf("=")).trim(), pair.slice(pair.indexOf("=") + 1).trim()];
-          const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()));
-          if (!value || expired) this.cookies.delete(name);
-          else this.cookies.set(name, value);
-        }
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode, location: res.headers.location, text: Buffer.concat(chunks).toString("utf8"), url: url.href }));
-        res.on("error", reject);
-      });
+      const req = (url.protocol === "https:" ? https : http).request(
+        url,
+        { method, headers, localAddress: this.from },
+        (res) => {
+          for (const line of res.headers["set-cookie"] ?? []) {
+            const [pair, ...attributes] = line.split(";");
+            const [name, value] = [pair.slice(0, pair.indexOf("=")).trim(), pair.slice(pair.indexOf("=") + 1).trim()];
+            const expired = attributes.some(
+              (a) =>
+                /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()),
+            );
+            if (!value || expired) this.cookies.delete(name);
+            else this.cookies.set(name, value);
+          }
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode,
+              location: res.headers.location,
+              text: Buffer.concat(chunks).toString("utf8"),
+              url: url.href,
+            }),
+          );
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -119,7 +174,11 @@ async function fetchAsset(url) {
 const size = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
 const sum = (parts) => parts.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
 const kb = (n) => `${(n / KB).toFixed(1)}`.padStart(6);
-const unescape = (s) => s.replace(/&amp;/g, "&").replace(/&#x27;/g, "'").replace(/&quot;/g, '"');
+const unescape = (s) =>
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"');
 
 /**
  * Every script the page makes the browser load: the modulepreload links and script tags,
@@ -137,7 +196,8 @@ async function scriptsOf(html, pageUrl) {
   for (const url of found) for (const imported of staticImports(await fetchAsset(url), url)) found.add(imported);
   return [...found];
 }
-const staticImports = (code, from) => [...code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)].map((m) => new URL(m[1], from).href);
+const staticImports = (code, from) =>
+  [...code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)].map((m) => new URL(m[1], from).href);
 
 const rows = [];
 let failed = 0;
@@ -147,7 +207,9 @@ let measured = 0;
 async function measure(name, page) {
   const { text: html, url } = page;
   const pathname = new URL(url).pathname;
-  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => new URL(unescape(m[1]), url).href);
+  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map(
+    (m) => new URL(unescape(m[1]), url).href,
+  );
   const js = await scriptsOf(html, url);
   const kind = pageKind(/<form[\s>]/i.test(html), pathname);
   const h = size(html);
@@ -157,7 +219,11 @@ async function measure(name, page) {
   // A script with nothing in it (a `.server` module's browser stand-in) is a round trip for nothing:
   // the build's drop-empty-chunks step removes them, and this notices when it stops doing so.
   const empty = (await Promise.all(js.map(async (u) => EMPTY_CHUNK.test(await fetchAsset(u))))).filter(Boolean).length;
-  const over = [critical > CRITICAL_BUDGET && "html+css", j.gzip > JS_BUDGET[kind] && "js", empty && `${empty} empty script file(s)`].filter(Boolean);
+  const over = [
+    critical > CRITICAL_BUDGET && "html+css",
+    j.gzip > JS_BUDGET[kind] && "js",
+    empty && `${empty} empty script file(s)`,
+  ].filter(Boolean);
   if (over.length) failed++;
   measured++;
   const label = new URL(name.split(" ")[0], BASE).pathname === pathname ? name : `${name} -> ${pathname}`;
@@ -175,7 +241,11 @@ function skip(name, reason) {
 class Unreachable extends Error {}
 const expectStatus = (res, statuses, what) => {
   if (!statuses.includes(res.status)) {
-    const alert = /role="alert"[^>]*>([\s\S]*?)<\/div>/.exec(res.text)?.[1]?.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+    const alert = /role="alert"[^>]*>([\s\S]*?)<\/div>/
+      .exec(res.text)?.[1]
+      ?.replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     throw new Unreachable(`${what} answered HTTP ${res.status}${alert ? `: ${unescape(alert)}` : ""}`);
   }
   return res;
@@ -204,9 +274,11 @@ async function measureCustomerPages() {
   // Probed first, so a real deployment is left exactly as it was.
   const offlineCheckout = (await probe.request("/checkout/offline")).status !== 404;
   const mailbox = (await probe.request("/dev/mail")).status === 200;
-  const noCheckout = "the app takes real payments (no offline test checkout at /checkout/offline), so no order is made here";
+  const noCheckout =
+    "the app takes real payments (no offline test checkout at /checkout/offline), so no order is made here";
   const noMailbox = "the app shows no mailbox (/dev/mail answers 404), so the links it e-mails cannot be read";
-  if (offlineCheckout || mailbox) console.log(`Measuring the customer's pages as ${email} (what is made for them stays in this app's database).`);
+  if (offlineCheckout || mailbox)
+    console.log(`Measuring the customer's pages as ${email} (what is made for them stays in this app's database).`);
 
   /** Runs one part of the visit; the pages it did not reach are listed with the reason. */
   async function part(names, unless, run) {
@@ -228,11 +300,19 @@ async function measureCustomerPages() {
   await part(steps, !offlineCheckout && noCheckout, async (reached) => {
     const buyer = new Visitor();
     await buyer.get("/checkout");
-    const paying = expectStatus(await buyer.request("/checkout", { method: "POST", form: { email, terms: "on", intent: "pay" } }), [303], "the checkout's Proceed to Payment");
+    const paying = expectStatus(
+      await buyer.request("/checkout", { method: "POST", form: { email, terms: "on", intent: "pay" } }),
+      [303],
+      "the checkout's Proceed to Payment",
+    );
     const offline = await buyer.get(paying.location);
     const sessionId = new URL(offline.url).searchParams.get("session_id");
     if (!sessionId) throw new Unreachable(`the checkout led to ${offline.url}, not the offline test checkout`);
-    const payment = expectStatus(await buyer.request("/checkout/offline", { method: "POST", form: { session_id: sessionId, intent: "pay" } }), [303], "Complete test payment");
+    const payment = expectStatus(
+      await buyer.request("/checkout/offline", { method: "POST", form: { session_id: sessionId, intent: "pay" } }),
+      [303],
+      "Complete test payment",
+    );
     paid = true;
     const success = await buyer.get(payment.location);
     const intakeLink = /href="(\/intake-form\?token=[^"]+)"/.exec(success.text)?.[1];
@@ -241,27 +321,49 @@ async function measureCustomerPages() {
     let page = await buyer.get(unescape(intakeLink));
     for (const [i, name] of steps.entries()) {
       const step = i + 1;
-      if (new URL(page.url).pathname !== name) throw new Unreachable(`expected step ${step}, the app showed ${new URL(page.url).pathname}`);
+      if (new URL(page.url).pathname !== name)
+        throw new Unreachable(`expected step ${step}, the app showed ${new URL(page.url).pathname}`);
       await reached(name, page);
       if (step === INTAKE_STEPS) break; // measured, not submitted
       const answers = { ...INTAKE_ANSWERS[step], ...(step === 1 ? { contactEmail: email } : {}), intent: "next" };
-      page = await buyer.get(expectStatus(await buyer.request(name, { method: "POST", form: answers }), [302, 303], `step ${step}'s Next`).location);
+      page = await buyer.get(
+        expectStatus(await buyer.request(name, { method: "POST", form: answers }), [302, 303], `step ${step}'s Next`)
+          .location,
+      );
     }
   });
 
-  await part([STATUS_PAGE], (!paid && "no order was paid for (see the intake steps)") || (!mailbox && noMailbox), async (reached) => {
-    const link = await mailedLink(new Visitor(), email, /\/order-status\?access_token=[^\s<"]+/);
-    await reached(STATUS_PAGE, await new Visitor().get(link));
-  });
+  await part(
+    [STATUS_PAGE],
+    (!paid && "no order was paid for (see the intake steps)") || (!mailbox && noMailbox),
+    async (reached) => {
+      const link = await mailedLink(new Visitor(), email, /\/order-status\?access_token=[^\s<"]+/);
+      await reached(STATUS_PAGE, await new Visitor().get(link));
+    },
+  );
 
   await part([DASHBOARD_PAGE], !mailbox && noMailbox, async (reached) => {
     const account = new Visitor();
     const password = `Pw-${randomBytes(12).toString("hex")}`;
-    expectStatus(await account.request("/auth", { method: "POST", form: { intent: "sign-up", email, password, fullName: "Page Weight" } }), [302, 303], "Sign Up");
-    const token = new URL(await mailedLink(account, email, /\/auth\/verify\?token=[^\s<"]+/), BASE).searchParams.get("token");
-    const confirmed = expectStatus(await account.request("/auth/verify", { method: "POST", form: { intent: "confirm", token, password } }), [302, 303], "the e-mail confirmation");
+    expectStatus(
+      await account.request("/auth", {
+        method: "POST",
+        form: { intent: "sign-up", email, password, fullName: "Page Weight" },
+      }),
+      [302, 303],
+      "Sign Up",
+    );
+    const token = new URL(await mailedLink(account, email, /\/auth\/verify\?token=[^\s<"]+/), BASE).searchParams.get(
+      "token",
+    );
+    const confirmed = expectStatus(
+      await account.request("/auth/verify", { method: "POST", form: { intent: "confirm", token, password } }),
+      [302, 303],
+      "the e-mail confirmation",
+    );
     const dashboard = await account.get(confirmed.location);
-    if (new URL(dashboard.url).pathname !== "/dashboard") throw new Unreachable(`confirming the account led to ${new URL(dashboard.url).pathname}`);
+    if (new URL(dashboard.url).pathname !== "/dashboard")
+      throw new Unreachable(`confirming the account led to ${new URL(dashboard.url).pathname}`);
     await reached(DASHBOARD_PAGE, dashboard);
   });
 }
@@ -279,4 +381,6 @@ if (failed) {
   console.error(`${failed} page(s) over budget${strict ? " or not reached" : ""}`);
   process.exit(1);
 }
-console.log(`${measured === total ? "All" : `${measured} of`} ${total} pages are within the budgets${measured === total ? "" : ` (${total - measured} skipped, see above)`}.`);
+console.log(
+  `${measured === total ? "All" : `${measured} of`} ${total} pages are within the budgets${measured === total ? "" : ` (${total - measured} skipped, see above)`}.`,
+);

@@ -12,7 +12,19 @@ import { Order } from "~/server/models/index.server";
 const BASE = process.argv[2] ?? process.env.APP_URL ?? "http://127.0.0.1:3100";
 const OUT = process.argv[3] ?? "test-results/screens";
 const WIDTHS = [1280, 390];
-const PAGES = ["/", "/services", "/about", "/24-hour-website", "/review-generation", "/showcase", "/showcase/dog-groomer", "/showcase/electrician", "/showcase/accountant", "/contact", "/privacy"];
+const PAGES = [
+  "/",
+  "/services",
+  "/about",
+  "/24-hour-website",
+  "/review-generation",
+  "/showcase",
+  "/showcase/dog-groomer",
+  "/showcase/electrician",
+  "/showcase/accountant",
+  "/contact",
+  "/privacy",
+];
 
 async function shoot(page: Page, name: string) {
   // Filling a form scrolls it; from the top, the sticky header stays where a person sees it.
@@ -37,7 +49,9 @@ const STEP_INPUT: Record<number, (page: Page) => Promise<void>> = {
     await p.getByLabel(/^Address/).fill("12 Keen St, Lismore NSW 2480");
     await p.getByLabel(/^Service area/).fill("Lismore and the Northern Rivers");
     await p.getByLabel(/^Business type/).selectOption("trades");
-    await p.getByLabel(/^Describe your business/).fill("Licensed electricians for homes, farms and small businesses across the Northern Rivers.");
+    await p
+      .getByLabel(/^Describe your business/)
+      .fill("Licensed electricians for homes, farms and small businesses across the Northern Rivers.");
   },
   2: async (p) => {
     await p.getByLabel(/^What is your website mainly for/).selectOption("lead_generation");
@@ -57,7 +71,8 @@ const STEP_INPUT: Record<number, (page: Page) => Promise<void>> = {
     await p.getByLabel("Bold & creative").check();
   },
   12: async (p) => {
-    for (const label of [/processed by AI/, /used to generate my website/, /never sent to AI/, /how my data is used/]) await p.getByLabel(label).check();
+    for (const label of [/processed by AI/, /used to generate my website/, /never sent to AI/, /how my data is used/])
+      await p.getByLabel(label).check();
   },
 };
 
@@ -74,7 +89,10 @@ try {
   await shoot(page, "checkout-package");
   await page.goto("/checkout");
   for (const name of [/Priority 12-Hour Delivery/, /Professional Logo Design/]) await page.getByLabel(name).check();
-  await page.getByRole("button", { name: "Update total" }).click().catch(() => undefined);
+  await page
+    .getByRole("button", { name: "Update total" })
+    .click()
+    .catch(() => undefined);
   await shoot(page, "checkout-add-ons");
 
   await connectDb();
@@ -88,7 +106,8 @@ try {
     if (step < 14) {
       await page.getByRole("button", { name: /^(Next Step|Complete Required Fields First)$/ }).click();
       // A step that answers with a message (step 3 adds the service first) is shown, then moved on from.
-      if (await page.getByText(`Step ${step} of 14`).isVisible()) await page.getByRole("button", { name: "Next Step" }).click();
+      if (await page.getByText(`Step ${step} of 14`).isVisible())
+        await page.getByRole("button", { name: "Next Step" }).click();
     }
   }
 } finally {

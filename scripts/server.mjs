@@ -108,9 +108,28 @@ app.use((req, res, next) => {
  * /uploads: owner-only images are "private, max-age" there, so a satellite link
  * fetches each one once.
  */
-const PRIVATE_PATHS = ["/intake-form", "/order-success", "/order-status", "/dashboard", "/admin", "/auth", "/login", "/logout", "/signup", "/sign-in", "/sign-up", "/reset-password", "/forgot-password", "/account", "/checkout", "/dev/mail"];
+const PRIVATE_PATHS = [
+  "/intake-form",
+  "/order-success",
+  "/order-status",
+  "/dashboard",
+  "/admin",
+  "/auth",
+  "/login",
+  "/logout",
+  "/signup",
+  "/sign-in",
+  "/sign-up",
+  "/reset-password",
+  "/forgot-password",
+  "/account",
+  "/checkout",
+  "/dev/mail",
+];
 function isPrivatePath(pathname) {
-  return PRIVATE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`));
+  return PRIVATE_PATHS.some(
+    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`),
+  );
 }
 app.use((req, res, next) => {
   const isPrivate = req.method !== "GET" && req.method !== "HEAD" ? true : isPrivatePath(req.path);
@@ -197,7 +216,11 @@ app.use((req, res, next) => {
     }
     if (sameOrigin && (!site || site === "same-origin")) return next();
   } else if (!site || site === "same-origin" || site === "none") return next();
-  logLine("warn", "http.cross_site_refused", { method: req.method, path: loggablePath(req.originalUrl), site: site ?? null });
+  logLine("warn", "http.cross_site_refused", {
+    method: req.method,
+    path: loggablePath(req.originalUrl),
+    site: site ?? null,
+  });
   res.status(403).type("text/plain").send("Forbidden: cross-site request refused.");
 });
 
@@ -214,7 +237,11 @@ app.use("/build", (req, res, next) => {
   if (!suffix) return next();
   res.set("Content-Encoding", accepted);
   res.type(path.extname(req.path));
-  res.sendFile(req.path.slice(1) + suffix, { root: buildDir, immutable: true, maxAge: "1y" }, (error) => error && next(error));
+  res.sendFile(
+    req.path.slice(1) + suffix,
+    { root: buildDir, immutable: true, maxAge: "1y" },
+    (error) => error && next(error),
+  );
 });
 app.use("/build", express.static(buildDir, { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
@@ -233,14 +260,25 @@ app.all(
 app.use((error, req, res, _next) => {
   const status = Number(error?.status ?? error?.statusCode);
   const clientError = Number.isInteger(status) && status >= 400 && status < 500;
-  logLine(clientError ? "warn" : "error", "http.unhandled", { method: req.method, path: loggablePath(req.originalUrl), reason: String(error?.message ?? error) });
+  logLine(clientError ? "warn" : "error", "http.unhandled", {
+    method: req.method,
+    path: loggablePath(req.originalUrl),
+    reason: String(error?.message ?? error),
+  });
   if (res.headersSent) return res.destroy();
-  res.status(clientError ? status : 500).type("text/plain").send(clientError ? "Bad Request." : "Unexpected Application Error! Please try again.");
+  res
+    .status(clientError ? status : 500)
+    .type("text/plain")
+    .send(clientError ? "Bad Request." : "Unexpected Application Error! Please try again.");
 });
 
 // A last line, not the fix: anything that escapes every handler is logged rather than lost.
-process.on("uncaughtException", (error) => logLine("error", "process.uncaught_exception", { reason: String(error?.message ?? error), stack: error?.stack }));
-process.on("unhandledRejection", (error) => logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }));
+process.on("uncaughtException", (error) =>
+  logLine("error", "process.uncaught_exception", { reason: String(error?.message ?? error), stack: error?.stack }),
+);
+process.on("unhandledRejection", (error) =>
+  logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }),
+);
 
 /** Every built file with a .br or .gz beside it: URL path -> encoding -> file suffix. Read once at start. */
 async function listPrecompressed(dir) {
@@ -254,7 +292,12 @@ async function listPrecompressed(dir) {
   for (const entry of entries) {
     const match = /^(.*)\.(br|gz)$/.exec(entry.name);
     if (!entry.isFile() || !match) continue;
-    const url = "/" + path.relative(dir, path.join(entry.parentPath ?? entry.path, match[1])).split(path.sep).join("/");
+    const url =
+      "/" +
+      path
+        .relative(dir, path.join(entry.parentPath ?? entry.path, match[1]))
+        .split(path.sep)
+        .join("/");
     if (!found.has(url)) found.set(url, new Map());
     found.get(url).set(match[2] === "br" ? "br" : "gzip", `.${match[2]}`);
   }

@@ -21,8 +21,9 @@ trap cleanup EXIT INT TERM
 bash scripts/services.sh start test
 test_env_vars
 
-say "linting..."
+say "linting and checking the formatting..."
 npx eslint --max-warnings 0 .
+npx prettier --check . >/dev/null || { say "files are not formatted: run npm run format"; npx prettier --list-different .; exit 1; }
 say "type-checking..."
 npx tsc
 say "building the app..."

@@ -8,7 +8,11 @@ import { Form } from "@remix-run/react";
 export function DataExportButton({ action, orderLabel }: { action: string; orderLabel?: string }) {
   return (
     <Form method="post" action={action} reloadDocument className="data-export">
-      <button type="submit" className="button button-small" aria-label={orderLabel ? `Download my data (JSON) for order ${orderLabel}` : undefined}>
+      <button
+        type="submit"
+        className="button button-small"
+        aria-label={orderLabel ? `Download my data (JSON) for order ${orderLabel}` : undefined}
+      >
         Download my data (JSON)
       </button>
     </Form>

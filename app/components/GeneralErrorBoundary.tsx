@@ -62,7 +62,12 @@ export function GeneralErrorBoundary({ statusHandlers = {} }: { statusHandlers?:
     const handler = statusHandlers[error.status];
     if (handler) return <>{handler({ error })}</>;
     if (error.status < 500) return <ClientError error={error} />;
-    return <UnexpectedError status={error.status} text={error.statusText || (typeof error.data === "string" ? error.data : "")} />;
+    return (
+      <UnexpectedError
+        status={error.status}
+        text={error.statusText || (typeof error.data === "string" ? error.data : "")}
+      />
+    );
   }
   // In production Remix replaces server error messages with a generic one; no stack is ever shown.
   return <UnexpectedError status={500} text={error instanceof Error ? error.message : ""} />;

@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** The heading block every page opens with: its one <h1>, an optional eyebrow and a short line under it. */
-export function PageHero({ title, lead, eyebrow, children }: { title: string; lead?: string; eyebrow?: string; children?: ReactNode }) {
+export function PageHero({
+  title,
+  lead,
+  eyebrow,
+  children,
+}: {
+  title: string;
+  lead?: string;
+  eyebrow?: string;
+  children?: ReactNode;
+}) {
   return (
     <section className="hero">
       <div className="wrap">

@@ -22,8 +22,8 @@ export function ServiceUnavailable({ stylesheet }: { stylesheet: string }) {
               <h1>Unexpected Application Error!</h1>
               <p className="lead">503 Service Unavailable</p>
               <p>
-                We can't reach our database for a moment, so this page can't load right now. Nothing you have already sent us is lost.
-                Please try again in a minute.
+                We can't reach our database for a moment, so this page can't load right now. Nothing you have already
+                sent us is lost. Please try again in a minute.
               </p>
               <p>
                 <a href="/">Return to Home</a>, or call us on <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>.

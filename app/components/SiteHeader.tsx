@@ -17,7 +17,10 @@ export function SiteHeader() {
     <header className="site-header">
       <div className="wrap header-row">
         <Link to="/" className="logo" aria-label={`${BUSINESS.name} home`}>
-          <span aria-hidden="true" className="logo-mark">24</span> {BUSINESS.name}
+          <span aria-hidden="true" className="logo-mark">
+            24
+          </span>{" "}
+          {BUSINESS.name}
         </Link>
         <input ref={toggle} type="checkbox" id="menu-toggle" className="menu-toggle" aria-controls="site-nav" />
         <label htmlFor="menu-toggle" className="menu-button">

@@ -18,7 +18,13 @@ export function SiteMockup({ example, className }: { example: ShowcaseExample; c
   const dark = example.theme === "bold";
   const text = dark ? "#f6f6f3" : "#1f2a24";
   return (
-    <svg viewBox="0 0 320 200" className={className} role="img" aria-label={`Sketch of the ${example.name} home page`} focusable="false">
+    <svg
+      viewBox="0 0 320 200"
+      className={className}
+      role="img"
+      aria-label={`Sketch of the ${example.name} home page`}
+      focusable="false"
+    >
       <rect width="320" height="200" rx="10" fill="#e6e9e6" />
       <circle cx="14" cy="11" r="3" fill="#e06c5f" />
       <circle cx="24" cy="11" r="3" fill="#e5b94e" />
@@ -26,7 +32,14 @@ export function SiteMockup({ example, className }: { example: ShowcaseExample; c
       <rect x="46" y="6" width="200" height="10" rx="5" fill="#fff" />
       <rect x="4" y="22" width="312" height="174" rx="4" fill={dark ? brand : paper} />
       <rect x="4" y="22" width="312" height="22" fill={dark ? "#000" : brand} />
-      <text x="14" y="37" fontSize="10" fontWeight="700" fill={dark ? accent : "#fff"} fontFamily="system-ui,sans-serif">
+      <text
+        x="14"
+        y="37"
+        fontSize="10"
+        fontWeight="700"
+        fill={dark ? accent : "#fff"}
+        fontFamily="system-ui,sans-serif"
+      >
         {example.name}
       </text>
       <rect x="262" y="28" width="46" height="11" rx="5.5" fill={accent} />
@@ -39,7 +52,15 @@ export function SiteMockup({ example, className }: { example: ShowcaseExample; c
       <path d={ICONS[example.icon]} transform="translate(220 65) scale(2.5)" fill={brand} />
       {[16, 116, 216].map((x) => (
         <g key={x}>
-          <rect x={x} y="148" width="88" height="38" rx="5" fill={dark ? "#23272f" : "#fff"} stroke={dark ? "#3a3f49" : "#dde2dd"} />
+          <rect
+            x={x}
+            y="148"
+            width="88"
+            height="38"
+            rx="5"
+            fill={dark ? "#23272f" : "#fff"}
+            stroke={dark ? "#3a3f49" : "#dde2dd"}
+          />
           <rect x={x + 8} y="157" width="44" height="5" rx="2.5" fill={dark ? accent : brand} />
           <rect x={x + 8} y="167" width="66" height="4" rx="2" fill={text} opacity=".35" />
           <rect x={x + 8} y="175" width="52" height="4" rx="2" fill={text} opacity=".35" />

@@ -47,10 +47,25 @@ export function LinkPasswordPage(props: {
         <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label={props.title}>
           <FormAlert message={form.errors?.[0] ?? fields.password.errors?.[0]} />
           <input type="hidden" name="token" value={props.token} />
-          <Field id={fields.password.id} label={props.label} errors={fields.password.errors} errorId={fields.password.errorId}>
-            <input {...getInputProps(fields.password, { type: "password" })} autoComplete={props.autoComplete} aria-required="true" />
+          <Field
+            id={fields.password.id}
+            label={props.label}
+            errors={fields.password.errors}
+            errorId={fields.password.errorId}
+          >
+            <input
+              {...getInputProps(fields.password, { type: "password" })}
+              autoComplete={props.autoComplete}
+              aria-required="true"
+            />
           </Field>
-          <button type="submit" name="intent" value={props.submit.intent} className="button button-primary" disabled={pending}>
+          <button
+            type="submit"
+            name="intent"
+            value={props.submit.intent}
+            className="button button-primary"
+            disabled={pending}
+          >
             {props.submit.label}
           </button>
         </Form>

@@ -3,7 +3,19 @@ import type { ReactNode } from "react";
 import type { Card, Testimonial } from "~/content/marketing";
 
 /** A titled section of the page. */
-export function Section({ title, id, lead, children, tone }: { title: string; id?: string; lead?: string; children: ReactNode; tone?: "alt" }) {
+export function Section({
+  title,
+  id,
+  lead,
+  children,
+  tone,
+}: {
+  title: string;
+  id?: string;
+  lead?: string;
+  children: ReactNode;
+  tone?: "alt";
+}) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
   return (
     <section id={id} className={`section${tone === "alt" ? " section-alt" : ""}`} aria-labelledby={headingId}>

@@ -52,7 +52,17 @@ export function OrderTimeline({ steps }: { steps: TimelineStep[] }) {
 export type FeedbackReply = { formId: string; result: SubmissionResult<string[]> } | undefined;
 
 /** Revision Rounds: Locked, Available (with the feedback form) or Completed (read-only, Submitted badge). */
-export function RevisionRounds({ orderId, rounds, reply, withOrderId }: { orderId: string; rounds: RoundView[]; reply: FeedbackReply; withOrderId: boolean }) {
+export function RevisionRounds({
+  orderId,
+  rounds,
+  reply,
+  withOrderId,
+}: {
+  orderId: string;
+  rounds: RoundView[];
+  reply: FeedbackReply;
+  withOrderId: boolean;
+}) {
   return (
     <section className="revision-rounds" aria-label="Revision Rounds">
       <h3>Revision Rounds</h3>
@@ -60,13 +70,18 @@ export function RevisionRounds({ orderId, rounds, reply, withOrderId }: { orderI
         {rounds.map((r) => (
           <li key={r.round} className="round">
             <p>
-              <strong>Revision {r.round}</strong> <span className={`badge round-${r.state}`}>{ROUND_LABELS[r.state]}</span>
+              <strong>Revision {r.round}</strong>{" "}
+              <span className={`badge round-${r.state}`}>{ROUND_LABELS[r.state]}</span>
             </p>
             {r.state === "completed" ? (
               <>
                 <p className="badges">
                   <span className="badge">Submitted</span>
-                  {r.submittedAt ? <span className="hint">{new Date(r.submittedAt).toLocaleString("en-AU", { dateStyle: "medium", timeStyle: "short" })}</span> : null}
+                  {r.submittedAt ? (
+                    <span className="hint">
+                      {new Date(r.submittedAt).toLocaleString("en-AU", { dateStyle: "medium", timeStyle: "short" })}
+                    </span>
+                  ) : null}
                 </p>
                 <label htmlFor={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
                   Your feedback for revision {r.round}
@@ -85,7 +100,17 @@ export function RevisionRounds({ orderId, rounds, reply, withOrderId }: { orderI
   );
 }
 
-function FeedbackForm({ orderId, round, reply, withOrderId }: { orderId: string; round: number; reply: FeedbackReply; withOrderId: boolean }) {
+function FeedbackForm({
+  orderId,
+  round,
+  reply,
+  withOrderId,
+}: {
+  orderId: string;
+  round: number;
+  reply: FeedbackReply;
+  withOrderId: boolean;
+}) {
   const id = feedbackFormId(orderId, round);
   const sending = useIsPending({ intent: ORDER_INTENTS.feedback });
   const [form, fields] = useForm({
@@ -112,7 +137,13 @@ function FeedbackForm({ orderId, round, reply, withOrderId }: { orderId: string;
       <p className={`hint${length > FEEDBACK_MAX ? " over" : ""}`}>
         Between 10 and {FEEDBACK_MAX} characters. You can send feedback once per round.
       </p>
-      <button type="submit" name="intent" value={ORDER_INTENTS.feedback} className="button button-primary" disabled={sending}>
+      <button
+        type="submit"
+        name="intent"
+        value={ORDER_INTENTS.feedback}
+        className="button button-primary"
+        disabled={sending}
+      >
         {sending ? "Sending..." : "Submit Feedback"}
       </button>
     </Form>

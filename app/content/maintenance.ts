@@ -18,7 +18,13 @@ export const MAINTENANCE_PLANS: readonly MaintenancePlan[] = [
     name: "Essentials",
     price: 4_900,
     productId: "maintenance-essentials",
-    features: ["Security and software updates", "Daily backups", "Uptime monitoring", "Up to 30 minutes of changes a month", "E-mail support"],
+    features: [
+      "Security and software updates",
+      "Daily backups",
+      "Uptime monitoring",
+      "Up to 30 minutes of changes a month",
+      "E-mail support",
+    ],
   },
   {
     id: "professional",

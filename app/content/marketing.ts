@@ -5,10 +5,19 @@ export type ServiceCard = Card & { link: string; features: string[]; button: str
 export type Testimonial = { name: string; business: string; quote: string; rating: 5 };
 
 export const BENEFITS: Card[] = [
-  { title: "Fast Results", description: "Your first draft within 24 hours of receiving your details, not weeks or months." },
+  {
+    title: "Fast Results",
+    description: "Your first draft within 24 hours of receiving your details, not weeks or months.",
+  },
   { title: "Honest Pricing", description: "A flat $300 for 1-5 pages. No lock-in contracts, no hidden fees." },
-  { title: "Built to Win Customers", description: "Sites built to turn visitors into phone calls, bookings and paying customers." },
-  { title: "Everything Handled", description: "Hosting, setup, revisions and support handled for you, so you can get back to work." },
+  {
+    title: "Built to Win Customers",
+    description: "Sites built to turn visitors into phone calls, bookings and paying customers.",
+  },
+  {
+    title: "Everything Handled",
+    description: "Hosting, setup, revisions and support handled for you, so you can get back to work.",
+  },
 ];
 
 export const SERVICES: ServiceCard[] = [
@@ -17,7 +26,13 @@ export const SERVICES: ServiceCard[] = [
     description: "A professional 1-5 page website for $300, with your first draft in 24 hours.",
     link: "/24-hour-website",
     button: "Get Your 24-Hour Website",
-    features: ["1-5 pages, mobile-responsive", "Contact form and lead capture", "Basic SEO setup", "First month of hosting included", "Up to 3 rounds of revisions"],
+    features: [
+      "1-5 pages, mobile-responsive",
+      "Contact form and lead capture",
+      "Basic SEO setup",
+      "First month of hosting included",
+      "Up to 3 rounds of revisions",
+    ],
   },
   {
     title: "Multi-Page Business Sites",
@@ -38,7 +53,12 @@ export const SERVICES: ServiceCard[] = [
     description: "More 5-star reviews on Google and Facebook, on autopilot.",
     link: "/review-generation",
     button: "Start Getting Reviews",
-    features: ["Automated SMS and e-mail review requests", "Negative feedback filtered to you privately", "Google and Facebook integration", "Monthly reports"],
+    features: [
+      "Automated SMS and e-mail review requests",
+      "Negative feedback filtered to you privately",
+      "Google and Facebook integration",
+      "Monthly reports",
+    ],
   },
 ];
 
@@ -46,13 +66,15 @@ export const TESTIMONIALS: Testimonial[] = [
   {
     name: "Dave M.",
     business: "DM Electrical, Lismore",
-    quote: "I was quoted $4,000 and 8 weeks by another agency. These guys had my site up the next day for $300, and the phone started ringing that week.",
+    quote:
+      "I was quoted $4,000 and 8 weeks by another agency. These guys had my site up the next day for $300, and the phone started ringing that week.",
     rating: 5,
   },
   {
     name: "Sarah K.",
     business: "Pampered Paws Grooming, Ballina",
-    quote: "I'm not a computer person at all. I filled in the form on my phone between clients and had a beautiful website the next morning.",
+    quote:
+      "I'm not a computer person at all. I filled in the form on my phone between clients and had a beautiful website the next morning.",
     rating: 5,
   },
   {
@@ -64,20 +86,28 @@ export const TESTIMONIALS: Testimonial[] = [
 ];
 
 export const STEPS: Card[] = [
-  { title: "Submit Your Details", description: "Pay securely, then tell us about your business in a simple online form. It takes about 10 minutes." },
+  {
+    title: "Submit Your Details",
+    description: "Pay securely, then tell us about your business in a simple online form. It takes about 10 minutes.",
+  },
   { title: "We Build", description: "We design and build your website. Your first draft arrives within 24 hours." },
   { title: "Review & Refine", description: "Tell us what to change. Up to 3 rounds of revisions are included." },
-  { title: "Launch", description: "Your site goes live, with hosting for the first month included. It's yours to keep." },
+  {
+    title: "Launch",
+    description: "Your site goes live, with hosting for the first month included. It's yours to keep.",
+  },
 ];
 
 export const FAQ: { question: string; answer: string }[] = [
   {
     question: "Is it really $300?",
-    answer: "Yes. $300 AUD covers a professional 1-5 page website, hosting for the first month and up to 3 rounds of revisions. Optional add-ons are priced up front at checkout; there are no hidden fees.",
+    answer:
+      "Yes. $300 AUD covers a professional 1-5 page website, hosting for the first month and up to 3 rounds of revisions. Optional add-ons are priced up front at checkout; there are no hidden fees.",
   },
   {
     question: "How can you build it in 24 hours?",
-    answer: "We've streamlined everything: our intake form gathers what we need in one go, and we build on proven layouts for small businesses. The 24 hours start once we've received all your details.",
+    answer:
+      "We've streamlined everything: our intake form gathers what we need in one go, and we build on proven layouts for small businesses. The 24 hours start once we've received all your details.",
   },
   {
     question: "What if you miss the 24 hours?",
@@ -85,7 +115,8 @@ export const FAQ: { question: string; answer: string }[] = [
   },
   {
     question: "What do I need to provide?",
-    answer: "Your business details, the services you offer, and your logo and photos if you have them. The intake form walks you through it and saves as you go.",
+    answer:
+      "Your business details, the services you offer, and your logo and photos if you have them. The intake form walks you through it and saves as you go.",
   },
   {
     question: "Can I ask for changes?",
@@ -102,9 +133,18 @@ export const FAQ: { question: string; answer: string }[] = [
 ];
 
 export const REVIEW_BENEFITS: Card[] = [
-  { title: "More 5-Star Reviews", description: "Automatic SMS and e-mail requests after every job, so happy customers actually leave a review." },
-  { title: "Protect Your Reputation", description: "Negative feedback comes to you privately first, so you can make it right." },
-  { title: "Win More Work", description: "More reviews lift you in Google search and maps, where local customers look first." },
+  {
+    title: "More 5-Star Reviews",
+    description: "Automatic SMS and e-mail requests after every job, so happy customers actually leave a review.",
+  },
+  {
+    title: "Protect Your Reputation",
+    description: "Negative feedback comes to you privately first, so you can make it right.",
+  },
+  {
+    title: "Win More Work",
+    description: "More reviews lift you in Google search and maps, where local customers look first.",
+  },
 ];
 
 export const REVIEW_FEATURES = [
@@ -118,7 +158,13 @@ export const REVIEW_FEATURES = [
 ] as const;
 
 export const VALUES: Card[] = [
-  { title: "No BS", description: "Straight talk, fixed prices and no lock-in contracts. What we quote is what you pay." },
+  {
+    title: "No BS",
+    description: "Straight talk, fixed prices and no lock-in contracts. What we quote is what you pay.",
+  },
   { title: "We Get It", description: "We're a small business too. We know your time and money are tight." },
-  { title: "Built to Win Customers", description: "A pretty website isn't enough. Ours are built to make your phone ring." },
+  {
+    title: "Built to Win Customers",
+    description: "A pretty website isn't enough. Ours are built to make your phone ring.",
+  },
 ];

@@ -23,10 +23,31 @@ export type AddOn = { id: string; name: string; price: number; description: stri
 
 /** Prices in cents. */
 export const ADD_ONS: readonly AddOn[] = [
-  { id: "priority-12hr", name: "Priority 12-Hour Delivery", price: 20_000, description: "Your first draft in 12 hours instead of 24.", popular: true },
-  { id: "logo-design", name: "Professional Logo Design", price: 15_000, description: "A simple, professional logo designed for your business." },
-  { id: "domain-setup", name: "Domain Connection Service", price: 5_000, description: "We connect your domain name to your new website." },
-  { id: "extra-pages", name: "2 Extra Pages", price: 10_000, description: "Two more pages on top of the five included." },
+  {
+    id: "priority-12hr",
+    name: "Priority 12-Hour Delivery",
+    price: 20_000,
+    description: "Your first draft in 12 hours instead of 24.",
+    popular: true,
+  },
+  {
+    id: "logo-design",
+    name: "Professional Logo Design",
+    price: 15_000,
+    description: "A simple, professional logo designed for your business.",
+  },
+  {
+    id: "domain-setup",
+    name: "Domain Connection Service",
+    price: 5_000,
+    description: "We connect your domain name to your new website.",
+  },
+  {
+    id: "extra-pages",
+    name: "2 Extra Pages",
+    price: 10_000,
+    description: "Two more pages on top of the five included.",
+  },
 ];
 
 /** What the $300 includes. */

@@ -18,7 +18,14 @@ export const PACKAGES: readonly WebsitePackage[] = [
     price: 99_700,
     revisionRounds: 1,
     description: "A simple, professional site to get your business online.",
-    features: ["Up to 5 pages", "1 revision round", "48-hour delivery", "30-day support", "Mobile-responsive design", "Contact form"],
+    features: [
+      "Up to 5 pages",
+      "1 revision round",
+      "48-hour delivery",
+      "30-day support",
+      "Mobile-responsive design",
+      "Contact form",
+    ],
     limitations: ["No blog", "No online store"],
   },
   {
@@ -28,7 +35,14 @@ export const PACKAGES: readonly WebsitePackage[] = [
     revisionRounds: 2,
     description: "More pages and polish for a growing business.",
     popular: true,
-    features: ["Up to 10 pages", "2 revision rounds", "24-hour delivery", "60-day support", "Mobile-responsive design", "Basic SEO setup"],
+    features: [
+      "Up to 10 pages",
+      "2 revision rounds",
+      "24-hour delivery",
+      "60-day support",
+      "Mobile-responsive design",
+      "Basic SEO setup",
+    ],
     limitations: ["No online store"],
   },
   {
@@ -37,7 +51,14 @@ export const PACKAGES: readonly WebsitePackage[] = [
     price: 399_700,
     revisionRounds: 3,
     description: "Everything, delivered fastest, for established businesses.",
-    features: ["Unlimited pages", "3 revision rounds", "12-hour delivery", "90-day support", "Mobile-responsive design", "Advanced SEO"],
+    features: [
+      "Unlimited pages",
+      "3 revision rounds",
+      "12-hour delivery",
+      "90-day support",
+      "Mobile-responsive design",
+      "Advanced SEO",
+    ],
     limitations: [],
   },
 ];

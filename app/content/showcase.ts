@@ -42,13 +42,32 @@ export const SHOWCASE: ShowcaseExample[] = [
     about:
       "Hi, I'm Sarah. Pampered Paws is a fully equipped grooming van that comes to your driveway, so your dog skips the car trip and the noisy salon. Every groom is one-on-one, with gentle handling for nervous and older dogs, and natural shampoos for sensitive skin.",
     services: [
-      { name: "Full Groom", description: "Bath, blow-dry, clip or hand-scissor to your chosen style, nails and ears.", price: "From $85" },
-      { name: "Wash & Dry", description: "A deep-clean bath and blow-dry with brush-out, for dogs between clips.", price: "From $55" },
-      { name: "Nail Clipping", description: "Quick, calm nail trim and file. Added free to any full groom.", price: "$20" },
-      { name: "Puppy's First Groom", description: "A short, gentle first visit so grooming starts as something fun.", price: "$45" },
+      {
+        name: "Full Groom",
+        description: "Bath, blow-dry, clip or hand-scissor to your chosen style, nails and ears.",
+        price: "From $85",
+      },
+      {
+        name: "Wash & Dry",
+        description: "A deep-clean bath and blow-dry with brush-out, for dogs between clips.",
+        price: "From $55",
+      },
+      {
+        name: "Nail Clipping",
+        description: "Quick, calm nail trim and file. Added free to any full groom.",
+        price: "$20",
+      },
+      {
+        name: "Puppy's First Groom",
+        description: "A short, gentle first visit so grooming starts as something fun.",
+        price: "$45",
+      },
     ],
     trust: ["Comes to you", "Certificate III in Companion Animal Services", "Calm, one-on-one grooms"],
-    testimonial: { quote: "Our old kelpie used to shake at the salon. Now he waits at the gate for Sarah's van.", author: "Jenny, Lennox Head" },
+    testimonial: {
+      quote: "Our old kelpie used to shake at the salon. Now he waits at the gate for Sarah's van.",
+      author: "Jenny, Lennox Head",
+    },
     area: "Ballina, Lennox Head, Alstonville and Wollongbar",
     hours: "Tuesday to Saturday, 8am to 4pm",
     phone: "(02) 5550 1847",
@@ -67,13 +86,25 @@ export const SHOWCASE: ShowcaseExample[] = [
     about:
       "Bright Spark is a family-run team of four licensed electricians based in Lismore. We turn up when we say we will, quote before we start, and leave the site cleaner than we found it. Homes, farms, shops and strata: if it runs on power, we look after it.",
     services: [
-      { name: "Switchboard Upgrades", description: "Old ceramic fuses out, modern safety switches in. Most homes done in a day." },
-      { name: "Lighting & Power", description: "New power points, LED downlights, outdoor and garden lighting, ceiling fans." },
+      {
+        name: "Switchboard Upgrades",
+        description: "Old ceramic fuses out, modern safety switches in. Most homes done in a day.",
+      },
+      {
+        name: "Lighting & Power",
+        description: "New power points, LED downlights, outdoor and garden lighting, ceiling fans.",
+      },
       { name: "Safety Inspections", description: "Written reports for landlords, buyers and insurers, with photos." },
-      { name: "Emergency Call-Outs", description: "No power, burning smell or storm damage: a real person answers, day or night." },
+      {
+        name: "Emergency Call-Outs",
+        description: "No power, burning smell or storm damage: a real person answers, day or night.",
+      },
     ],
     trust: ["Licensed and fully insured", "Upfront fixed quotes", "Lifetime workmanship guarantee"],
-    testimonial: { quote: "Called at 7am with no power, they were here by 9 and had us running by lunch.", author: "Mark, Goonellabah" },
+    testimonial: {
+      quote: "Called at 7am with no power, they were here by 9 and had us running by lunch.",
+      author: "Mark, Goonellabah",
+    },
     area: "Lismore, Casino, Kyogle and the villages in between",
     hours: "Monday to Friday, 7am to 5pm; emergencies 24/7",
     phone: "(02) 5550 2931",
@@ -92,13 +123,24 @@ export const SHOWCASE: ShowcaseExample[] = [
     about:
       "Riverside Accounting is a two-person practice on Walker Street. We look after sole traders, farms and small companies, agree our fees before we start, and explain your numbers in words you can use. Most of our clients came from a friend who said: just ring Tom.",
     services: [
-      { name: "Tax Returns", description: "Individual, sole trader, partnership and company returns, lodged on time.", price: "From $180" },
-      { name: "BAS & GST", description: "Quarterly or monthly BAS prepared, checked and lodged for you.", price: "From $120 a quarter" },
+      {
+        name: "Tax Returns",
+        description: "Individual, sole trader, partnership and company returns, lodged on time.",
+        price: "From $180",
+      },
+      {
+        name: "BAS & GST",
+        description: "Quarterly or monthly BAS prepared, checked and lodged for you.",
+        price: "From $120 a quarter",
+      },
       { name: "Bookkeeping", description: "Xero or MYOB kept up to date, so tax time is no surprise." },
       { name: "Business Advice", description: "Cash flow, structures and planning for the year ahead, over a cuppa." },
     ],
     trust: ["Registered tax agent", "Fixed fees agreed up front", "Xero and MYOB certified"],
-    testimonial: { quote: "Tom explained our cash flow in ten minutes better than anyone had in ten years.", author: "Lisa, Casino" },
+    testimonial: {
+      quote: "Tom explained our cash flow in ten minutes better than anyone had in ten years.",
+      author: "Lisa, Casino",
+    },
     area: "Casino and the Richmond Valley, and online Australia-wide",
     hours: "Monday to Friday, 8:30am to 5pm",
     phone: "(02) 5550 7304",

@@ -10,18 +10,25 @@ export const AUTH_MESSAGES = {
   weak: `Weak Password: Password must be at least ${PASSWORD_MIN} characters`,
   tooLong: `Password must be less than ${PASSWORD_MAX} characters`,
   invalid: "Invalid email or password",
-  created: { title: "Account Created", description: "We've e-mailed you a link to confirm your address. Open it to finish signing up." },
+  created: {
+    title: "Account Created",
+    description: "We've e-mailed you a link to confirm your address. Open it to finish signing up.",
+  },
   welcome: { title: "Welcome Back" },
   signedOut: { title: "Signed Out", description: "You have been signed out." },
   tooMany: "Too many attempts. Please wait 15 minutes and try again, or reset your password.",
   resetSent: {
     title: "Check your e-mail",
-    description: "If an account uses that address, we've sent it a link to choose a new password. The link works for 1 hour.",
+    description:
+      "If an account uses that address, we've sent it a link to choose a new password. The link works for 1 hour.",
   },
   resetInvalid: "This link has expired or was already used. Please ask for a new one.",
   resetDone: { title: "Password Changed", description: "Your new password is set and you are signed in." },
   verifyInvalid: "This confirmation link has expired or was already used. Sign in and ask for a new one.",
-  verified: { title: "E-mail Confirmed", description: "Thanks: your address is confirmed and orders you bought with it are now in your dashboard." },
+  verified: {
+    title: "E-mail Confirmed",
+    description: "Thanks: your address is confirmed and orders you bought with it are now in your dashboard.",
+  },
   resendLimit: "We've sent several links today. Please use the newest one in your inbox, or try again tomorrow.",
   verifySent: { title: "Check your e-mail", description: "We've sent you a new link to confirm your address." },
   signInToSubscribe: { title: "Please sign in to subscribe" },
@@ -43,7 +50,11 @@ const anyPassword = z
   .check(z.minLength(1, AUTH_MESSAGES.missing), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
 export const NewPasswordSchema = z
   .string({ error: AUTH_MESSAGES.missing })
-  .check(z.minLength(1, AUTH_MESSAGES.missing), z.minLength(PASSWORD_MIN, AUTH_MESSAGES.weak), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
+  .check(
+    z.minLength(1, AUTH_MESSAGES.missing),
+    z.minLength(PASSWORD_MIN, AUTH_MESSAGES.weak),
+    z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong),
+  );
 /** Only a same-site path: "/x" but never "//host" or "/\host" (browsers read both as another site). */
 const redirectTo = z.optional(z.string().check(z.maxLength(500)));
 
@@ -72,7 +83,8 @@ export const VerifyEmailSchema = z.object({ token, password: anyPassword });
 /** `to` when it is a path on this site, otherwise the fallback (an open redirect is a phishing tool). */
 export function safeRedirect(to: string | null | undefined, fallback = "/dashboard"): string {
   if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\") || [...to].some((c) => c.charCodeAt(0) < 32)) return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\") || [...to].some((c) => c.charCodeAt(0) < 32))
+    return fallback;
   return to;
 }
 

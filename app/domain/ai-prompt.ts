@@ -14,7 +14,8 @@ const present = (v: unknown) => v !== null && v !== undefined && v !== "" && !(A
 
 /** Spec 2 section 9: tone guidance per business type. */
 export const TONE_GUIDANCE: Record<string, string> = {
-  trades: "Practical, trustworthy and direct: licences, reliability, fast call-outs and clear quotes. Plain words, no jargon.",
+  trades:
+    "Practical, trustworthy and direct: licences, reliability, fast call-outs and clear quotes. Plain words, no jargon.",
   professional_services: "Calm, expert and credible: qualifications, process and outcomes. Measured language, no hype.",
   hospitality: "Warm and inviting: atmosphere, food and drink, opening hours and bookings up front.",
   retail: "Friendly and product-led: what's in store, what makes it special, how to buy or visit.",
@@ -31,7 +32,9 @@ const label = (options: Option[], value: unknown) => options.find((o) => o.value
 function line(name: string, value: unknown): string | null {
   if (!present(value)) return null;
   if (Array.isArray(value)) {
-    const items = value.map((v) => (typeof v === "object" && v ? Object.values(v).filter(present).join(" | ") : String(v)));
+    const items = value.map((v) =>
+      typeof v === "object" && v ? Object.values(v).filter(present).join(" | ") : String(v),
+    );
     return `${name}:\n${items.map((i) => `- ${i}`).join("\n")}`;
   }
   return `${name}: ${String(value)}`;
@@ -40,7 +43,9 @@ function line(name: string, value: unknown): string | null {
 function servicesText(services: unknown): unknown {
   if (!Array.isArray(services)) return null;
   return (services as Record<string, unknown>[]).map((s) =>
-    [s.name, s.description, s.showPricing && present(s.price) ? `price ${String(s.price)}` : null].filter(present).join(": "),
+    [s.name, s.description, s.showPricing && present(s.price) ? `price ${String(s.price)}` : null]
+      .filter(present)
+      .join(": "),
   );
 }
 
@@ -75,7 +80,12 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean }): 
     line("Pages", safe.pages_needed),
     line("Must-have sections", safe.must_have_sections),
   ];
-  const seo = [line("Domain", safe.primary_domain), line("Target keywords", safe.target_keywords), line("Competitors", safe.competitor_urls), line("Social profiles", safe.social_links)];
+  const seo = [
+    line("Domain", safe.primary_domain),
+    line("Target keywords", safe.target_keywords),
+    line("Competitors", safe.competitor_urls),
+    line("Social profiles", safe.social_links),
+  ];
   const block = (title: string, lines: (string | null)[]) => {
     const kept = lines.filter((l): l is string => Boolean(l));
     return kept.length ? `## ${title}\n${kept.join("\n")}` : null;
@@ -106,7 +116,8 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean }): 
 export function promptWarnings(submission: Record<string, unknown>): string[] {
   const s = submission;
   const warnings: string[] = [];
-  if (!present(s.contact_email) || !present(s.contact_phone)) warnings.push("Missing critical contact information (email or phone)");
+  if (!present(s.contact_email) || !present(s.contact_phone))
+    warnings.push("Missing critical contact information (email or phone)");
   if (!present(s.business_name)) warnings.push("No business name");
   if (!present(s.business_description)) warnings.push("No business description");
   if (!present(s.brand_colors)) warnings.push("No brand colours");
@@ -127,7 +138,8 @@ export type PromptView =
   | { state: "opted-out" }
   | { state: "ready"; completeness: number; tone: CompletenessTone; warnings: string[] };
 
-export const AI_OPT_OUT_MESSAGE = "The customer opted out of AI processing, so no AI prompt is built for this order. Build the site from the brief by hand.";
+export const AI_OPT_OUT_MESSAGE =
+  "The customer opted out of AI processing, so no AI prompt is built for this order. Build the site from the brief by hand.";
 
 /** What the AI Prompt tab can show for a submission, before any prompt is generated. */
 export function promptView(submission: Record<string, unknown> | null): PromptView {
@@ -144,7 +156,9 @@ export function promptFor(submission: Record<string, unknown> | null): string | 
 }
 
 export const REVISION_NOTES_MAX = 5000;
-export const REVISION_PROMPT_MESSAGES = { notesRequired: "Please enter revision notes before generating prompt" } as const;
+export const REVISION_PROMPT_MESSAGES = {
+  notesRequired: "Please enter revision notes before generating prompt",
+} as const;
 
 export const RevisionPromptSchema = z.object({
   notes: z
@@ -157,11 +171,19 @@ export const RevisionPromptSchema = z.object({
 });
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */
-export function buildRevisionPrompt(input: { safe: AiSafeData; round: number; draftUrl: string | null; feedback: string | null; notes: string }): string {
+export function buildRevisionPrompt(input: {
+  safe: AiSafeData;
+  round: number;
+  draftUrl: string | null;
+  feedback: string | null;
+  notes: string;
+}): string {
   return [
     `Revise the website for ${String(input.safe.business_name ?? "this business")} (revision round ${input.round}).`,
     input.draftUrl ? `Current draft: ${input.draftUrl}` : null,
-    input.feedback ? `## Customer feedback\n${String(scrub(input.feedback))}` : "## Customer feedback\nNone submitted for this round.",
+    input.feedback
+      ? `## Customer feedback\n${String(scrub(input.feedback))}`
+      : "## Customer feedback\nNone submitted for this round.",
     `## Our notes\n${String(scrub(input.notes))}`,
     "## Keep\n- React with TypeScript and Tailwind CSS; PageSpeed above 90; titles under 60 and descriptions under 160 characters; at most 5 contact form fields.",
     `## Tone\n${toneFor(input.safe.business_type)}`,

@@ -23,7 +23,8 @@ export const CHECKOUT_MESSAGES = {
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
 } as const;
 
-const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max, `Must be ${max} characters or fewer`)));
+const optionalText = (max: number) =>
+  z.optional(z.string().check(z.trim(), z.maxLength(max, `Must be ${max} characters or fewer`)));
 
 /**
  * The checkout form, shared by the browser and the server. The server still
@@ -31,9 +32,12 @@ const optionalText = (max: number) => z.optional(z.string().check(z.trim(), z.ma
  */
 export const CheckoutSchema = z
   .object({
-    intent: z.enum([CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay], {
-      error: CHECKOUT_MESSAGES.unknownAction,
-    }),
+    intent: z.enum(
+      [CHECKOUT_INTENTS.applyCoupon, CHECKOUT_INTENTS.removeCoupon, CHECKOUT_INTENTS.update, CHECKOUT_INTENTS.pay],
+      {
+        error: CHECKOUT_MESSAGES.unknownAction,
+      },
+    ),
     email: z.optional(EmailSchema),
     couponCode: optionalText(50),
     appliedCoupon: optionalText(50),

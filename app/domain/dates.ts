@@ -2,7 +2,11 @@
 export const BUSINESS_TIME_ZONE = "Australia/Sydney";
 
 export function formatDateTime(value: Date | string): string {
-  return new Date(value).toLocaleString("en-AU", { timeZone: BUSINESS_TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+  return new Date(value).toLocaleString("en-AU", {
+    timeZone: BUSINESS_TIME_ZONE,
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
 }
 
 export function formatDate(value: Date | string): string {
@@ -11,5 +15,10 @@ export function formatDate(value: Date | string): string {
 
 /** "Tue 24 Nov": for e-mails ("this link works until …"). */
 export function formatDay(value: Date | string): string {
-  return new Date(value).toLocaleDateString("en-AU", { timeZone: BUSINESS_TIME_ZONE, weekday: "short", day: "numeric", month: "short" });
+  return new Date(value).toLocaleDateString("en-AU", {
+    timeZone: BUSINESS_TIME_ZONE,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+  });
 }

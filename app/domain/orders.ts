@@ -100,10 +100,17 @@ export function revisionRounds(order: OrderView): RoundView[] {
   });
 }
 
-export const ROUND_LABELS: Record<RoundState, string> = { locked: "Locked", available: "Available", completed: "Completed" };
+export const ROUND_LABELS: Record<RoundState, string> = {
+  locked: "Locked",
+  available: "Available",
+  completed: "Completed",
+};
 
 export const REVISION_MESSAGES = {
-  submitted: { title: "Feedback Submitted!", description: "Thanks: we'll start on your changes and let you know when they're ready." },
+  submitted: {
+    title: "Feedback Submitted!",
+    description: "Thanks: we'll start on your changes and let you know when they're ready.",
+  },
   tooShort: `Feedback must be at least ${FEEDBACK_MIN} characters`,
   tooLong: `Feedback must be less than ${FEEDBACK_MAX} characters`,
   notOpen: "This revision round is not open for feedback.",
@@ -118,7 +125,11 @@ export const FeedbackSchema = z.object({
   round: RoundSchema,
   feedback: z
     .string({ error: REVISION_MESSAGES.tooShort })
-    .check(z.trim(), z.minLength(FEEDBACK_MIN, REVISION_MESSAGES.tooShort), z.maxLength(FEEDBACK_MAX, REVISION_MESSAGES.tooLong)),
+    .check(
+      z.trim(),
+      z.minLength(FEEDBACK_MIN, REVISION_MESSAGES.tooShort),
+      z.maxLength(FEEDBACK_MAX, REVISION_MESSAGES.tooLong),
+    ),
 });
 
 /** The 20 items a customer's completeness counts (spec 2: order status page). */
@@ -181,7 +192,10 @@ export function accessState(token: { expires_at: Date; used: boolean } | null, n
 }
 
 export const ORDER_STATUS_MESSAGES = {
-  notFound: { title: "Order Not Found", description: "We couldn't find an order for this link. It may be mistyped or out of date." },
+  notFound: {
+    title: "Order Not Found",
+    description: "We couldn't find an order for this link. It may be mistyped or out of date.",
+  },
   renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
   renewFailed: "Failed to renew access. Please try again.",
   deletionRequested: {

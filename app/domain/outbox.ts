@@ -20,5 +20,8 @@ export const OutboxActionSchema = z.object({
 
 export const OUTBOX_MESSAGES = {
   retried: { title: "Retry Queued", description: "The message will be sent again in a moment." },
-  notFailed: { title: "Not Retried", description: "Only a failed message can be retried; this one is queued or already sent." },
+  notFailed: {
+    title: "Not Retried",
+    description: "Only a failed message can be retried; this one is queued or already sent.",
+  },
 } as const;

@@ -10,15 +10,33 @@ export type CouponTerms = { code: string; discount_type: "percentage" | "fixed";
  * with what it includes and the price it is compared with (the 24-Hour Website's
  * "industry average"; a package has none).
  */
-export type Product = { id: string; name: string; price: number; includes: readonly string[]; compareAt: string | null };
+export type Product = {
+  id: string;
+  name: string;
+  price: number;
+  includes: readonly string[];
+  compareAt: string | null;
+};
 
-export const DEFAULT_PRODUCT: Product = { id: "24-hour-website", name: OFFER.name, price: BASE_PRICE_CENTS, includes: INCLUDED, compareAt: OFFER.industryAverage };
+export const DEFAULT_PRODUCT: Product = {
+  id: "24-hour-website",
+  name: OFFER.name,
+  price: BASE_PRICE_CENTS,
+  includes: INCLUDED,
+  compareAt: OFFER.industryAverage,
+};
 
 /** The product bought; a package "With Maintenance" costs 15% less (the plan is billed on top). */
 export function productFor(packageId: string | null | undefined, withMaintenance = false): Product {
   const pkg = findPackage(packageId);
   if (!pkg) return DEFAULT_PRODUCT;
-  return { id: pkg.id, name: `${pkg.name} Website Package`, price: packagePrice(pkg, withMaintenance), includes: pkg.features, compareAt: null };
+  return {
+    id: pkg.id,
+    name: `${pkg.name} Website Package`,
+    price: packagePrice(pkg, withMaintenance),
+    includes: pkg.features,
+    compareAt: null,
+  };
 }
 
 /** The first month of the maintenance plan that comes with a package bought "With Maintenance". */
@@ -44,19 +62,35 @@ export type Quote = {
  * The price of an order in cents. A percentage coupon applies to the base plus
  * add-ons (rounded to the cent); a fixed one is in cents; the total never goes below 0.
  */
-export function quote(input: { packageId?: string | null; addOnIds: readonly string[]; coupon?: CouponTerms | null; withMaintenance?: boolean }): Quote {
+export function quote(input: {
+  packageId?: string | null;
+  addOnIds: readonly string[];
+  coupon?: CouponTerms | null;
+  withMaintenance?: boolean;
+}): Quote {
   const withMaintenance = Boolean(input.withMaintenance && findPackage(input.packageId));
   const product = productFor(input.packageId, withMaintenance);
   const plan = PACKAGE_MAINTENANCE_PLAN;
-  const maintenance = withMaintenance ? { planId: plan.id, name: `${plan.name} maintenance, first month`, price: plan.price } : null;
+  const maintenance = withMaintenance
+    ? { planId: plan.id, name: `${plan.name} maintenance, first month`, price: plan.price }
+    : null;
   const addOns = addOnsFor(input.addOnIds);
   const subtotal = product.price + addOns.reduce((sum, a) => sum + a.price, 0);
   const coupon = input.coupon ?? null;
   let discount = 0;
-  if (coupon?.discount_type === "percentage") discount = Math.round((subtotal * Math.min(Math.max(coupon.discount_value, 0), 100)) / 100);
+  if (coupon?.discount_type === "percentage")
+    discount = Math.round((subtotal * Math.min(Math.max(coupon.discount_value, 0), 100)) / 100);
   if (coupon?.discount_type === "fixed") discount = Math.max(0, Math.round(coupon.discount_value));
   discount = Math.min(discount, subtotal);
-  return { product, addOns, subtotal, coupon, discount, maintenance, total: subtotal - discount + (maintenance?.price ?? 0) };
+  return {
+    product,
+    addOns,
+    subtotal,
+    coupon,
+    discount,
+    maintenance,
+    total: subtotal - discount + (maintenance?.price ?? 0),
+  };
 }
 
 /** A stored coupon, as the rules below read it. */
@@ -92,7 +126,10 @@ export function normalizeCouponCode(code: string): string {
  * Whether `coupon` may be used now by `email`, with `timesUsed` uses taken.
  * Returns null when it may, or the message that says why not.
  */
-export function couponProblem(coupon: CouponRecord | null, input: { email?: string | null; now: Date; timesUsed: number }): string | null {
+export function couponProblem(
+  coupon: CouponRecord | null,
+  input: { email?: string | null; now: Date; timesUsed: number },
+): string | null {
   if (!coupon) return COUPON_MESSAGES.notValid;
   if (!coupon.active) return COUPON_MESSAGES.inactive;
   if (coupon.valid_until && coupon.valid_until.getTime() < input.now.getTime()) return COUPON_MESSAGES.expired;

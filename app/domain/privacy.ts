@@ -49,7 +49,18 @@ export const PRIVATE_FIELDS = [
   "additional_details",
 ] as const;
 
-export const KNOWN_PLACES = ["Northern Rivers", "Gold Coast", "Brisbane", "Sydney", "Melbourne", "Perth", "Adelaide", "Darwin", "Hobart", "Canberra"];
+export const KNOWN_PLACES = [
+  "Northern Rivers",
+  "Gold Coast",
+  "Brisbane",
+  "Sydney",
+  "Melbourne",
+  "Perth",
+  "Adelaide",
+  "Darwin",
+  "Hobart",
+  "Canberra",
+];
 export const REGISTERED_BUSINESS = "Registered Australian business";
 export const LOCAL_AREA = "Local area";
 
@@ -67,7 +78,8 @@ const PHONE = /(?:\+?61|0)[\d\s().-]{7,}\d/g;
 export function scrub(value: unknown): unknown {
   if (typeof value === "string") return value.replace(EMAIL, "[email removed]").replace(PHONE, "[phone removed]");
   if (Array.isArray(value)) return value.map(scrub);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
   return value;
 }
 
@@ -85,7 +97,9 @@ function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown
     case "business_hours":
       return "Business hours provided";
     case "primary_domain": {
-      const host = String(value).replace(/^https?:\/\//, "").split("/")[0];
+      const host = String(value)
+        .replace(/^https?:\/\//, "")
+        .split("/")[0];
       const tld = /(\.[a-z]{2,}(?:\.[a-z]{2})?)$/i.exec(host)?.[1];
       return tld ? `A ${tld} domain` : "A domain name";
     }
@@ -95,7 +109,9 @@ function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown
     case "competitor_urls":
       return `${(value as string[]).length} competitor website(s) provided`;
     case "social_links":
-      return Object.entries(value as Record<string, unknown>).filter(([, url]) => present(url)).map(([platform]) => platform);
+      return Object.entries(value as Record<string, unknown>)
+        .filter(([, url]) => present(url))
+        .map(([platform]) => platform);
   }
 }
 
@@ -107,7 +123,8 @@ export const GENERALISED_WHY: Record<(typeof PROTECTED_FIELDS)[number], string> 
   abn_acn: `replaced by "${REGISTERED_BUSINESS}": the number itself is never sent.`,
   business_legal_name: "AI is told only that a registered name is on file.",
   primary_domain: "reduced to its ending (for example a .com.au domain).",
-  target_keywords: "kept, because the site is written around them; any e-mail address or phone number in them is taken out.",
+  target_keywords:
+    "kept, because the site is written around them; any e-mail address or phone number in them is taken out.",
   competitor_urls: "AI is told how many you gave, not which businesses they are.",
   social_links: "only the names of the platforms are sent, never your profile links.",
 };
@@ -117,9 +134,12 @@ export type AiSafeData = Record<string, unknown>;
 export function aiSafeData(submission: Record<string, unknown>): AiSafeData {
   const out: AiSafeData = {};
   for (const field of PUBLIC_FIELDS) if (present(submission[field])) out[field] = scrub(submission[field]);
-  for (const field of PROTECTED_FIELDS) if (present(submission[field])) out[field] = protectedValue(field, submission[field]);
+  for (const field of PROTECTED_FIELDS)
+    if (present(submission[field])) out[field] = protectedValue(field, submission[field]);
   if (Array.isArray(out.services_list)) {
-    out.services_list = (out.services_list as Record<string, unknown>[]).map(({ name, description, price, showPricing }) => ({ name, description, price, showPricing }));
+    out.services_list = (out.services_list as Record<string, unknown>[]).map(
+      ({ name, description, price, showPricing }) => ({ name, description, price, showPricing }),
+    );
   }
   return out;
 }

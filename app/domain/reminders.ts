@@ -6,7 +6,12 @@ import { INTAKE_ESTIMATED_MINUTES, STEPS, TOTAL_STEPS } from "./intake/steps";
  * cron route and the admin's 'Send Reminder' buttons both ask here.
  */
 
-export const REMINDER_KINDS = ["intake_not_started", "intake_incomplete", "link_expiring", "revision_available"] as const;
+export const REMINDER_KINDS = [
+  "intake_not_started",
+  "intake_incomplete",
+  "link_expiring",
+  "revision_available",
+] as const;
 export type ReminderKind = (typeof REMINDER_KINDS)[number];
 
 export const REMINDER_KIND_LABELS: Record<ReminderKind, string> = {
@@ -75,18 +80,35 @@ export function pendingReminders(facts: ReminderFacts): Candidate[] {
   const out: Candidate[] = [];
   if (!facts.intake?.submitted) {
     if (!facts.intake) {
-      if (facts.paidAt) out.push({ kind: "intake_not_started", round: null, dueAt: new Date(facts.paidAt.getTime() + REMINDER_RULES.intakeNotStartedAfterHours * HOUR_MS) });
+      if (facts.paidAt)
+        out.push({
+          kind: "intake_not_started",
+          round: null,
+          dueAt: new Date(facts.paidAt.getTime() + REMINDER_RULES.intakeNotStartedAfterHours * HOUR_MS),
+        });
     } else {
-      out.push({ kind: "intake_incomplete", round: null, dueAt: new Date(facts.intake.lastSavedAt.getTime() + REMINDER_RULES.intakeIncompleteAfterHours * HOUR_MS) });
+      out.push({
+        kind: "intake_incomplete",
+        round: null,
+        dueAt: new Date(facts.intake.lastSavedAt.getTime() + REMINDER_RULES.intakeIncompleteAfterHours * HOUR_MS),
+      });
     }
     if (facts.link && !facts.link.used) {
-      out.push({ kind: "link_expiring", round: null, dueAt: new Date(facts.link.expiresAt.getTime() - REMINDER_RULES.linkExpiringWithinDays * DAY_MS) });
+      out.push({
+        kind: "link_expiring",
+        round: null,
+        dueAt: new Date(facts.link.expiresAt.getTime() - REMINDER_RULES.linkExpiringWithinDays * DAY_MS),
+      });
     }
     return out;
   }
   for (const r of facts.revisions) {
     if (r.enabled && !r.submitted && r.availableSince) {
-      out.push({ kind: "revision_available", round: r.round, dueAt: new Date(r.availableSince.getTime() + REMINDER_RULES.revisionAvailableAfterHours * HOUR_MS) });
+      out.push({
+        kind: "revision_available",
+        round: r.round,
+        dueAt: new Date(r.availableSince.getTime() + REMINDER_RULES.revisionAvailableAfterHours * HOUR_MS),
+      });
       break; // one round at a time: the earliest open one
     }
   }
@@ -106,7 +128,8 @@ export function decideReminder(facts: ReminderFacts, now: Date, source: Reminder
   const candidates = pendingReminders(facts).filter((c) => stillRelevant(c, facts, now));
   if (candidates.length === 0) return { send: false, reason: "nothing_pending" };
   const since = (hours: number) => now.getTime() - hours * HOUR_MS;
-  if (facts.history.some((h) => h.sentAt.getTime() > since(REMINDER_RULES.minGapAnyHours))) return { send: false, reason: "sent_recently" };
+  if (facts.history.some((h) => h.sentAt.getTime() > since(REMINDER_RULES.minGapAnyHours)))
+    return { send: false, reason: "sent_recently" };
 
   const reasons: NoReminderReason[] = [];
   for (const c of candidates) {

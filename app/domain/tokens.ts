@@ -37,5 +37,8 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const addDays = (from: Date, days: number) => new Date(from.getTime() + days * DAY_MS);
 
 export const TOKEN_MESSAGES = {
-  statusTokenRequired: { title: "Access Token Required", description: "Please use the link from your order confirmation email." },
+  statusTokenRequired: {
+    title: "Access Token Required",
+    description: "Please use the link from your order confirmation email.",
+  },
 } as const;

@@ -33,7 +33,8 @@ z.config({
       if (issue.origin === "array" || issue.origin === "set") return `Must have ${most} ${limit} item${plural}`;
       return `Must be ${most} ${limit}`;
     }
-    if (code === "invalid_type") return issue.input === undefined ? "Required" : "This value is not in the expected form";
+    if (code === "invalid_type")
+      return issue.input === undefined ? "Required" : "This value is not in the expected form";
     if (code === "invalid_value") return "Please choose one of the options";
     if (code === "invalid_format") return "This value is not in the expected format";
     if (code === "unrecognized_keys") return "This form has fields it does not expect";
@@ -42,6 +43,9 @@ z.config({
 });
 
 /** `z.preprocess` of classic Zod (same signature): run `fn` on the raw input, then validate with `schema`. */
-export function preprocess<A, U extends z.core.SomeType>(fn: (value: unknown) => A, schema: U): z.ZodMiniPipe<z.ZodMiniTransform<A, unknown>, U> {
+export function preprocess<A, U extends z.core.SomeType>(
+  fn: (value: unknown) => A,
+  schema: U,
+): z.ZodMiniPipe<z.ZodMiniTransform<A, unknown>, U> {
   return z.pipe(z.transform(fn), schema as never) as never;
 }

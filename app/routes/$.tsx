@@ -2,7 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NotFound } from "~/root";
 import { log } from "~/server/log.server";
 
-export const meta: MetaFunction = () => [{ title: "Page not found | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Page not found | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /** Any path no other route claims: logged, answered with 404 and the not-found page. */
 export async function loader({ request }: LoaderFunctionArgs) {

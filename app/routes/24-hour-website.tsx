@@ -7,7 +7,10 @@ import { pageMeta } from "~/content/meta";
 import { INCLUDED, OFFER } from "~/content/offer";
 
 export const meta: MetaFunction = () => [
-  ...pageMeta("The 24-Hour Website: $300 for 1-5 Pages", "A professional 1-5 page website for $300, first draft in 24 hours or a full refund. Hosting and 3 revisions included."),
+  ...pageMeta(
+    "The 24-Hour Website: $300 for 1-5 Pages",
+    "A professional 1-5 page website for $300, first draft in 24 hours or a full refund. Hosting and 3 revisions included.",
+  ),
   { tagName: "link", rel: "canonical", href: "/24-hour-website" },
 ];
 
@@ -15,7 +18,11 @@ export const meta: MetaFunction = () => [
 export default function TwentyFourHourWebsite() {
   return (
     <>
-      <PageHero eyebrow={OFFER.spots} title="Your Website, First Draft in 24 Hours" lead={`A professional ${OFFER.pages} website for a flat ${OFFER.price}, compared with ${OFFER.elsewhere} elsewhere.`}>
+      <PageHero
+        eyebrow={OFFER.spots}
+        title="Your Website, First Draft in 24 Hours"
+        lead={`A professional ${OFFER.pages} website for a flat ${OFFER.price}, compared with ${OFFER.elsewhere} elsewhere.`}
+      >
         <p className="price">
           {OFFER.price} <small>AUD, one-off</small>
         </p>
@@ -40,7 +47,13 @@ export default function TwentyFourHourWebsite() {
       </Section>
 
       <Section title="What You Get" tone="alt">
-        <Checklist items={[...INCLUDED, "No lock-in contracts or hidden fees", "Site live within 24 hours once content is supplied"]} />
+        <Checklist
+          items={[
+            ...INCLUDED,
+            "No lock-in contracts or hidden fees",
+            "Site live within 24 hours once content is supplied",
+          ]}
+        />
       </Section>
 
       <Section title="What Our Customers Say">

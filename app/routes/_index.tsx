@@ -7,7 +7,10 @@ import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
 
 export const meta: MetaFunction = () =>
-  pageMeta("24-Hour Website from $300 | Northern Rivers NSW", "A professional 1-5 page small-business website for $300, first draft in 24 hours or a full refund. No lock-in.");
+  pageMeta(
+    "24-Hour Website from $300 | Northern Rivers NSW",
+    "A professional 1-5 page small-business website for $300, first draft in 24 hours or a full refund. No lock-in.",
+  );
 
 export default function Home() {
   return (
@@ -53,8 +56,8 @@ export default function Home() {
 
       <Section title="We're a Small Business Too" tone="alt">
         <p className="prose">
-          We're a small team in the Northern Rivers. We know what it's like to juggle customers, quotes and paperwork, and
-          we know a website shouldn't cost thousands or take months. So we built a better way: a fixed price, a fast
+          We're a small team in the Northern Rivers. We know what it's like to juggle customers, quotes and paperwork,
+          and we know a website shouldn't cost thousands or take months. So we built a better way: a fixed price, a fast
           turnaround, and people who pick up the phone.
         </p>
       </Section>

@@ -6,12 +6,18 @@ import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
 
 export const meta: MetaFunction = () =>
-  pageMeta("About Us | 24-Hour Website", "A small Northern Rivers web-design business building fast, affordable websites for local small businesses.");
+  pageMeta(
+    "About Us | 24-Hour Website",
+    "A small Northern Rivers web-design business building fast, affordable websites for local small businesses.",
+  );
 
 export default function About() {
   return (
     <>
-      <PageHero title="We're a Small Business Too" lead="A small web-design team in the Northern Rivers of NSW, building websites for people like us." />
+      <PageHero
+        title="We're a Small Business Too"
+        lead="A small web-design team in the Northern Rivers of NSW, building websites for people like us."
+      />
       <Section title="Our Story">
         <div className="prose">
           <p>
@@ -27,13 +33,18 @@ export default function About() {
       </Section>
       <Section title="Our Promise" tone="alt">
         <p className="prose">
-          {OFFER.guarantee}. Up to {OFFER.revisionRounds} rounds of revisions, a website you own, and {OFFER.noLockIn.toLowerCase()}.
+          {OFFER.guarantee}. Up to {OFFER.revisionRounds} rounds of revisions, a website you own, and{" "}
+          {OFFER.noLockIn.toLowerCase()}.
         </p>
       </Section>
       <Section title="What We Stand For">
         <CardGrid cards={VALUES} />
       </Section>
-      <CallToAction title="Ready to Get Started?" text="Tell us about your business. We answer every enquiry within 24 hours." primary={{ to: "/contact", label: "Contact Us" }} />
+      <CallToAction
+        title="Ready to Get Started?"
+        text="Tell us about your business. We answer every enquiry within 24 hours."
+        primary={{ to: "/contact", label: "Contact Us" }}
+      />
     </>
   );
 }

@@ -31,26 +31,42 @@ export const meta: MetaFunction = () => [{ title: "Orders | Admin" }, { name: "r
 
 const INTENT = { bulk: "bulk" } as const;
 
-const DATE_LABELS: Record<(typeof DATE_FILTERS)[number], string> = { today: "Today", week: "Last 7 days", month: "Last month", quarter: "Last 3 months" };
+const DATE_LABELS: Record<(typeof DATE_FILTERS)[number], string> = {
+  today: "Today",
+  week: "Last 7 days",
+  month: "Last month",
+  quarter: "Last 3 months",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const filters = parseOrderFilters(params);
   const now = new Date();
-  const [list, figures] = await Promise.all([listOrders(filters, { cursor: cursorParam(params), now }), orderFigures(now)]);
+  const [list, figures] = await Promise.all([
+    listOrders(filters, { cursor: cursorParam(params), now }),
+    orderFigures(now),
+  ]);
   return { filters, ...list, ...figures };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
-  const filters = OrderFiltersSchema.parse({ q: form.get("q") ?? undefined, status: form.get("status") ?? undefined, date: form.get("date") ?? undefined });
+  const filters = OrderFiltersSchema.parse({
+    q: form.get("q") ?? undefined,
+    status: form.get("status") ?? undefined,
+    date: form.get("date") ?? undefined,
+  });
   const back = `/admin${filterQuery(filters)}`;
   const fail = (title: string) => redirectWithFlash(request, back, { kind: "error", title }, { status: 303 });
 
   if (form.get("intent") !== INTENT.bulk) return new Response("Unknown intent", { status: 400 });
-  const parsed = BulkSchema.safeParse({ action: form.get("action") ?? undefined, orderIds: form.getAll("orderIds"), all: form.get("all") ?? undefined });
+  const parsed = BulkSchema.safeParse({
+    action: form.get("action") ?? undefined,
+    orderIds: form.getAll("orderIds"),
+    all: form.get("all") ?? undefined,
+  });
   if (!parsed.success) return fail(BULK_MESSAGES.noneSelected);
   const { action, orderIds, all } = parsed.data;
   if (!action) return fail(BULK_MESSAGES.noAction);
@@ -74,7 +90,10 @@ export default function AdminOrders() {
   const busy = navigation.state === "submitting";
   const active = hasActiveFilters(filters);
   const listRef = useRef<HTMLUListElement>(null);
-  const toggleAll = (checked: boolean) => listRef.current?.querySelectorAll<HTMLInputElement>('input[name="orderIds"]').forEach((box) => (box.checked = checked));
+  const toggleAll = (checked: boolean) =>
+    listRef.current
+      ?.querySelectorAll<HTMLInputElement>('input[name="orderIds"]')
+      .forEach((box) => (box.checked = checked));
 
   return (
     <>
@@ -96,7 +115,14 @@ export default function AdminOrders() {
         <Form method="get" className="filters" aria-label="Filter orders">
           <div className="field">
             <label htmlFor="q">Search</label>
-            <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Search by email, order ID..." maxLength={100} />
+            <input
+              id="q"
+              name="q"
+              type="search"
+              defaultValue={filters.q ?? ""}
+              placeholder="Search by email, order ID..."
+              maxLength={100}
+            />
           </div>
           <div className="field">
             <label htmlFor="status">Status</label>
@@ -158,14 +184,26 @@ export default function AdminOrders() {
                   </option>
                 ))}
               </select>
-              <button type="submit" name="intent" value={INTENT.bulk} className="button button-small button-primary" disabled={busy}>
+              <button
+                type="submit"
+                name="intent"
+                value={INTENT.bulk}
+                className="button button-small button-primary"
+                disabled={busy}
+              >
                 {busy ? "Applying..." : "Apply to selected"}
               </button>
             </div>
             <ul className="order-list" ref={listRef}>
               {rows.map((o) => (
                 <li key={o.id} className="card order-card">
-                  <input type="checkbox" name="orderIds" value={o.id} id={`select-${o.id}`} aria-label={`Select order #${o.shortId}`} />
+                  <input
+                    type="checkbox"
+                    name="orderIds"
+                    value={o.id}
+                    id={`select-${o.id}`}
+                    aria-label={`Select order #${o.shortId}`}
+                  />
                   <div className="order-main">
                     <p className="order-title">
                       <strong>Order #{o.shortId}</strong> <StatusBadge text={o.statusText} tone={o.tone} />
@@ -178,7 +216,11 @@ export default function AdminOrders() {
                     </p>
                     {o.paymentIntentId ? <p className="hint mono">{o.paymentIntentId}</p> : null}
                   </div>
-                  <Link to={`/admin/orders/${o.id}`} className="button button-small" aria-label={`View Details of order #${o.shortId}`}>
+                  <Link
+                    to={`/admin/orders/${o.id}`}
+                    className="button button-small"
+                    aria-label={`View Details of order #${o.shortId}`}
+                  >
                     View Details
                   </Link>
                 </li>

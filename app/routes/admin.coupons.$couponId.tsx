@@ -42,12 +42,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(form, { schema: CouponFormSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
       const result = await updateCoupon(id, submission.value, admin);
-      if (!result.ok) return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
-      return redirectWithFlash(request, "/admin/coupons", { kind: "success", title: COUPON_FORM_MESSAGES.updated.title, description: submission.value.code }, { status: 303 });
+      if (!result.ok)
+        return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
+      return redirectWithFlash(
+        request,
+        "/admin/coupons",
+        { kind: "success", title: COUPON_FORM_MESSAGES.updated.title, description: submission.value.code },
+        { status: 303 },
+      );
     }
     case INTENT.delete: {
       const outcome = await deleteCoupon(id, admin);
-      const flash = outcome === "deactivated" ? COUPON_FORM_MESSAGES.deactivated : { ...COUPON_FORM_MESSAGES.deleted, description: coupon.code };
+      const flash =
+        outcome === "deactivated"
+          ? COUPON_FORM_MESSAGES.deactivated
+          : { ...COUPON_FORM_MESSAGES.deleted, description: coupon.code };
       return redirectWithFlash(request, "/admin/coupons", { kind: "success", ...flash }, { status: 303 });
     }
     default:
@@ -69,7 +78,9 @@ export default function EditCoupon() {
           <section className="card confirm" aria-labelledby="confirm-heading">
             <h2 id="confirm-heading">Delete coupon {code}</h2>
             <p>{COUPON_FORM_MESSAGES.confirmDelete}</p>
-            <p className="hint">A coupon that has been used is deactivated instead, so the orders that used it keep their history.</p>
+            <p className="hint">
+              A coupon that has been used is deactivated instead, so the orders that used it keep their history.
+            </p>
             <Form method="post" action={`/admin/coupons/${id}`} className="actions">
               <Link to="/admin/coupons" className="button">
                 Cancel
@@ -82,7 +93,12 @@ export default function EditCoupon() {
         ) : (
           <section className="card" aria-labelledby="edit-heading">
             <h2 id="edit-heading">Edit coupon {code}</h2>
-            <CouponForm intent={INTENT.update} submitLabel="Save Coupon" lastResult={lastResult} defaultValue={defaults} />
+            <CouponForm
+              intent={INTENT.update}
+              submitLabel="Save Coupon"
+              lastResult={lastResult}
+              defaultValue={defaults}
+            />
             <p>
               <Link to={`/admin/coupons/${id}?confirm=delete`}>Delete this coupon</Link>
             </p>

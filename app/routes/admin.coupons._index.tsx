@@ -30,8 +30,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(form, { schema: CouponFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await createCoupon(submission.value, admin);
-  if (!result.ok) return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
-  return redirectWithFlash(request, "/admin/coupons", { kind: "success", title: COUPON_FORM_MESSAGES.created.title, description: submission.value.code }, { status: 303 });
+  if (!result.ok)
+    return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
+  return redirectWithFlash(
+    request,
+    "/admin/coupons",
+    { kind: "success", title: COUPON_FORM_MESSAGES.created.title, description: submission.value.code },
+    { status: 303 },
+  );
 }
 
 export default function AdminCoupons() {
@@ -71,7 +77,13 @@ export default function AdminCoupons() {
                     </td>
                     <td>{c.validUntil ? formatDate(c.validUntil) : "No end date"}</td>
                     <td>{[...c.allowedEmails, ...c.allowedDomains.map((d) => `@${d}`)].join(", ") || "Anyone"}</td>
-                    <td>{c.active ? <span className="status status-green">ACTIVE</span> : <span className="status status-grey">INACTIVE</span>}</td>
+                    <td>
+                      {c.active ? (
+                        <span className="status status-green">ACTIVE</span>
+                      ) : (
+                        <span className="status status-grey">INACTIVE</span>
+                      )}
+                    </td>
                     <td className="row-actions">
                       <Link to={`/admin/coupons/${c.id}`} aria-label={`Edit ${c.code}`}>
                         Edit

@@ -9,14 +9,31 @@ import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { EDIT_FIELDS, EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
-import { DETAIL_TABS, DraftUrlSchema, ORDER_ID, parseDetailTab, RevisionRoundSchema, RevisionToggleSchema, revisionToggleLabel, type DetailTab } from "~/domain/admin/order-detail";
+import {
+  DETAIL_TABS,
+  DraftUrlSchema,
+  ORDER_ID,
+  parseDetailTab,
+  RevisionRoundSchema,
+  RevisionToggleSchema,
+  revisionToggleLabel,
+  type DetailTab,
+} from "~/domain/admin/order-detail";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
 import { cursorParam } from "~/domain/paging";
 import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema } from "~/domain/ai-prompt";
 import { adminStatusTone } from "~/domain/order-status";
 import { REMINDER_MESSAGES } from "~/domain/reminders";
-import { DETAIL_MESSAGES, generatePrompt, generateRevisionPrompt, loadOrderDetail, renewTokenAsAdmin, saveDraftUrl, saveSubmissionData } from "~/server/admin/order-detail.server";
+import {
+  DETAIL_MESSAGES,
+  generatePrompt,
+  generateRevisionPrompt,
+  loadOrderDetail,
+  renewTokenAsAdmin,
+  saveDraftUrl,
+  saveSubmissionData,
+} from "~/server/admin/order-detail.server";
 import { HISTORY_PAGE_PARAM } from "~/server/admin/audit.server";
 import { RevisionError, REVISION_MESSAGES, setRevisionRound } from "~/server/admin/revisions.server";
 import { requireAdmin } from "~/server/auth.server";
@@ -52,7 +69,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const orderId = orderIdFrom(params);
   const query = new URL(request.url).searchParams;
-  const [detail, reminders] = await Promise.all([loadOrderDetail(orderId, { historyCursor: cursorParam(query, HISTORY_PAGE_PARAM) }), reminderHistory(orderId)]);
+  const [detail, reminders] = await Promise.all([
+    loadOrderDetail(orderId, { historyCursor: cursorParam(query, HISTORY_PAGE_PARAM) }),
+    reminderHistory(orderId),
+  ]);
   if (!detail) throw new Response("Order not found", { status: 404 });
   const tab = parseDetailTab(query.get("tab"));
   const { submission, ...rest } = detail;
@@ -87,7 +107,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const parsed = DraftUrlSchema.safeParse({ draftUrl: form.get("draftUrl") ?? "" });
         if (!parsed.success) {
           const message = parsed.error.issues[0].message;
-          return flash("error", message === DETAIL_MESSAGES.urlRequired.description ? DETAIL_MESSAGES.urlRequired.title : "Save Error", message);
+          return flash(
+            "error",
+            message === DETAIL_MESSAGES.urlRequired.description ? DETAIL_MESSAGES.urlRequired.title : "Save Error",
+            message,
+          );
         }
         await saveDraftUrl({ orderId, url: parsed.data.draftUrl, actor: admin });
         return flash("success", DETAIL_MESSAGES.draftSaved.title);
@@ -113,7 +137,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       case INTENT.saveData: {
         const submission = parseWithZod(form, { schema: EditDataSchema });
-        if (submission.status !== "success") return data<ActionReply>({ intent: INTENT.saveData, result: submission.reply() }, { status: 400 });
+        if (submission.status !== "success")
+          return data<ActionReply>({ intent: INTENT.saveData, result: submission.reply() }, { status: 400 });
         const saved = await saveSubmissionData({ orderId, values: submission.value, actor: admin });
         if (!saved) return flash("error", "Error Saving", EDIT_MESSAGES.noSubmission, "edit-data");
         return flash("success", EDIT_MESSAGES.saved.title, undefined, "edit-data");
@@ -127,10 +152,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const round = RevisionRoundSchema.safeParse({ round: form.get("round") });
         if (!round.success) return new Response("Bad revision round", { status: 400 });
         const submission = parseWithZod(form, { schema: RevisionPromptSchema });
-        if (submission.status !== "success") return data<ActionReply>({ intent: INTENT.revisionPrompt, round: round.data.round, result: submission.reply() }, { status: 400 });
-        const prompt = await generateRevisionPrompt({ orderId, round: round.data.round as 1 | 2 | 3, notes: submission.value.notes, actor: admin });
-        if (!prompt) return flash("error", "No prompt", AI_OPT_OUT_MESSAGE, `revision-${round.data.round}` as DetailTab);
-        return data<ActionReply>({ intent: INTENT.revisionPrompt, round: round.data.round, prompt, result: submission.reply() });
+        if (submission.status !== "success")
+          return data<ActionReply>(
+            { intent: INTENT.revisionPrompt, round: round.data.round, result: submission.reply() },
+            { status: 400 },
+          );
+        const prompt = await generateRevisionPrompt({
+          orderId,
+          round: round.data.round as 1 | 2 | 3,
+          notes: submission.value.notes,
+          actor: admin,
+        });
+        if (!prompt)
+          return flash("error", "No prompt", AI_OPT_OUT_MESSAGE, `revision-${round.data.round}` as DetailTab);
+        return data<ActionReply>({
+          intent: INTENT.revisionPrompt,
+          round: round.data.round,
+          prompt,
+          result: submission.reply(),
+        });
       }
       default:
         return new Response("Unknown intent", { status: 400 });
@@ -138,8 +178,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof RevisionError) return flash("error", "Error", error.message);
     const intent = String(form.get("intent"));
-    log("error", "admin.order_action_failed", { order_id: orderId, intent, reason: error instanceof Error ? error.message : String(error) });
-    const title = intent === INTENT.renewToken ? DETAIL_MESSAGES.renewFailed : intent === INTENT.sendReminder ? REMINDER_MESSAGES.failed : "Save Error";
+    log("error", "admin.order_action_failed", {
+      order_id: orderId,
+      intent,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    const title =
+      intent === INTENT.renewToken
+        ? DETAIL_MESSAGES.renewFailed
+        : intent === INTENT.sendReminder
+          ? REMINDER_MESSAGES.failed
+          : "Save Error";
     return flash("error", title, "Nothing was changed. Please try again.");
   }
 }
@@ -179,7 +228,8 @@ export default function AdminOrder() {
               <dd>{order.amount}</dd>
               <dt>Status</dt>
               <dd>
-                <StatusBadge text={order.statusText} tone={adminStatusTone(order.status)} /> {order.guest ? <span className="badge badge-muted">Guest</span> : null}
+                <StatusBadge text={order.statusText} tone={adminStatusTone(order.status)} />{" "}
+                {order.guest ? <span className="badge badge-muted">Guest</span> : null}
               </dd>
               <dt>Created</dt>
               <dd>{formatDateTime(order.createdAt)}</dd>
@@ -206,13 +256,27 @@ export default function AdminOrder() {
             {token ? (
               <>
                 <p>
-                  <span className={`status status-${token.state === "Valid" ? "green" : token.state === "Expired" ? "red" : "yellow"}`}>{token.state}</span>{" "}
+                  <span
+                    className={`status status-${token.state === "Valid" ? "green" : token.state === "Expired" ? "red" : "yellow"}`}
+                  >
+                    {token.state}
+                  </span>{" "}
                   <span className="badge badge-muted">{token.used ? "Used" : "Unused"}</span>
                 </p>
                 <p className="hint">Expires {formatDateTime(token.expiresAt)}</p>
-                {TOKEN_BANNERS[token.state] ? <p className="banner" role="status">{TOKEN_BANNERS[token.state]}</p> : null}
+                {TOKEN_BANNERS[token.state] ? (
+                  <p className="banner" role="status">
+                    {TOKEN_BANNERS[token.state]}
+                  </p>
+                ) : null}
                 <Form method="post">
-                  <button type="submit" name="intent" value={INTENT.renewToken} className="button button-small" disabled={busy}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={INTENT.renewToken}
+                    className="button button-small"
+                    disabled={busy}
+                  >
                     Renew Token (30 days)
                   </button>
                 </Form>
@@ -223,7 +287,13 @@ export default function AdminOrder() {
               </p>
             )}
             <Form method="post" className="actions">
-              <button type="submit" name="intent" value={INTENT.sendReminder} className="button button-small" disabled={busy || order.dataDeleted}>
+              <button
+                type="submit"
+                name="intent"
+                value={INTENT.sendReminder}
+                className="button button-small"
+                disabled={busy || order.dataDeleted}
+              >
                 Send Reminder
               </button>
             </Form>
@@ -249,8 +319,22 @@ export default function AdminOrder() {
             <Form method="post" className="inline-form">
               <label htmlFor="draftUrl">Draft URL</label>
               <div className="inline-field">
-                <input id="draftUrl" name="draftUrl" type="text" inputMode="url" defaultValue={order.draftUrl ?? ""} maxLength={2000} placeholder="https://..." />
-                <button type="submit" name="intent" value={INTENT.saveDraftUrl} className="button button-small" disabled={busy}>
+                <input
+                  id="draftUrl"
+                  name="draftUrl"
+                  type="text"
+                  inputMode="url"
+                  defaultValue={order.draftUrl ?? ""}
+                  maxLength={2000}
+                  placeholder="https://..."
+                />
+                <button
+                  type="submit"
+                  name="intent"
+                  value={INTENT.saveDraftUrl}
+                  className="button button-small"
+                  disabled={busy}
+                >
                   Save
                 </button>
               </div>
@@ -270,7 +354,14 @@ export default function AdminOrder() {
                     <Form method="post" className="toggle-row">
                       <input type="hidden" name="round" value={r.round} />
                       <input type="hidden" name="enabled" value={String(!r.enabled)} />
-                      <button type="submit" name="intent" value={INTENT.toggleRevision} className="toggle" aria-pressed={r.enabled} disabled={busy}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value={INTENT.toggleRevision}
+                        className="toggle"
+                        aria-pressed={r.enabled}
+                        disabled={busy}
+                      >
                         <span className="toggle-track" aria-hidden="true" />
                         {revisionToggleLabel(r.round)}
                       </button>
@@ -286,15 +377,29 @@ export default function AdminOrder() {
                   </li>
                 ))}
             </ul>
-            {revisions.some((r) => !r.included) ? <p className="hint">This order's package includes {revisions.filter((r) => r.included).length} revision round(s).</p> : null}
+            {revisions.some((r) => !r.included) ? (
+              <p className="hint">
+                This order's package includes {revisions.filter((r) => r.included).length} revision round(s).
+              </p>
+            ) : null}
           </section>
         </div>
 
         <ReminderHistory rows={d.reminders} />
 
-        <SubTabs label="Order data" current={d.tab} tabs={DETAIL_TABS.map((t) => ({ id: t.id, label: t.label, href: `${base}?tab=${t.id}` }))} />
+        <SubTabs
+          label="Order data"
+          current={d.tab}
+          tabs={DETAIL_TABS.map((t) => ({ id: t.id, label: t.label, href: `${base}?tab=${t.id}` }))}
+        />
         <section className="card tab-panel" aria-label={DETAIL_TABS.find((t) => t.id === d.tab)?.label}>
-          {d.tab === "ai-prompt" ? <AiPromptTab /> : d.tab === "edit-data" ? <EditDataTab /> : <RevisionTab round={Number(d.tab.slice(-1))} />}
+          {d.tab === "ai-prompt" ? (
+            <AiPromptTab />
+          ) : d.tab === "edit-data" ? (
+            <EditDataTab />
+          ) : (
+            <RevisionTab round={Number(d.tab.slice(-1))} />
+          )}
         </section>
 
         {d.history.rows.length || !d.history.first ? (
@@ -338,7 +443,10 @@ function AiPromptTab() {
           ))}
         </ul>
       ) : null}
-      <p className="hint">The prompt holds only what the customer agreed AI may see: no contact details, staff, reviews or tracking ids. Each generation is recorded in the privacy audit log.</p>
+      <p className="hint">
+        The prompt holds only what the customer agreed AI may see: no contact details, staff, reviews or tracking ids.
+        Each generation is recorded in the privacy audit log.
+      </p>
       {generated ? (
         <CopyableText id="ai-prompt" label="Generated prompt" text={generated} />
       ) : (
@@ -368,15 +476,26 @@ function EditDataTab() {
     <Form method="post" {...getFormProps(form)} noValidate>
       <h2>Edit Data</h2>
       <FormAlert message={firstError} />
-      <p className="hint">Lists are JSON: a change is saved only when its text is valid JSON. Uploads and the customer's consent are not edited here.</p>
+      <p className="hint">
+        Lists are JSON: a change is saved only when its text is valid JSON. Uploads and the customer's consent are not
+        edited here.
+      </p>
       <div className="edit-grid">
         {EDIT_FIELDS.map((f) => {
           const meta = fields[f.name];
           const value = String(meta?.initialValue ?? "");
           const errors = meta?.errors;
-          const common = { id: meta.id, name: f.name, "aria-invalid": errors ? true : undefined, "aria-describedby": errors ? meta.errorId : undefined };
+          const common = {
+            id: meta.id,
+            name: f.name,
+            "aria-invalid": errors ? true : undefined,
+            "aria-describedby": errors ? meta.errorId : undefined,
+          };
           return (
-            <div key={f.name} className={`field${f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}>
+            <div
+              key={f.name}
+              className={`field${f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
+            >
               <label htmlFor={meta.id}>{f.label}</label>
               {f.kind === "flag" ? (
                 <select {...common} defaultValue={value}>
@@ -387,7 +506,12 @@ function EditDataTab() {
               ) : f.kind === "text" ? (
                 <input {...common} type="text" defaultValue={value} />
               ) : (
-                <textarea {...common} defaultValue={value} rows={f.kind === "textarea" ? 4 : 5} className={f.kind === "textarea" ? undefined : "mono"} />
+                <textarea
+                  {...common}
+                  defaultValue={value}
+                  rows={f.kind === "textarea" ? 4 : 5}
+                  className={f.kind === "textarea" ? undefined : "mono"}
+                />
               )}
               <p className="field-error" id={meta.errorId}>
                 {errors?.[0]}
@@ -459,7 +583,9 @@ function RevisionTab({ round }: { round: number }) {
       ) : (
         <NoSubmission />
       )}
-      {mine?.prompt ? <CopyableText id={`revision-prompt-text-${round}`} label="Revision prompt" text={mine.prompt} rows={12} /> : null}
+      {mine?.prompt ? (
+        <CopyableText id={`revision-prompt-text-${round}`} label="Revision prompt" text={mine.prompt} rows={12} />
+      ) : null}
     </>
   );
 }

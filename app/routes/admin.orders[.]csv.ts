@@ -8,7 +8,12 @@ import { log } from "~/server/log.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const filters = parseOrderFilters(new URL(request.url).searchParams);
-  log("info", "admin.orders_exported", { actor_id: admin.id, status: filters.status, date: filters.date, searched: Boolean(filters.q) });
+  log("info", "admin.orders_exported", {
+    actor_id: admin.id,
+    status: filters.status,
+    date: filters.date,
+    searched: Boolean(filters.q),
+  });
   const day = new Date().toISOString().slice(0, 10);
   return new Response(ordersCsvStream(filters), {
     headers: {

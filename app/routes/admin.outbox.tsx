@@ -3,7 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
-import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS, OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox";
+import {
+  OUTBOX_INTENTS,
+  OUTBOX_MESSAGES,
+  OUTBOX_STATUS_LABELS,
+  OutboxActionSchema,
+  OutboxFilterSchema,
+} from "~/domain/outbox";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { requireAdmin } from "~/server/auth.server";
@@ -22,11 +28,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const filter = OutboxFilterSchema.parse({ status: url.searchParams.get("status") ?? undefined });
-  const [counts, page] = await Promise.all([outboxCounts(), listOutbox({ status: filter.status, cursor: cursorParam(url.searchParams) })]);
+  const [counts, page] = await Promise.all([
+    outboxCounts(),
+    listOutbox({ status: filter.status, cursor: cursorParam(url.searchParams) }),
+  ]);
   return {
     counts,
     status: filter.status ?? "",
-    page: { ...page, rows: page.rows.map((m) => ({ ...m, created: when(m.createdAt), sent: when(m.sentAt), next: when(m.nextAttemptAt) })) },
+    page: {
+      ...page,
+      rows: page.rows.map((m) => ({
+        ...m,
+        created: when(m.createdAt),
+        sent: when(m.sentAt),
+        next: when(m.nextAttemptAt),
+      })),
+    },
   };
 }
 
@@ -39,7 +56,9 @@ export async function action({ request }: ActionFunctionArgs) {
     case OUTBOX_INTENTS.retry: {
       const retried = await retryFailedMail(submission.value.messageId);
       log("info", "admin.outbox_retry", { outbox_id: submission.value.messageId, actor: admin.email, retried });
-      const flash = retried ? { kind: "success" as const, ...OUTBOX_MESSAGES.retried } : { kind: "info" as const, ...OUTBOX_MESSAGES.notFailed };
+      const flash = retried
+        ? { kind: "success" as const, ...OUTBOX_MESSAGES.retried }
+        : { kind: "info" as const, ...OUTBOX_MESSAGES.notFailed };
       return redirectWithFlash(request, back, flash, { status: 303 });
     }
   }
@@ -52,7 +71,11 @@ export default function AdminOutbox() {
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
   return (
     <>
-      <AdminHeader title="Outbox" current="outbox" lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again." />
+      <AdminHeader
+        title="Outbox"
+        current="outbox"
+        lead="Every e-mail the site sends: queued, sent and failed. A failed message can be sent again."
+      />
       <div className="wrap section">
         <ul className="badges outbox-counts" aria-label="Message counts">
           {(Object.keys(OUTBOX_STATUS_LABELS) as (keyof typeof OUTBOX_STATUS_LABELS)[]).map((s) => (
@@ -76,7 +99,11 @@ export default function AdminOutbox() {
           </button>
         </Form>
         {messages.length === 0 ? (
-          <p>{status ? `No ${OUTBOX_STATUS_LABELS[status as keyof typeof OUTBOX_STATUS_LABELS].toLowerCase()} messages.` : "No e-mails yet."}</p>
+          <p>
+            {status
+              ? `No ${OUTBOX_STATUS_LABELS[status as keyof typeof OUTBOX_STATUS_LABELS].toLowerCase()} messages.`
+              : "No e-mails yet."}
+          </p>
         ) : (
           // A focusable scroll box: the table scrolls sideways on a phone, by keyboard too.
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex

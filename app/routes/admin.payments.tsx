@@ -2,7 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
-import { PAYMENT_ISSUE_TEXT, PAYMENT_MESSAGES, PaymentIssueFormSchema, RESOLVED_PAGE_PARAM } from "~/domain/admin/payments";
+import {
+  PAYMENT_ISSUE_TEXT,
+  PAYMENT_MESSAGES,
+  PaymentIssueFormSchema,
+  RESOLVED_PAGE_PARAM,
+} from "~/domain/admin/payments";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { listPaymentIssues, resolvePaymentIssue, type PaymentIssueRow } from "~/server/admin/payments.server";
@@ -19,7 +24,10 @@ const INTENT = { accept: "accept", resolve: "resolve" } as const;
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  return listPaymentIssues({ openCursor: cursorParam(params), resolvedCursor: cursorParam(params, RESOLVED_PAGE_PARAM) });
+  return listPaymentIssues({
+    openCursor: cursorParam(params),
+    resolvedCursor: cursorParam(params, RESOLVED_PAGE_PARAM),
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,10 +37,19 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== INTENT.accept && intent !== INTENT.resolve) return new Response("Unknown intent", { status: 400 });
   const parsed = PaymentIssueFormSchema.safeParse({ issueId: form.get("issueId") ?? undefined });
   if (!parsed.success) return new Response(parsed.error.issues[0].message, { status: 400 });
-  const result = await resolvePaymentIssue({ issueId: parsed.data.issueId, how: intent === INTENT.accept ? "accepted" : "resolved", actor: admin });
+  const result = await resolvePaymentIssue({
+    issueId: parsed.data.issueId,
+    how: intent === INTENT.accept ? "accepted" : "resolved",
+    actor: admin,
+  });
   const flash = (kind: "success" | "error" | "info", m: { title: string; description?: string }) =>
     // Back to the page the admin was on (the form posts to this URL, cursors included).
-    redirectWithFlash(request, `/admin/payments${new URL(request.url).search}`, { kind, title: m.title, description: m.description }, { status: 303 });
+    redirectWithFlash(
+      request,
+      `/admin/payments${new URL(request.url).search}`,
+      { kind, title: m.title, description: m.description },
+      { status: 303 },
+    );
   switch (result) {
     case "accepted":
       return flash("success", PAYMENT_MESSAGES.accepted);
@@ -91,11 +108,23 @@ export default function AdminPayments() {
                 <Form method="post" className="actions">
                   <input type="hidden" name="issueId" value={issue.id} />
                   {issue.kind === "amount_mismatch" ? (
-                    <button type="submit" name="intent" value={INTENT.accept} className="button button-small button-primary" disabled={busy}>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={INTENT.accept}
+                      className="button button-small button-primary"
+                      disabled={busy}
+                    >
                       Accept payment and fulfil
                     </button>
                   ) : null}
-                  <button type="submit" name="intent" value={INTENT.resolve} className="button button-small" disabled={busy}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={INTENT.resolve}
+                    className="button button-small"
+                    disabled={busy}
+                  >
                     Mark resolved
                   </button>
                 </Form>

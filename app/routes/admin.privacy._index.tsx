@@ -50,14 +50,20 @@ export default function AdminPrivacy() {
             </li>
           ))}
         </ul>
-        <SubTabs label="Privacy records" current={tab} tabs={TABS.map((t) => ({ ...t, href: `/admin/privacy?tab=${t.id}` }))} />
+        <SubTabs
+          label="Privacy records"
+          current={tab}
+          tabs={TABS.map((t) => ({ ...t, href: `/admin/privacy?tab=${t.id}` }))}
+        />
         {tab === "audit" && audit ? (
           audit.rows.length === 0 ? (
             <p className="empty card">No audit logs yet</p>
           ) : (
             <div className="table-scroll">
               <table className="data-table">
-                <caption className="visually-hidden">{audit.first ? "Latest privacy audit entries" : "Older privacy audit entries"}</caption>
+                <caption className="visually-hidden">
+                  {audit.first ? "Latest privacy audit entries" : "Older privacy audit entries"}
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Timestamp</th>
@@ -73,7 +79,9 @@ export default function AdminPrivacy() {
                       <td>{formatDateTime(a.timestamp)}</td>
                       <td>{a.action}</td>
                       <td>{a.privacyLevel}</td>
-                      <td className="mono">{a.orderId ? <Link to={`/admin/orders/${a.orderId}`}>{a.orderId.slice(0, 8)}</Link> : "-"}</td>
+                      <td className="mono">
+                        {a.orderId ? <Link to={`/admin/orders/${a.orderId}`}>{a.orderId.slice(0, 8)}</Link> : "-"}
+                      </td>
                       <td>{a.aiProvider ?? "-"}</td>
                     </tr>
                   ))}
@@ -105,7 +113,10 @@ export default function AdminPrivacy() {
                       <td>{r.email ?? "-"}</td>
                       <td>{r.requestedAt ? formatDateTime(r.requestedAt) : "-"}</td>
                       <td>
-                        <Link to={`/admin/privacy/delete/${r.orderId}`} aria-label={`Delete data for ${r.businessName ?? r.orderId.slice(0, 8)}`}>
+                        <Link
+                          to={`/admin/privacy/delete/${r.orderId}`}
+                          aria-label={`Delete data for ${r.businessName ?? r.orderId.slice(0, 8)}`}
+                        >
                           Delete Data
                         </Link>
                       </td>

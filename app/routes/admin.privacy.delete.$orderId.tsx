@@ -12,7 +12,10 @@ import { IntakeSubmission, Order } from "~/server/models/index.server";
 
 export const links = adminLinks;
 
-export const meta: MetaFunction = () => [{ title: "Confirm Data Deletion | Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Confirm Data Deletion | Admin" },
+  { name: "robots", content: "noindex" },
+];
 
 const INTENT = { delete: "delete" } as const;
 /** The reason recorded for a deletion an admin confirms (spec 2 section 7). */
@@ -28,9 +31,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const orderId = orderIdFrom(params);
   await connectDb();
-  const [order, submission] = await Promise.all([Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(), IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean()]);
+  const [order, submission] = await Promise.all([
+    Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(),
+    IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean(),
+  ]);
   if (!order) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
-  return { orderId, shortId: orderId.slice(0, 8), email: order.email, businessName: submission?.business_name ?? null, alreadyDeleted: Boolean(order.data_deleted_at) };
+  return {
+    orderId,
+    shortId: orderId.slice(0, 8),
+    email: order.email,
+    businessName: submission?.business_name ?? null,
+    alreadyDeleted: Boolean(order.data_deleted_at),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,10 +55,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!deleted) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
   } catch (error) {
     if (error instanceof Response) throw error;
-    log("error", "privacy.delete_failed", { order_id: orderId, reason: error instanceof Error ? error.message : String(error) });
-    return redirectWithFlash(request, `/admin/privacy/delete/${orderId}`, { kind: "error", title: DELETION_MESSAGES.failed }, { status: 303 });
+    log("error", "privacy.delete_failed", {
+      order_id: orderId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    return redirectWithFlash(
+      request,
+      `/admin/privacy/delete/${orderId}`,
+      { kind: "error", title: DELETION_MESSAGES.failed },
+      { status: 303 },
+    );
   }
-  return redirectWithFlash(request, "/admin/privacy?tab=deletions", { kind: "success", ...DELETION_MESSAGES.deleted }, { status: 303 });
+  return redirectWithFlash(
+    request,
+    "/admin/privacy?tab=deletions",
+    { kind: "success", ...DELETION_MESSAGES.deleted },
+    { status: 303 },
+  );
 }
 
 export default function ConfirmDataDeletion() {
@@ -60,11 +85,17 @@ export default function ConfirmDataDeletion() {
           <h2 id="confirm-heading">Confirm Data Deletion</h2>
           <p>
             All data for order #{d.shortId}
-            {d.businessName ? ` (${d.businessName}, ${d.email})` : ` (${d.email})`} will be permanently deleted: the intake form, uploaded logo and photos,
-            revision feedback, access links and e-mails. This cannot be undone.
+            {d.businessName ? ` (${d.businessName}, ${d.email})` : ` (${d.email})`} will be permanently deleted: the
+            intake form, uploaded logo and photos, revision feedback, access links and e-mails. This cannot be undone.
           </p>
-          <p className="hint">The order's payment record is kept without personal details, for the business's accounts.</p>
-          {d.alreadyDeleted ? <p className="banner">This order's data has already been deleted. Running the deletion again is harmless.</p> : null}
+          <p className="hint">
+            The order's payment record is kept without personal details, for the business's accounts.
+          </p>
+          {d.alreadyDeleted ? (
+            <p className="banner">
+              This order's data has already been deleted. Running the deletion again is harmless.
+            </p>
+          ) : null}
           <Form method="post" className="actions">
             <Link to="/admin/privacy?tab=deletions" className="button">
               Cancel

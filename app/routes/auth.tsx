@@ -6,13 +6,30 @@ import { Field, FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { AUTH_INTENTS, AUTH_MESSAGES, AuthSchema, authTab, safeRedirect, SignInSchema, SignUpSchema, type AuthTab } from "~/domain/account";
-import { authenticator, getUser, InvalidCredentialsError, signIn, signUp, TooManyAttemptsError } from "~/server/auth.server";
+import {
+  AUTH_INTENTS,
+  AUTH_MESSAGES,
+  AuthSchema,
+  authTab,
+  safeRedirect,
+  SignInSchema,
+  SignUpSchema,
+  type AuthTab,
+} from "~/domain/account";
+import {
+  authenticator,
+  getUser,
+  InvalidCredentialsError,
+  signIn,
+  signUp,
+  TooManyAttemptsError,
+} from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
+export const meta: MetaFunction = () =>
+  pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
 
 /** /auth: Sign In and Sign Up. The tabs are links (?tab=signup), so they work without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -45,7 +62,12 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case AUTH_INTENTS.signUp: {
-      if (!(await signUp({ email: value.email, password: value.password, fullName: value.fullName }, clientAddress(request)))) {
+      if (
+        !(await signUp(
+          { email: value.email, password: value.password, fullName: value.fullName },
+          clientAddress(request),
+        ))
+      ) {
         return reply(429, [AUTH_MESSAGES.tooMany]);
       }
       return redirectWithFlash(request, "/auth", { kind: "success", ...AUTH_MESSAGES.created }, { status: 303 });
@@ -58,10 +80,14 @@ export default function Auth() {
   const actionData = useActionData<typeof action>();
   // After a failed post, stay on the form that was posted.
   const tab: AuthTab = actionData ? (actionData.intent === AUTH_INTENTS.signUp ? "signup" : "signin") : loaderTab;
-  const query = (t: AuthTab) => `?tab=${t}${redirectTo !== "/dashboard" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const query = (t: AuthTab) =>
+    `?tab=${t}${redirectTo !== "/dashboard" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   return (
     <>
-      <PageHero title={tab === "signup" ? "Create an Account" : "Sign In"} lead="Follow your orders, give feedback on your draft and manage your plan." />
+      <PageHero
+        title={tab === "signup" ? "Create an Account" : "Sign In"}
+        lead="Follow your orders, give feedback on your draft and manage your plan."
+      />
       <div className="wrap section narrow">
         <nav className="tabs" aria-label="Sign in or sign up">
           <Link to={query("signin")} className="tab" aria-current={tab === "signin" ? "page" : undefined} replace>
@@ -71,7 +97,9 @@ export default function Auth() {
             Sign Up
           </Link>
         </nav>
-        <div className="card">{tab === "signup" ? <SignUpForm redirectTo={redirectTo} /> : <SignInForm redirectTo={redirectTo} />}</div>
+        <div className="card">
+          {tab === "signup" ? <SignUpForm redirectTo={redirectTo} /> : <SignInForm redirectTo={redirectTo} />}
+        </div>
       </div>
     </>
   );
@@ -96,9 +124,19 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
       </Field>
       <Field id={fields.password.id} label="Password" errors={fields.password.errors} errorId={fields.password.errorId}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" aria-required="true" />
+        <input
+          {...getInputProps(fields.password, { type: "password" })}
+          autoComplete="current-password"
+          aria-required="true"
+        />
       </Field>
-      <button type="submit" name="intent" value={AUTH_INTENTS.signIn} className="button button-primary" disabled={pending}>
+      <button
+        type="submit"
+        name="intent"
+        value={AUTH_INTENTS.signIn}
+        className="button button-primary"
+        disabled={pending}
+      >
         {pending ? "Signing in..." : "Sign In"}
       </button>
       <p>
@@ -117,22 +155,44 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem = form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0] ?? fields.fullName.errors?.[0];
+  const problem =
+    form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0] ?? fields.fullName.errors?.[0];
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">Sign Up</h2>
       <FormAlert message={problem} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <Field id={fields.fullName.id} label="Full name (optional)" errors={fields.fullName.errors} errorId={fields.fullName.errorId}>
+      <Field
+        id={fields.fullName.id}
+        label="Full name (optional)"
+        errors={fields.fullName.errors}
+        errorId={fields.fullName.errorId}
+      >
         <input {...getInputProps(fields.fullName, { type: "text" })} autoComplete="name" />
       </Field>
       <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
       </Field>
-      <Field id={fields.password.id} label="Password" hint="At least 6 characters." errors={fields.password.errors} errorId={fields.password.errorId}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" aria-required="true" />
+      <Field
+        id={fields.password.id}
+        label="Password"
+        hint="At least 6 characters."
+        errors={fields.password.errors}
+        errorId={fields.password.errorId}
+      >
+        <input
+          {...getInputProps(fields.password, { type: "password" })}
+          autoComplete="new-password"
+          aria-required="true"
+        />
       </Field>
-      <button type="submit" name="intent" value={AUTH_INTENTS.signUp} className="button button-primary" disabled={pending}>
+      <button
+        type="submit"
+        name="intent"
+        value={AUTH_INTENTS.signUp}
+        className="button button-primary"
+        disabled={pending}
+      >
         {pending ? "Creating account..." : "Create Account"}
       </button>
     </Form>

@@ -12,7 +12,8 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
+export const meta: MetaFunction = () =>
+  pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
 
 /**
  * Asks for a reset link. The answer is the same whether or not the address has an account,

@@ -6,7 +6,10 @@ import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/account";
 import { findLink, resetPassword, signIn } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => [{ title: "Choose a New Password | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Choose a New Password | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * The e-mailed reset link. Opening it changes nothing (mail scanners open
@@ -21,7 +24,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: ResetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const user = await resetPassword(submission.value.token, submission.value.password);
-  if (!user) return data(submission.reply({ formErrors: [AUTH_MESSAGES.resetInvalid], hideFields: ["password"] }), { status: 410 });
+  if (!user)
+    return data(submission.reply({ formErrors: [AUTH_MESSAGES.resetInvalid], hideFields: ["password"] }), {
+      status: 410,
+    });
   return signIn(request, user, "/dashboard", { kind: "success", ...AUTH_MESSAGES.resetDone });
 }
 

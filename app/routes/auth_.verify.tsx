@@ -7,7 +7,10 @@ import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => [{ title: "Confirm Your E-mail | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Confirm Your E-mail | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The e-mailed confirmation link: opening it changes nothing; the form (with the account's password) confirms. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,7 +25,12 @@ export async function action({ request }: ActionFunctionArgs) {
       // From the dashboard: a signed-in account asks for a new link to its own address.
       const user = await requireUser(request);
       if (!(await resendConfirmation(user))) {
-        return redirectWithFlash(request, "/dashboard", { kind: "error", title: AUTH_MESSAGES.resendLimit }, { status: 303 });
+        return redirectWithFlash(
+          request,
+          "/dashboard",
+          { kind: "error", title: AUTH_MESSAGES.resendLimit },
+          { status: 303 },
+        );
       }
       return redirectWithFlash(request, "/dashboard", { kind: "info", ...AUTH_MESSAGES.verifySent }, { status: 303 });
     }
@@ -31,7 +39,9 @@ export async function action({ request }: ActionFunctionArgs) {
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
       const user = await verifyEmail(submission.value.token, submission.value.password);
       if (!user) {
-        const message = (await findLink("verify", submission.value.token)) ? AUTH_MESSAGES.invalid : AUTH_MESSAGES.verifyInvalid;
+        const message = (await findLink("verify", submission.value.token))
+          ? AUTH_MESSAGES.invalid
+          : AUTH_MESSAGES.verifyInvalid;
         return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status: 400 });
       }
       return signIn(request, user, "/dashboard", { kind: "success", ...AUTH_MESSAGES.verified });

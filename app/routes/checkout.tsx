@@ -21,15 +21,25 @@ import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Checkout | 24-Hour Website", "Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely with Stripe.");
+  pageMeta(
+    "Checkout | 24-Hour Website",
+    "Order your 24-Hour Website: choose add-ons, apply a coupon and pay securely with Stripe.",
+  );
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const packageId = url.searchParams.get("package");
   const withMaintenance = url.searchParams.get("maintenance") === "1" && Boolean(findPackage(packageId));
   // A plan belongs to an account, so a package with maintenance is bought signed in.
-  const user = withMaintenance ? await requireUser(request, { kind: "info", ...AUTH_MESSAGES.signInToSubscribe }) : await getUser(request);
-  return { packageId, withMaintenance, email: user?.email ?? "", quote: quote({ packageId, addOnIds: [], withMaintenance }) };
+  const user = withMaintenance
+    ? await requireUser(request, { kind: "info", ...AUTH_MESSAGES.signInToSubscribe })
+    : await getUser(request);
+  return {
+    packageId,
+    withMaintenance,
+    email: user?.email ?? "",
+    quote: quote({ packageId, addOnIds: [], withMaintenance }),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,7 +48,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const addOnIds = formData.getAll("addOns").map(String);
   const packageId = String(formData.get("package") ?? "") || null;
   const withMaintenance = formData.get("maintenance") === "1";
-  const reply = (init: { status?: number; applied?: CouponTerms | null; notice?: string; result?: ReturnType<typeof submission.reply> }) =>
+  const reply = (init: {
+    status?: number;
+    applied?: CouponTerms | null;
+    notice?: string;
+    result?: ReturnType<typeof submission.reply>;
+  }) =>
     data(
       {
         result: init.result ?? submission.reply(),
@@ -53,7 +68,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // earlier) counts against the per-address limit, once, before any code is looked at: no path guesses for free.
   const intent = formData.get("intent");
   const appliedCode = String(formData.get("appliedCoupon") ?? "");
-  const countsAgainstLimit = intent === CHECKOUT_INTENTS.applyCoupon || intent === CHECKOUT_INTENTS.pay || appliedCode !== "";
+  const countsAgainstLimit =
+    intent === CHECKOUT_INTENTS.applyCoupon || intent === CHECKOUT_INTENTS.pay || appliedCode !== "";
   if (countsAgainstLimit && !(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
     return reply({ status: 429, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
   }
@@ -75,12 +91,16 @@ export async function action({ request }: ActionFunctionArgs) {
     case CHECKOUT_INTENTS.removeCoupon: {
       // Clear the code box too, so Proceed to Payment cannot pick the removed code up again.
       const result = submission.reply();
-      return reply({ notice: CHECKOUT_MESSAGES.couponRemoved, result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } } });
+      return reply({
+        notice: CHECKOUT_MESSAGES.couponRemoved,
+        result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } },
+      });
     }
     case CHECKOUT_INTENTS.applyCoupon: {
       try {
         const check = await validateCoupon(value.couponCode ?? "", value.email);
-        if (!check.ok) return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
+        if (!check.ok)
+          return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
         return reply({ applied: check.coupon, notice: COUPON_MESSAGES.applied });
       } catch (error) {
         log("error", "coupon.validate_failed", { reason: errorMessage(error) });
@@ -100,10 +120,21 @@ export async function action({ request }: ActionFunctionArgs) {
         });
         if ("redirectTo" in result) {
           // This browser started the checkout: the success page may show it the intake link.
-          return redirect(result.redirectTo, { status: 303, headers: { "Set-Cookie": await rememberCheckout(request, result.orderId) } });
+          return redirect(result.redirectTo, {
+            status: 303,
+            headers: { "Set-Cookie": await rememberCheckout(request, result.orderId) },
+          });
         }
-        if ("couponError" in result) return reply({ status: 409, result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }) });
-        return reply({ status: 502, applied: await recheck(), result: submission.reply({ formErrors: [result.error] }) });
+        if ("couponError" in result)
+          return reply({
+            status: 409,
+            result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }),
+          });
+        return reply({
+          status: 502,
+          applied: await recheck(),
+          result: submission.reply({ formErrors: [result.error] }),
+        });
       } catch (error) {
         log("error", "checkout.failed", { reason: errorMessage(error) });
         return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.checkoutError] }) });
@@ -138,7 +169,10 @@ export default function Checkout() {
 
   return (
     <>
-      <PageHero title="Checkout" lead="Choose any add-ons, apply a coupon if you have one, then pay securely with Stripe." />
+      <PageHero
+        title="Checkout"
+        lead="Choose any add-ons, apply a coupon if you have one, then pay securely with Stripe."
+      />
       <div className="wrap section checkout-grid">
         <OrderSummary quote={summary} />
         <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="checkout-form-heading" className="card">
@@ -150,14 +184,27 @@ export default function Checkout() {
             </p>
           ) : null}
           {/* The form's default button: Enter in a field pays (the coupon box applies its code instead, with JavaScript). */}
-          <button type="submit" name="intent" value={CHECKOUT_INTENTS.pay} className="hidden-default" tabIndex={-1} aria-hidden="true">
+          <button
+            type="submit"
+            name="intent"
+            value={CHECKOUT_INTENTS.pay}
+            className="hidden-default"
+            tabIndex={-1}
+            aria-hidden="true"
+          >
             Proceed to Payment
           </button>
           <input type="hidden" name="package" value={loaderData.packageId ?? ""} />
           {loaderData.withMaintenance ? <input type="hidden" name="maintenance" value="1" /> : null}
           <input type="hidden" name="appliedCoupon" value={applied?.code ?? ""} />
 
-          <Field id={fields.email.id} label="Email" hint="We'll send your intake form link here." errors={fields.email.errors} errorId={fields.email.errorId}>
+          <Field
+            id={fields.email.id}
+            label="Email"
+            hint="We'll send your intake form link here."
+            errors={fields.email.errors}
+            errorId={fields.email.errorId}
+          >
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
           </Field>
 
@@ -170,10 +217,13 @@ export default function Checkout() {
                   name="addOns"
                   value={a.id}
                   defaultChecked={initialAddOns.includes(a.id)}
-                  onChange={(e) => setAddOnIds((ids) => (e.target.checked ? [...ids, a.id] : ids.filter((id) => id !== a.id)))}
+                  onChange={(e) =>
+                    setAddOnIds((ids) => (e.target.checked ? [...ids, a.id] : ids.filter((id) => id !== a.id)))
+                  }
                 />
                 <span>
-                  <strong>{a.name}</strong> +{formatCents(a.price)} {a.popular ? <span className="badge">Popular</span> : null}
+                  <strong>{a.name}</strong> +{formatCents(a.price)}{" "}
+                  {a.popular ? <span className="badge">Popular</span> : null}
                   <br />
                   <span className="hint">{a.description}</span>
                 </span>
@@ -181,7 +231,12 @@ export default function Checkout() {
             ))}
           </fieldset>
 
-          <Field id={fields.couponCode.id} label="Coupon code" errors={fields.couponCode.errors} errorId={fields.couponCode.errorId}>
+          <Field
+            id={fields.couponCode.id}
+            label="Coupon code"
+            errors={fields.couponCode.errors}
+            errorId={fields.couponCode.errorId}
+          >
             <div className="inline-field">
               {/* Remounted when a coupon is applied or removed, so a removed code leaves the box (with or without JavaScript). */}
               <input
@@ -195,7 +250,13 @@ export default function Checkout() {
                   applyButton.current?.click();
                 }}
               />
-              <button type="submit" name="intent" value={CHECKOUT_INTENTS.applyCoupon} className="button" ref={applyButton}>
+              <button
+                type="submit"
+                name="intent"
+                value={CHECKOUT_INTENTS.applyCoupon}
+                className="button"
+                ref={applyButton}
+              >
                 Apply
               </button>
             </div>
@@ -211,7 +272,8 @@ export default function Checkout() {
 
           <div className="field terms">
             <label>
-              <input type="checkbox" name="terms" defaultChecked={submitted.terms === "on"} aria-required="true" /> I agree to the{" "}
+              <input type="checkbox" name="terms" defaultChecked={submitted.terms === "on"} aria-required="true" /> I
+              agree to the{" "}
               <Link to="/terms" target="_blank">
                 Terms of Service
               </Link>{" "}
@@ -228,13 +290,23 @@ export default function Checkout() {
                 Update total
               </button>
             )}
-            <button type="submit" name="intent" value={CHECKOUT_INTENTS.pay} className="button button-primary" disabled={paying}>
+            <button
+              type="submit"
+              name="intent"
+              value={CHECKOUT_INTENTS.pay}
+              className="button button-primary"
+              disabled={paying}
+            >
               {paying ? "Opening secure payment..." : "Proceed to Payment"}
             </button>
           </div>
           <p className="hint">Payments are processed securely by Stripe. You'll return here if you cancel.</p>
           <p>
-            {loaderData.quote.product.id === DEFAULT_PRODUCT.id ? <Link to="/rapid-website">← Back to the 24-Hour Website</Link> : <Link to="/packages">← Back to packages</Link>}
+            {loaderData.quote.product.id === DEFAULT_PRODUCT.id ? (
+              <Link to="/rapid-website">← Back to the 24-Hour Website</Link>
+            ) : (
+              <Link to="/packages">← Back to packages</Link>
+            )}
           </p>
         </Form>
       </div>

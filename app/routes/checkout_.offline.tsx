@@ -10,7 +10,10 @@ import { abandonCheckout, settlePayment } from "~/server/fulfilment.server";
 import { getStripe } from "~/server/stripe.server";
 import { startOfflinePlanForOrder } from "~/server/subscriptions.server";
 
-export const meta: MetaFunction = () => [{ title: "Test payment (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Test payment (no real money) | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 const OFFLINE_INTENTS = { pay: "pay", cancel: "cancel" } as const;
 
@@ -47,7 +50,12 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case OFFLINE_INTENTS.cancel:
       await abandonCheckout(order._id, "cancelled");
-      return redirectWithFlash(request, "/checkout", { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." }, { status: 303 });
+      return redirectWithFlash(
+        request,
+        "/checkout",
+        { kind: "info", title: "Test payment cancelled", description: "Nothing was charged." },
+        { status: 303 },
+      );
     case OFFLINE_INTENTS.pay:
       if (order.status !== "pending") throw redirect("/checkout");
       await settlePayment({ orderId: order._id, sessionId, amountPaid: order.amount_total });
@@ -62,7 +70,11 @@ export default function OfflineCheckout() {
   const order = useLoaderData<typeof loader>();
   return (
     <>
-      <PageHero eyebrow="Test mode: no real money" title="Test payment" lead="Stripe is not configured here, so this page stands in for it." />
+      <PageHero
+        eyebrow="Test mode: no real money"
+        title="Test payment"
+        lead="Stripe is not configured here, so this page stands in for it."
+      />
       <div className="wrap section">
         <div className="card">
           <p>

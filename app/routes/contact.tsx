@@ -17,7 +17,10 @@ import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Contact Us | 24-Hour Website", "Ask us anything about your website. We answer every enquiry within 24 hours.");
+  pageMeta(
+    "Contact Us | 24-Hour Website",
+    "Ask us anything about your website. We answer every enquiry within 24 hours.",
+  );
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
@@ -45,7 +48,10 @@ export default function Contact() {
   const location = useLocation();
   return (
     <>
-      <PageHero title="Contact Us" lead="Questions about your website? Send us a message. We answer every enquiry within 24 hours." />
+      <PageHero
+        title="Contact Us"
+        lead="Questions about your website? Send us a message. We answer every enquiry within 24 hours."
+      />
       <div className="wrap section two-col">
         {/* Keyed by location: after a successful send (a redirect) the form starts empty. */}
         <ContactForm key={location.key} />
@@ -93,7 +99,12 @@ function ContactForm() {
         errors={fields.message.errors}
         errorId={fields.message.errorId}
       >
-        <textarea {...getTextareaProps(fields.message)} rows={6} aria-required="true" onInput={(e) => setLength(e.currentTarget.value.length)} />
+        <textarea
+          {...getTextareaProps(fields.message)}
+          rows={6}
+          aria-required="true"
+          onInput={(e) => setLength(e.currentTarget.value.length)}
+        />
         {hydrated ? (
           <p className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`} aria-live="polite">
             {length}/{CONTACT_MESSAGE_MAX}

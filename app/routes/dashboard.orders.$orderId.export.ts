@@ -14,7 +14,8 @@ const OrderIdSchema = z.uuid();
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const orderId = OrderIdSchema.safeParse(params.orderId);
-  if (!orderId.success || !(await getOrderForUser({ orderId: orderId.data, userId: user.id }))) return new Response("Not Found", { status: 404 });
+  if (!orderId.success || !(await getOrderForUser({ orderId: orderId.data, userId: user.id })))
+    return new Response("Not Found", { status: 404 });
   if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
   return downloadOrderData({ orderId: orderId.data, requestedBy: "account" });
 }

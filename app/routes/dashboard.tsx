@@ -13,7 +13,10 @@ import { feedbackPost } from "~/server/revisions.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Dashboard | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /** /dashboard: the signed-in customer's own orders, newest first, and their maintenance plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -56,14 +59,18 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
 
 export default function Dashboard() {
   const { user, orders, plan } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FeedbackReply;
   return (
     <>
-      <PageHero title="Dashboard" lead={`Signed in as ${user.fullName ? `${user.fullName} (${user.email})` : user.email}`}>
+      <PageHero
+        title="Dashboard"
+        lead={`Signed in as ${user.fullName ? `${user.fullName} (${user.email})` : user.email}`}
+      >
         <div className="actions">
           {user.isAdmin ? (
             <Link to="/admin" className="button">
@@ -81,7 +88,10 @@ export default function Dashboard() {
         {!user.emailVerified ? (
           <div className="card notice" role="note">
             <h2>Confirm your e-mail address</h2>
-            <p>Open the link we e-mailed to {user.email}. Orders you bought with this address appear here once it's confirmed.</p>
+            <p>
+              Open the link we e-mailed to {user.email}. Orders you bought with this address appear here once it's
+              confirmed.
+            </p>
             <Form method="post" action="/auth/verify">
               <button type="submit" name="intent" value={VERIFY_INTENTS.resend} className="button button-small">
                 Send the link again
@@ -118,7 +128,9 @@ export default function Dashboard() {
             <ul className="card-list order-list">
               {orders.map((order) => (
                 <OrderCard key={order.id} order={order}>
-                  {order.paid ? <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId /> : null}
+                  {order.paid ? (
+                    <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId />
+                  ) : null}
                   <DataExportButton action={`/dashboard/orders/${order.id}/export`} orderLabel={order.shortId} />
                 </OrderCard>
               ))}

@@ -4,7 +4,10 @@ import { PageHero } from "~/components/PageHero";
 import { standInsAllowed } from "~/server/env.server";
 import { recentMail } from "~/server/mail/outbox.server";
 
-export const meta: MetaFunction = () => [{ title: "Mail outbox (development) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Mail outbox (development) | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /** Development, tests and the local run (LOCAL_STANDINS) only: the last 50 e-mails the app queued, with their delivery state. */
 export async function loader(_: LoaderFunctionArgs) {
@@ -27,7 +30,10 @@ export default function DevMail() {
   const { messages } = useLoaderData<typeof loader>();
   return (
     <>
-      <PageHero title="Mail outbox" lead="Not part of a deployment: only in development and the local run. Without SMTP_URL, each message is also written to the mail folder (MAIL_DIR)." />
+      <PageHero
+        title="Mail outbox"
+        lead="Not part of a deployment: only in development and the local run. Without SMTP_URL, each message is also written to the mail folder (MAIL_DIR)."
+      />
       <div className="wrap section">
         {messages.length === 0 ? (
           <p>No e-mails yet.</p>

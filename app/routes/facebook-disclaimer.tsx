@@ -3,7 +3,10 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Facebook Disclaimer | 24-Hour Website", "This site is not part of, or endorsed by, Facebook or Meta Platforms, Inc.");
+  pageMeta(
+    "Facebook Disclaimer | 24-Hour Website",
+    "This site is not part of, or endorsed by, Facebook or Meta Platforms, Inc.",
+  );
 
 export default function FacebookDisclaimer() {
   return (
@@ -11,8 +14,8 @@ export default function FacebookDisclaimer() {
       <PageHero title="Facebook Disclaimer" />
       <div className="wrap section prose">
         <p>
-          This site is not a part of the Facebook website or Meta Platforms, Inc. Additionally, this site is NOT endorsed
-          by Facebook in any way. FACEBOOK is a trademark of Meta Platforms, Inc.
+          This site is not a part of the Facebook website or Meta Platforms, Inc. Additionally, this site is NOT
+          endorsed by Facebook in any way. FACEBOOK is a trademark of Meta Platforms, Inc.
         </p>
         <p>
           Results vary from business to business. We make no guarantee of any particular result from advertising on

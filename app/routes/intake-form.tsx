@@ -8,7 +8,10 @@ import { readForm } from "~/server/forms.server";
 import { loadSubmission } from "~/server/intake.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
-export const meta: MetaFunction = () => [{ title: "Intake Form | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Intake Form | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * The e-mailed link lands here. A known token becomes an intake session (a
@@ -20,7 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (token !== null) throw await exchangeToken(request, token, "intake");
   const state = await requireTokenSession(request, "intake");
-  if (state.state === "valid") throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
+  if (state.state === "valid")
+    throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
   return { screen: state.state };
 }
 
@@ -30,7 +34,13 @@ export async function action({ request }: ActionFunctionArgs) {
   await readForm(request); // the renewal button sends no fields; reading bounds and checks the body like every form
   if (state.state === "valid") return redirect("/intake-form", 303);
   const renewed = state.state === "expired" && (await renewToken(state.token._id));
-  if (!renewed) return redirectWithFlash(request, "/intake-form", { kind: "error", title: INTAKE_MESSAGES.renewFailed }, { status: 303 });
+  if (!renewed)
+    return redirectWithFlash(
+      request,
+      "/intake-form",
+      { kind: "error", title: INTAKE_MESSAGES.renewFailed },
+      { status: 303 },
+    );
   return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES.renewed }, { status: 303 });
 }
 
@@ -38,10 +48,14 @@ export default function IntakeEntry() {
   const { screen } = useLoaderData<typeof loader>();
   if (screen === "used") {
     return (
-      <PageHero title="Your intake form has been submitted" lead="Thank you. We have everything we need and we're building your website.">
+      <PageHero
+        title="Your intake form has been submitted"
+        lead="Thank you. We have everything we need and we're building your website."
+      >
         <p>
-          Need to change something? <Link to="/contact">Contact us</Link> or reply to your confirmation e-mail, and we'll reopen the form
-          for you. Once your first draft is ready you can also ask for up to 3 rounds of revisions.
+          Need to change something? <Link to="/contact">Contact us</Link> or reply to your confirmation e-mail, and
+          we'll reopen the form for you. Once your first draft is ready you can also ask for up to 3 rounds of
+          revisions.
         </p>
         <Link to="/" className="button">
           Return to Homepage
@@ -50,7 +64,10 @@ export default function IntakeEntry() {
     );
   }
   return (
-    <PageHero title="This link has expired" lead="For your security, intake links stop working after a while. You can renew yours now.">
+    <PageHero
+      title="This link has expired"
+      lead="For your security, intake links stop working after a while. You can renew yours now."
+    >
       <Form method="post" className="actions">
         <button type="submit" className="button button-primary">
           Renew my access for 30 days

@@ -9,7 +9,14 @@ import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { useAutosave } from "~/components/intake/useAutosave";
-import { canOpenStep, completedSteps, formValues, furthestStep, withoutItem, type IntakeData } from "~/domain/intake/data";
+import {
+  canOpenStep,
+  completedSteps,
+  formValues,
+  furthestStep,
+  withoutItem,
+  type IntakeData,
+} from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
 import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
 import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
@@ -71,7 +78,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mapsSearchUrl: name
         ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
         : null,
-      preview: step === 13 ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) } : null,
+      preview:
+        step === 13
+          ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) }
+          : null,
     },
   };
 }
@@ -104,7 +114,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = parseIntakeIntent(form.get("intent"));
   const submission = parseWithZod(form, { schema: stepSchema(step, intentMode(intent)) });
   if (!intent) return refuse(submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }));
-  if (intent.type === "submit" && step !== TOTAL_STEPS) return refuse(submission.reply({ formErrors: ["The form is submitted from its last step."] }));
+  if (intent.type === "submit" && step !== TOTAL_STEPS)
+    return refuse(submission.reply({ formErrors: ["The form is submitted from its last step."] }));
 
   const before = await loadSubmission(access.orderId);
   // The jump rule holds for posts too: a step not yet reached cannot be saved or skipped past.
@@ -113,19 +124,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
     if (step === 4) {
-      await saveArrivedFiles(access, form, before).catch((error) => log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }));
+      await saveArrivedFiles(access, form, before).catch((error) =>
+        log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }),
+      );
     }
     return refuse(submission.reply());
   }
 
   let values: IntakeData = { ...submission.value };
-  if (intent.type === "remove" && intent.field !== "photoMetadata") values = withoutItem(values, intent.field, intent.index);
+  if (intent.type === "remove" && intent.field !== "photoMetadata")
+    values = withoutItem(values, intent.field, intent.index);
   let saved: Saved;
   try {
     saved = await save(access, step, values, intent, form, before);
   } catch (error) {
     log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
-    return intent.type === "autosave" ? data({ result: null, savedAt: null }, { status: 503 }) : notice(INTAKE_MESSAGES.submitFailed, 503);
+    return intent.type === "autosave"
+      ? data({ result: null, savedAt: null }, { status: 503 })
+      : notice(INTAKE_MESSAGES.submitFailed, 503);
   }
   // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.
   if (saved.problems.length) return notice(saved.problems.join(" "));
@@ -152,9 +168,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type Saved = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
 
 /** Saves the step; on step 4 also its files (old files are deleted only once the new record is saved). */
-async function save(access: TokenAccess, step: number, values: IntakeData, intent: IntakeIntent, form: FormData, before: Submission | null): Promise<Saved> {
+async function save(
+  access: TokenAccess,
+  step: number,
+  values: IntakeData,
+  intent: IntakeIntent,
+  form: FormData,
+  before: Submission | null,
+): Promise<Saved> {
   const reached = intent.type === "next" ? step + 1 : step;
-  if (step !== 4) return { doc: await saveStep(access.orderId, step, values, reached), problems: [], photosWithoutAlt: false };
+  if (step !== 4)
+    return { doc: await saveStep(access.orderId, step, values, reached), problems: [], photosWithoutAlt: false };
 
   const branding = await brandingChanges({
     orderId: access.orderId,
@@ -167,7 +191,13 @@ async function save(access: TokenAccess, step: number, values: IntakeData, inten
   const { photoMetadata: _details, logoUrl: _link, ...fields } = values;
   const photosWithoutAlt = branding.photos.some((p) => !p.altText);
   // Next with photos still to describe saves, but stays on the step.
-  const doc = await saveStep(access.orderId, step, { ...fields, photoMetadata: branding.photos }, photosWithoutAlt ? step : reached, branding.set);
+  const doc = await saveStep(
+    access.orderId,
+    step,
+    { ...fields, photoMetadata: branding.photos },
+    photosWithoutAlt ? step : reached,
+    branding.set,
+  );
   await deleteUploads(branding.obsolete);
   return { doc, problems: branding.problems, photosWithoutAlt };
 }
@@ -196,7 +226,12 @@ async function submit(request: Request, access: TokenAccess, doc: Submission) {
   }
   try {
     const outcome = await submitIntake(access);
-    return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES[outcome] }, { status: 303 });
+    return redirectWithFlash(
+      request,
+      "/intake-form",
+      { kind: "success", ...INTAKE_MESSAGES[outcome] },
+      { status: 303 },
+    );
   } catch (error) {
     log("error", "intake.submit_failed", { order_id: access.orderId, reason: errorMessage(error) });
     return notice(INTAKE_MESSAGES.submitFailed, 503);
@@ -213,7 +248,8 @@ export default function IntakeStep() {
     // Conform keeps registered inputs in step with its defaults, so they must be the saved values.
     defaultValue: saved,
     lastResult: busy ? undefined : actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: stepSchema(step, intentMode(parseIntakeIntent(formData.get("intent")))) }),
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: stepSchema(step, intentMode(parseIntakeIntent(formData.get("intent")))) }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -245,10 +281,23 @@ export default function IntakeStep() {
           className="card intake-form"
         >
           {/* Enter in a field saves the step and stays (adds a list item), never jumps ahead. */}
-          <button type="submit" name="intent" value={INTENT_VALUES.stay} className="hidden-default" tabIndex={-1} aria-hidden="true">
+          <button
+            type="submit"
+            name="intent"
+            value={INTENT_VALUES.stay}
+            className="hidden-default"
+            tabIndex={-1}
+            aria-hidden="true"
+          >
             Save
           </button>
-          <FormAlert message={form.errors?.[0] ?? firstFieldError(form.allErrors) ?? (actionData && "notice" in actionData ? actionData.notice : undefined)} />
+          <FormAlert
+            message={
+              form.errors?.[0] ??
+              firstFieldError(form.allErrors) ??
+              (actionData && "notice" in actionData ? actionData.notice : undefined)
+            }
+          />
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
         </Form>
@@ -296,18 +345,38 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
   const blocked = (step === 13 && Boolean(previewMissing)) || consentMissing;
   return (
     <div className="intake-nav">
-      <button type="submit" name="intent" value={INTENT_VALUES.back} className="button" disabled={step === 1} formNoValidate>
+      <button
+        type="submit"
+        name="intent"
+        value={INTENT_VALUES.back}
+        className="button"
+        disabled={step === 1}
+        formNoValidate
+      >
         Back
       </button>
       <button type="submit" name="intent" value={INTENT_VALUES.saveExit} className="button" formNoValidate>
         Save &amp; Exit
       </button>
       {step < TOTAL_STEPS ? (
-        <button type="submit" name="intent" value={INTENT_VALUES.next} className="button button-primary" disabled={busy || blocked} aria-disabled={blocked || undefined}>
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT_VALUES.next}
+          className="button button-primary"
+          disabled={busy || blocked}
+          aria-disabled={blocked || undefined}
+        >
           {step === 13 && previewMissing ? INTAKE_MESSAGES.completeRequired : "Next Step"}
         </button>
       ) : (
-        <button type="submit" name="intent" value={INTENT_VALUES.submit} className="button button-primary" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT_VALUES.submit}
+          className="button button-primary"
+          disabled={busy}
+        >
           {busy ? "Submitting..." : "Submit Request"}
         </button>
       )}

@@ -12,7 +12,11 @@ import { consumeRateLimit } from "~/server/rate-limit.server";
 import { currentSubscription, openPortal, planOf, startSubscription } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => pageMeta("Website Maintenance Plans | 24-Hour Website", "Monthly care for your website: updates, backups and support.");
+export const meta: MetaFunction = () =>
+  pageMeta(
+    "Website Maintenance Plans | 24-Hour Website",
+    "Monthly care for your website: updates, backups and support.",
+  );
 
 const MAINTENANCE_INTENTS = { subscribe: "subscribe", manage: "manage" } as const;
 /** Starting Stripe sessions costs an API call each: plenty for a person, a wall for a script. */
@@ -25,7 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     signedIn: Boolean(user),
     justSubscribed: new URL(request.url).searchParams.get("subscribed") === "1",
-    current: plan ? { planId: plan.id, nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null, cancelAtPeriodEnd: subscription?.cancelAtPeriodEnd ?? false } : null,
+    current: plan
+      ? {
+          planId: plan.id,
+          nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null,
+          cancelAtPeriodEnd: subscription?.cancelAtPeriodEnd ?? false,
+        }
+      : null,
   };
 }
 
@@ -33,7 +43,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { kind: "info", ...AUTH_MESSAGES.signInToSubscribe });
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  if (intent !== MAINTENANCE_INTENTS.subscribe && intent !== MAINTENANCE_INTENTS.manage) return data({ error: "Unknown action" }, { status: 400 });
+  if (intent !== MAINTENANCE_INTENTS.subscribe && intent !== MAINTENANCE_INTENTS.manage)
+    return data({ error: "Unknown action" }, { status: 400 });
   if (!(await consumeRateLimit(BILLING_LIMIT, user.id))) return data({ error: AUTH_MESSAGES.tooMany }, { status: 429 });
   const result =
     intent === MAINTENANCE_INTENTS.subscribe
@@ -52,7 +63,10 @@ export default function Maintenance() {
   const pending = useIsPending();
   return (
     <>
-      <PageHero title="Website Maintenance Plans" lead="Monthly care for your website: updates, backups and support, so you can get on with your business." />
+      <PageHero
+        title="Website Maintenance Plans"
+        lead="Monthly care for your website: updates, backups and support, so you can get on with your business."
+      />
       <div className="wrap section">
         <FormAlert message={actionData?.error} />
         {justSubscribed ? (
@@ -62,7 +76,8 @@ export default function Maintenance() {
         ) : null}
         {!signedIn ? (
           <p className="card notice">
-            <Link to="/auth?redirectTo=%2Fmaintenance">Sign in</Link> or <Link to="/auth?tab=signup">create an account</Link> to subscribe.
+            <Link to="/auth?redirectTo=%2Fmaintenance">Sign in</Link> or{" "}
+            <Link to="/auth?tab=signup">create an account</Link> to subscribe.
           </p>
         ) : null}
         <ul className="grid plan-grid card-list">
@@ -90,10 +105,20 @@ export default function Maintenance() {
                     {current?.nextBilling ? (
                       <p className="hint">
                         {current.cancelAtPeriodEnd ? "Ends on" : "Next billing date:"}{" "}
-                        {new Date(current.nextBilling).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" })}
+                        {new Date(current.nextBilling).toLocaleDateString("en-AU", {
+                          day: "numeric",
+                          month: "short",
+                          year: "numeric",
+                        })}
                       </p>
                     ) : null}
-                    <button type="submit" name="intent" value={MAINTENANCE_INTENTS.manage} className="button" disabled={pending}>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={MAINTENANCE_INTENTS.manage}
+                      className="button"
+                      disabled={pending}
+                    >
                       Manage Subscription
                     </button>
                   </Form>

@@ -5,10 +5,18 @@ import { findPlan } from "~/content/maintenance";
 import { formatCents } from "~/content/offer";
 import { requireUser } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { assertOfflineBilling, completeOfflineSubscription, offlineCheckoutKey, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import {
+  assertOfflineBilling,
+  completeOfflineSubscription,
+  offlineCheckoutKey,
+  SUBSCRIPTION_MESSAGES,
+} from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
 
-export const meta: MetaFunction = () => [{ title: "Test subscription (no real money) | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Test subscription (no real money) | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The offline test checkout for a maintenance plan: stands in for Stripe when no key is set (never in a deployment). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -26,14 +34,29 @@ export async function action({ request }: ActionFunctionArgs) {
   const plan = findPlan(String(form.get("plan") ?? ""));
   if (!plan) return redirect("/maintenance", 303);
   const done = await completeOfflineSubscription(user, plan, String(form.get("pageKey") ?? "").slice(0, 64));
-  if (!done) return redirectWithFlash(request, "/maintenance", { kind: "info", title: SUBSCRIPTION_MESSAGES.already }, { status: 303 });
-  return redirectWithFlash(request, "/maintenance", { kind: "success", ...SUBSCRIPTION_MESSAGES.subscribed }, { status: 303 });
+  if (!done)
+    return redirectWithFlash(
+      request,
+      "/maintenance",
+      { kind: "info", title: SUBSCRIPTION_MESSAGES.already },
+      { status: 303 },
+    );
+  return redirectWithFlash(
+    request,
+    "/maintenance",
+    { kind: "success", ...SUBSCRIPTION_MESSAGES.subscribed },
+    { status: 303 },
+  );
 }
 
 export default function TestSubscriptionCheckout() {
   const { plan, pageKey } = useLoaderData<typeof loader>();
   return (
-    <PageHero eyebrow="Test mode: no real money" title="Test subscription" lead="Stripe is not configured here, so this page stands in for it.">
+    <PageHero
+      eyebrow="Test mode: no real money"
+      title="Test subscription"
+      lead="Stripe is not configured here, so this page stands in for it."
+    >
       <div className="card">
         <p>
           <strong>{plan.name} maintenance plan</strong>: {formatCents(plan.price)} AUD a month

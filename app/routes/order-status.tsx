@@ -21,7 +21,12 @@ import {
 } from "~/domain/orders";
 import { TOKEN_MESSAGES } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
-import { loadOrderStatus, orderStatusAccess, renewIntakeAccess, requestDataDeletion } from "~/server/order-status.server";
+import {
+  loadOrderStatus,
+  orderStatusAccess,
+  renewIntakeAccess,
+  requestDataDeletion,
+} from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
 import { readForm } from "~/server/forms.server";
@@ -53,7 +58,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       productName: order.product_name,
       createdAt: (order.created_at as Date).toISOString(),
       amountPaid: order.amount_paid,
-      email: typeof submission?.contact_email === "string" && submission.contact_email ? submission.contact_email : order.email,
+      email:
+        typeof submission?.contact_email === "string" && submission.contact_email
+          ? submission.contact_email
+          : order.email,
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
       timeline: timeline(order),
@@ -81,20 +89,38 @@ export async function action({ request }: ActionFunctionArgs) {
       return feedbackPost(request, formData, access.orderId, "/order-status");
     case ORDER_INTENTS.renewAccess:
     case ORDER_INTENTS.renewLink: {
-      const renewed = intent === ORDER_INTENTS.renewLink ? await renewToken(access.tokenId) : await renewIntakeAccess(access.orderId);
-      if (!renewed) return redirectWithFlash(request, "/order-status", { kind: "error", title: ORDER_STATUS_MESSAGES.renewFailed }, { status: 303 });
-      return redirectWithFlash(request, "/order-status", { kind: "success", ...ORDER_STATUS_MESSAGES.renewed }, { status: 303 });
+      const renewed =
+        intent === ORDER_INTENTS.renewLink ? await renewToken(access.tokenId) : await renewIntakeAccess(access.orderId);
+      if (!renewed)
+        return redirectWithFlash(
+          request,
+          "/order-status",
+          { kind: "error", title: ORDER_STATUS_MESSAGES.renewFailed },
+          { status: 303 },
+        );
+      return redirectWithFlash(
+        request,
+        "/order-status",
+        { kind: "success", ...ORDER_STATUS_MESSAGES.renewed },
+        { status: 303 },
+      );
     }
     case ORDER_INTENTS.requestDeletion: {
       await requestDataDeletion(access.orderId);
-      return redirectWithFlash(request, "/order-status", { kind: "success", ...ORDER_STATUS_MESSAGES.deletionRequested }, { status: 303 });
+      return redirectWithFlash(
+        request,
+        "/order-status",
+        { kind: "success", ...ORDER_STATUS_MESSAGES.deletionRequested },
+        { status: 303 },
+      );
     }
     default:
       return data({ formId: "", result: undefined }, { status: 400 });
   }
 }
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
 
 function SupportLink() {
   return <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>;
@@ -205,7 +231,8 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
       <section className="card" aria-labelledby="help-heading">
         <h2 id="help-heading">Need Help?</h2>
         <p>
-          E-mail us at <SupportLink /> or call <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>. We answer within 24 hours.
+          E-mail us at <SupportLink /> or call <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>. We answer within 24
+          hours.
         </p>
       </section>
 
@@ -218,10 +245,16 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
         ) : view.confirmDeletion ? (
           <Form method="post">
             <p role="alert">
-              <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be undone.
+              <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be
+              undone.
             </p>
             <div className="actions">
-              <button type="submit" name="intent" value={ORDER_INTENTS.requestDeletion} className="button button-danger">
+              <button
+                type="submit"
+                name="intent"
+                value={ORDER_INTENTS.requestDeletion}
+                className="button button-danger"
+              >
                 Yes, delete my data
               </button>
               <Link to="/order-status" className="button">

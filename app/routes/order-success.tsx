@@ -7,7 +7,10 @@ import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { confirmCheckout, startedHere } from "~/server/checkout.server";
 import { errorMessage, log } from "~/server/log.server";
 
-export const meta: MetaFunction = () => [{ title: "Payment Successful | 24-Hour Website" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Payment Successful | 24-Hour Website" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * Where Stripe sends the buyer back. Confirms the payment with Stripe and, if the
@@ -20,7 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const confirmation = await confirmCheckout(sessionId);
     if (confirmation.state === "paid") {
       // Only the browser that started this checkout gets the link here; the buyer always gets it by e-mail.
-      const intakeUrl = (await startedHere(request, confirmation.orderId)) ? `/intake-form?token=${encodeURIComponent(confirmation.token)}` : null;
+      const intakeUrl = (await startedHere(request, confirmation.orderId))
+        ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
+        : null;
       return { state: "paid" as const, intakeUrl };
     }
     return { state: confirmation.state };
@@ -36,7 +41,10 @@ export default function OrderSuccess() {
   const result = useLoaderData<typeof loader>();
   if (result.state === "processing") {
     return (
-      <PageHero title="Payment Processing" lead="Your bank is still confirming the payment. We'll e-mail your intake form link as soon as it's confirmed.">
+      <PageHero
+        title="Payment Processing"
+        lead="Your bank is still confirming the payment. We'll e-mail your intake form link as soon as it's confirmed."
+      >
         <Link to="/" className="button">
           Return to Homepage
         </Link>

@@ -7,7 +7,10 @@ import { formatCents } from "~/content/offer";
 import { PACKAGE_COMPARISON, PACKAGES, packagePrice, WITH_MAINTENANCE_DISCOUNT_PERCENT } from "~/content/packages";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Website Packages | 24-Hour Website", "Starter, Professional and Enterprise website packages, with or without maintenance.");
+  pageMeta(
+    "Website Packages | 24-Hour Website",
+    "Starter, Professional and Enterprise website packages, with or without maintenance.",
+  );
 
 /** ?billing=maintenance shows the with-maintenance prices: the toggle is two links, so it works without JavaScript. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -20,13 +23,28 @@ export default function Packages() {
   const { withMaintenance } = useLoaderData<typeof loader>();
   return (
     <>
-      <PageHero title="Website Packages" lead="Starter, Professional and Enterprise websites, built fast, with or without monthly maintenance." />
+      <PageHero
+        title="Website Packages"
+        lead="Starter, Professional and Enterprise websites, built fast, with or without monthly maintenance."
+      />
       <div className="wrap section">
         <nav className="tabs" aria-label="Pricing">
-          <Link to="?billing=one-time" className="tab" aria-current={withMaintenance ? undefined : "page"} replace preventScrollReset>
+          <Link
+            to="?billing=one-time"
+            className="tab"
+            aria-current={withMaintenance ? undefined : "page"}
+            replace
+            preventScrollReset
+          >
             One-Time
           </Link>
-          <Link to="?billing=maintenance" className="tab" aria-current={withMaintenance ? "page" : undefined} replace preventScrollReset>
+          <Link
+            to="?billing=maintenance"
+            className="tab"
+            aria-current={withMaintenance ? "page" : undefined}
+            replace
+            preventScrollReset
+          >
             With Maintenance <span className="badge">Save {WITH_MAINTENANCE_DISCOUNT_PERCENT}%</span>
           </Link>
         </nav>
@@ -38,8 +56,11 @@ export default function Packages() {
               </h2>
               <p>{pkg.description}</p>
               <p>
-                {withMaintenance ? <s className="hint">{dollars(pkg.price)}</s> : null} <span className="price">{dollars(packagePrice(pkg, withMaintenance))}</span> AUD
-                {withMaintenance ? ` + ${dollars(PACKAGE_MAINTENANCE_PLAN.price)}/month ${PACKAGE_MAINTENANCE_PLAN.name} maintenance` : " one time"}
+                {withMaintenance ? <s className="hint">{dollars(pkg.price)}</s> : null}{" "}
+                <span className="price">{dollars(packagePrice(pkg, withMaintenance))}</span> AUD
+                {withMaintenance
+                  ? ` + ${dollars(PACKAGE_MAINTENANCE_PLAN.price)}/month ${PACKAGE_MAINTENANCE_PLAN.name} maintenance`
+                  : " one time"}
               </p>
               <ul className="checklist">
                 {pkg.features.map((f) => (
@@ -64,7 +85,9 @@ export default function Packages() {
           ))}
         </ul>
 
-        <h2 id="compare-heading" className="compare-heading">Compare packages</h2>
+        <h2 id="compare-heading" className="compare-heading">
+          Compare packages
+        </h2>
         <div className="table-scroll">
           <table className="compare">
             <thead>

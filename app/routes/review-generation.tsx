@@ -7,19 +7,31 @@ import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Review Generation | 24-Hour Website", "Automated SMS and e-mail review requests, private filtering of negative feedback, Google and Facebook reviews.");
+  pageMeta(
+    "Review Generation | 24-Hour Website",
+    "Automated SMS and e-mail review requests, private filtering of negative feedback, Google and Facebook reviews.",
+  );
 
 const HOW = [
   { title: "You Finish a Job", description: "Add your customer's name and number, or connect your booking system." },
   { title: "We Ask for a Review", description: "Your customer gets a friendly SMS or e-mail asking how it went." },
-  { title: "Happy Customers Post", description: "Happy customers go straight to Google or Facebook to leave a review." },
-  { title: "Unhappy Ones Talk to You", description: "Negative feedback comes to you privately, so you can fix it first." },
+  {
+    title: "Happy Customers Post",
+    description: "Happy customers go straight to Google or Facebook to leave a review.",
+  },
+  {
+    title: "Unhappy Ones Talk to You",
+    description: "Negative feedback comes to you privately, so you can fix it first.",
+  },
 ];
 
 export default function ReviewGeneration() {
   return (
     <>
-      <PageHero title="Get More 5-Star Reviews, Automatically" lead="Turn happy customers into Google and Facebook reviews that bring in new work.">
+      <PageHero
+        title="Get More 5-Star Reviews, Automatically"
+        lead="Turn happy customers into Google and Facebook reviews that bring in new work."
+      >
         <div className="actions">
           <Link to="/contact" className="button button-primary">
             Book a Free {OFFER.demoMinutes}-Minute Demo

@@ -6,12 +6,18 @@ import { SERVICES } from "~/content/marketing";
 import { pageMeta } from "~/content/meta";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Services & Pricing | 24-Hour Website", "24-hour websites from $300, multi-page business sites, eCommerce stores and review generation for small businesses.");
+  pageMeta(
+    "Services & Pricing | 24-Hour Website",
+    "24-hour websites from $300, multi-page business sites, eCommerce stores and review generation for small businesses.",
+  );
 
 export default function Services() {
   return (
     <>
-      <PageHero title="Choose What Works for Your Business" lead="Fast, fixed-price websites and tools that help small businesses win more customers." />
+      <PageHero
+        title="Choose What Works for Your Business"
+        lead="Fast, fixed-price websites and tools that help small businesses win more customers."
+      />
       <Section title="Our Services">
         <ul className="grid card-list">
           {SERVICES.map((s) => (

@@ -11,7 +11,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta(`${data?.example.name ?? "Example"} (Demo) | 24-Hour Website`, data?.example.description ?? "An example small-business website.");
+  pageMeta(
+    `${data?.example.name ?? "Example"} (Demo) | 24-Hour Website`,
+    data?.example.description ?? "An example small-business website.",
+  );
 
 /**
  * The example business's small site, drawn in its own theme inside our page:

@@ -7,7 +7,10 @@ import { pageMeta } from "~/content/meta";
 import { SHOWCASE } from "~/content/showcase";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Portfolio | 24-Hour Website", "Example websites we build for small businesses: a dog groomer, an electrician and an accountant.");
+  pageMeta(
+    "Portfolio | 24-Hour Website",
+    "Example websites we build for small businesses: a dog groomer, an electrician and an accountant.",
+  );
 
 export default function Showcase() {
   return (
@@ -31,7 +34,11 @@ export default function Showcase() {
           ))}
         </ul>
       </Section>
-      <CallToAction title="Want One Like These?" text="Your first draft in 24 hours, for $300." primary={{ to: "/checkout", label: "Get Started" }} />
+      <CallToAction
+        title="Want One Like These?"
+        text="Your first draft in 24 hours, for $300."
+        primary={{ to: "/checkout", label: "Get Started" }}
+      />
     </>
   );
 }

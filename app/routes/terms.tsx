@@ -4,7 +4,10 @@ import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Terms of Service | 24-Hour Website", "The terms of our 24-Hour Website service: the 24-hour guarantee, revision rounds, disputes and governing law.");
+  pageMeta(
+    "Terms of Service | 24-Hour Website",
+    "The terms of our 24-Hour Website service: the 24-hour guarantee, revision rounds, disputes and governing law.",
+  );
 
 export default function Terms() {
   return (

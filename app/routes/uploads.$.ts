@@ -14,7 +14,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!match) throw new Response("Not Found", { status: 404 });
   const orderId = match[2];
   const intake = await tokenSession(request, "intake");
-  const allowed = (intake && intake.state !== "invalid" && intake.token.order_id === orderId) || (await getUser(request))?.isAdmin;
+  const allowed =
+    (intake && intake.state !== "invalid" && intake.token.order_id === orderId) || (await getUser(request))?.isAdmin;
   if (!allowed) throw new Response("Not Found", { status: 404 });
   const object = await getStorage().get(key);
   if (!object) throw new Response("Not Found", { status: 404 });

@@ -80,7 +80,10 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** Counts one attempt against both limits; false when either is used up. */
 async function withinLimits(limits: { address: RateLimit; account: RateLimit }, address: string, email: string) {
-  const [byAddress, byAccount] = await Promise.all([consumeRateLimit(limits.address, address), consumeRateLimit(limits.account, email)]);
+  const [byAddress, byAccount] = await Promise.all([
+    consumeRateLimit(limits.address, address),
+    consumeRateLimit(limits.account, email),
+  ]);
   return byAddress && byAccount;
 }
 
@@ -89,7 +92,13 @@ type UserDoc = { _id: unknown; email: string; full_name?: string | null; email_v
 async function toAuthUser(user: UserDoc): Promise<AuthUser> {
   const id = String(user._id);
   const admin = await UserRole.exists({ user_id: id, role: "admin" });
-  return { id, email: user.email, fullName: user.full_name ?? null, isAdmin: Boolean(admin), emailVerified: Boolean(user.email_verified_at) };
+  return {
+    id,
+    email: user.email,
+    fullName: user.full_name ?? null,
+    isAdmin: Boolean(admin),
+    emailVerified: Boolean(user.email_verified_at),
+  };
 }
 
 /**
@@ -129,10 +138,15 @@ export async function signIn(request: Request, user: AuthUser, to: string, flash
 /** Ends this browser's session on the server and clears its cookie. */
 export async function signOut(request: Request, to = "/") {
   const session = await getSession(request);
-  return redirectWithFlash(request, to, { kind: "info", ...AUTH_MESSAGES.signedOut }, {
-    status: 303,
-    headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
-  });
+  return redirectWithFlash(
+    request,
+    to,
+    { kind: "info", ...AUTH_MESSAGES.signedOut },
+    {
+      status: 303,
+      headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
+    },
+  );
 }
 
 /** The signed-in user, or null. Roles are read fresh on every request, so revoking admin takes effect at once. */
@@ -146,7 +160,10 @@ export async function getUser(request: Request): Promise<AuthUser | null> {
 }
 
 /** First line of every signed-in loader and action. */
-export async function requireUser(request: Request, flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn }): Promise<AuthUser> {
+export async function requireUser(
+  request: Request,
+  flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
+): Promise<AuthUser> {
   const user = await getUser(request);
   if (!user) {
     const url = new URL(request.url);
@@ -170,7 +187,13 @@ export async function requireAdmin(request: Request): Promise<AuthUser> {
 }
 
 /** Creates a user (and, with admin: true, the admin role); used by sign-up, the seed and create-admin scripts. */
-export async function createUser(input: { email: string; password: string; fullName?: string | null; admin?: boolean; verified?: boolean }) {
+export async function createUser(input: {
+  email: string;
+  password: string;
+  fullName?: string | null;
+  admin?: boolean;
+  verified?: boolean;
+}) {
   await connectDb();
   const user = await User.create({
     email: input.email,
@@ -189,7 +212,10 @@ export async function createUser(input: { email: string; password: string; fullN
  * address is confirmed, so an account can't be used by someone who only typed
  * another person's address. Returns false when over the limits.
  */
-export async function signUp(input: { email: string; password: string; fullName?: string }, address: string): Promise<boolean> {
+export async function signUp(
+  input: { email: string; password: string; fullName?: string },
+  address: string,
+): Promise<boolean> {
   await connectDb();
   const email = normalizeEmail(input.email);
   if (!(await withinLimits(SIGN_UP_LIMITS, address, email))) return false;
@@ -213,7 +239,11 @@ export async function signUp(input: { email: string; password: string; fullName?
 
 const hashLinkToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-async function issueLink(purpose: "reset" | "verify", user: { id: string; email: string }, validMs: number): Promise<string> {
+async function issueLink(
+  purpose: "reset" | "verify",
+  user: { id: string; email: string },
+  validMs: number,
+): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await AccountToken.create({
     _id: hashLinkToken(token),
@@ -272,7 +302,9 @@ export async function requestPasswordReset(rawEmail: string, address: string): P
   await connectDb();
   const email = normalizeEmail(rawEmail);
   if (!(await withinLimits(RESET_LIMITS, address, email))) return null;
-  const done = sendResetLink(email).catch((error: unknown) => log("error", "auth.reset_failed", { reason: errorMessage(error) }));
+  const done = sendResetLink(email).catch((error: unknown) =>
+    log("error", "auth.reset_failed", { reason: errorMessage(error) }),
+  );
   return { done };
 }
 

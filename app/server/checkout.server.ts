@@ -51,7 +51,12 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       return { couponError: COUPON_MESSAGES.usedUp };
     }
   }
-  const priced = quote({ packageId: input.packageId, addOnIds: input.addOnIds, coupon, withMaintenance: input.withMaintenance });
+  const priced = quote({
+    packageId: input.packageId,
+    addOnIds: input.addOnIds,
+    coupon,
+    withMaintenance: input.withMaintenance,
+  });
 
   try {
     await Order.create({
@@ -96,7 +101,12 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 }
 
-async function createStripeSession(orderId: string, email: string, priced: Quote, userId: string | null): Promise<string> {
+async function createStripeSession(
+  orderId: string,
+  email: string,
+  priced: Quote,
+  userId: string | null,
+): Promise<string> {
   const stripe = getStripe()!;
   const base = getEnv().APP_URL;
   const item = (name: string, amount: number) => ({
@@ -106,7 +116,13 @@ async function createStripeSession(orderId: string, email: string, priced: Quote
   const discounts = [];
   if (priced.discount > 0) {
     const stripeCoupon = await stripe.coupons.create(
-      { amount_off: priced.discount, currency: "aud", duration: "once", max_redemptions: 1, name: `Coupon ${priced.coupon?.code}` },
+      {
+        amount_off: priced.discount,
+        currency: "aud",
+        duration: "once",
+        max_redemptions: 1,
+        name: `Coupon ${priced.coupon?.code}`,
+      },
       { idempotencyKey: `coupon:${orderId}` },
     );
     discounts.push({ coupon: stripeCoupon.id });
@@ -119,7 +135,9 @@ async function createStripeSession(orderId: string, email: string, priced: Quote
     ? {
         mode: "subscription" as const,
         line_items: [...oneTime, plan],
-        subscription_data: { metadata: { user_id: userId ?? "", plan_id: priced.maintenance!.planId, order_id: orderId } },
+        subscription_data: {
+          metadata: { user_id: userId ?? "", plan_id: priced.maintenance!.planId, order_id: orderId },
+        },
       }
     : { mode: "payment" as const, line_items: oneTime, payment_intent_data: { metadata: { order_id: orderId } } };
   const session = await stripe.checkout.sessions.create(
@@ -141,7 +159,8 @@ async function createStripeSession(orderId: string, email: string, priced: Quote
   return session.url;
 }
 
-export type Confirmation = { state: "paid"; token: string; orderId: string } | { state: "processing" } | { state: "unknown" };
+export type Confirmation =
+  { state: "paid"; token: string; orderId: string } | { state: "processing" } | { state: "unknown" };
 
 /**
  * For the success page: is this checkout paid? Fulfils it when Stripe says it is
@@ -159,7 +178,12 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
   const orderId = session.metadata?.order_id ?? session.client_reference_id;
   if (!orderId || !(await Order.exists({ _id: orderId, stripe_session_id: sessionId }))) return { state: "unknown" };
   if (session.payment_status === "paid" || session.payment_status === "no_payment_required") {
-    const settled = await settlePayment({ orderId, sessionId, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) });
+    const settled = await settlePayment({
+      orderId,
+      sessionId,
+      amountPaid: session.amount_total ?? 0,
+      paymentIntentId: paymentIntentIdOf(session),
+    });
     return settled.state === "paid" ? { state: "paid", orderId, token: settled.token } : { state: "unknown" };
   }
   return { state: "processing" };

@@ -8,7 +8,10 @@ import { getEnv } from "./env.server";
  * may list several secrets, newest first: new cookies are signed with the first,
  * cookies signed with any of them are still read (rotation without sign-outs).
  */
-export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly" | "sameSite" | "secure" | "secrets"> = {}) {
+export function cookieOptions(
+  name: string,
+  extra: Omit<CookieOptions, "httpOnly" | "sameSite" | "secure" | "secrets"> = {},
+) {
   const env = getEnv();
   return {
     name,
@@ -22,7 +25,10 @@ export function cookieOptions(name: string, extra: Omit<CookieOptions, "httpOnly
 }
 
 /** A cookie session's data; a forged or unreadable cookie is an empty session, never an error. */
-export async function readSession<D extends SessionData, F extends SessionData>(storage: SessionStorage<D, F>, request: Request) {
+export async function readSession<D extends SessionData, F extends SessionData>(
+  storage: SessionStorage<D, F>,
+  request: Request,
+) {
   try {
     return await storage.getSession(request.headers.get("Cookie"));
   } catch {

@@ -1,10 +1,17 @@
-import { COUPON_MESSAGES, couponProblem, normalizeCouponCode, type CouponRecord, type CouponTerms } from "~/domain/pricing";
+import {
+  COUPON_MESSAGES,
+  couponProblem,
+  normalizeCouponCode,
+  type CouponRecord,
+  type CouponTerms,
+} from "~/domain/pricing";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { Coupon, CouponRedemption } from "./models/index.server";
 
 type CouponDoc = CouponRecord & { _id: unknown };
 
-export type CouponCheck = { ok: true; coupon: CouponTerms & { id: string; maxUses: number | null } } | { ok: false; message: string };
+export type CouponCheck =
+  { ok: true; coupon: CouponTerms & { id: string; maxUses: number | null } } | { ok: false; message: string };
 
 function toRecord(doc: Record<string, unknown> | null): CouponDoc | null {
   if (!doc) return null;
@@ -52,17 +59,27 @@ export async function validateCoupon(code: string, email?: string | null, now = 
  * insert under unique (coupon, slot): a coupon with N uses has slots 1..N, so
  * however many checkouts race, at most N succeed. Returns false when no slot is free.
  */
-export async function reserveCouponUse(input: { couponId: string; maxUses: number | null; orderId: string }): Promise<boolean> {
+export async function reserveCouponUse(input: {
+  couponId: string;
+  maxUses: number | null;
+  orderId: string;
+}): Promise<boolean> {
   await connectDb();
   if (input.maxUses == null) {
     try {
-      await CouponRedemption.create({ coupon_id: input.couponId, slot: `order:${input.orderId}`, order_id: input.orderId });
+      await CouponRedemption.create({
+        coupon_id: input.couponId,
+        slot: `order:${input.orderId}`,
+        order_id: input.orderId,
+      });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // this order already holds its use
     }
     return true;
   }
-  const taken = new Set((await CouponRedemption.find({ coupon_id: input.couponId }, { slot: 1 }).lean()).map((r) => r.slot));
+  const taken = new Set(
+    (await CouponRedemption.find({ coupon_id: input.couponId }, { slot: 1 }).lean()).map((r) => r.slot),
+  );
   for (let slot = 1; slot <= input.maxUses; slot++) {
     if (taken.has(String(slot))) continue;
     try {
@@ -95,7 +112,8 @@ export async function keepCouponUse(orderId: string, code: string): Promise<bool
   if ((await confirm()).matchedCount > 0) return true;
   const coupon = await Coupon.findOne({ code: normalizeCouponCode(code) }).lean();
   if (!coupon) return false;
-  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId }))) return false;
+  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId })))
+    return false;
   await confirm();
   return true;
 }

@@ -1,12 +1,23 @@
 import mongoose from "mongoose";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
-import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, ReminderLog, RevisionFeedback } from "./models/index.server";
+import {
+  IntakeSubmission,
+  IntakeToken,
+  Order,
+  OutboxMessage,
+  PrivacyAuditLog,
+  ReminderLog,
+  RevisionFeedback,
+} from "./models/index.server";
 import { getStorage } from "./storage.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 
 export const DELETION_MESSAGES = {
-  deleted: { title: "Data Deleted", description: "The customer's personal data was permanently deleted; the order's financial record was kept." },
+  deleted: {
+    title: "Data Deleted",
+    description: "The customer's personal data was permanently deleted; the order's financial record was kept.",
+  },
   failed: "Failed to delete data",
   notFound: "Order not found",
 } as const;
@@ -22,7 +33,9 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail. */
 function submissionKeys(submission: Record<string, unknown> | null): string[] {
   if (!submission) return [];
-  const keys = Object.entries(submission).filter(([name]) => name.endsWith("_key")).map(([, value]) => value);
+  const keys = Object.entries(submission)
+    .filter(([name]) => name.endsWith("_key"))
+    .map(([, value]) => value);
   for (const photo of (submission.photo_metadata as Record<string, unknown>[] | undefined) ?? []) {
     for (const [name, value] of Object.entries(photo ?? {})) if (/key$/i.test(name)) keys.push(value);
   }
@@ -39,13 +52,23 @@ function submissionKeys(submission: Record<string, unknown> | null): string[] {
  * half-way) is harmless. Called by the admin's Confirm Data Deletion (with the
  * admin as `actor`, for the admin audit log) and by the retention cron (no actor).
  */
-export async function deleteOrderData(input: { orderId: string; reason: string; actor?: Actor }): Promise<{ deleted: boolean }> {
+export async function deleteOrderData(input: {
+  orderId: string;
+  reason: string;
+  actor?: Actor;
+}): Promise<{ deleted: boolean }> {
   await connectDb();
   const { orderId } = input;
   const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };
   const submission = (await IntakeSubmission.findById(orderId).lean()) as unknown as Record<string, unknown> | null;
-  const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL).map((a) => a.toLowerCase()))];
+  const addresses = [
+    ...new Set(
+      [order.email, submission?.contact_email]
+        .filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL)
+        .map((a) => a.toLowerCase()),
+    ),
+  ];
 
   // Uploads first: the submission names the keys, so it is removed only after them.
   const storage = getStorage();
@@ -56,7 +79,10 @@ export async function deleteOrderData(input: { orderId: string; reason: string; 
   // message already sent to its addresses. Mail still waiting for the same person's other orders stays.
   const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
   const forOrder = { key: mongoose.trusted({ $regex: [orderId, ...tokenIds].map(escapeRegex).join("|") }) };
-  const kept = { to: mongoose.trusted({ $in: addresses }), status: mongoose.trusted({ $in: ["sent" as const, "failed" as const] }) };
+  const kept = {
+    to: mongoose.trusted({ $in: addresses }),
+    status: mongoose.trusted({ $in: ["sent" as const, "failed" as const] }),
+  };
   await OutboxMessage.deleteMany(addresses.length ? { $or: [forOrder, kept] } : forOrder);
 
   await Promise.all([
@@ -80,16 +106,30 @@ export async function deleteOrderData(input: { orderId: string; reason: string; 
     },
   );
   // When the data went: set by the first run only.
-  const firstTime = (await Order.updateOne({ _id: orderId, data_deleted_at: null }, { $set: { data_deleted_at: new Date() } })).modifiedCount > 0;
+  const firstTime =
+    (await Order.updateOne({ _id: orderId, data_deleted_at: null }, { $set: { data_deleted_at: new Date() } }))
+      .modifiedCount > 0;
 
   try {
-    await PrivacyAuditLog.create({ key: `data_deletion:${orderId}`, action: "data_deletion", order_id: orderId, privacy_level: String(submission?.privacy_level ?? "standard"), reason: input.reason });
+    await PrivacyAuditLog.create({
+      key: `data_deletion:${orderId}`,
+      action: "data_deletion",
+      order_id: orderId,
+      privacy_level: String(submission?.privacy_level ?? "standard"),
+      reason: input.reason,
+    });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
   // Last, so a failure above leaves the submission for the next attempt (the retention run's walk) to find.
   await IntakeSubmission.deleteMany({ order_id: orderId });
-  if (input.actor && firstTime) await recordAdminAction(input.actor, "data.deleted", { type: "order", id: orderId }, { reason: input.reason });
-  log("info", "privacy.data_deleted", { order_id: orderId, reason: input.reason, by: input.actor ? "admin" : "retention", first_time: firstTime });
+  if (input.actor && firstTime)
+    await recordAdminAction(input.actor, "data.deleted", { type: "order", id: orderId }, { reason: input.reason });
+  log("info", "privacy.data_deleted", {
+    order_id: orderId,
+    reason: input.reason,
+    by: input.actor ? "admin" : "retention",
+    first_time: firstTime,
+  });
   return { deleted: true };
 }

@@ -10,7 +10,16 @@ import { reminderHistory } from "./reminders.server";
 export const EXPORT_LIMIT: RateLimit = { name: "data-export", max: 10, windowMs: 60 * 60_000 };
 
 /** Internal bookkeeping that says nothing about the customer: storage keys, hashes, derived copies. */
-const INTERNAL_FIELDS = new Set(["_id", "__v", "order_id", "logo_key", "logo_thumb_key", "ai_safe_data", "privacy_summary", "payment_intent_id"]);
+const INTERNAL_FIELDS = new Set([
+  "_id",
+  "__v",
+  "order_id",
+  "logo_key",
+  "logo_thumb_key",
+  "ai_safe_data",
+  "privacy_summary",
+  "payment_intent_id",
+]);
 const MAX_EMAILS = 200;
 
 /** E-mailed links carry access tokens; a downloaded file that lies around must not open anything. */
@@ -31,7 +40,9 @@ function intakeAnswers(doc: Record<string, unknown>) {
   }
   out.logo_url = fileLink(doc.logo_url);
   out.uploaded_photos = ((doc.uploaded_photos as unknown[]) ?? []).map(fileLink);
-  out.photo_metadata = ((doc.photo_metadata as Record<string, unknown>[]) ?? []).map(({ key: _key, thumbKey: _thumb, ...rest }) => ({ ...rest, url: fileLink(rest.url) }));
+  out.photo_metadata = ((doc.photo_metadata as Record<string, unknown>[]) ?? []).map(
+    ({ key: _key, thumbKey: _thumb, ...rest }) => ({ ...rest, url: fileLink(rest.url) }),
+  );
   return out;
 }
 
@@ -48,7 +59,10 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
   const submission = await IntakeSubmission.findOne({ order_id: input.orderId }).lean();
   const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => Boolean(a)))];
   const [emails, feedback, audit, reminders] = await Promise.all([
-    OutboxMessage.find({ to: mongoose.trusted({ $in: addresses }) }, { to: 1, subject: 1, text: 1, status: 1, created_at: 1, sent_at: 1 })
+    OutboxMessage.find(
+      { to: mongoose.trusted({ $in: addresses }) },
+      { to: 1, subject: 1, text: 1, status: 1, created_at: 1, sent_at: 1 },
+    )
       .sort({ created_at: -1 })
       .limit(MAX_EMAILS)
       .lean(),
@@ -57,7 +71,12 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
     reminderHistory(input.orderId),
   ]);
 
-  await PrivacyAuditLog.create({ action: "data_export", order_id: input.orderId, privacy_level: submission?.privacy_level ?? "standard", reason: `Customer download (${input.requestedBy})` });
+  await PrivacyAuditLog.create({
+    action: "data_export",
+    order_id: input.orderId,
+    privacy_level: submission?.privacy_level ?? "standard",
+    reason: `Customer download (${input.requestedBy})`,
+  });
   log("info", "privacy.data_exported", { order_id: input.orderId, by: input.requestedBy });
 
   const data = {
@@ -89,17 +108,32 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
           privacy_level: submission.privacy_level,
         }
       : null,
-    privacy_log: audit.map((a) => ({ timestamp: iso(a.timestamp), action: a.action, privacy_level: a.privacy_level, ai_provider: a.ai_provider, reason: a.reason })),
+    privacy_log: audit.map((a) => ({
+      timestamp: iso(a.timestamp),
+      action: a.action,
+      privacy_level: a.privacy_level,
+      ai_provider: a.ai_provider,
+      reason: a.reason,
+    })),
     revision_feedback: [1, 2, 3].map((round) => {
       const stored = feedback.find((f) => f.round === round);
       return {
         round,
         enabled: Boolean(order[`revision_${round as 1 | 2 | 3}_enabled`]),
         feedback: stored?.feedback ?? order[`revision_${round as 1 | 2 | 3}_feedback`] ?? null,
-        submitted_at: iso((stored?.submitted_at as Date | undefined) ?? order[`revision_${round as 1 | 2 | 3}_submitted_at`]),
+        submitted_at: iso(
+          (stored?.submitted_at as Date | undefined) ?? order[`revision_${round as 1 | 2 | 3}_submitted_at`],
+        ),
       };
     }),
-    emails: emails.map((m) => ({ to: m.to, subject: m.subject, status: m.status, queued_at: iso(m.created_at as Date), sent_at: iso(m.sent_at), text: withoutTokens(m.text) })),
+    emails: emails.map((m) => ({
+      to: m.to,
+      subject: m.subject,
+      status: m.status,
+      queued_at: iso(m.created_at as Date),
+      sent_at: iso(m.sent_at),
+      text: withoutTokens(m.text),
+    })),
     reminders,
   };
   return { filename: `order-${order._id.slice(0, 8)}-data.json`, json: JSON.stringify(data, null, 2) };
@@ -121,7 +155,10 @@ export function exportResponse(file: { filename: string; json: string }): Respon
  * The export as the routes answer it, once they have checked access: limited
  * per order (429), 404 for an order that is gone, else the file.
  */
-export async function downloadOrderData(input: { orderId: string; requestedBy: "token" | "account" }): Promise<Response> {
+export async function downloadOrderData(input: {
+  orderId: string;
+  requestedBy: "token" | "account";
+}): Promise<Response> {
   if (!(await consumeRateLimit(EXPORT_LIMIT, input.orderId))) {
     return new Response("Too many downloads of this order's data. Please try again in an hour.", { status: 429 });
   }

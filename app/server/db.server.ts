@@ -19,12 +19,10 @@ declare global {
 /** Connects once; later calls share the same connection. */
 export function connectDb(uri = getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI): Promise<typeof mongoose> {
   if (!globalThis.__db) {
-    globalThis.__db = mongoose
-      .connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true })
-      .catch((error) => {
-        globalThis.__db = undefined;
-        throw error;
-      });
+    globalThis.__db = mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true }).catch((error) => {
+      globalThis.__db = undefined;
+      throw error;
+    });
   }
   return globalThis.__db;
 }
@@ -98,7 +96,9 @@ export function noteDatabaseUnavailable(now = Date.now()): void {
 async function recycleIfStuck(): Promise<void> {
   recycling = true;
   try {
-    const probe = mongoose.createConnection(getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI, { serverSelectionTimeoutMS: 2_000 });
+    const probe = mongoose.createConnection(getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI, {
+      serverSelectionTimeoutMS: 2_000,
+    });
     try {
       await probe.asPromise();
     } catch {
@@ -109,7 +109,9 @@ async function recycleIfStuck(): Promise<void> {
     const answeredAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     if (!failing || failing.last < answeredAt + 1_000) return; // the shared connection recovered by itself
-    log("warn", "db.reconnect", { reason: `queries still fail as unavailable ${SETTLE_MS / 1000} s after the server answered a fresh connection` });
+    log("warn", "db.reconnect", {
+      reason: `queries still fail as unavailable ${SETTLE_MS / 1000} s after the server answered a fresh connection`,
+    });
     failing = null;
     await disconnectDb().catch(() => {});
     await connectDb().catch(() => {});

@@ -23,7 +23,12 @@ const secretList = (name: string) =>
   z.pipe(
     z.pipe(
       z.optional(z.string()),
-      z.transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean)),
+      z.transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
     ),
     z.array(z.string().check(z.minLength(32, `${name} must be at least 32 characters (each, when several are given)`))),
   );
@@ -31,28 +36,47 @@ const secretList = (name: string) =>
 /** A whole number from the environment, with its default and its allowed range named in the message. */
 const wholeNumber = (name: string, min: number, max: number, fallback: number) => {
   const message = `${name} must be a whole number from ${min} to ${max}`;
-  return z._default(z.coerce.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message)), fallback);
+  return z._default(
+    z.coerce.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message)),
+    fallback,
+  );
 };
 
 const EnvSchema = z
   .object({
-    NODE_ENV: z._default(z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }), "development"),
+    NODE_ENV: z._default(
+      z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }),
+      "development",
+    ),
     LOCAL_STANDINS: z.pipe(
-      z._default(z.enum(["", "0", "1"], { error: "LOCAL_STANDINS must be 1 (the site on this machine, on the stand-ins) or unset" }), ""),
+      z._default(
+        z.enum(["", "0", "1"], {
+          error: "LOCAL_STANDINS must be 1 (the site on this machine, on the stand-ins) or unset",
+        }),
+        "",
+      ),
       z.transform((v) => v === "1"),
     ),
     PORT: wholeNumber("PORT", 1, 65535, 3000),
     APP_URL: z.pipe(
-      z._default(z.url({ error: "APP_URL must be a full URL such as https://example.com.au" }), "http://localhost:3000"),
+      z._default(
+        z.url({ error: "APP_URL must be a full URL such as https://example.com.au" }),
+        "http://localhost:3000",
+      ),
       z.transform((url) => url.replace(/\/+$/, "")), // links are built as `${APP_URL}/path`
     ),
     SESSION_SECRET: secretList("SESSION_SECRET"),
     TOKEN_SECRET: secretList("TOKEN_SECRET"),
-    MONGODB_URI: z.optional(z.string().check(z.regex(/^mongodb(\+srv)?:\/\//, "MONGODB_URI must start with mongodb:// or mongodb+srv://"))),
+    MONGODB_URI: z.optional(
+      z.string().check(z.regex(/^mongodb(\+srv)?:\/\//, "MONGODB_URI must start with mongodb:// or mongodb+srv://")),
+    ),
 
     SMTP_URL: optionalString,
     MAIL_FROM: z._default(z.string(), "24-Hour Website <hello@northernriverswebsites.com.au>"),
-    BUSINESS_EMAIL: z._default(z.email({ error: "BUSINESS_EMAIL must be an e-mail address" }), "hello@northernriverswebsites.com.au"),
+    BUSINESS_EMAIL: z._default(
+      z.email({ error: "BUSINESS_EMAIL must be an e-mail address" }),
+      "hello@northernriverswebsites.com.au",
+    ),
     MAIL_DIR: z._default(z.string(), "data/mail"),
     OUTBOX_POLL_MS: wholeNumber("OUTBOX_POLL_MS", 100, 86_400_000, 5000),
     OUTBOX_BACKOFF_MS: wholeNumber("OUTBOX_BACKOFF_MS", 10, 86_400_000, 15000),
@@ -79,21 +103,32 @@ const EnvSchema = z
     z.superRefine((env, ctx) => {
       if (env.NODE_ENV !== "production") return;
       if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
-        ctx.addIssue({ code: "custom", path: ["TOKEN_SECRET"], message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["TOKEN_SECRET"],
+          message: "TOKEN_SECRET must differ from SESSION_SECRET, so each can be rotated alone",
+        });
       }
       for (const name of ["STRIPE_PRICE_ESSENTIALS", "STRIPE_PRICE_PROFESSIONAL", "STRIPE_PRICE_ENTERPRISE"] as const) {
-        if (env[name] && !env[name].startsWith("price_")) ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
+        if (env[name] && !env[name].startsWith("price_"))
+          ctx.addIssue({ code: "custom", path: [name], message: `${name} must be a Stripe price id (price_...)` });
       }
       if (env.LOCAL_STANDINS) {
         // The production build on this machine (npm start): the stand-ins and development secrets never leave it.
         if (!isLocalAddress(env.APP_URL)) {
-          ctx.addIssue({ code: "custom", path: ["LOCAL_STANDINS"], message: "LOCAL_STANDINS=1 is only for running the site on this machine (APP_URL http://localhost:…), never for a deployment" });
+          ctx.addIssue({
+            code: "custom",
+            path: ["LOCAL_STANDINS"],
+            message:
+              "LOCAL_STANDINS=1 is only for running the site on this machine (APP_URL http://localhost:…), never for a deployment",
+          });
         }
         return;
       }
       const need = (name: keyof typeof env, why: string) => {
         const value = env[name];
-        if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
+        if (!value || (Array.isArray(value) && !value.length))
+          ctx.addIssue({ code: "custom", path: [name], message: `${name} is required in production: ${why}` });
       };
       need("SESSION_SECRET", "it signs the session and flash cookies");
       need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
@@ -107,7 +142,11 @@ const EnvSchema = z
       need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
       need("CRON_SECRET", "the reminder route is called by cron with this secret");
       if (env.APP_URL.startsWith("http://localhost")) {
-        ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "APP_URL must be the public address of the site in production" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["APP_URL"],
+          message: "APP_URL must be the public address of the site in production",
+        });
       }
     }),
   );
@@ -115,7 +154,9 @@ const EnvSchema = z
 /** Whether a URL is plain http on this machine (localhost, 127.x.y.z or [::1]). */
 function isLocalAddress(url: string): boolean {
   const { protocol, hostname } = new URL(url);
-  return protocol === "http:" && (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+  return (
+    protocol === "http:" && (hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname))
+  );
 }
 
 type Parsed = z.infer<typeof EnvSchema>;
@@ -155,7 +196,9 @@ export function getEnv(): Env {
         !env.STRIPE_SECRET_KEY && "the offline test checkout",
         !(process.env.SESSION_SECRET && process.env.TOKEN_SECRET) && "development secrets",
       ].filter(Boolean);
-      log("warn", "env.local_standins", { message: `LOCAL_STANDINS=1: the production build on this machine, never a deployment; stand-ins: ${standIns.join(", ") || "none"}` });
+      log("warn", "env.local_standins", {
+        message: `LOCAL_STANDINS=1: the production build on this machine, never a deployment; stand-ins: ${standIns.join(", ") || "none"}`,
+      });
     }
   }
   return cached;

@@ -41,7 +41,12 @@ export async function takeFlashes(request: Request): Promise<{ flashes: Flash[];
 }
 
 /** redirect() with a flash message attached. */
-export async function redirectWithFlash(request: Request, to: string, flash: Flash, init?: ResponseInit): Promise<Response> {
+export async function redirectWithFlash(
+  request: Request,
+  to: string,
+  flash: Flash,
+  init?: ResponseInit,
+): Promise<Response> {
   const headers = new Headers(init?.headers);
   headers.append("Set-Cookie", await flashCookie(request, flash));
   headers.set("Location", to);

@@ -33,10 +33,13 @@ export const FILE_TOO_LARGE = "application/x-too-large";
 export const FILE_OVER_COUNT = "application/x-over-count";
 
 export const FORM_MESSAGES = {
-  notAForm: "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data). Please use the form on our site.",
+  notAForm:
+    "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data). Please use the form on our site.",
   brokenForm: "The form could not be read: it arrived incomplete or malformed. Please go back and send it again.",
-  tooLarge: (bytes: number, hint = "Please shorten it and try again.") => `This form is too large: we accept at most ${formatBytes(bytes)} per post. ${hint}`,
-  fieldTooLarge: (bytes: number) => `A text box in this form is too long: each one holds at most ${formatBytes(bytes)}.`,
+  tooLarge: (bytes: number, hint = "Please shorten it and try again.") =>
+    `This form is too large: we accept at most ${formatBytes(bytes)} per post. ${hint}`,
+  fieldTooLarge: (bytes: number) =>
+    `A text box in this form is too long: each one holds at most ${formatBytes(bytes)}.`,
   badFieldName: "The form has a field we can't accept. Please use the form on our site.",
   tooManyFields: (max: number) => `The form has too many fields (at most ${max}). Please use the form on our site.`,
   noFiles: "This form takes no files. Please use the form on our site.",
@@ -60,7 +63,8 @@ const FORBIDDEN_KEY = /(?:^|\.)(?:__proto__|constructor|prototype)(?=$|[.[])/;
 
 /** Whether a posted field name is one Conform can turn into a small value: bounded length, depth and array index. */
 export function isAcceptableFieldName(name: string): boolean {
-  if (name.length === 0 || name.length > FIELD_NAME_LIMITS.maxLength || !NAME.test(name) || FORBIDDEN_KEY.test(name)) return false;
+  if (name.length === 0 || name.length > FIELD_NAME_LIMITS.maxLength || !NAME.test(name) || FORBIDDEN_KEY.test(name))
+    return false;
   let depth = 0;
   for (const match of name.matchAll(SEGMENT)) {
     depth++;
@@ -171,7 +175,12 @@ export async function readMultipartForm(request: Request, options: MultipartOpti
     return readFilePart(part, limit, counts);
   };
   try {
-    const bounded = new Request(request.url, { method: "POST", headers: request.headers, body, duplex: "half" } as RequestInit);
+    const bounded = new Request(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body,
+      duplex: "half",
+    } as RequestInit);
     return await parseMultipartFormData(bounded, handler);
   } catch (error) {
     if (error instanceof Response) throw error;
@@ -190,7 +199,11 @@ async function readTextPart(part: UploadHandlerPart): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-async function readFilePart(part: UploadHandlerPart, limit: FileLimit, counts: Map<string, number>): Promise<File | undefined> {
+async function readFilePart(
+  part: UploadHandlerPart,
+  limit: FileLimit,
+  counts: Map<string, number>,
+): Promise<File | undefined> {
   const filename = part.filename ?? "";
   const seen = (counts.get(part.name) ?? 0) + 1;
   const keep = seen <= limit.maxCount;

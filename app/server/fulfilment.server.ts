@@ -32,9 +32,11 @@ export const intakeLink = (token: string) => orderLinks({ intake: token, status:
 export const statusLink = (token: string) => orderLinks({ intake: "", status: token }).statusUrl;
 
 /** The intake token the payment issues (issued once; later calls return the same token). */
-export const intakeTokenFor = (orderId: string) => issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` });
+export const intakeTokenFor = (orderId: string) =>
+  issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` });
 /** The order-status token the payment issues. */
-export const statusTokenFor = (orderId: string) => issueToken({ orderId, purpose: "status", issueKey: `paid:${orderId}` });
+export const statusTokenFor = (orderId: string) =>
+  issueToken({ orderId, purpose: "status", issueKey: `paid:${orderId}` });
 
 export type Settlement = { state: "paid"; token: string } | { state: "review" };
 
@@ -70,7 +72,12 @@ async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, orde
       paid_cents: payment.amountPaid,
       coupon_code: order.coupon_code ?? null,
     });
-    log("warn", `payment.${kind}`, { order_id: order._id, expected: order.amount_total, paid: payment.amountPaid, coupon: order.coupon_code ?? null });
+    log("warn", `payment.${kind}`, {
+      order_id: order._id,
+      expected: order.amount_total,
+      paid: payment.amountPaid,
+      coupon: order.coupon_code ?? null,
+    });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error; // recorded already (a redelivery)
   }
@@ -156,7 +163,12 @@ export async function abandonCheckout(orderId: string, status: "failed" | "cance
   if (paid && order) {
     log("warn", "order.cancel_raced_payment", { order_id: orderId });
     await markPaid(
-      { orderId, sessionId: paid.stripe_session_id, amountPaid: paid.amount_paid, paymentIntentId: paid.stripe_payment_intent_id },
+      {
+        orderId,
+        sessionId: paid.stripe_session_id,
+        amountPaid: paid.amount_paid,
+        paymentIntentId: paid.stripe_payment_intent_id,
+      },
       order,
     );
   }

@@ -5,7 +5,13 @@ export const THUMB_MAX_PX = 480;
 /** Refuses decompression bombs: no upload we accept needs more pixels than a 50-megapixel photo. */
 const MAX_INPUT_PIXELS = 50_000_000;
 
-export type CleanImage = { body: Uint8Array; contentType: string; thumb: Uint8Array | null; width?: number; height?: number };
+export type CleanImage = {
+  body: Uint8Array;
+  contentType: string;
+  thumb: Uint8Array | null;
+  width?: number;
+  height?: number;
+};
 
 const ENCODE: Record<string, (image: Sharp) => Sharp> = {
   "image/png": (image) => image.png(),
@@ -25,14 +31,24 @@ export async function cleanImage(bytes: Uint8Array, contentType: string): Promis
   if (contentType === "image/svg+xml") return { body: bytes, contentType, thumb: null };
   const encode = ENCODE[contentType];
   if (!encode) return null;
-  const options = { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS, animated: contentType === "image/gif" } as const;
+  const options = {
+    failOn: "error",
+    limitInputPixels: MAX_INPUT_PIXELS,
+    animated: contentType === "image/gif",
+  } as const;
   try {
     const { data, info } = await encode(sharp(bytes, options).rotate()).toBuffer({ resolveWithObject: true });
     const thumb = await sharp(data, { ...options, animated: false })
       .resize({ width: THUMB_MAX_PX, height: THUMB_MAX_PX, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 72 })
       .toBuffer();
-    return { body: new Uint8Array(data), contentType, thumb: new Uint8Array(thumb), width: info.width, height: info.pageHeight ?? info.height };
+    return {
+      body: new Uint8Array(data),
+      contentType,
+      thumb: new Uint8Array(thumb),
+      width: info.width,
+      height: info.pageHeight ?? info.height,
+    };
   } catch {
     return null; // not an image, truncated, or too large to decode safely
   }

@@ -14,7 +14,12 @@ import { MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
  * order id: every read and save on a step post goes by `_id`.
  */
 
-export type Submission = StoredSubmission & { _id: string; furthest_step?: number; updated_at?: Date; submitted_at?: Date | null };
+export type Submission = StoredSubmission & {
+  _id: string;
+  furthest_step?: number;
+  updated_at?: Date;
+  submitted_at?: Date | null;
+};
 
 export async function loadSubmission(orderId: string): Promise<Submission | null> {
   await connectDb();
@@ -29,7 +34,11 @@ export async function loadSubmission(orderId: string): Promise<Submission | null
 async function upsertSubmission(orderId: string, update: Record<string, unknown>): Promise<Submission> {
   await connectDb();
   const write = () =>
-    IntakeSubmission.findOneAndUpdate({ _id: orderId }, { ...update, $setOnInsert: { order_id: orderId } }, { upsert: true, returnDocument: "after" }).lean<Submission>();
+    IntakeSubmission.findOneAndUpdate(
+      { _id: orderId },
+      { ...update, $setOnInsert: { order_id: orderId } },
+      { upsert: true, returnDocument: "after" },
+    ).lean<Submission>();
   try {
     return (await write())!;
   } catch (error) {
@@ -42,8 +51,17 @@ async function upsertSubmission(orderId: string, update: Record<string, unknown>
  * Saves one step's fields (and `extra` stored fields) to the order's draft and
  * updates the order's intake_progress. `reached` raises the furthest step.
  */
-export async function saveStep(orderId: string, step: number, values: IntakeData, reached: number, extra: Record<string, unknown> = {}): Promise<Submission> {
-  const doc = await upsertSubmission(orderId, { $set: { ...storedFields(step, values), ...extra }, $max: { furthest_step: reached } });
+export async function saveStep(
+  orderId: string,
+  step: number,
+  values: IntakeData,
+  reached: number,
+  extra: Record<string, unknown> = {},
+): Promise<Submission> {
+  const doc = await upsertSubmission(orderId, {
+    $set: { ...storedFields(step, values), ...extra },
+    $max: { furthest_step: reached },
+  });
   await Order.updateOne({ _id: orderId }, { $set: { intake_progress: intakeProgress(doc) } });
   return doc;
 }
@@ -130,12 +148,24 @@ export async function brandingChanges(input: {
       continue;
     }
     const details = posted.get(photo.id);
-    photos.push(details ? { ...photo, altText: details.altText ?? "", placement: details.placement, crop: details.crop, priority: details.priority } : photo);
+    photos.push(
+      details
+        ? {
+            ...photo,
+            altText: details.altText ?? "",
+            placement: details.placement,
+            crop: details.crop,
+            priority: details.priority,
+          }
+        : photo,
+    );
   }
   const added = await storeUploads(orderId, "photos", form.getAll("photos"), MAX_PHOTOS - photos.length);
   problems.push(...added.errors);
-  for (const p of added.stored) photos.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
-  if (added.stored.length || removedId || input.details) Object.assign(set, { photo_metadata: photos, uploaded_photos: photos.map((p) => p.url) });
+  for (const p of added.stored)
+    photos.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
+  if (added.stored.length || removedId || input.details)
+    Object.assign(set, { photo_metadata: photos, uploaded_photos: photos.map((p) => p.url) });
 
   return { set, photos, obsolete, problems, added: added.stored.length };
 }

@@ -16,7 +16,11 @@ export type OrderStatusAccess = { orderId: string; tokenId: string; state: "vali
 export async function orderStatusAccess(request: Request): Promise<OrderStatusAccess | null> {
   const session = await tokenSession(request, "status");
   if (!session || session.state === "invalid") return null;
-  return { orderId: session.token.order_id, tokenId: session.token._id, state: session.state === "expired" ? "expired" : "valid" };
+  return {
+    orderId: session.token.order_id,
+    tokenId: session.token._id,
+    state: session.state === "expired" ? "expired" : "valid",
+  };
 }
 
 /** The order, its intake link and its submission, for the page. Null when the order is gone. */

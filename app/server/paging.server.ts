@@ -10,9 +10,15 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
  * Each list declares an index on { [field]: -1, _id: -1 } (after its equality
  * fields) so MongoDB answers from it.
  */
-export function afterCursor(filter: Record<string, unknown>, field: string, cursor: PageCursor | null): Record<string, unknown> {
+export function afterCursor(
+  filter: Record<string, unknown>,
+  field: string,
+  cursor: PageCursor | null,
+): Record<string, unknown> {
   if (!cursor) return filter;
-  const range = { $or: [{ [field]: trusted({ $lt: cursor.at }) }, { [field]: cursor.at, _id: trusted({ $lt: cursor.id }) }] };
+  const range = {
+    $or: [{ [field]: trusted({ $lt: cursor.at }) }, { [field]: cursor.at, _id: trusted({ $lt: cursor.id }) }],
+  };
   return Object.keys(filter).length ? { $and: [filter, range] } : range;
 }
 
@@ -32,7 +38,13 @@ function usableCursor(model: Model<any>, cursor: PageCursor | null): PageCursor 
 export async function keysetPage<D extends { _id: unknown }>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model: the caller names its document type
   model: Model<any>,
-  input: { filter?: Record<string, unknown>; field: string; cursor: PageCursor | null; pageSize: number; projection?: Record<string, 0 | 1> },
+  input: {
+    filter?: Record<string, unknown>;
+    field: string;
+    cursor: PageCursor | null;
+    pageSize: number;
+    projection?: Record<string, 0 | 1>;
+  },
 ): Promise<Page<D>> {
   const cursor = usableCursor(model, input.cursor);
   const docs = await model
@@ -45,7 +57,10 @@ export async function keysetPage<D extends { _id: unknown }>(
   const lastAt = last?.[input.field];
   return {
     rows,
-    next: docs.length > input.pageSize && last && lastAt instanceof Date ? encodeCursor({ at: lastAt, id: String(last._id) }) : null,
+    next:
+      docs.length > input.pageSize && last && lastAt instanceof Date
+        ? encodeCursor({ at: lastAt, id: String(last._id) })
+        : null,
     first: !cursor,
     pageSize: input.pageSize,
   };

@@ -16,7 +16,12 @@ import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
-import { intakeIncompleteReminder, intakeNotStartedReminder, linkExpiringReminder, revisionAvailableReminder } from "./mail/messages.server";
+import {
+  intakeIncompleteReminder,
+  intakeNotStartedReminder,
+  linkExpiringReminder,
+  revisionAvailableReminder,
+} from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { IntakeSubmission, IntakeToken, OnceKey, Order, ReminderLog } from "./models/index.server";
 import { issueToken } from "./tokens.server";
@@ -66,7 +71,10 @@ const ORDER_FIELDS = {
 type Gathered = { order: OrderRow; facts: ReminderFacts; furthestStep: number };
 
 const revisionField = (order: OrderRow, n: 1 | 2 | 3) =>
-  ({ enabled: Boolean(order[`revision_${n}_enabled`]), submitted: Boolean(order[`revision_${n}_submitted_at`]) }) as const;
+  ({
+    enabled: Boolean(order[`revision_${n}_enabled`]),
+    submitted: Boolean(order[`revision_${n}_submitted_at`]),
+  }) as const;
 
 const openKey = (orderId: string, round: number) => `revision-open:${orderId}:${round}`;
 
@@ -85,13 +93,17 @@ async function revisionOpenSince(keys: string[]): Promise<Map<string, Date>> {
   const seen = new Map<string, Date>();
   if (keys.length === 0) return seen;
   const read = async (ids: string[]) => {
-    for (const k of await OnceKey.find({ _id: mongoose.trusted({ $in: ids }) }).lean()) seen.set(k._id, k.created_at as Date);
+    for (const k of await OnceKey.find({ _id: mongoose.trusted({ $in: ids }) }).lean())
+      seen.set(k._id, k.created_at as Date);
   };
   await read(keys);
   const missing = keys.filter((k) => !seen.has(k));
   if (missing.length) {
     try {
-      await OnceKey.insertMany(missing.map((_id) => ({ _id })), { ordered: false });
+      await OnceKey.insertMany(
+        missing.map((_id) => ({ _id })),
+        { ordered: false },
+      );
     } catch (error) {
       if (!onlyDuplicates(error)) throw error;
     }
@@ -105,8 +117,13 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
   const ids = orders.map((o) => o._id);
   const inIds = mongoose.trusted({ $in: ids });
   const [tokens, submissions, logs] = await Promise.all([
-    IntakeToken.find({ order_id: inIds, purpose: "intake" }, { order_id: 1, expires_at: 1, used: 1, created_at: 1 }).sort({ created_at: -1 }).lean(),
-    IntakeSubmission.find({ order_id: inIds }, { order_id: 1, submitted_at: 1, updated_at: 1, furthest_step: 1 }).lean(),
+    IntakeToken.find({ order_id: inIds, purpose: "intake" }, { order_id: 1, expires_at: 1, used: 1, created_at: 1 })
+      .sort({ created_at: -1 })
+      .lean(),
+    IntakeSubmission.find(
+      { order_id: inIds },
+      { order_id: 1, submitted_at: 1, updated_at: 1, furthest_step: 1 },
+    ).lean(),
     ReminderLog.find({ order_id: inIds }, { order_id: 1, kind: 1, round: 1, sent_at: 1 }).lean(),
   ]);
   const submitted = new Set(submissions.filter((s) => s.submitted_at).map((s) => s.order_id));
@@ -115,7 +132,9 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
     return r.enabled && !r.submitted && submitted.has(order._id) && round <= revisionRoundsFor(order.product_id);
   };
   const openSince = await revisionOpenSince(
-    orders.flatMap((o) => ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => openKey(o._id, round))),
+    orders.flatMap((o) =>
+      ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => openKey(o._id, round)),
+    ),
   );
   const out: Gathered[] = [];
   for (const order of orders) {
@@ -123,14 +142,20 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
     const submission = submissions.find((s) => s.order_id === order._id);
     const revisions = ([1, 2, 3] as const)
       .filter((round) => round <= revisionRoundsFor(order.product_id))
-      .map((round) => ({ round, ...revisionField(order, round), availableSince: openSince.get(openKey(order._id, round)) ?? null }));
+      .map((round) => ({
+        round,
+        ...revisionField(order, round),
+        availableSince: openSince.get(openKey(order._id, round)) ?? null,
+      }));
     out.push({
       order,
       furthestStep: submission?.furthest_step ?? 1,
       facts: {
         status: order.status,
         paidAt: order.paid_at ?? null,
-        intake: submission ? { lastSavedAt: submission.updated_at as Date, submitted: Boolean(submission.submitted_at) } : null,
+        intake: submission
+          ? { lastSavedAt: submission.updated_at as Date, submitted: Boolean(submission.submitted_at) }
+          : null,
         link: token ? { expiresAt: token.expires_at, used: token.used } : null,
         revisions,
         history: logs
@@ -163,18 +188,43 @@ async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, no
     case "intake_not_started":
       return intakeNotStartedReminder({ orderId: g.order._id, intakeUrl, linkExpiresAt, minutes: remaining.minutes });
     case "intake_incomplete":
-      return intakeIncompleteReminder({ intakeUrl, linkExpiresAt, stepsLeft: remaining.steps, minutes: remaining.minutes, nextStepName: remaining.nextStepName });
+      return intakeIncompleteReminder({
+        intakeUrl,
+        linkExpiresAt,
+        stepsLeft: remaining.steps,
+        minutes: remaining.minutes,
+        nextStepName: remaining.nextStepName,
+      });
     case "link_expiring":
-      return linkExpiringReminder({ intakeUrl, expiresAt: g.facts.link!.expiresAt, renewedUntil: linkExpiresAt, minutes: remaining.minutes });
+      return linkExpiringReminder({
+        intakeUrl,
+        expiresAt: g.facts.link!.expiresAt,
+        renewedUntil: linkExpiresAt,
+        minutes: remaining.minutes,
+      });
   }
 }
 
 /** Records and queues one reminder. False when another caller already sent this window's reminder. */
-async function deliver(g: Gathered, choice: ReminderChoice, source: ReminderSource, actor: string | null, now: Date): Promise<boolean> {
+async function deliver(
+  g: Gathered,
+  choice: ReminderChoice,
+  source: ReminderSource,
+  actor: string | null,
+  now: Date,
+): Promise<boolean> {
   const key = reminderKey(g.order._id, choice);
   const mail = await reminderMail(g, choice, key, now);
   try {
-    await ReminderLog.create({ key, order_id: g.order._id, kind: choice.kind, round: choice.round, slot: choice.slot, source, actor });
+    await ReminderLog.create({
+      key,
+      order_id: g.order._id,
+      kind: choice.kind,
+      round: choice.round,
+      slot: choice.slot,
+      source,
+      actor,
+    });
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
     throw error;
@@ -186,7 +236,13 @@ async function deliver(g: Gathered, choice: ReminderChoice, source: ReminderSour
     await ReminderLog.deleteOne({ key });
     throw error;
   }
-  log("info", "reminder.sent", { order_id: g.order._id, kind: choice.kind, round: choice.round, slot: choice.slot, source });
+  log("info", "reminder.sent", {
+    order_id: g.order._id,
+    kind: choice.kind,
+    round: choice.round,
+    slot: choice.slot,
+    source,
+  });
   return true;
 }
 
@@ -197,21 +253,37 @@ export type ReminderResult = { sent: boolean; kind?: ReminderKind; title: string
  * bulk action): the same rules as the cron, except that an admin may send
  * before a reminder is due. Answers with spec 2's toast.
  */
-export async function sendReminder(input: { orderId: string; source: ReminderSource; actor?: string | null; now?: Date }): Promise<ReminderResult> {
+export async function sendReminder(input: {
+  orderId: string;
+  source: ReminderSource;
+  actor?: string | null;
+  now?: Date;
+}): Promise<ReminderResult> {
   await connectDb();
   const now = input.now ?? new Date();
   const order = await Order.findById(input.orderId, ORDER_FIELDS).lean<OrderRow>();
-  const notSent = { sent: false, title: REMINDER_MESSAGES.notSent.title, message: REMINDER_MESSAGES.notSent.description };
+  const notSent = {
+    sent: false,
+    title: REMINDER_MESSAGES.notSent.title,
+    message: REMINDER_MESSAGES.notSent.description,
+  };
   if (!order) return { ...notSent, message: "Order not found" };
   // The customer's data is gone (deleted on request or by retention): nothing to remind them of, nowhere to send it.
   if (order.data_deleted_at) return { ...notSent, message: REMINDER_MESSAGES.nothingPending.description };
   const [g] = await gather([order]);
   const decision = decideReminder(g.facts, now, input.source);
   if (!decision.send) {
-    return decision.reason === "nothing_pending" ? { ...notSent, message: REMINDER_MESSAGES.nothingPending.description } : notSent;
+    return decision.reason === "nothing_pending"
+      ? { ...notSent, message: REMINDER_MESSAGES.nothingPending.description }
+      : notSent;
   }
   if (!(await deliver(g, decision, input.source, input.actor ?? null, now))) return notSent;
-  return { sent: true, kind: decision.kind, title: REMINDER_MESSAGES.sent.title, message: REMINDER_MESSAGES.sent.description };
+  return {
+    sent: true,
+    kind: decision.kind,
+    title: REMINDER_MESSAGES.sent.title,
+    message: REMINDER_MESSAGES.sent.description,
+  };
 }
 
 /** The bulk 'Send reminders': the orders that were sent one (their count makes 'Sent reminders for N orders'). */
@@ -231,10 +303,21 @@ export type ReminderRunSummary = { checked: number; sent: Record<ReminderKind, n
  */
 export async function runReminders(now = new Date()): Promise<ReminderRunSummary> {
   await connectDb();
-  const summary: ReminderRunSummary = { checked: 0, failed: 0, sent: Object.fromEntries(REMINDER_KINDS.map((k) => [k, 0])) as Record<ReminderKind, number> };
+  const summary: ReminderRunSummary = {
+    checked: 0,
+    failed: 0,
+    sent: Object.fromEntries(REMINDER_KINDS.map((k) => [k, 0])) as Record<ReminderKind, number>,
+  };
   let after = "";
   for (;;) {
-    const orders = await Order.find({ status: mongoose.trusted({ $in: [...REMINDABLE_STATUSES] }), data_deleted_at: null, _id: mongoose.trusted({ $gt: after }) }, ORDER_FIELDS)
+    const orders = await Order.find(
+      {
+        status: mongoose.trusted({ $in: [...REMINDABLE_STATUSES] }),
+        data_deleted_at: null,
+        _id: mongoose.trusted({ $gt: after }),
+      },
+      ORDER_FIELDS,
+    )
       .sort({ _id: 1 })
       .limit(BATCH)
       .lean<OrderRow[]>();
@@ -248,7 +331,11 @@ export async function runReminders(now = new Date()): Promise<ReminderRunSummary
         if (await deliver(g, decision, "cron", null, now)) summary.sent[decision.kind]++;
       } catch (error) {
         summary.failed++;
-        log("error", "reminder.failed", { order_id: g.order._id, kind: decision.kind, reason: error instanceof Error ? error.message : String(error) });
+        log("error", "reminder.failed", {
+          order_id: g.order._id,
+          kind: decision.kind,
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     if (orders.length < BATCH) break;
@@ -256,7 +343,13 @@ export async function runReminders(now = new Date()): Promise<ReminderRunSummary
   return summary;
 }
 
-export type ReminderHistoryEntry = { sentAt: string; kind: ReminderKind; round: number | null; source: ReminderSource; actor: string | null };
+export type ReminderHistoryEntry = {
+  sentAt: string;
+  kind: ReminderKind;
+  round: number | null;
+  source: ReminderSource;
+  actor: string | null;
+};
 
 /** The order detail's reminder history, newest first. */
 export async function reminderHistory(orderId: string): Promise<ReminderHistoryEntry[]> {

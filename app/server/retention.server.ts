@@ -4,7 +4,15 @@ import { deleteOrderData } from "./data-deletion.server";
 import { connectDb } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { log } from "./log.server";
-import { AccountToken, CouponRedemption, IntakeSubmission, OutboxClaim, OutboxMessage, RateLimitHit, Session } from "./models/index.server";
+import {
+  AccountToken,
+  CouponRedemption,
+  IntakeSubmission,
+  OutboxClaim,
+  OutboxMessage,
+  RateLimitHit,
+  Session,
+} from "./models/index.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
 /** How many submissions one cron run deletes at most; the next run carries on. */
@@ -21,23 +29,37 @@ export async function deleteExpiredIntakeData(now = new Date()): Promise<Retenti
   await connectDb();
   const summary: RetentionSummary = { deleted: 0, failed: 0 };
   for (const { period, changedBefore } of retentionCutoffs(now)) {
-    const due = await IntakeSubmission.find({ data_retention_period: period, updated_at: mongoose.trusted({ $lt: changedBefore }) }, { order_id: 1 })
+    const due = await IntakeSubmission.find(
+      { data_retention_period: period, updated_at: mongoose.trusted({ $lt: changedBefore }) },
+      { order_id: 1 },
+    )
       .sort({ updated_at: 1 })
       .limit(RETENTION_BATCH)
       .lean();
     for (const { order_id } of due) {
       try {
-        if ((await deleteOrderData({ orderId: order_id, reason: RETENTION_DELETION_REASON })).deleted) summary.deleted++;
+        if ((await deleteOrderData({ orderId: order_id, reason: RETENTION_DELETION_REASON })).deleted)
+          summary.deleted++;
       } catch (error) {
         summary.failed++;
-        log("error", "retention.delete_failed", { order_id, reason: error instanceof Error ? error.message : String(error) });
+        log("error", "retention.delete_failed", {
+          order_id,
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
   return summary;
 }
 
-export type PurgeSummary = { sessions: number; accountLinks: number; rateLimitHits: number; couponReservations: number; deliveredMail: number; outboxClaims: number };
+export type PurgeSummary = {
+  sessions: number;
+  accountLinks: number;
+  rateLimitHits: number;
+  couponReservations: number;
+  deliveredMail: number;
+  outboxClaims: number;
+};
 
 /**
  * Housekeeping nothing else does (there are no TTL indexes): sign-in sessions
@@ -55,7 +77,10 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   const accountLinks = await AccountToken.deleteMany({ expires_at: lt(now) });
   const hits = await RateLimitHit.deleteMany({ at: lt(purgeBefore(now, PURGE_AFTER.rateLimitHitsMs)) });
 
-  const stale = await CouponRedemption.find({ status: "reserved", created_at: lt(purgeBefore(now, PURGE_AFTER.couponReservationMs)) }, { order_id: 1 })
+  const stale = await CouponRedemption.find(
+    { status: "reserved", created_at: lt(purgeBefore(now, PURGE_AFTER.couponReservationMs)) },
+    { order_id: 1 },
+  )
     .limit(500)
     .lean();
   let couponReservations = 0;

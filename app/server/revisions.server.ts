@@ -36,7 +36,11 @@ export type FeedbackOutcome = "submitted" | "already" | "not-open";
  * already proven access to. Posted twice or twenty times at once, one wins; the
  * others answer "already". The business hears once, by e-mail through the outbox.
  */
-export async function submitFeedback(input: { orderId: string; round: Round; feedback: string }): Promise<FeedbackOutcome> {
+export async function submitFeedback(input: {
+  orderId: string;
+  round: Round;
+  feedback: string;
+}): Promise<FeedbackOutcome> {
   await connectDb();
   const order = await Order.findById(input.orderId).lean();
   if (!order || !isPaid(order.status) || input.round > revisionRoundsFor(order.product_id)) return "not-open";
@@ -55,7 +59,12 @@ export async function submitFeedback(input: { orderId: string; round: Round; fee
   if (!record) return outcome;
   await Order.updateOne(
     { _id: input.orderId },
-    { $set: { [`revision_${input.round}_feedback`]: record.feedback, [`revision_${input.round}_submitted_at`]: record.submitted_at } },
+    {
+      $set: {
+        [`revision_${input.round}_feedback`]: record.feedback,
+        [`revision_${input.round}_submitted_at`]: record.submitted_at,
+      },
+    },
   );
   const submission = await IntakeSubmission.findOne({ order_id: input.orderId }, { business_name: 1 }).lean();
   await queueMail({
@@ -83,8 +92,14 @@ export async function feedbackPost(request: Request, formData: FormData, orderId
   const formId = String(formData.get("formId") ?? "").slice(0, 100);
   const submission = parseWithZod(formData, { schema: FeedbackSchema });
   if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: 400 });
-  const outcome = await submitFeedback({ orderId, round: submission.value.round as Round, feedback: submission.value.feedback });
-  if (outcome === "not-open") return data({ formId, result: submission.reply({ formErrors: [REVISION_MESSAGES.notOpen] }) }, { status: 409 });
-  if (outcome === "already") return redirectWithFlash(request, back, { kind: "info", title: REVISION_MESSAGES.already }, { status: 303 });
+  const outcome = await submitFeedback({
+    orderId,
+    round: submission.value.round as Round,
+    feedback: submission.value.feedback,
+  });
+  if (outcome === "not-open")
+    return data({ formId, result: submission.reply({ formErrors: [REVISION_MESSAGES.notOpen] }) }, { status: 409 });
+  if (outcome === "already")
+    return redirectWithFlash(request, back, { kind: "info", title: REVISION_MESSAGES.already }, { status: 303 });
   return redirectWithFlash(request, back, { kind: "success", ...REVISION_MESSAGES.submitted }, { status: 303 });
 }

@@ -46,12 +46,18 @@ async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
     log("warn", "stripe.event_without_order", { event_id: event.id, type: event.type });
     return "ignored";
   }
-  const paid = { orderId, sessionId: session.id, amountPaid: session.amount_total ?? 0, paymentIntentId: paymentIntentIdOf(session) };
+  const paid = {
+    orderId,
+    sessionId: session.id,
+    amountPaid: session.amount_total ?? 0,
+    paymentIntentId: paymentIntentIdOf(session),
+  };
 
   switch (event.type) {
     case "checkout.session.completed":
       // Card payments are paid now; bank debits complete later (async_payment_succeeded).
-      if (session.payment_status === "paid" || session.payment_status === "no_payment_required") await settlePayment(paid);
+      if (session.payment_status === "paid" || session.payment_status === "no_payment_required")
+        await settlePayment(paid);
       return "processed";
     case "checkout.session.async_payment_succeeded":
       await settlePayment(paid);

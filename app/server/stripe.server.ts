@@ -18,7 +18,13 @@ export function getStripe(): Stripe | null {
       client = new Stripe(env.STRIPE_SECRET_KEY, {
         maxNetworkRetries: 2,
         timeout: 20_000,
-        ...(base ? { host: base.hostname, port: Number(base.port), protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const) } : {}),
+        ...(base
+          ? {
+              host: base.hostname,
+              port: Number(base.port),
+              protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const),
+            }
+          : {}),
       });
     }
   }
@@ -45,7 +51,8 @@ export function verifyWebhook(payload: string, signature: string | null, now = D
   if (!secret || !signature) throw new Error("Missing webhook secret or signature");
   const event = Stripe.webhooks.constructEvent(payload, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
   const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
-  if (!(signedAt * 1000 <= now + WEBHOOK_TOLERANCE_SECONDS * 1000)) throw new Error("Webhook timestamp is in the future");
+  if (!(signedAt * 1000 <= now + WEBHOOK_TOLERANCE_SECONDS * 1000))
+    throw new Error("Webhook timestamp is in the future");
   return event;
 }
 

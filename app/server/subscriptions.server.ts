@@ -38,9 +38,14 @@ export async function currentSubscription(userId: string): Promise<CurrentSubscr
   await connectDb();
   const facts = await Subscription.find({ user_id: userId }).sort({ observed_at: -1 }).limit(100).lean();
   const bySubscription = new Map<string, Fact[]>();
-  for (const f of facts) bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);
+  for (const f of facts)
+    bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);
   const live = [...bySubscription.values()]
-    .map((list) => ({ state: latestState(list)!, customerId: list.find((f) => f.stripe_customer_id)?.stripe_customer_id ?? null, plan: list.find((f) => f.plan_id)?.plan_id ?? null }))
+    .map((list) => ({
+      state: latestState(list)!,
+      customerId: list.find((f) => f.stripe_customer_id)?.stripe_customer_id ?? null,
+      plan: list.find((f) => f.plan_id)?.plan_id ?? null,
+    }))
     .filter(({ state }) => isLive(state.status))
     .sort((a, b) => b.state.observed_at.getTime() - a.state.observed_at.getTime());
   const newest = live[0];
@@ -64,7 +69,11 @@ export function planOf(subscription: CurrentSubscription | null): MaintenancePla
 
 function priceIdFor(plan: MaintenancePlan): string | undefined {
   const env = getEnv();
-  return { essentials: env.STRIPE_PRICE_ESSENTIALS, professional: env.STRIPE_PRICE_PROFESSIONAL, enterprise: env.STRIPE_PRICE_ENTERPRISE }[plan.id];
+  return {
+    essentials: env.STRIPE_PRICE_ESSENTIALS,
+    professional: env.STRIPE_PRICE_PROFESSIONAL,
+    enterprise: env.STRIPE_PRICE_ENTERPRISE,
+  }[plan.id];
 }
 
 function planForPrice(priceId: string | null | undefined): MaintenancePlan | undefined {
@@ -99,7 +108,10 @@ export const SUBSCRIPTION_MESSAGES = {
 } as const;
 
 /** create-subscription-checkout: a Stripe Checkout session in subscription mode, or the offline test checkout. */
-export async function startSubscription(user: { id: string; email: string }, plan: MaintenancePlan): Promise<SubscribeResult> {
+export async function startSubscription(
+  user: { id: string; email: string },
+  plan: MaintenancePlan,
+): Promise<SubscribeResult> {
   const existing = await currentSubscription(user.id);
   if (existing) return { error: SUBSCRIPTION_MESSAGES.already };
   const stripe = getStripe();
@@ -128,7 +140,10 @@ export async function startSubscription(user: { id: string; email: string }, pla
     if (!session.url) throw new Error("Stripe returned no checkout URL");
     return { redirectTo: session.url };
   } catch (error) {
-    log("error", "subscription.checkout_failed", { plan: plan.id, reason: error instanceof Error ? error.message : String(error) });
+    log("error", "subscription.checkout_failed", {
+      plan: plan.id,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
   }
 }
@@ -141,7 +156,10 @@ export async function openPortal(userId: string): Promise<SubscribeResult> {
   if (!stripe) return { redirectTo: "/maintenance/test-portal" };
   if (!current.customerId) return { error: SUBSCRIPTION_MESSAGES.portalFailed };
   try {
-    const portal = await stripe.billingPortal.sessions.create({ customer: current.customerId, return_url: absoluteUrl("/maintenance") });
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: current.customerId,
+      return_url: absoluteUrl("/maintenance"),
+    });
     return { redirectTo: portal.url };
   } catch (error) {
     log("error", "subscription.portal_failed", { reason: error instanceof Error ? error.message : String(error) });
@@ -152,7 +170,8 @@ export async function openPortal(userId: string): Promise<SubscribeResult> {
 /* Webhooks: customer.subscription.* and invoice.* */
 
 type Loose = Record<string, unknown> & { id?: string };
-const str = (v: unknown): string | null => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as Loose).id) : null);
+const str = (v: unknown): string | null =>
+  typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as Loose).id) : null;
 const date = (seconds: unknown) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
 
 /** Records a customer.subscription.created / updated / deleted event. */
@@ -184,7 +203,9 @@ export async function recordSubscriptionEvent(event: Stripe.Event): Promise<"pro
 /** Records invoice.paid (the plan is paid up to the invoice's period end) and invoice.payment_failed (past due). */
 export async function recordInvoiceEvent(event: Stripe.Event): Promise<"processed" | "ignored"> {
   const invoice = event.data.object as unknown as Loose;
-  const details = ((invoice.parent as Loose | undefined)?.subscription_details ?? invoice.subscription_details ?? {}) as Loose;
+  const details = ((invoice.parent as Loose | undefined)?.subscription_details ??
+    invoice.subscription_details ??
+    {}) as Loose;
   const subscriptionId = str(details.subscription) ?? str(invoice.subscription);
   if (!subscriptionId) return "ignored";
   await connectDb();
@@ -220,7 +241,11 @@ export function assertOfflineBilling() {
 export const offlineCheckoutKey = () => randomBytes(16).toString("base64url");
 
 /** Completes an offline test subscription (once per page key). */
-export async function completeOfflineSubscription(user: { id: string }, plan: MaintenancePlan, pageKey: string): Promise<boolean> {
+export async function completeOfflineSubscription(
+  user: { id: string },
+  plan: MaintenancePlan,
+  pageKey: string,
+): Promise<boolean> {
   assertOfflineBilling();
   if (await currentSubscription(user.id)) return false;
   if (!(await claimOnce(`offline-subscribe:${user.id}:${pageKey}`))) return false;
@@ -229,7 +254,11 @@ export async function completeOfflineSubscription(user: { id: string }, plan: Ma
 }
 
 /** An offline test checkout of a package "With Maintenance" starts its plan, once per order. */
-export async function startOfflinePlanForOrder(order: { _id: string; user_id?: string | null; maintenance_plan?: string | null }) {
+export async function startOfflinePlanForOrder(order: {
+  _id: string;
+  user_id?: string | null;
+  maintenance_plan?: string | null;
+}) {
   assertOfflineBilling();
   const plan = findPlan(order.maintenance_plan);
   if (!plan || !order.user_id) return;

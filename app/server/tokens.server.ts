@@ -37,7 +37,17 @@ import { createHash, createHmac } from "node:crypto";
 import { createCookieSessionStorage } from "@remix-run/node";
 import mongoose from "mongoose";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
-import { addDays, EXPIRING_SOON_DAYS, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_MESSAGES, TOKEN_PATTERN, TOKEN_VALID_DAYS, tokenState, type TokenPurpose } from "~/domain/tokens";
+import {
+  addDays,
+  EXPIRING_SOON_DAYS,
+  MAX_SELF_RENEWALS,
+  RENEWAL_DAYS,
+  TOKEN_MESSAGES,
+  TOKEN_PATTERN,
+  TOKEN_VALID_DAYS,
+  tokenState,
+  type TokenPurpose,
+} from "~/domain/tokens";
 import { cookieOptions, readSession } from "./cookies.server";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
@@ -45,13 +55,23 @@ import { redirectWithFlash, type Flash } from "./flash.server";
 import { log } from "./log.server";
 import { IntakeToken } from "./models/index.server";
 
-export type TokenDoc = { _id: string; order_id: string; purpose: string; expires_at: Date; used: boolean; auto_renewed_count: number };
+export type TokenDoc = {
+  _id: string;
+  order_id: string;
+  purpose: string;
+  expires_at: Date;
+  used: boolean;
+  auto_renewed_count: number;
+};
 export type KnownTokenState = { state: "expired" | "used" | "valid"; token: TokenDoc };
 export type TokenState = { state: "invalid" } | KnownTokenState;
 export type TokenAccess = { orderId: string; tokenId: string };
 
 /** Where each purpose lives, and where a browser without access is sent (with the spec's message). */
-const PURPOSES: Record<TokenPurpose, { cookie: string; home: string; denied: { to: string; flash: Flash }; invalid: { to: string; flash: Flash } }> = {
+const PURPOSES: Record<
+  TokenPurpose,
+  { cookie: string; home: string; denied: { to: string; flash: Flash }; invalid: { to: string; flash: Flash } }
+> = {
   intake: {
     cookie: "__intake",
     home: "/intake-form",
@@ -80,7 +100,13 @@ function deriveToken(secret: string, purpose: TokenPurpose, issueKey: string): s
  * again (a retry, a race, a later page view) stores nothing new and returns the
  * same token, even after TOKEN_SECRET was rotated (while the old secret is listed).
  */
-export async function issueToken(input: { orderId: string; purpose: TokenPurpose; issueKey: string; days?: number; now?: Date }): Promise<string> {
+export async function issueToken(input: {
+  orderId: string;
+  purpose: TokenPurpose;
+  issueKey: string;
+  days?: number;
+  now?: Date;
+}): Promise<string> {
   await connectDb();
   const candidates = getEnv().TOKEN_SECRETS.map((secret) => deriveToken(secret, input.purpose, input.issueKey));
   try {
@@ -96,9 +122,15 @@ export async function issueToken(input: { orderId: string; purpose: TokenPurpose
     if (!isDuplicateKeyError(error)) throw error;
   }
   // Already issued for this event: by this secret (a retry or a race) or an older one (rotated since).
-  const stored = await IntakeToken.find({ _id: mongoose.trusted({ $in: candidates.map(hashToken) }) }, { _id: 1 }).lean();
+  const stored = await IntakeToken.find(
+    { _id: mongoose.trusted({ $in: candidates.map(hashToken) }) },
+    { _id: 1 },
+  ).lean();
   const token = candidates.find((t) => stored.some((s) => s._id === hashToken(t)));
-  if (!token) throw new Error(`The ${input.purpose} token for ${input.issueKey} was issued under a TOKEN_SECRET no longer listed`);
+  if (!token)
+    throw new Error(
+      `The ${input.purpose} token for ${input.issueKey} was issued under a TOKEN_SECRET no longer listed`,
+    );
   return token;
 }
 
@@ -121,7 +153,10 @@ export async function checkToken(raw: string, purpose: TokenPurpose): Promise<To
 /** The order's token in use for `purpose` (the newest issued), as it is now; null when none was issued. */
 export async function newestToken(orderId: string, purpose: TokenPurpose): Promise<KnownTokenState | null> {
   await connectDb();
-  const [token] = await IntakeToken.find({ order_id: orderId, purpose }).sort({ created_at: -1 }).limit(1).lean<TokenDoc[]>();
+  const [token] = await IntakeToken.find({ order_id: orderId, purpose })
+    .sort({ created_at: -1 })
+    .limit(1)
+    .lean<TokenDoc[]>();
   return token ? { state: tokenState(token), token } : null;
 }
 
@@ -132,7 +167,9 @@ const storages = new Map<TokenPurpose, ReturnType<typeof createCookieSessionStor
 function storageFor(purpose: TokenPurpose) {
   let storage = storages.get(purpose);
   if (!storage) {
-    storage = createCookieSessionStorage<TokenSessionData>({ cookie: cookieOptions(PURPOSES[purpose].cookie, { maxAge: 60 * 60 * 24 * 60 }) });
+    storage = createCookieSessionStorage<TokenSessionData>({
+      cookie: cookieOptions(PURPOSES[purpose].cookie, { maxAge: 60 * 60 * 24 * 60 }),
+    });
     storages.set(purpose, storage);
   }
   return storage;
@@ -152,7 +189,10 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
   session.set("tokenId", state.token._id);
   session.set("orderId", state.token.order_id);
   await IntakeToken.updateOne({ _id: state.token._id }, { $set: { last_accessed: new Date() } });
-  return new Response(null, { status: 302, headers: { Location: config.home, "Set-Cookie": await storage.commitSession(session) } });
+  return new Response(null, {
+    status: 302,
+    headers: { Location: config.home, "Set-Cookie": await storage.commitSession(session) },
+  });
 }
 
 /** The token named by this browser's cookie for `purpose`, as it is now; null without one. */
@@ -175,7 +215,8 @@ export async function requireTokenSession(request: Request, purpose: TokenPurpos
   if (!state || state.state === "invalid") {
     const { to, flash } = PURPOSES[purpose].denied;
     // The order-status page is its own fallback: it answers 401 with the message instead of redirecting to itself.
-    if (new URL(request.url).pathname === to) throw new Response(flash.description ?? null, { status: 401, statusText: flash.title });
+    if (new URL(request.url).pathname === to)
+      throw new Response(flash.description ?? null, { status: 401, statusText: flash.title });
     throw await redirectWithFlash(request, to, flash);
   }
   return state;
@@ -206,7 +247,10 @@ export async function renewToken(tokenId: string, now = new Date()): Promise<boo
   const slot = token.auto_renewed_count + 1;
   if (slot > MAX_SELF_RENEWALS) return false;
   if (await claimOnce(`renew:${tokenId}:${slot}`)) {
-    await IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: addDays(now, RENEWAL_DAYS), auto_renewed_count: slot } });
+    await IntakeToken.updateOne(
+      { _id: tokenId },
+      { $set: { expires_at: addDays(now, RENEWAL_DAYS), auto_renewed_count: slot } },
+    );
     log("info", "token.renewed", { order_id: token.order_id, purpose: token.purpose, renewal: slot });
   }
   return true;

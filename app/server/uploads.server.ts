@@ -21,7 +21,13 @@ const ALLOWED: Record<Kind, string[]> = {
   logo: ["image/png", "image/jpeg", "image/svg+xml"],
   photos: ["image/png", "image/jpeg", "image/webp", "image/gif"],
 };
-const EXTENSION: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/svg+xml": "svg", "image/webp": "webp", "image/gif": "gif" };
+const EXTENSION: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/svg+xml": "svg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
 
 /** What a file really is, from its own first bytes (never from its name or the browser's word). */
 export function sniffImageType(bytes: Uint8Array): string | null {
@@ -59,7 +65,10 @@ export async function readStepForm(request: Request): Promise<FormData> {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     return readMultipartForm(request, {
       maxBytes: STEP_FORM_MAX_BYTES,
-      files: { logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 }, photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: MAX_PHOTOS } },
+      files: {
+        logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 },
+        photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: MAX_PHOTOS },
+      },
       tooLargeHint: `Please go back and choose fewer or smaller files. ${UPLOAD_LIMITS_TEXT.photos}`,
     });
   }
@@ -79,7 +88,12 @@ export const uploadPath = (key: string) => `/uploads/${key}`;
  * the small copy for previews. Each image is decoded and written out again
  * (cleanImage): what does not decode is refused, metadata never stored.
  */
-export async function storeUploads(orderId: string, kind: Kind, files: FormDataEntryValue[], room = Infinity): Promise<UploadOutcome> {
+export async function storeUploads(
+  orderId: string,
+  kind: Kind,
+  files: FormDataEntryValue[],
+  room = Infinity,
+): Promise<UploadOutcome> {
   const outcome: UploadOutcome = { stored: [], errors: [] };
   const prefix = kind === "logo" ? "logos" : "photos";
   for (const entry of files) {

@@ -17,11 +17,24 @@ import { listOrders, orderFigures, ordersFilter } from "~/server/admin/orders.se
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { ensureIndexes } from "~/server/models/index.server";
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const SIZES = sizes.length ? sizes : [1000, 10_000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const base = new URL(process.env.MONGODB_URI ?? "mongodb://127.0.0.1:22017/x");
-const STATUSES = ["pending", "paid", "paid", "in_progress", "completed", "completed", "completed", "cancelled", "failed"];
+const STATUSES = [
+  "pending",
+  "paid",
+  "paid",
+  "in_progress",
+  "completed",
+  "completed",
+  "completed",
+  "cancelled",
+  "failed",
+];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function time(fn: () => Promise<unknown>): Promise<number> {
@@ -67,11 +80,39 @@ function rawQueries(query: string, now: Date) {
   const filter = ordersFilter(parseOrderFilters(new URLSearchParams(query)), now);
   const since = new Date(now.getTime() - Math.max(CHART_WEEKS * 7, 60) * DAY_MS);
   return [
-    () => orders.find(filter as never, { projection: { email: 1, user_id: 1, status: 1, amount_paid: 1, currency: 1, created_at: 1, stripe_payment_intent_id: 1, product_name: 1 } }).sort({ created_at: -1, _id: -1 }).limit(PAGE_SIZE + 1).toArray(),
+    () =>
+      orders
+        .find(filter as never, {
+          projection: {
+            email: 1,
+            user_id: 1,
+            status: 1,
+            amount_paid: 1,
+            currency: 1,
+            created_at: 1,
+            stripe_payment_intent_id: 1,
+            product_name: 1,
+          },
+        })
+        .sort({ created_at: -1, _id: -1 })
+        .limit(PAGE_SIZE + 1)
+        .toArray(),
     () => orders.countDocuments(filter as never),
     () => orders.aggregate([{ $group: { _id: "$status", n: { $sum: 1 } } }]).toArray(),
-    () => orders.aggregate([{ $match: { status: { $in: [...PAID_STATUSES] } } }, { $group: { _id: "$status", total: { $sum: "$amount_paid" } } }]).toArray(),
-    () => orders.find({ status: { $in: [...PAID_STATUSES] }, created_at: { $gte: since } }, { projection: { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 } }).toArray(),
+    () =>
+      orders
+        .aggregate([
+          { $match: { status: { $in: [...PAID_STATUSES] } } },
+          { $group: { _id: "$status", total: { $sum: "$amount_paid" } } },
+        ])
+        .toArray(),
+    () =>
+      orders
+        .find(
+          { status: { $in: [...PAID_STATUSES] }, created_at: { $gte: since } },
+          { projection: { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 } },
+        )
+        .toArray(),
   ];
 }
 
@@ -79,7 +120,11 @@ async function explainMs(query: string, now: Date): Promise<string> {
   try {
     const orders = mongoose.connection.db!.collection("orders");
     const filter = ordersFilter(parseOrderFilters(new URLSearchParams(query)), now);
-    const plan = (await orders.find(filter as never).sort({ created_at: -1, _id: -1 }).limit(PAGE_SIZE + 1).explain("executionStats")) as { executionStats?: { executionTimeMillis?: number } };
+    const plan = (await orders
+      .find(filter as never)
+      .sort({ created_at: -1, _id: -1 })
+      .limit(PAGE_SIZE + 1)
+      .explain("executionStats")) as { executionStats?: { executionTimeMillis?: number } };
     const ms = plan.executionStats?.executionTimeMillis;
     return typeof ms === "number" ? `${ms} ms` : "n/a";
   } catch {
@@ -104,7 +149,15 @@ for (const n of SIZES) {
   const t = performance.now();
   await seed(n, now);
   console.log(`\n${n} orders (seeded in ${Math.round(performance.now() - t)} ms)`);
-  console.log("scenario".padEnd(24), "page (loader)".padStart(14), "list".padStart(8), "figures".padStart(9), "db serial".padStart(10), "db parallel".padStart(12), "explain".padStart(9));
+  console.log(
+    "scenario".padEnd(24),
+    "page (loader)".padStart(14),
+    "list".padStart(8),
+    "figures".padStart(9),
+    "db serial".padStart(10),
+    "db parallel".padStart(12),
+    "explain".padStart(9),
+  );
   for (const [name, query] of SCENARIOS) {
     const filters = parseOrderFilters(new URLSearchParams(query));
     const page = await time(() => Promise.all([listOrders(filters, { now }), orderFigures(now)]));
@@ -116,7 +169,15 @@ for (const n of SIZES) {
     });
     const parallel = await time(() => Promise.all(raw.map((q) => q())));
     const ms = (x: number) => `${x.toFixed(0)} ms`;
-    console.log(name.padEnd(24), ms(page).padStart(14), ms(list).padStart(8), ms(figures).padStart(9), ms(serial).padStart(10), ms(parallel).padStart(12), (await explainMs(query, now)).padStart(9));
+    console.log(
+      name.padEnd(24),
+      ms(page).padStart(14),
+      ms(list).padStart(8),
+      ms(figures).padStart(9),
+      ms(serial).padStart(10),
+      ms(parallel).padStart(12),
+      (await explainMs(query, now)).padStart(9),
+    );
   }
   await mongoose.connection.dropDatabase();
   await disconnectDb();

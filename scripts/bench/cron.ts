@@ -11,7 +11,10 @@ import { runCron } from "~/server/cron.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { ensureIndexes, IntakeSubmission, IntakeToken, Order, ReminderLog } from "~/server/models/index.server";
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 if (!process.env.MONGODB_URI || sizes.length === 0) {
   console.error("Usage: MONGODB_URI=mongodb://host:port npx tsx scripts/bench/cron.ts 1000 [5000 ...]");
   process.exit(1);
@@ -28,10 +31,29 @@ async function seed(n: number) {
     const _id = randomUUID();
     const state = i % 4; // 0: not started, 1: started, 2: submitted with round 1 open, 3: recently paid
     const paidAt = new Date(now - (state === 3 ? 2 : 100) * H);
-    orders.push({ _id, email: `bench-${i}@example.test`, status: "paid", amount_total: 30_000, amount_paid: 30_000, paid_at: paidAt, revision_1_enabled: state === 2 });
-    tokens.push({ order_id: _id, token_hash: createHash("sha256").update(randomBytes(16)).digest("hex"), issue_key: `paid:${_id}`, expires_at: new Date(now + 6 * 24 * H), used: state === 2 });
+    orders.push({
+      _id,
+      email: `bench-${i}@example.test`,
+      status: "paid",
+      amount_total: 30_000,
+      amount_paid: 30_000,
+      paid_at: paidAt,
+      revision_1_enabled: state === 2,
+    });
+    tokens.push({
+      order_id: _id,
+      token_hash: createHash("sha256").update(randomBytes(16)).digest("hex"),
+      issue_key: `paid:${_id}`,
+      expires_at: new Date(now + 6 * 24 * H),
+      used: state === 2,
+    });
     if (state === 1 || state === 2) {
-      submissions.push({ order_id: _id, business_name: `Business ${i}`, furthest_step: 5, ...(state === 2 ? { status: "submitted", submitted_at: new Date(now - 90 * H) } : {}) });
+      submissions.push({
+        order_id: _id,
+        business_name: `Business ${i}`,
+        furthest_step: 5,
+        ...(state === 2 ? { status: "submitted", submitted_at: new Date(now - 90 * H) } : {}),
+      });
     }
   }
   for (let i = 0; i < n; i += 1000) {
@@ -59,7 +81,9 @@ for (const n of sizes) {
   const sent = await ReminderLog.countDocuments();
   const [steady] = await timed(() => runCron());
   if (!summary.ok) console.error("the run reported errors:", "errors" in summary ? summary.errors : "");
-  console.log(`${String(n).padStart(6)}  ${String(first).padStart(14)}  ${String(sent).padStart(14)}  ${String(steady).padStart(15)}  ${(steady / n).toFixed(2).padStart(21)}`);
+  console.log(
+    `${String(n).padStart(6)}  ${String(first).padStart(14)}  ${String(sent).padStart(14)}  ${String(steady).padStart(15)}  ${(steady / n).toFixed(2).padStart(21)}`,
+  );
   await conn.connection.dropDatabase();
   await disconnectDb();
 }

@@ -42,10 +42,19 @@ const filler = {
   business_description: "We have served the Northern Rivers for twenty years. ".repeat(8),
   website_purpose: "lead_generation",
   main_cta: "Call us today",
-  services_list: Array.from({ length: 6 }, (_, i) => ({ name: `Service ${i}`, description: "What this service includes and who it is for. ".repeat(3), prominent: i < 2 })),
+  services_list: Array.from({ length: 6 }, (_, i) => ({
+    name: `Service ${i}`,
+    description: "What this service includes and who it is for. ".repeat(3),
+    prominent: i < 2,
+  })),
   brand_colors: ["#123456", "#abcdef"],
   pages_needed: ["Home", "About", "Services", "Contact"],
-  photo_metadata: Array.from({ length: 3 }, (_, i) => ({ url: `/uploads/photos/x/${i}.jpg`, key: `photos/x/${i}.jpg`, altText: "Our team at work on a job site", placement: "gallery" })),
+  photo_metadata: Array.from({ length: 3 }, (_, i) => ({
+    url: `/uploads/photos/x/${i}.jpg`,
+    key: `photos/x/${i}.jpg`,
+    altText: "Our team at work on a job site",
+    placement: "gallery",
+  })),
 };
 
 /** Other customers' drafts, inserted raw, keyed the way the app keys them (by order id). */
@@ -71,7 +80,11 @@ const fields = {
 };
 
 async function postStep(): Promise<number> {
-  const request = new Request("http://localhost/intake-form/1", { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie } });
+  const request = new Request("http://localhost/intake-form/1", {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Cookie: cookie },
+  });
   const started = performance.now();
   let response: Response;
   try {
@@ -80,7 +93,8 @@ async function postStep(): Promise<number> {
     response = thrown as Response;
   }
   const ms = performance.now() - started;
-  if (response.status !== 303 || response.headers.get("Location") !== "/intake-form/2") throw new Error(`unexpected answer ${response.status}`);
+  if (response.status !== 303 || response.headers.get("Location") !== "/intake-form/2")
+    throw new Error(`unexpected answer ${response.status}`);
   return ms;
 }
 
@@ -93,7 +107,9 @@ for (const size of sizes) {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) times.push(await postStep());
   times.sort((a, b) => a - b);
-  console.log(`${String(size).padStart(6)} submissions: median ${quantile(times, 0.5).toFixed(0)} ms, p99 ${quantile(times, 0.99).toFixed(0)} ms`);
+  console.log(
+    `${String(size).padStart(6)} submissions: median ${quantile(times, 0.5).toFixed(0)} ms, p99 ${quantile(times, 0.99).toFixed(0)} ms`,
+  );
 }
 
 await conn.connection.dropDatabase();

@@ -23,11 +23,17 @@ export function machine() {
   const cpus = os.cpus();
   let chromium = "";
   try {
-    chromium = execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    chromium = execFileSync("/usr/bin/chromium", ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     chromium = "chromium not found";
   }
-  const load = os.loadavg().map((n) => n.toFixed(2)).join(" ");
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
   return `${new Date().toISOString()} | ${cpus.length} x ${cpus[0]?.model ?? "cpu"} | ${(os.totalmem() / 2 ** 30).toFixed(1)} GB | node ${process.version} | ${chromium} | load ${load}`;
 }
 
@@ -52,7 +58,12 @@ export function spread(values, digits = 0) {
 /* The test services (FerretDB, Mailpit, versitygw, stripe-mock) on this checkout's port offset. */
 
 function services(...args) {
-  return execFileSync("bash", ["scripts/services.sh", ...args], { cwd: ROOT, encoding: "utf8", env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  return execFileSync("bash", ["scripts/services.sh", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: process.env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
 }
 
 /**
@@ -75,7 +86,11 @@ export function startServices() {
 export function ensureBuild() {
   if (process.env.BENCH_BUILD === "1" || !existsSync(path.join(ROOT, "build/index.js"))) {
     say("building the app (npm run build)...");
-    execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
+    execFileSync("npm", ["run", "--silent", "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
   }
 }
 
@@ -101,11 +116,24 @@ export const WEBHOOK_SECRET = "whsec_local_test_secret";
  * the services, on loopback, with a database of its own. Returns its URL, pid,
  * a reader for its resident memory and stop().
  */
-export async function startApp({ serviceEnv, port = APP_PORT, database = "bench", env = {}, entry = "scripts/server.mjs", cwd = ROOT, nodeArgs = [] } = {}) {
+export async function startApp({
+  serviceEnv,
+  port = APP_PORT,
+  database = "bench",
+  env = {},
+  entry = "scripts/server.mjs",
+  cwd = ROOT,
+  nodeArgs = [],
+} = {}) {
   const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
   const url = `http://${HOST}:${port}`;
   // Another process on the port would answer /healthz for us, and every figure would be its own.
-  if (await fetch(`${url}/healthz`).then(() => true, () => false)) {
+  if (
+    await fetch(`${url}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`something already listens on ${url} (an app left from an earlier run?); stop it first`);
   }
   mkdirSync(path.join(ROOT, "data/bench"), { recursive: true });
@@ -133,7 +161,10 @@ export async function startApp({ serviceEnv, port = APP_PORT, database = "bench"
     },
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  await Promise.race([waitForOk(`${url}/healthz`), exited.then(() => Promise.reject(new Error(`the app exited; see ${logFile}`)))]);
+  await Promise.race([
+    waitForOk(`${url}/healthz`),
+    exited.then(() => Promise.reject(new Error(`the app exited; see ${logFile}`))),
+  ]);
   return {
     url,
     pid: child.pid,
@@ -156,7 +187,8 @@ export async function startApp({ serviceEnv, port = APP_PORT, database = "bench"
 }
 
 /** A made-up visitor address (the app trusts one proxy in production, as behind a load balancer). */
-export const visitor = () => `10.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}`;
+export const visitor = () =>
+  `10.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}`;
 
 /** The cookie header a response asks the browser to keep, merged into `jar` (a Map). */
 export function keepCookies(res, jar) {
@@ -175,7 +207,12 @@ export function post(url, fields, { cookie = "", address = visitor() } = {}) {
   return fetch(url, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin", "x-forwarded-for": address, cookie },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "sec-fetch-site": "same-origin",
+      "x-forwarded-for": address,
+      cookie,
+    },
     body: form(fields),
     signal: AbortSignal.timeout(30_000),
   });
@@ -274,11 +311,21 @@ export const PROFILES = {
  * load event (ms), and per resource type the requests and their encoded
  * (compressed) bytes. `profile` throttles the network and slows the CPU 4x.
  */
-export async function loadPage(browser, url, { js = true, profile = null, cookie = null, viewport = { width: 390, height: 844 } } = {}) {
+export async function loadPage(
+  browser,
+  url,
+  { js = true, profile = null, cookie = null, viewport = { width: 390, height: 844 } } = {},
+) {
   const context = await browser.newContext({ javaScriptEnabled: js, viewport });
   if (cookie) {
     const origin = new URL(url).origin;
-    await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: origin })));
+    await context.addCookies(
+      cookie.split("; ").map((pair) => ({
+        name: pair.slice(0, pair.indexOf("=")),
+        value: pair.slice(pair.indexOf("=") + 1),
+        url: origin,
+      })),
+    );
   }
   const page = await context.newPage();
   try {
@@ -313,7 +360,13 @@ export async function loadPage(browser, url, { js = true, profile = null, cookie
         load: performance.getEntriesByType("navigation")[0].loadEventEnd,
         // Where the wait goes: the HTML's first byte, and the last stylesheet's end (paint waits for it).
         ttfb: performance.getEntriesByType("navigation")[0].responseStart,
-        cssEnd: Math.max(0, ...performance.getEntriesByType("resource").filter((r) => r.initiatorType === "link" && /\.css(\?|$)/.test(r.name)).map((r) => r.responseEnd)),
+        cssEnd: Math.max(
+          0,
+          ...performance
+            .getEntriesByType("resource")
+            .filter((r) => r.initiatorType === "link" && /\.css(\?|$)/.test(r.name))
+            .map((r) => r.responseEnd),
+        ),
       }));
       if (!Number.isNaN(timing.fcp) && lcpTimes.length) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -328,7 +381,16 @@ export async function loadPage(browser, url, { js = true, profile = null, cookie
       types[type].bytes += sizes.responseBodySize;
     }
     const forms = await page.evaluate(() => globalThis.document.querySelectorAll("main form").length);
-    return { fcp: timing.fcp, lcp, load: timing.load, ttfb: timing.ttfb, cssEnd: timing.cssEnd, types, requests: finished.length, forms };
+    return {
+      fcp: timing.fcp,
+      lcp,
+      load: timing.load,
+      ttfb: timing.ttfb,
+      cssEnd: timing.cssEnd,
+      types,
+      requests: finished.length,
+      forms,
+    };
   } finally {
     await context.close();
   }

@@ -6,7 +6,17 @@
 //   TEST_PORT_OFFSET=600 node scripts/bench/lighthouse.mjs
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { buyWebsite, ensureBuild, machine, median, openDb, openIntake, spread, startApp, startServices } from "./lib.mjs";
+import {
+  buyWebsite,
+  ensureBuild,
+  machine,
+  median,
+  openDb,
+  openIntake,
+  spread,
+  startApp,
+  startServices,
+} from "./lib.mjs";
 
 const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
 const TARGET = 98;
@@ -16,14 +26,19 @@ const services = startServices();
 ensureBuild();
 const app = await startApp({ serviceEnv: services.env, database: "bench-lighthouse" });
 const { db, close } = await openDb(services.env, "bench-lighthouse");
-const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+const chrome = await chromeLauncher.launch({
+  chromePath: "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+});
 let missed = 0;
 try {
   const { link } = await buyWebsite(app, services.env, db);
   const cookie = await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url));
   const pages = [{ path: "/" }, { path: "/checkout" }, { path: "/intake-form/1", cookie }];
 
-  console.log(`Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} mobile performance, ${RUNS} runs each | ${machine()}`);
+  console.log(
+    `Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} mobile performance, ${RUNS} runs each | ${machine()}`,
+  );
   console.log("page             score          FCP ms  LCP ms  TBT ms  CLS    target");
   for (const { path, cookie: c } of pages) {
     const runs = [];

@@ -5,9 +5,30 @@
 // intake step). Prints one row per page and mode; exits 1 when a budget is missed.
 //   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs
 import { CRITICAL_BUDGET, JS_BUDGET, pageKind } from "../page-budgets.mjs";
-import { buyWebsite, ensureBuild, launchChromium, loadPage, machine, openDb, openIntake, say, startApp, startServices } from "./lib.mjs";
+import {
+  buyWebsite,
+  ensureBuild,
+  launchChromium,
+  loadPage,
+  machine,
+  openDb,
+  openIntake,
+  say,
+  startApp,
+  startServices,
+} from "./lib.mjs";
 
-const PAGES = ["/", "/24-hour-website", "/services", "/showcase", "/showcase/dog-groomer", "/contact", "/checkout", "/order-status", "/auth"];
+const PAGES = [
+  "/",
+  "/24-hour-website",
+  "/services",
+  "/showcase",
+  "/showcase/dog-groomer",
+  "/contact",
+  "/checkout",
+  "/order-status",
+  "/auth",
+];
 
 const services = startServices();
 ensureBuild();

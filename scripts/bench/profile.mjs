@@ -29,10 +29,19 @@ const services = startServices();
 ensureBuild();
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const app = await startApp({ serviceEnv: services.env, database: "bench-profile", nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+const app = await startApp({
+  serviceEnv: services.env,
+  database: "bench-profile",
+  nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
+});
 let result;
 try {
-  result = await autocannon({ url: app.url + PAGE, connections: 10, duration: SECONDS, headers: { "accept-encoding": "gzip" } });
+  result = await autocannon({
+    url: app.url + PAGE,
+    connections: 10,
+    duration: SECONDS,
+    headers: { "accept-encoding": "gzip" },
+  });
 } finally {
   await app.stop();
   services.stop();
@@ -52,9 +61,16 @@ for (const node of profile.nodes) {
   byFunction.set(fn, (byFunction.get(fn) ?? 0) + node.hitCount);
 }
 const busy = total - (byArea.get("(idle)") ?? 0);
-const top = (map, n) => [...map].filter(([k]) => !k.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, n);
-console.log(`CPU profile of ${PAGE}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms over ${SECONDS} s | ${machine()}`);
+const top = (map, n) =>
+  [...map]
+    .filter(([k]) => !k.startsWith("(idle)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n);
+console.log(
+  `CPU profile of ${PAGE}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms over ${SECONDS} s | ${machine()}`,
+);
 console.log(`share of the app's busy samples (${busy} of ${total}; the rest idle):`);
 for (const [name, hits] of top(byArea, 15)) console.log(`  ${((100 * hits) / busy).toFixed(1).padStart(5)}%  ${name}`);
 console.log("busiest functions:");
-for (const [name, hits] of top(byFunction, 12)) console.log(`  ${((100 * hits) / busy).toFixed(1).padStart(5)}%  ${name}`);
+for (const [name, hits] of top(byFunction, 12))
+  console.log(`  ${((100 * hits) / busy).toFixed(1).padStart(5)}%  ${name}`);

@@ -7,7 +7,20 @@
 // and the end of the last stylesheet (0 when the CSS is inlined). Target: Sky
 // Muster LCP <= 1.0 s.
 //   TEST_PORT_OFFSET=600 node scripts/bench/slow-links.mjs
-import { buyWebsite, ensureBuild, launchChromium, loadPage, machine, median, openDb, openIntake, PROFILES, spread, startApp, startServices } from "./lib.mjs";
+import {
+  buyWebsite,
+  ensureBuild,
+  launchChromium,
+  loadPage,
+  machine,
+  median,
+  openDb,
+  openIntake,
+  PROFILES,
+  spread,
+  startApp,
+  startServices,
+} from "./lib.mjs";
 
 const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 20);
 const LCP_TARGET_MS = 1_000;
@@ -23,7 +36,9 @@ try {
   const pages = [{ path: "/" }, { path: "/checkout" }, { path: "/intake-form/1", cookie }];
 
   console.log(`Slow links, 4x CPU, cold cache, ${RUNS} loads each; ms as median (min-max) | ${machine()}`);
-  console.log("profile            page            scripts  FCP                  LCP                  load                 HTML 1st byte  CSS end  LCP target (medians)");
+  console.log(
+    "profile            page            scripts  FCP                  LCP                  load                 HTML 1st byte  CSS end  LCP target (medians)",
+  );
   for (const [name, profile] of Object.entries(PROFILES)) {
     for (const { path, cookie: c } of pages) {
       for (const js of [true, false]) {
@@ -32,7 +47,13 @@ try {
         const lcp = runs.map((r) => r.lcp);
         const verdict = name === "sky-muster" ? (Math.max(...lcp) <= LCP_TARGET_MS ? "met" : "missed") : "";
         console.log(
-          `${name.padEnd(18)} ${path.padEnd(15)} ${(js ? "on" : "off").padEnd(8)} ${spread(runs.map((r) => r.fcp)).padEnd(20)} ${spread(lcp).padEnd(20)} ${spread(runs.map((r) => r.load)).padEnd(20)} ${median(runs.map((r) => r.ttfb)).toFixed(0).padStart(13)} ${median(runs.map((r) => r.cssEnd)).toFixed(0).padStart(8)}  ${verdict}`,
+          `${name.padEnd(18)} ${path.padEnd(15)} ${(js ? "on" : "off").padEnd(8)} ${spread(runs.map((r) => r.fcp)).padEnd(20)} ${spread(lcp).padEnd(20)} ${spread(runs.map((r) => r.load)).padEnd(20)} ${median(
+            runs.map((r) => r.ttfb),
+          )
+            .toFixed(0)
+            .padStart(13)} ${median(runs.map((r) => r.cssEnd))
+            .toFixed(0)
+            .padStart(8)}  ${verdict}`,
         );
       }
     }

@@ -6,14 +6,44 @@
 //   SOAK_RPS=20 SOAK_MINUTES=2 node scripts/bench/soak.mjs    (shorter; capped at 200 req/s, 60 minutes)
 // The mix: 60% page views, 10% contact messages, 10% checkouts (Stripe's API
 // mock), 20% intake steps (half views, half saves) by 5 paying customers.
-import { buyWebsite, ensureBuild, machine, median, openDb, openIntake, post, quantile, say, sleep, startApp, startServices } from "./lib.mjs";
+import {
+  buyWebsite,
+  ensureBuild,
+  machine,
+  median,
+  openDb,
+  openIntake,
+  post,
+  quantile,
+  say,
+  sleep,
+  startApp,
+  startServices,
+} from "./lib.mjs";
 
 const RPS = Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
 const MINUTES = Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
 const MAX_IN_FLIGHT = 500;
-const PAGES = ["/", "/services", "/24-hour-website", "/about", "/showcase", "/showcase/electrician", "/contact", "/checkout", "/privacy", "/terms"];
+const PAGES = [
+  "/",
+  "/services",
+  "/24-hour-website",
+  "/about",
+  "/showcase",
+  "/showcase/electrician",
+  "/contact",
+  "/checkout",
+  "/privacy",
+  "/terms",
+];
 /** Step 1 of the intake, as a customer fills it in (the field names of app/domain/intake/schemas.ts). */
-const STEP_ONE = { businessName: "Soak Test Plumbing", contactEmail: "jo@example.test", contactPhone: "0400 000 000", businessType: "trades", businessDescription: "Plumbing for the Northern Rivers, day and night." };
+const STEP_ONE = {
+  businessName: "Soak Test Plumbing",
+  contactEmail: "jo@example.test",
+  contactPhone: "0400 000 000",
+  businessType: "trades",
+  businessDescription: "Plumbing for the Northern Rivers, day and night.",
+};
 
 const services = startServices();
 ensureBuild();
@@ -33,13 +63,41 @@ try {
   function nextRequest() {
     const r = Math.random();
     const n = ++seq;
-    if (r < 0.6) return { kind: "page", expect: [200], run: () => fetch(app.url + pick(PAGES), { signal: AbortSignal.timeout(30_000) }) };
+    if (r < 0.6)
+      return {
+        kind: "page",
+        expect: [200],
+        run: () => fetch(app.url + pick(PAGES), { signal: AbortSignal.timeout(30_000) }),
+      };
     if (r < 0.7)
-      return { kind: "contact", expect: [303], run: () => post(`${app.url}/contact`, { name: `Soak ${n}`, email: `soak${n}@example.test`, message: "Hello, please call me about a website." }) };
-    if (r < 0.8) return { kind: "checkout", expect: [303], run: () => post(`${app.url}/checkout`, { email: `soak-buyer${n}@example.test`, terms: "on", intent: "pay" }) };
+      return {
+        kind: "contact",
+        expect: [303],
+        run: () =>
+          post(`${app.url}/contact`, {
+            name: `Soak ${n}`,
+            email: `soak${n}@example.test`,
+            message: "Hello, please call me about a website.",
+          }),
+      };
+    if (r < 0.8)
+      return {
+        kind: "checkout",
+        expect: [303],
+        run: () => post(`${app.url}/checkout`, { email: `soak-buyer${n}@example.test`, terms: "on", intent: "pay" }),
+      };
     const cookie = pick(cookies);
-    if (r < 0.9) return { kind: "intake view", expect: [200], run: () => fetch(`${app.url}/intake-form/1`, { headers: { cookie }, signal: AbortSignal.timeout(30_000) }) };
-    return { kind: "intake save", expect: [303], run: () => post(`${app.url}/intake-form/1`, { ...STEP_ONE, intent: "stay" }, { cookie }) };
+    if (r < 0.9)
+      return {
+        kind: "intake view",
+        expect: [200],
+        run: () => fetch(`${app.url}/intake-form/1`, { headers: { cookie }, signal: AbortSignal.timeout(30_000) }),
+      };
+    return {
+      kind: "intake save",
+      expect: [303],
+      run: () => post(`${app.url}/intake-form/1`, { ...STEP_ONE, intent: "stay" }, { cookie }),
+    };
   }
 
   console.log(`Soak: ${RPS} req/s for ${MINUTES} min, mix of pages, contact, checkout, intake | ${machine()}`);

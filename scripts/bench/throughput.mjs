@@ -32,7 +32,16 @@ function buildBare() {
       private: true,
       type: "module",
       sideEffects: false,
-      dependencies: pick(["@remix-run/node", "@remix-run/react", "@remix-run/express", "react", "react-dom", "express", "compression", "isbot"]),
+      dependencies: pick([
+        "@remix-run/node",
+        "@remix-run/react",
+        "@remix-run/express",
+        "react",
+        "react-dom",
+        "express",
+        "compression",
+        "isbot",
+      ]),
       devDependencies: pick(["@remix-run/dev"]),
     }),
   );
@@ -73,7 +82,11 @@ process.on("SIGTERM", () => server.close(() => process.exit(0)));
 `,
   );
   say("building the bare Remix page...");
-  execFileSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
+  execFileSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   return dir;
 }
 
@@ -114,7 +127,9 @@ try {
   console.log("summary, median (min-max):");
   for (const { name } of TARGETS) {
     const r = rows[name];
-    console.log(`  ${name.padEnd(14)} req/s ${spread(r.map((x) => x.rps))}  p50 ${spread(r.map((x) => x.p50))} ms  p99 ${spread(r.map((x) => x.p99))} ms`);
+    console.log(
+      `  ${name.padEnd(14)} req/s ${spread(r.map((x) => x.rps))}  p50 ${spread(r.map((x) => x.p50))} ms  p99 ${spread(r.map((x) => x.p99))} ms`,
+    );
   }
   const ratio = (name) => rows[name].map((h, i) => h.rps / rows.bare[i].rps);
   const verdict = median(ratio("home")) >= TARGET ? "met" : "missed";

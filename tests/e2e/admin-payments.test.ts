@@ -22,7 +22,9 @@ const adminPage = (javaScriptEnabled: boolean, width = 1280) => browser.newPage(
 async function heldPayment(label: string) {
   const email = uniqueAddress(label);
   const order = await Order.create({ email, amount_total: 30_000, stripe_session_id: `cs_test_${randomUUID()}` });
-  expect(await settlePayment({ orderId: order._id, sessionId: order.stripe_session_id!, amountPaid: 29_999 })).toEqual({ state: "review" });
+  expect(await settlePayment({ orderId: order._id, sessionId: order.stripe_session_id!, amountPaid: 29_999 })).toEqual({
+    state: "review",
+  });
   return { email, orderId: order._id, shortId: order._id.slice(0, 8) };
 }
 
@@ -51,7 +53,10 @@ describe.each(JS_MODES)("the Payments tab with %s", (_mode, javaScriptEnabled) =
     await card.getByRole("button", { name: "Accept payment and fulfil" }).click();
     await page.getByRole("status").filter({ hasText: "Payment Accepted" }).first().waitFor();
     expect(await card.count()).toBe(0);
-    await page.getByRole("table").getByRole("link", { name: `#${shortId}` }).waitFor();
+    await page
+      .getByRole("table")
+      .getByRole("link", { name: `#${shortId}` })
+      .waitFor();
     expect(await Order.findById(orderId).lean()).toMatchObject({ status: "paid", amount_paid: 29_999 });
     expect(await waitForMessages(email, 1)).toHaveLength(1);
 
@@ -79,7 +84,9 @@ describe("the Payments tab on a phone", () => {
     await page.goto("/admin/payments");
     await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
     await expectNoSeriousA11yViolations(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, "admin-payments-390");
   });

@@ -20,7 +20,8 @@ beforeAll(async () => {
 async function adminPage(javaScriptEnabled: boolean, width = 1280): Promise<Page> {
   const page = await browser.newPage({ javaScriptEnabled, width });
   await addSessionCookie(page.context(), adminCookie, APP_URL);
-  if (javaScriptEnabled) await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
+  if (javaScriptEnabled)
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
   return page;
 }
 
@@ -64,7 +65,14 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
 
     await page.goto("/admin");
     await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
-    for (const card of ["Total Revenue", "Total Orders", "Avg Order Value", "Active Projects", "Completion Rate", "Avg Delivery"]) {
+    for (const card of [
+      "Total Revenue",
+      "Total Orders",
+      "Avg Order Value",
+      "Active Projects",
+      "Completion Rate",
+      "Avg Delivery",
+    ]) {
       await page.getByText(card, { exact: true }).waitFor();
     }
     await page.getByRole("img", { name: /Weekly revenue and paid orders/ }).waitFor();
@@ -105,7 +113,9 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
 
     await page.getByRole("button", { name: "Enable Revision 1 Form" }).click();
     await flash(page, "Revision Enabled");
-    expect(await page.getByRole("button", { name: "Enable Revision 1 Form" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.getByRole("button", { name: "Enable Revision 1 Form" }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
     const mail = await waitForMessages(email, 2);
     expect(mail.filter((m) => m.Subject.startsWith("Revision round 1 is open"))).toHaveLength(1);
 
@@ -137,7 +147,10 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.getByLabel("Brand colours").fill('["navy", "cream"]');
     await page.getByRole("button", { name: "Save Changes" }).click();
     await flash(page, "Saved Successfully");
-    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!).toMatchObject({ headline: "Fresh every morning", brand_colors: ["navy", "cream"] });
+    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!).toMatchObject({
+      headline: "Fresh every morning",
+      brand_colors: ["navy", "cream"],
+    });
 
     await page.getByRole("link", { name: "Revision 1" }).click();
     await page.getByRole("button", { name: "Generate Revision Prompt" }).click();
@@ -187,7 +200,8 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     const page = await adminPage(javaScriptEnabled);
     await page.goto("/admin/privacy");
     const counters = page.getByRole("list", { name: "Privacy counters" });
-    for (const counter of ["Total Consents", "AI Processing Enabled", "Deletion Requests", "AI Processing (24h)"]) await counters.getByText(counter, { exact: true }).waitFor();
+    for (const counter of ["Total Consents", "AI Processing Enabled", "Deletion Requests", "AI Processing (24h)"])
+      await counters.getByText(counter, { exact: true }).waitFor();
     await axe(page);
     await page.getByRole("link", { name: "Deletion Requests" }).click();
     await page.getByRole("columnheader", { name: "Business Name" }).waitFor();
@@ -219,7 +233,9 @@ describe("the admin pages on a phone", () => {
     await page.goto(path);
     await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
     await expectNoSeriousA11yViolations(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, `admin-${name}-390`);
   });
@@ -230,7 +246,9 @@ describe("the admin pages on a phone", () => {
     await page.goto(`/admin/orders/${orderId}`);
     await page.getByRole("heading", { name: /^Order #/ }).waitFor();
     await expectNoSeriousA11yViolations(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, "admin-order-390");
   });

@@ -15,13 +15,19 @@ const alertText = async (page: Page) => {
 
 describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
   it("applies and removes a coupon, prices add-ons, pays through the test checkout and follows the e-mailed link", async () => {
-    const code = await db.coupon({ code: `TEN${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`, discount_type: "percentage", discount_value: 10 });
+    const code = await db.coupon({
+      code: `TEN${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`,
+      discount_type: "percentage",
+      discount_value: 10,
+    });
     const email = uniqueAddress(`checkout-${javaScriptEnabled ? "js" : "nojs"}`);
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/checkout");
     expect(await total(page)).toBe("$300.00");
     expect(await page.getByRole("main").textContent()).toContain("$1000+");
-    expect(await page.getByRole("link", { name: "← Back to the 24-Hour Website" }).getAttribute("href")).toBe("/rapid-website");
+    expect(await page.getByRole("link", { name: "← Back to the 24-Hour Website" }).getAttribute("href")).toBe(
+      "/rapid-website",
+    );
 
     await page.getByLabel("Email").fill(email);
     await page.getByLabel(/Professional Logo Design/).check();

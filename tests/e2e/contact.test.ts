@@ -18,7 +18,9 @@ const alertText = async (page: Page) => {
   return page.getByRole("alert").textContent();
 };
 const fieldError = (page: Page, label: string | RegExp) =>
-  page.getByLabel(label).evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent ?? "");
+  page
+    .getByLabel(label)
+    .evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent ?? "");
 
 async function findMail(subject: string) {
   const api = process.env.MAILPIT_API_URL!;
@@ -41,7 +43,12 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
     expect(await fieldError(page, "Email")).toBe("Invalid email address");
     expect(await fieldError(page, /^Message/)).toBe("Message is required");
 
-    await fill(page, { name: "Jo Citizen", email: "not-an-email", phone: "0400 000 000 000 000 0", message: "Hello there" });
+    await fill(page, {
+      name: "Jo Citizen",
+      email: "not-an-email",
+      phone: "0400 000 000 000 000 0",
+      message: "Hello there",
+    });
     await send(page);
     expect(await alertText(page)).toBe("Invalid email address");
     expect(await fieldError(page, "Phone (optional)")).toBe("Phone must be less than 20 characters");
@@ -49,7 +56,12 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
     expect(await page.getByLabel(/^Message/).inputValue()).toBe("Hello there");
     await screenshot(page, `contact-errors-${javaScriptEnabled ? "js" : "nojs"}`);
 
-    await fill(page, { name: "x".repeat(101), email: `${"a".repeat(250)}@ex.au`, phone: "", message: "y".repeat(1001) });
+    await fill(page, {
+      name: "x".repeat(101),
+      email: `${"a".repeat(250)}@ex.au`,
+      phone: "",
+      message: "y".repeat(1001),
+    });
     await send(page);
     expect(await alertText(page)).toBe("Name must be less than 100 characters");
     expect(await fieldError(page, "Email")).toBe("Email must be less than 255 characters");
@@ -60,11 +72,18 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/contact");
     const name = `Pat ${mode} ${Date.now()}`;
-    await fill(page, { name, email: "pat@example.test", phone: "0400 111 222", message: "Can you build a site for my bakery?" });
+    await fill(page, {
+      name,
+      email: "pat@example.test",
+      phone: "0400 111 222",
+      message: "Can you build a site for my bakery?",
+    });
     if (javaScriptEnabled) expect(await page.getByText("35/1000").isVisible()).toBe(true);
     await send(page);
     await page.getByRole("status").filter({ hasText: "Message sent!" }).waitFor();
-    expect(await page.getByRole("status").textContent()).toContain("Message sent! We'll get back to you within 24 hours.");
+    expect(await page.getByRole("status").textContent()).toContain(
+      "Message sent! We'll get back to you within 24 hours.",
+    );
     expect(page.url()).toBe(`${APP_URL}/contact`);
     expect(await page.getByLabel("Name").inputValue()).toBe("");
     expect(await page.getByLabel(/^Message/).inputValue()).toBe("");

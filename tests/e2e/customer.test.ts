@@ -67,18 +67,28 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto(await linkFromMail(email, "Confirm your e-mail address", "Confirm my e-mail address"));
     await check(page, "auth-verify", javaScriptEnabled);
     await page.getByLabel("Password").fill("a-good-password");
-    await Promise.all([flash(page, "E-mail Confirmed"), page.getByRole("button", { name: "Confirm and Sign In" }).click()]);
+    await Promise.all([
+      flash(page, "E-mail Confirmed"),
+      page.getByRole("button", { name: "Confirm and Sign In" }).click(),
+    ]);
     await page.waitForURL(`${APP_URL}/dashboard`);
 
     // The guest order joined the account; its timeline and round 1 show.
     await page.getByRole("heading", { name: new RegExp(`Order #${orderId.slice(0, 8)}`) }).waitFor();
-    expect(await page.getByRole("list", { name: "Progress of your website" }).textContent()).toContain("Payment Received");
+    expect(await page.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(
+      "Payment Received",
+    );
     const box = page.getByLabel("What would you like changed in revision 1?");
     await box.fill("Too short");
     await page.getByRole("button", { name: "Submit Feedback" }).click();
     expect(await alertText(page)).toBe("Feedback must be at least 10 characters");
-    await page.getByLabel("What would you like changed in revision 1?").fill("Please make the phone number bigger on mobile.");
-    await Promise.all([flash(page, "Feedback Submitted!"), page.getByRole("button", { name: "Submit Feedback" }).click()]);
+    await page
+      .getByLabel("What would you like changed in revision 1?")
+      .fill("Please make the phone number bigger on mobile.");
+    await Promise.all([
+      flash(page, "Feedback Submitted!"),
+      page.getByRole("button", { name: "Submit Feedback" }).click(),
+    ]);
     expect(await page.getByRole("button", { name: "Submit Feedback" }).count()).toBe(0);
     const readOnly = page.getByLabel("Your feedback for revision 1");
     expect(await readOnly.inputValue()).toBe("Please make the phone number bigger on mobile.");
@@ -109,12 +119,18 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.getByRole("heading", { name: "Forgot Password", level: 1 }).waitFor();
     await page.getByLabel("Email").fill(email);
     await check(page, "auth-forgot", javaScriptEnabled);
-    await Promise.all([flash(page, "Check your e-mail"), page.getByRole("button", { name: "Send Reset Link" }).click()]);
+    await Promise.all([
+      flash(page, "Check your e-mail"),
+      page.getByRole("button", { name: "Send Reset Link" }).click(),
+    ]);
 
     const link = await linkFromMail(email, "Choose a new password", "Choose a new password");
     await page.goto(link);
     await page.getByLabel("New password", { exact: true }).fill("brand-new-password");
-    await Promise.all([flash(page, "Password Changed"), page.getByRole("button", { name: "Set New Password" }).click()]);
+    await Promise.all([
+      flash(page, "Password Changed"),
+      page.getByRole("button", { name: "Set New Password" }).click(),
+    ]);
     await page.waitForURL(`${APP_URL}/dashboard`);
     // The link worked once.
     await page.goto(link);
@@ -129,7 +145,13 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.getByText("Access Token Required").waitFor();
     expect(await page.getByText("Please use the link from your order confirmation email.").count()).toBe(1);
 
-    await page.goto(await linkFromMail(email, "Your 24-Hour Website order: next, tell us about your business", "See your order status"));
+    await page.goto(
+      await linkFromMail(
+        email,
+        "Your 24-Hour Website order: next, tell us about your business",
+        "See your order status",
+      ),
+    );
     await page.waitForURL(`${APP_URL}/order-status`);
     expect(page.url()).not.toContain("access_token");
     await page.getByRole("heading", { name: /Your Project/ }).waitFor();
@@ -137,14 +159,23 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await page.getByRole("main").textContent()).toContain("$300.00 AUD");
     await check(page, "order-status", javaScriptEnabled);
 
-    await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
+    await IntakeToken.updateOne(
+      { order_id: orderId, purpose: "intake" },
+      { $set: { expires_at: new Date(Date.now() - 60_000) } },
+    );
     await page.reload();
     await page.getByText("Expired", { exact: true }).waitFor();
-    await Promise.all([flash(page, "Access Renewed!"), page.getByRole("button", { name: "Renew Access for 30 Days" }).click()]);
+    await Promise.all([
+      flash(page, "Access Renewed!"),
+      page.getByRole("button", { name: "Renew Access for 30 Days" }).click(),
+    ]);
     await page.getByText("Active", { exact: true }).waitFor();
 
     await page.getByRole("link", { name: "Request deletion of my data" }).click();
-    await Promise.all([flash(page, "Deletion Requested"), page.getByRole("button", { name: "Yes, delete my data" }).click()]);
+    await Promise.all([
+      flash(page, "Deletion Requested"),
+      page.getByRole("button", { name: "Yes, delete my data" }).click(),
+    ]);
   });
 
   it("subscribes to a plan through the offline checkout and manages it", async () => {
@@ -152,7 +183,10 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/maintenance");
     await check(page, "maintenance", javaScriptEnabled);
     expect(await page.getByText("All plans include a 30-day money-back guarantee").count()).toBe(1);
-    await Promise.all([flash(page, "Please sign in to subscribe"), page.getByRole("button", { name: "Subscribe Now to Essentials" }).click()]);
+    await Promise.all([
+      flash(page, "Please sign in to subscribe"),
+      page.getByRole("button", { name: "Subscribe Now to Essentials" }).click(),
+    ]);
     await page.waitForURL(/\/auth\?redirectTo=%2Fmaintenance$/);
 
     const { cookie } = await signedInUser();
@@ -160,7 +194,10 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/maintenance");
     await page.getByRole("button", { name: "Subscribe Now to Professional" }).click();
     await page.getByRole("heading", { name: "Test subscription" }).waitFor();
-    await Promise.all([flash(page, "Subscribed!"), page.getByRole("button", { name: "Complete test subscription" }).click()]);
+    await Promise.all([
+      flash(page, "Subscribed!"),
+      page.getByRole("button", { name: "Complete test subscription" }).click(),
+    ]);
     await page.waitForURL(`${APP_URL}/maintenance`);
     const current = page.getByRole("listitem").filter({ hasText: "Current Plan" });
     expect(await current.getByRole("heading").textContent()).toContain("Professional");

@@ -9,7 +9,11 @@ const browser = useBrowser();
 /** Pays through the offline test checkout over HTTP, as another browser would have; returns the success page's path. */
 async function paidElsewhere(): Promise<string> {
   const from = loopbackAddress();
-  const start = await postForm("/checkout", `intent=pay&email=${encodeURIComponent(uniqueAddress("elsewhere"))}&terms=on`, { from });
+  const start = await postForm(
+    "/checkout",
+    `intent=pay&email=${encodeURIComponent(uniqueAddress("elsewhere"))}&terms=on`,
+    { from },
+  );
   const cookie = ([] as string[])
     .concat(start.headers["set-cookie"] ?? [])
     .map((c) => c.split(";")[0])
@@ -43,7 +47,10 @@ describe("a form too large to accept", () => {
     await page.getByLabel("Name").fill("Sam");
     await page.getByLabel("Email").fill("sam@example.test");
     await page.getByLabel(/^Message/).fill("a".repeat(70_000));
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Send Message" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Send Message" }).click(),
+    ]);
     expect(response.status()).toBe(413);
     await page.getByText(FORM_MESSAGES.tooLarge(TEXT_FORM_MAX_BYTES)).waitFor();
     await screenshot(page, "form-too-large");

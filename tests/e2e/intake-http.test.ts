@@ -11,12 +11,19 @@ useAppDatabase();
 async function openLink(token: string) {
   const r = await fetch(`${APP_URL}/intake-form?token=${token}`, { redirect: "manual" });
   expect(r.headers.get("Location")).toBe("/intake-form");
-  return r.headers.getSetCookie().find((c) => c.startsWith("__intake="))!.split(";")[0];
+  return r.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__intake="))!
+    .split(";")[0];
 }
 const postStep = (cookie: string, step: number, body: FormData | URLSearchParams) =>
   fetch(`${APP_URL}/intake-form/${step}`, { method: "POST", body, headers: { Cookie: cookie }, redirect: "manual" });
 const reach = (orderId: string, step: number) =>
-  IntakeSubmission.updateOne({ _id: orderId }, { $set: { furthest_step: step }, $setOnInsert: { order_id: orderId } }, { upsert: true });
+  IntakeSubmission.updateOne(
+    { _id: orderId },
+    { $set: { furthest_step: step }, $setOnInsert: { order_id: orderId } },
+    { upsert: true },
+  );
 const html = (text: string) => text.replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
 
 describe("intake step posts over HTTP", () => {
@@ -48,7 +55,9 @@ describe("intake step posts over HTTP", () => {
     const { orderId, token } = await paidOrder();
     const cookie = await openLink(token);
     await reach(orderId, 4);
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#c84" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#c84" } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
     form.set("intent", "stay");
     form.append("photos", new File([photo as BlobPart], "van.jpg", { type: "image/jpeg" }));

@@ -20,7 +20,9 @@ async function customerAt(step: number, javaScriptEnabled: boolean, width?: numb
     business_description: "Licensed electricians for homes and businesses in Lismore.",
     website_purpose: "lead_generation",
     main_cta: "Call for a free quote",
-    services_list: [{ name: "Switchboard upgrades", description: "Done in a day", showPricing: true, price: "From $990" }],
+    services_list: [
+      { name: "Switchboard upgrades", description: "Done in a day", showPricing: true, price: "From $990" },
+    ],
     service_area: "Lismore and the Northern Rivers",
     abn_acn: "12 345 678 901",
     primary_domain: "brightspark.com.au",
@@ -41,7 +43,9 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     await page.getByLabel("Customer's name").fill("Jenny from Goonellabah");
     await page.getByRole("button", { name: "Next Step" }).click();
     await page.getByRole("alert").first().waitFor();
-    expect(await page.getByRole("alert").first().textContent()).toBe("Testimonial 1, What they said: Please add what they said");
+    expect(await page.getByRole("alert").first().textContent()).toBe(
+      "Testimonial 1, What they said: Please add what they said",
+    );
     // The row stays on the form with what was typed (checked in the browser with JavaScript; by the server without).
     const row = page.getByRole("group", { name: javaScriptEnabled ? "Add a testimonial" : "Testimonial 1" });
     expect(await row.getByLabel("Customer's name").inputValue()).toBe("Jenny from Goonellabah");
@@ -59,8 +63,15 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     await page.getByLabel("Role").fill("Apprentice");
     await page.getByRole("button", { name: "Save & Exit" }).click();
     await page.getByRole("alert").first().waitFor();
-    expect(await page.getByRole("alert").first().textContent()).toBe("Staff member 1, Name: Please add this person's name, or clear their boxes");
-    expect(await page.getByRole("group", { name: javaScriptEnabled ? "Add a staff member" : "Staff member 1" }).getByLabel("Role").inputValue()).toBe("Apprentice");
+    expect(await page.getByRole("alert").first().textContent()).toBe(
+      "Staff member 1, Name: Please add this person's name, or clear their boxes",
+    );
+    expect(
+      await page
+        .getByRole("group", { name: javaScriptEnabled ? "Add a staff member" : "Staff member 1" })
+        .getByLabel("Role")
+        .inputValue(),
+    ).toBe("Apprentice");
   });
 
   it("points out a price typed without its tick instead of dropping it", async () => {
@@ -79,8 +90,12 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
       await added.getByLabel("Price", { exact: true }).fill("$180");
       await page.getByRole("button", { name: "Add service" }).click();
       await page.getByRole("alert").first().waitFor();
-      expect(await page.getByRole("alert").first().textContent()).toContain("Tick 'Show a price for this service' to show this price, or clear it");
-      expect(await page.getByRole("group", { name: "Service 2" }).getByLabel("Price", { exact: true }).inputValue()).toBe("$180");
+      expect(await page.getByRole("alert").first().textContent()).toContain(
+        "Tick 'Show a price for this service' to show this price, or clear it",
+      );
+      expect(
+        await page.getByRole("group", { name: "Service 2" }).getByLabel("Price", { exact: true }).inputValue(),
+      ).toBe("$180");
     }
   });
 
@@ -93,7 +108,10 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     await page.getByText("Step 13 of 14").waitFor();
     await page.getByText(/You chose to have your website built by hand/).waitFor();
     const doc = await IntakeSubmission.findOne({ order_id: orderId }).lean();
-    expect(doc).toMatchObject({ ai_processing_consent: false, privacy_consent: { aiOptOut: true, allowAIDataProcessing: false } });
+    expect(doc).toMatchObject({
+      ai_processing_consent: false,
+      privacy_consent: { aiOptOut: true, allowAIDataProcessing: false },
+    });
 
     await page.getByRole("button", { name: "Back" }).click();
     await page.getByText("Step 12 of 14").waitFor();

@@ -10,7 +10,10 @@ const browser = useBrowser();
 useAppDatabase();
 
 // A 1x1 PNG: a real image by its bytes.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const heading = (page: Page) => page.locator("h1").textContent();
 const next = (page: Page) => page.getByRole("button", { name: "Next Step" }).click();
@@ -65,7 +68,9 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await page.getByLabel("Service name").fill("Switchboard upgrades");
     await page.getByRole("button", { name: "Add service" }).click();
     await page.getByRole("group", { name: "Service 1" }).waitFor();
-    expect(await page.getByRole("group", { name: "Service 1" }).getByLabel("Service name").inputValue()).toBe("Switchboard upgrades");
+    expect(await page.getByRole("group", { name: "Service 1" }).getByLabel("Service name").inputValue()).toBe(
+      "Switchboard upgrades",
+    );
     await next(page);
 
     await onStep(page, 4);
@@ -75,14 +80,18 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     expect(await alertText(page)).toBe("Please describe each new photo (alt text), then continue.");
     await page.getByAltText("Your current logo").waitFor(); // appears once the saved step reloads
     // By path, so it shows under any host name the site is opened with (here 127.0.0.1, not APP_URL's).
-    expect(await page.getByAltText("Your current logo").getAttribute("src")).toMatch(new RegExp(`^/uploads/logos/${orderId}/`));
+    expect(await page.getByAltText("Your current logo").getAttribute("src")).toMatch(
+      new RegExp(`^/uploads/logos/${orderId}/`),
+    );
     await page.getByLabel("Describe the photo (alt text, required)").fill("Our service van");
     await screenshot(page, `intake-step4-${javaScriptEnabled ? "js" : "nojs"}`);
     await next(page);
 
     await onStep(page, 5);
     await page.getByLabel(/^Primary domain/).fill("brightspark.com.au");
-    expect(await page.getByRole("link", { name: /Find Google Business Profile/ }).getAttribute("href")).toContain("Bright%20Spark%20Electrical");
+    expect(await page.getByRole("link", { name: /Find Google Business Profile/ }).getAttribute("href")).toContain(
+      "Bright%20Spark%20Electrical",
+    );
     await next(page);
 
     await onStep(page, 6);
@@ -106,7 +115,9 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     }
     await onStep(later, 9);
     await next(later);
-    expect(await alertText(later)).toBe("Legal Pages Acknowledgement: Please tick the Legal Pages Acknowledgement to continue");
+    expect(await alertText(later)).toBe(
+      "Legal Pages Acknowledgement: Please tick the Legal Pages Acknowledgement to continue",
+    );
     await later.getByLabel(/Legal Pages Acknowledgement/).check();
     await next(later);
     await onStep(later, 10);
@@ -118,7 +129,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
 
     await onStep(later, 12);
     if (javaScriptEnabled) expect(await later.getByRole("button", { name: "Next Step" }).isDisabled()).toBe(true);
-    for (const label of [/processed by AI/, /used to generate my website/, /never sent to AI/, /how my data is used/]) await later.getByLabel(label).check();
+    for (const label of [/processed by AI/, /used to generate my website/, /never sent to AI/, /how my data is used/])
+      await later.getByLabel(label).check();
     await next(later);
 
     await onStep(later, 13);
@@ -137,9 +149,16 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await later.getByRole("heading", { name: "Your intake form has been submitted" }).waitFor();
 
     const doc = await IntakeSubmission.findOne({ order_id: orderId }).lean();
-    expect(doc).toMatchObject({ status: "submitted", business_name: "Bright Spark Electrical", ai_processing_consent: true, additional_details: "Please call after 3pm." });
+    expect(doc).toMatchObject({
+      status: "submitted",
+      business_name: "Bright Spark Electrical",
+      ai_processing_consent: true,
+      additional_details: "Please call after 3pm.",
+    });
     expect(doc?.logo_url).toContain(`/uploads/logos/${orderId}/`);
-    expect(doc?.photo_metadata).toMatchObject([{ altText: "Our service van", placement: "gallery", crop: "landscape", priority: "medium" }]);
+    expect(doc?.photo_metadata).toMatchObject([
+      { altText: "Our service van", placement: "gallery", crop: "landscape", priority: "medium" },
+    ]);
     expect(JSON.stringify(doc?.ai_safe_data)).not.toContain("0400 123 999");
     expect((await Order.findById(orderId).lean())?.intake_progress).toBeGreaterThan(30);
     expect(await IntakeToken.findOne({ order_id: orderId, purpose: "intake" }).lean()).toMatchObject({ used: true });
@@ -209,11 +228,12 @@ describe("autosave with JavaScript on", () => {
     await page.clock.runFor(31_000);
     await page.getByText(/^Last saved/).waitFor();
     expect(posts).toHaveLength(1);
-    await expect.poll(async () => (await IntakeSubmission.findOne({ order_id: orderId }).lean())?.business_name).toBe("Typed but not yet saved");
+    await expect
+      .poll(async () => (await IntakeSubmission.findOne({ order_id: orderId }).lean())?.business_name)
+      .toBe("Typed but not yet saved");
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Typed but not yet saved");
 
     await page.clock.runFor(31_000);
     expect(posts).toHaveLength(1); // unchanged since the last save
   });
 });
-

@@ -56,7 +56,9 @@ describe.each(JS_MODES)("the admin outbox with %s", (mode, javaScriptEnabled) =>
     // The app's outbox worker delivers it; the row leaves the failed list.
     const [mail] = await waitForMessages(to);
     expect((await messageText(mail.ID)).Subject).toBe("Your draft is ready");
-    await expect.poll(async () => (await OutboxMessage.findOne({ to }).lean())?.status, { timeout: 10_000 }).toBe("sent");
+    await expect
+      .poll(async () => (await OutboxMessage.findOne({ to }).lean())?.status, { timeout: 10_000 })
+      .toBe("sent");
     await page.goto("/admin/outbox?status=sent");
     const sentRow = page.getByRole("row").filter({ hasText: to });
     expect(await sentRow.getByRole("button").count()).toBe(0); // nothing delivered is offered again
@@ -115,9 +117,14 @@ describe.each(JS_MODES)("the customer's data export with %s", (_mode, javaScript
     const page = await browser.newPage({ javaScriptEnabled });
     await addSessionCookie(page.context(), customer.cookie, APP_URL);
     await page.goto("/dashboard");
-    const data = await download(page, page.getByRole("button", { name: `Download my data (JSON) for order ${orderId.slice(0, 8)}` }));
+    const data = await download(
+      page,
+      page.getByRole("button", { name: `Download my data (JSON) for order ${orderId.slice(0, 8)}` }),
+    );
     expect(data.order).toMatchObject({ id: orderId, email: customer.email, status: "paid", amount_paid_cents: 30_000 });
-    expect(data.emails.map((m: { subject: string }) => m.subject)).toContain("Your 24-Hour Website order: next, tell us about your business");
+    expect(data.emails.map((m: { subject: string }) => m.subject)).toContain(
+      "Your 24-Hour Website order: next, tell us about your business",
+    );
     expect(JSON.stringify(data)).not.toMatch(/token_hash|password/);
     expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_export" })).toBe(1);
   });

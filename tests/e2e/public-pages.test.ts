@@ -5,8 +5,14 @@ import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowse
 
 const browser = useBrowser();
 
-const href = (page: Page, name: string | RegExp) => page.getByRole("main").getByRole("link", { name, exact: typeof name === "string" }).first().getAttribute("href");
-const heading = (page: Page, name: string) => page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 5000 });
+const href = (page: Page, name: string | RegExp) =>
+  page
+    .getByRole("main")
+    .getByRole("link", { name, exact: typeof name === "string" })
+    .first()
+    .getAttribute("href");
+const heading = (page: Page, name: string) =>
+  page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 5000 });
 
 describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
   it("home: hero, benefits, services, three 5-star testimonials and every call to action", async () => {
@@ -23,7 +29,8 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     expect(await href(page, /Review Generation/)).toBe("/review-generation");
     expect(await page.getByLabel("Rated 5 out of 5").count()).toBe(3);
     await heading(page, "We're a Small Business Too");
-    for (const title of ["Fast Results", "Honest Pricing", "Built to Win Customers", "Everything Handled"]) await heading(page, title);
+    for (const title of ["Fast Results", "Honest Pricing", "Built to Win Customers", "Everything Handled"])
+      await heading(page, title);
   });
 
   it("services: the four cards with their buttons and the closing block", async () => {
@@ -41,7 +48,8 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
   it("about: story, promise, the three values and a way to get started", async () => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/about");
-    for (const title of ["Our Promise", "No BS", "We Get It", "Built to Win Customers", "Ready to Get Started?"]) await heading(page, title);
+    for (const title of ["Our Promise", "No BS", "We Get It", "Built to Win Customers", "Ready to Get Started?"])
+      await heading(page, title);
     expect(await href(page, "Contact Us")).toBe("/contact");
   });
 
@@ -74,7 +82,11 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/showcase");
     expect(await page.getByRole("img", { name: /^Sketch of the .* home page$/ }).count()).toBe(3);
-    for (const [name, slug] of [["Pampered Paws Grooming", "dog-groomer"], ["Bright Spark Electrical", "electrician"], ["Riverside Accounting", "accountant"]]) {
+    for (const [name, slug] of [
+      ["Pampered Paws Grooming", "dog-groomer"],
+      ["Bright Spark Electrical", "electrician"],
+      ["Riverside Accounting", "accountant"],
+    ]) {
       expect(await href(page, `View the ${name} demo`)).toBe(`/showcase/${slug}`);
     }
     await page.getByRole("link", { name: "View the Bright Spark Electrical demo" }).click();
@@ -84,7 +96,8 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     await expect.poll(() => page.locator(".card h3").count()).toBe(4);
     // A convincing small site: real services, a customer's words, how to get in touch; no placeholder text.
     const demo = await page.getByRole("main").textContent();
-    for (const text of ["Switchboard Upgrades", "Called at 7am with no power", "Get in Touch", "(02) 5550 2931"]) expect(demo).toContain(text);
+    for (const text of ["Switchboard Upgrades", "Called at 7am with no power", "Get in Touch", "(02) 5550 2931"])
+      expect(demo).toContain(text);
     expect(demo).not.toMatch(/placeholder/i);
     expect(await page.getByRole("img", { name: "Sketch of the Bright Spark Electrical home page" }).count()).toBe(1);
     await page.getByRole("link", { name: /Back to Portfolio/ }).click();
@@ -97,12 +110,27 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/terms");
     const terms = await page.getByRole("main").textContent();
-    for (const text of ["16 March 2020", "confirmed that we have received all the materials", "functional website", "up to 3 rounds of revisions", "within 7 days", "21 days", "New South Wales"]) {
+    for (const text of [
+      "16 March 2020",
+      "confirmed that we have received all the materials",
+      "functional website",
+      "up to 3 rounds of revisions",
+      "within 7 days",
+      "21 days",
+      "New South Wales",
+    ]) {
       expect(terms).toContain(text);
     }
     await page.goto("/privacy");
     const privacy = await page.getByRole("main").textContent();
-    for (const text of ["Registered Australian business", "Local area", "30 days, 1 year, or permanently", "Opt out", "delete your data", "preview"]) {
+    for (const text of [
+      "Registered Australian business",
+      "Local area",
+      "30 days, 1 year, or permanently",
+      "Opt out",
+      "delete your data",
+      "preview",
+    ]) {
       expect(privacy).toContain(text);
     }
     await page.goto("/facebook-disclaimer");
@@ -113,7 +141,19 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
 describe("public pages", () => {
   it("each has a title under 60 characters, a description under 160 and Open Graph tags", async () => {
     const page = await browser.newPage({ javaScriptEnabled: false });
-    for (const path of ["/", "/services", "/about", "/contact", "/24-hour-website", "/review-generation", "/showcase", "/showcase/accountant", "/privacy", "/terms", "/facebook-disclaimer"]) {
+    for (const path of [
+      "/",
+      "/services",
+      "/about",
+      "/contact",
+      "/24-hour-website",
+      "/review-generation",
+      "/showcase",
+      "/showcase/accountant",
+      "/privacy",
+      "/terms",
+      "/facebook-disclaimer",
+    ]) {
       await page.goto(path);
       const title = await page.title();
       const description = await page.locator('meta[name="description"]').getAttribute("content");
@@ -125,7 +165,19 @@ describe("public pages", () => {
 
   it("pass axe with no serious violations", async () => {
     const page = await browser.newPage({ javaScriptEnabled: true });
-    for (const path of ["/", "/services", "/about", "/contact", "/24-hour-website", "/review-generation", "/showcase", "/showcase/dog-groomer", "/privacy", "/terms", "/facebook-disclaimer"]) {
+    for (const path of [
+      "/",
+      "/services",
+      "/about",
+      "/contact",
+      "/24-hour-website",
+      "/review-generation",
+      "/showcase",
+      "/showcase/dog-groomer",
+      "/privacy",
+      "/terms",
+      "/facebook-disclaimer",
+    ]) {
       await page.goto(path);
       await expectNoSeriousA11yViolations(page);
     }

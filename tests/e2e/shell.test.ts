@@ -6,9 +6,23 @@ const browser = useBrowser();
 
 // Every public route of spec 1 section 2 answers inside the shell.
 const PUBLIC_ROUTES = [
-  "/", "/services", "/about", "/contact", "/24-hour-website", "/review-generation", "/checkout",
-  "/order-status", "/auth", "/maintenance", "/packages", "/showcase", "/showcase/electrician",
-  "/privacy", "/terms", "/facebook-disclaimer", "/rapid-website",
+  "/",
+  "/services",
+  "/about",
+  "/contact",
+  "/24-hour-website",
+  "/review-generation",
+  "/checkout",
+  "/order-status",
+  "/auth",
+  "/maintenance",
+  "/packages",
+  "/showcase",
+  "/showcase/electrician",
+  "/privacy",
+  "/terms",
+  "/facebook-disclaimer",
+  "/rapid-website",
 ];
 
 describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => {
@@ -18,7 +32,10 @@ describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => 
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       const nav = page.getByRole("navigation", { name: "Main" });
-      expect(await nav.getByRole("link").allTextContents(), path).toEqual([...NAV_LINKS.map((l) => l.label), "Get Started"]);
+      expect(await nav.getByRole("link").allTextContents(), path).toEqual([
+        ...NAV_LINKS.map((l) => l.label),
+        "Get Started",
+      ]);
       expect(await page.locator("h1").count(), path).toBe(1);
       const footer = page.getByRole("contentinfo");
       await expect.poll(() => footer.getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/auth");
@@ -41,7 +58,11 @@ describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => 
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
-    for (const [name, href] of [["Privacy Policy", "/privacy"], ["Terms of Service", "/terms"], ["Facebook Disclaimer", "/facebook-disclaimer"]]) {
+    for (const [name, href] of [
+      ["Privacy Policy", "/privacy"],
+      ["Terms of Service", "/terms"],
+      ["Facebook Disclaimer", "/facebook-disclaimer"],
+    ]) {
       expect(await footer.getByRole("link", { name }).getAttribute("href")).toBe(href);
     }
     for (const name of [/Facebook \(opens in a new tab\)/, /YouTube \(opens in a new tab\)/]) {
@@ -88,7 +109,6 @@ describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => 
     await page.reload();
     expect(await flash.count()).toBe(0);
   });
-
 });
 
 describe("the shell and the server", () => {
@@ -96,7 +116,7 @@ describe("the shell and the server", () => {
   it("passes axe with no serious violations on a page, the 404 page and the small-screen menu", async () => {
     const page = await browser.newPage({ javaScriptEnabled: true });
     await page.goto("/");
-        await expectNoSeriousA11yViolations(page);
+    await expectNoSeriousA11yViolations(page);
     await page.goto("/missing");
     await expectNoSeriousA11yViolations(page);
     const small = await browser.newPage({ javaScriptEnabled: true, width: 390 });
@@ -108,7 +128,11 @@ describe("the shell and the server", () => {
   it("answers /healthz and refuses a cross-site form post", async () => {
     const health = await fetch(`${APP_URL}/healthz`);
     expect(await health.json()).toEqual({ ok: true, db: "up" });
-    const forged = await fetch(`${APP_URL}/contact`, { method: "POST", headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ name: "x" }) });
+    const forged = await fetch(`${APP_URL}/contact`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+      body: new URLSearchParams({ name: "x" }),
+    });
     expect(forged.status).toBe(403);
   });
 

@@ -18,11 +18,19 @@ useTestDatabase();
 
 type Errors = { error?: Record<string, string[]> };
 type Reply = Response & { init?: { status?: number }; data?: Errors & { result?: Errors } };
-type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<unknown> | unknown;
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: Record<string, unknown>;
+}) => Promise<unknown> | unknown;
 
 let ip = 0;
 /** Posts a form to a route action as a browser would (its own client address unless given). */
-async function post(handler: Handler, body: Record<string, string>, options: { cookie?: string; address?: string; url?: string } = {}): Promise<Reply> {
+async function post(
+  handler: Handler,
+  body: Record<string, string>,
+  options: { cookie?: string; address?: string; url?: string } = {},
+): Promise<Reply> {
   const request = new Request(options.url ?? "http://localhost/auth", {
     method: "POST",
     body: new URLSearchParams(body),
@@ -36,7 +44,11 @@ async function post(handler: Handler, body: Record<string, string>, options: { c
 }
 async function get(handler: Handler, url: string, cookie = ""): Promise<Reply> {
   try {
-    return (await handler({ request: new Request(url, { headers: { Cookie: cookie } }), params: {}, context: {} })) as Reply;
+    return (await handler({
+      request: new Request(url, { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    })) as Reply;
   } catch (thrown) {
     return thrown as Reply;
   }
@@ -101,7 +113,11 @@ describe("sign in and sessions", () => {
   it("starts a new session id at sign-in, honours only a same-site redirectTo, and ends the session on the server at sign-out", async () => {
     const user = await signedInUser();
     const before = user.cookie;
-    const r = await post(authAction, { intent: "sign-in", email: user.email, password: user.password, redirectTo: "https://evil.example/x" }, { cookie: before });
+    const r = await post(
+      authAction,
+      { intent: "sign-in", email: user.email, password: user.password, redirectTo: "https://evil.example/x" },
+      { cookie: before },
+    );
     expect(r.status).toBe(303);
     expect(r.headers.get("Location")).toBe("/dashboard");
     const after = cookieFrom(r);
@@ -111,7 +127,12 @@ describe("sign in and sessions", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: before } }))).toBeNull();
     expect((await getUser(new Request("http://localhost/", { headers: { Cookie: after } })))?.email).toBe(user.email);
 
-    const same = await post(authAction, { intent: "sign-in", email: user.email, password: user.password, redirectTo: "/maintenance" });
+    const same = await post(authAction, {
+      intent: "sign-in",
+      email: user.email,
+      password: user.password,
+      redirectTo: "/maintenance",
+    });
     expect(same.headers.get("Location")).toBe("/maintenance");
 
     const out = await post(signOutAction, {}, { cookie: after, url: "http://localhost/auth/sign-out" });
@@ -127,17 +148,25 @@ describe("sign in and sessions", () => {
     const idle = await signedInUser();
     const ids = await Session.find({ user_id: idle.user.id }).lean();
     expect(ids).toHaveLength(1);
-    await Session.updateOne({ _id: ids[0]._id }, { $set: { last_seen_at: new Date(Date.now() - SESSION_IDLE_MS - 1000) } });
+    await Session.updateOne(
+      { _id: ids[0]._id },
+      { $set: { last_seen_at: new Date(Date.now() - SESSION_IDLE_MS - 1000) } },
+    );
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: idle.cookie } }))).toBeNull();
     expect(await Session.exists({ _id: ids[0]._id })).toBeNull();
 
     const busy = await signedInUser();
-    await Session.updateOne({ user_id: busy.user.id }, { $set: { expires_at: new Date(Date.now() - 1000), last_seen_at: new Date() } });
+    await Session.updateOne(
+      { user_id: busy.user.id },
+      { $set: { expires_at: new Date(Date.now() - 1000), last_seen_at: new Date() } },
+    );
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: busy.cookie } }))).toBeNull();
   });
 
   it("treats a forged session cookie as no session", async () => {
-    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: "__session=forged.value" } }))).toBeNull();
+    expect(
+      await getUser(new Request("http://localhost/", { headers: { Cookie: "__session=forged.value" } })),
+    ).toBeNull();
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: "__session=%E0%A4%A" } }))).toBeNull();
   });
 
@@ -150,7 +179,8 @@ describe("sign in and sessions", () => {
   it("limits attempts per account, whichever address they come from, without saying whether it exists", async () => {
     const target = email();
     const answers = [];
-    for (let i = 0; i < SIGN_IN_LIMITS.account.max + 2; i++) answers.push(status(await post(authAction, { intent: "sign-in", email: target, password: "guess" })));
+    for (let i = 0; i < SIGN_IN_LIMITS.account.max + 2; i++)
+      answers.push(status(await post(authAction, { intent: "sign-in", email: target, password: "guess" })));
     expect(answers.slice(0, SIGN_IN_LIMITS.account.max).every((s) => s === 401)).toBe(true);
     expect(answers.at(-1)).toBe(429);
   });
@@ -159,17 +189,27 @@ describe("sign in and sessions", () => {
 describe("password reset", () => {
   it("e-mails a link that works once, even when used twice at once, and ends the other sessions", async () => {
     const user = await signedInUser();
-    const r = await post(forgotAction, { email: user.email.toUpperCase() }, { url: "http://localhost/auth/forgot-password" });
+    const r = await post(
+      forgotAction,
+      { email: user.email.toUpperCase() },
+      { url: "http://localhost/auth/forgot-password" },
+    );
     expect(r.headers.get("Location")).toBe("/auth");
     // An unknown address gets the same answer and no mail.
     const nobody = email();
-    expect((await post(forgotAction, { email: nobody }, { url: "http://localhost/auth/forgot-password" })).headers.get("Location")).toBe("/auth");
+    expect(
+      (await post(forgotAction, { email: nobody }, { url: "http://localhost/auth/forgot-password" })).headers.get(
+        "Location",
+      ),
+    ).toBe("/auth");
     expect(await OutboxMessage.exists({ to: nobody })).toBeNull();
 
     const token = await tokenFromMail(user.email, "/auth/reset-password");
     expect(token).not.toBe("");
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => post(resetAction, { token, password: `new-password-${i}` }, { url: "http://localhost/auth/reset-password" })),
+      Array.from({ length: 10 }, (_, i) =>
+        post(resetAction, { token, password: `new-password-${i}` }, { url: "http://localhost/auth/reset-password" }),
+      ),
     );
     expect(results.filter((x) => x.status === 303)).toHaveLength(1);
     expect(results.filter((x) => status(x) === 410)).toHaveLength(9);
@@ -190,7 +230,9 @@ describe("password reset", () => {
       expect(r.status).toBe(303);
       expect(r.headers.get("Location")).toBe("/auth");
     }
-    expect(await flashOf({ headers: unknown.headers } as Answer)).toEqual(await flashOf({ headers: known.headers } as Answer));
+    expect(await flashOf({ headers: unknown.headers } as Answer)).toEqual(
+      await flashOf({ headers: known.headers } as Answer),
+    );
     expect([...unknown.headers.keys()].sort()).toEqual([...known.headers.keys()].sort());
 
     // The work that differs runs after the answer; once it has finished, only the account got a link.
@@ -207,7 +249,11 @@ describe("password reset", () => {
     await post(forgotAction, { email: user.email }, { url: "http://localhost/auth/forgot-password" });
     const token = await tokenFromMail(user.email, "/auth/reset-password");
     await AccountToken.updateMany({ user_id: user.user.id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    const r = await post(resetAction, { token, password: "another-one" }, { url: "http://localhost/auth/reset-password" });
+    const r = await post(
+      resetAction,
+      { token, password: "another-one" },
+      { url: "http://localhost/auth/reset-password" },
+    );
     expect(status(r)).toBe(410);
     expect(formError(r)).toBe(AUTH_MESSAGES.resetInvalid);
   });
@@ -223,18 +269,38 @@ describe("e-mail confirmation and guest orders", () => {
     // Signing in before confirming sees no guest order.
     const signIn = await post(authAction, { intent: "sign-in", email: address, password: "owner-pw-1" });
     expect((await Order.findById(guest._id).lean())?.user_id).toBeNull();
-    const dash = (await get(dashboardLoader as Handler, "http://localhost/dashboard", cookieFrom(signIn))) as unknown as { orders: unknown[] };
+    const dash = (await get(
+      dashboardLoader as Handler,
+      "http://localhost/dashboard",
+      cookieFrom(signIn),
+    )) as unknown as { orders: unknown[] };
     expect(dash.orders).toEqual([]);
 
     const token = await tokenFromMail(address, "/auth/verify");
-    const wrong = await post(verifyAction, { intent: "confirm", token, password: "not-the-password" }, { url: "http://localhost/auth/verify" });
+    const wrong = await post(
+      verifyAction,
+      { intent: "confirm", token, password: "not-the-password" },
+      { url: "http://localhost/auth/verify" },
+    );
     expect(status(wrong)).toBe(400);
     expect((await Order.findById(guest._id).lean())?.user_id).toBeNull();
 
-    const ok = await post(verifyAction, { intent: "confirm", token, password: "owner-pw-1" }, { url: "http://localhost/auth/verify" });
+    const ok = await post(
+      verifyAction,
+      { intent: "confirm", token, password: "owner-pw-1" },
+      { url: "http://localhost/auth/verify" },
+    );
     expect(ok.status).toBe(303);
     expect((await Order.findById(guest._id).lean())?.user_id).toBe(String(user!._id));
     // Used once.
-    expect(status(await post(verifyAction, { intent: "confirm", token, password: "owner-pw-1" }, { url: "http://localhost/auth/verify" }))).toBe(400);
+    expect(
+      status(
+        await post(
+          verifyAction,
+          { intent: "confirm", token, password: "owner-pw-1" },
+          { url: "http://localhost/auth/verify" },
+        ),
+      ),
+    ).toBe(400);
   });
 });

@@ -30,30 +30,92 @@ let issueId: string;
 beforeAll(async () => {
   who = await people();
   orderId = (await paidOrderWithSession(`matrix-${Date.now()}@example.test`)).orderId;
-  couponId = String((await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id);
+  couponId = String(
+    (await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id,
+  );
   issueId = `amount_mismatch:cs_matrix_${Date.now()}`;
-  await PaymentIssue.create({ _id: issueId, kind: "amount_mismatch", order_id: orderId, stripe_session_id: "cs_matrix", expected_cents: 30_000, paid_cents: 100 });
+  await PaymentIssue.create({
+    _id: issueId,
+    kind: "amount_mismatch",
+    order_id: orderId,
+    stripe_session_id: "cs_matrix",
+    expected_cents: 30_000,
+    paid_cents: 100,
+  });
 });
 
 type Cell = { name: string; call: (cookie: string, person: Person) => Promise<Answer> };
-const admin = (person: Person, realBody: Record<string, string | string[]>) => (person === "admin" ? { intent: "not-a-real-intent" } : realBody);
+const admin = (person: Person, realBody: Record<string, string | string[]>) =>
+  person === "admin" ? { intent: "not-a-real-intent" } : realBody;
 
 const cells: Cell[] = [
   { name: "GET /admin", call: (c) => get(orders.loader, "/admin", c) },
-  { name: "POST /admin (bulk completed)", call: (c, p) => post(orders.action, "/admin", c, admin(p, { intent: "bulk", action: "completed", orderIds: [orderId] })) },
+  {
+    name: "POST /admin (bulk completed)",
+    call: (c, p) =>
+      post(orders.action, "/admin", c, admin(p, { intent: "bulk", action: "completed", orderIds: [orderId] })),
+  },
   { name: "GET /admin/orders.csv", call: (c) => get(csv.loader, "/admin/orders.csv", c) },
   { name: "GET /admin/orders/:id", call: (c) => get(order.loader, `/admin/orders/${orderId}`, c, { orderId }) },
-  { name: "POST /admin/orders/:id (draft URL)", call: (c, p) => post(order.action, `/admin/orders/${orderId}`, c, admin(p, { intent: "save-draft-url", draftUrl: "https://evil.example" }), { orderId }) },
-  { name: "POST /admin/orders/:id (enable revision)", call: (c, p) => post(order.action, `/admin/orders/${orderId}`, c, admin(p, { intent: "toggle-revision", round: "1", enabled: "true" }), { orderId }) },
+  {
+    name: "POST /admin/orders/:id (draft URL)",
+    call: (c, p) =>
+      post(
+        order.action,
+        `/admin/orders/${orderId}`,
+        c,
+        admin(p, { intent: "save-draft-url", draftUrl: "https://evil.example" }),
+        { orderId },
+      ),
+  },
+  {
+    name: "POST /admin/orders/:id (enable revision)",
+    call: (c, p) =>
+      post(
+        order.action,
+        `/admin/orders/${orderId}`,
+        c,
+        admin(p, { intent: "toggle-revision", round: "1", enabled: "true" }),
+        { orderId },
+      ),
+  },
   { name: "GET /admin/coupons", call: (c) => get(coupons.loader, "/admin/coupons", c) },
-  { name: "POST /admin/coupons (create)", call: (c, p) => post(coupons.action, "/admin/coupons", c, admin(p, { intent: "create", code: "HACKED", discount_type: "percentage", discount_value: "100", active: "on" })) },
+  {
+    name: "POST /admin/coupons (create)",
+    call: (c, p) =>
+      post(
+        coupons.action,
+        "/admin/coupons",
+        c,
+        admin(p, {
+          intent: "create",
+          code: "HACKED",
+          discount_type: "percentage",
+          discount_value: "100",
+          active: "on",
+        }),
+      ),
+  },
   { name: "GET /admin/coupons/:id", call: (c) => get(coupon.loader, `/admin/coupons/${couponId}`, c, { couponId }) },
-  { name: "POST /admin/coupons/:id (delete)", call: (c, p) => post(coupon.action, `/admin/coupons/${couponId}`, c, admin(p, { intent: "delete" }), { couponId }) },
+  {
+    name: "POST /admin/coupons/:id (delete)",
+    call: (c, p) => post(coupon.action, `/admin/coupons/${couponId}`, c, admin(p, { intent: "delete" }), { couponId }),
+  },
   { name: "GET /admin/privacy", call: (c) => get(privacy.loader, "/admin/privacy?tab=deletions", c) },
-  { name: "GET /admin/privacy/delete/:id", call: (c) => get(deletion.loader, `/admin/privacy/delete/${orderId}`, c, { orderId }) },
+  {
+    name: "GET /admin/privacy/delete/:id",
+    call: (c) => get(deletion.loader, `/admin/privacy/delete/${orderId}`, c, { orderId }),
+  },
   { name: "GET /admin/payments", call: (c) => get(payments.loader, "/admin/payments", c) },
-  { name: "POST /admin/payments (accept)", call: (c, p) => post(payments.action, "/admin/payments", c, admin(p, { intent: "accept", issueId })) },
-  { name: "POST /admin/privacy/delete/:id (delete)", call: (c, p) => post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }) },
+  {
+    name: "POST /admin/payments (accept)",
+    call: (c, p) => post(payments.action, "/admin/payments", c, admin(p, { intent: "accept", issueId })),
+  },
+  {
+    name: "POST /admin/privacy/delete/:id (delete)",
+    call: (c, p) =>
+      post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }),
+  },
 ];
 
 async function unchanged() {
@@ -74,7 +136,11 @@ describe.each(cells)("$name", ({ name, call }) => {
     } else if (person === "customer") {
       expect([302, 303]).toContain(answer.status);
       expect(answer.location).toBe("/dashboard");
-      expect(await flashOf(answer)).toEqual({ kind: "error", title: "Access Denied", description: "You don't have admin privileges" });
+      expect(await flashOf(answer)).toEqual({
+        kind: "error",
+        title: "Access Denied",
+        description: "You don't have admin privileges",
+      });
     } else {
       expect(answer.status).toBe(isPost ? 400 : 200);
     }

@@ -36,7 +36,13 @@ describe("coupons", () => {
     expect((await flashOf(answer))?.title).toBe("Coupon Created");
     const code = body.code.trim().toUpperCase();
     const doc = (await Coupon.findOne({ code }).lean())!;
-    expect(doc).toMatchObject({ discount_type: "percentage", discount_value: 20, max_uses: null, active: true, allowed_emails: ["jo@acme.au", "bo@acme.au"] });
+    expect(doc).toMatchObject({
+      discount_type: "percentage",
+      discount_value: 20,
+      max_uses: null,
+      active: true,
+      allowed_emails: ["jo@acme.au", "bo@acme.au"],
+    });
     expect(await AdminAuditLog.countDocuments({ target_id: String(doc._id), action: "coupon.created" })).toBe(1);
   });
 
@@ -64,20 +70,35 @@ describe("coupons", () => {
   });
 
   it("lists coupons with times used from the redemption records, edits and deletes them", async () => {
-    const doc = await Coupon.create({ code: `EDIT${randomUUID().slice(0, 6)}`.toUpperCase(), discount_type: "fixed", discount_value: 5000 });
+    const doc = await Coupon.create({
+      code: `EDIT${randomUUID().slice(0, 6)}`.toUpperCase(),
+      discount_type: "fixed",
+      discount_value: 5000,
+    });
     const id = String(doc._id);
     await CouponRedemption.create({ coupon_id: id, slot: "1", order_id: randomUUID(), status: "used" });
-    const listed = ((await get(coupons.loader, "/admin/coupons", cookie)).data as Awaited<ReturnType<typeof coupons.loader>>).page.rows.find((c) => c.id === id)!;
+    const listed = (
+      (await get(coupons.loader, "/admin/coupons", cookie)).data as Awaited<ReturnType<typeof coupons.loader>>
+    ).page.rows.find((c) => c.id === id)!;
     expect(listed).toMatchObject({ timesUsed: 1, discount: "$50.00 off" });
 
-    const edit = (await get(coupon.loader, `/admin/coupons/${id}`, cookie, { couponId: id })).data as Awaited<ReturnType<typeof coupon.loader>>;
+    const edit = (await get(coupon.loader, `/admin/coupons/${id}`, cookie, { couponId: id })).data as Awaited<
+      ReturnType<typeof coupon.loader>
+    >;
     expect(edit.defaults).toMatchObject({ discount_type: "fixed", discount_value: "50" });
-    const updated = await post(coupon.action, `/admin/coupons/${id}`, cookie, { ...edit.defaults, intent: "update", discount_value: "75", max_uses: "5" }, { couponId: id });
+    const updated = await post(
+      coupon.action,
+      `/admin/coupons/${id}`,
+      cookie,
+      { ...edit.defaults, intent: "update", discount_value: "75", max_uses: "5" },
+      { couponId: id },
+    );
     expect((await flashOf(updated))?.title).toBe("Updated");
     expect((await Coupon.findById(id).lean())!).toMatchObject({ discount_value: 7500, max_uses: 5 });
 
     // A used coupon is deactivated, so the order that used it keeps its history.
-    const confirm = (await get(coupon.loader, `/admin/coupons/${id}?confirm=delete`, cookie, { couponId: id })).data as { confirmDelete: boolean };
+    const confirm = (await get(coupon.loader, `/admin/coupons/${id}?confirm=delete`, cookie, { couponId: id }))
+      .data as { confirmDelete: boolean };
     expect(confirm.confirmDelete).toBe(true);
     const deleted = await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id });
     expect((await flashOf(deleted))?.title).toBe("Deleted");
@@ -86,10 +107,23 @@ describe("coupons", () => {
   });
 
   it("deletes an unused coupon for good; deleting twice is a 404, not an error", async () => {
-    const id = String((await Coupon.create({ code: `GONE${randomUUID().slice(0, 6)}`.toUpperCase(), discount_type: "percentage", discount_value: 5 }))._id);
-    expect((await flashOf(await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id })))?.title).toBe("Deleted");
+    const id = String(
+      (
+        await Coupon.create({
+          code: `GONE${randomUUID().slice(0, 6)}`.toUpperCase(),
+          discount_type: "percentage",
+          discount_value: 5,
+        })
+      )._id,
+    );
+    expect(
+      (await flashOf(await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id })))
+        ?.title,
+    ).toBe("Deleted");
     expect(await Coupon.exists({ _id: id })).toBeNull();
-    expect((await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id })).status).toBe(404);
+    expect(
+      (await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id })).status,
+    ).toBe(404);
     expect((await get(coupon.loader, "/admin/coupons/not-an-id", cookie, { couponId: "not-an-id" })).status).toBe(404);
   });
 });

@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as detail from "~/routes/admin.orders.$orderId";
-import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, ReminderLog } from "~/server/models/index.server";
+import {
+  IntakeSubmission,
+  IntakeToken,
+  Order,
+  OutboxMessage,
+  PrivacyAuditLog,
+  ReminderLog,
+} from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -14,8 +21,12 @@ beforeAll(async () => {
   cookie = (await signedInUser({ admin: true })).cookie;
 });
 
-const send = (orderId: string, body: Record<string, string>) => post(detail.action, `/admin/orders/${orderId}`, cookie, body, { orderId });
-const load = async (orderId: string, tab = "") => (await get(detail.loader, `/admin/orders/${orderId}${tab}`, cookie, { orderId })).data as Awaited<ReturnType<typeof detail.loader>>;
+const send = (orderId: string, body: Record<string, string>) =>
+  post(detail.action, `/admin/orders/${orderId}`, cookie, body, { orderId });
+const load = async (orderId: string, tab = "") =>
+  (await get(detail.loader, `/admin/orders/${orderId}${tab}`, cookie, { orderId })).data as Awaited<
+    ReturnType<typeof detail.loader>
+  >;
 
 async function submitted(orderId: string, fields: Record<string, unknown> = {}) {
   await IntakeSubmission.create({
@@ -54,11 +65,19 @@ describe("order detail", () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
     await submitted(orderId);
     const blank = await send(orderId, { intent: "save-draft-url", draftUrl: "   " });
-    expect(await flashOf(blank)).toEqual({ kind: "error", title: "URL Required", description: "Please enter a draft URL" });
-    expect(await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "javascript:alert(1)" }))).toMatchObject({ kind: "error", title: "Save Error" });
+    expect(await flashOf(blank)).toEqual({
+      kind: "error",
+      title: "URL Required",
+      description: "Please enter a draft URL",
+    });
+    expect(
+      await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "javascript:alert(1)" })),
+    ).toMatchObject({ kind: "error", title: "Save Error" });
     expect((await Order.findById(orderId).lean())!.draft_url).toBeNull();
 
-    expect(await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "drafts.example/bright" }))).toEqual({ kind: "success", title: "Draft URL Saved" });
+    expect(await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "drafts.example/bright" }))).toEqual(
+      { kind: "success", title: "Draft URL Saved" },
+    );
     const first = (await Order.findById(orderId).lean())!;
     expect(first.draft_url).toBe("https://drafts.example/bright");
     expect(first.delivery_hours).toBeCloseTo(20, 0);
@@ -72,23 +91,42 @@ describe("order detail", () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`, { product_id: "professional" });
     const toggle = (round: string, enabled: string) => send(orderId, { intent: "toggle-revision", round, enabled });
     const clicks = await Promise.all([toggle("1", "true"), toggle("1", "true"), toggle("1", "true")]);
-    expect(await flashOf(clicks[0])).toEqual({ kind: "success", title: "Revision Enabled", description: "Round 1 enabled and customer notified." });
-    expect(await OutboxMessage.countDocuments({ key: mongoose.trusted({ $regex: `^revision-opened:${orderId}:1:` }) })).toBe(1);
+    expect(await flashOf(clicks[0])).toEqual({
+      kind: "success",
+      title: "Revision Enabled",
+      description: "Round 1 enabled and customer notified.",
+    });
+    expect(
+      await OutboxMessage.countDocuments({ key: mongoose.trusted({ $regex: `^revision-opened:${orderId}:1:` }) }),
+    ).toBe(1);
 
-    expect(await flashOf(await toggle("1", "false"))).toEqual({ kind: "success", title: "Revision Disabled", description: "Round 1 disabled." });
+    expect(await flashOf(await toggle("1", "false"))).toEqual({
+      kind: "success",
+      title: "Revision Disabled",
+      description: "Round 1 disabled.",
+    });
     expect((await Order.findById(orderId).lean())!.revision_1_enabled).toBe(false);
     await toggle("1", "true");
-    expect(await OutboxMessage.countDocuments({ key: mongoose.trusted({ $regex: `^revision-opened:${orderId}:1:` }) })).toBe(2);
+    expect(
+      await OutboxMessage.countDocuments({ key: mongoose.trusted({ $regex: `^revision-opened:${orderId}:1:` }) }),
+    ).toBe(2);
 
     // Professional includes two rounds: round 3 is refused and nothing changes.
-    expect(await flashOf(await toggle("3", "true"))).toEqual({ kind: "error", title: "Error", description: "This order's package includes 2 revision rounds." });
+    expect(await flashOf(await toggle("3", "true"))).toEqual({
+      kind: "error",
+      title: "Error",
+      description: "This order's package includes 2 revision rounds.",
+    });
     expect((await Order.findById(orderId).lean())!.revision_3_enabled).toBe(false);
     expect((await toggle("9", "true")).status).toBe(400);
   });
 
   it("renews the token for 30 days however often the customer renewed it themselves", async () => {
     const { orderId, tokenId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
-    await IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: new Date(Date.now() - 1000), auto_renewed_count: 3 } });
+    await IntakeToken.updateOne(
+      { _id: tokenId },
+      { $set: { expires_at: new Date(Date.now() - 1000), auto_renewed_count: 3 } },
+    );
     expect((await load(orderId)).token!.state).toBe("Expired");
     const answer = await send(orderId, { intent: "renew-token" });
     expect((await flashOf(answer))?.title).toBe("Token Renewed");
@@ -99,8 +137,16 @@ describe("order detail", () => {
 
   it("sends a reminder through the cron's rules, and not again so soon", async () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
-    expect(await flashOf(await send(orderId, { intent: "send-reminder" }))).toEqual({ kind: "success", title: "Reminder Sent", description: "Intake form reminder sent to customer." });
-    expect(await flashOf(await send(orderId, { intent: "send-reminder" }))).toEqual({ kind: "info", title: "Notice", description: "Reminder not sent (limit reached or sent recently)" });
+    expect(await flashOf(await send(orderId, { intent: "send-reminder" }))).toEqual({
+      kind: "success",
+      title: "Reminder Sent",
+      description: "Intake form reminder sent to customer.",
+    });
+    expect(await flashOf(await send(orderId, { intent: "send-reminder" }))).toEqual({
+      kind: "info",
+      title: "Notice",
+      description: "Reminder not sent (limit reached or sent recently)",
+    });
     expect(await ReminderLog.countDocuments({ order_id: orderId })).toBe(1);
   });
 
@@ -114,7 +160,8 @@ describe("order detail", () => {
     const answer = await send(orderId, { intent: "generate-prompt" });
     const prompt = (answer.data as { prompt: string }).prompt;
     expect(prompt).toContain("Bright Spark Electrical");
-    for (const secret of ["private-owner@brightspark.test", "0400 123 999", "Private Person"]) expect(prompt).not.toContain(secret);
+    for (const secret of ["private-owner@brightspark.test", "0400 123 999", "Private Person"])
+      expect(prompt).not.toContain(secret);
     expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "ai_processing" })).toBe(1);
 
     const revision = await send(orderId, { intent: "revision-prompt", round: "1", notes: "  " });
@@ -138,16 +185,35 @@ describe("order detail", () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
     await submitted(orderId);
     const values = (await load(orderId, "?tab=edit-data")).editValues!;
-    const bad = await send(orderId, { ...values, intent: "save-data", business_name: "Changed", brand_colors: "[navy" });
+    const bad = await send(orderId, {
+      ...values,
+      intent: "save-data",
+      business_name: "Changed",
+      brand_colors: "[navy",
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.data)).toContain("Brand colours: not valid JSON, so nothing was saved.");
-    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!.business_name).toBe("Bright Spark Electrical");
+    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!.business_name).toBe(
+      "Bright Spark Electrical",
+    );
 
-    const good = await send(orderId, { ...values, intent: "save-data", business_name: "Bright Spark", brand_colors: '["navy","gold"]', headline: "Power you can trust" });
+    const good = await send(orderId, {
+      ...values,
+      intent: "save-data",
+      business_name: "Bright Spark",
+      brand_colors: '["navy","gold"]',
+      headline: "Power you can trust",
+    });
     expect(await flashOf(good)).toEqual({ kind: "success", title: "Saved Successfully" });
     expect(good.location).toBe(`/admin/orders/${orderId}?tab=edit-data`);
     const doc = (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
-    expect(doc).toMatchObject({ business_name: "Bright Spark", brand_colors: ["navy", "gold"], headline: "Power you can trust", contact_email: "private-owner@brightspark.test", ai_processing_consent: true });
+    expect(doc).toMatchObject({
+      business_name: "Bright Spark",
+      brand_colors: ["navy", "gold"],
+      headline: "Power you can trust",
+      contact_email: "private-owner@brightspark.test",
+      ai_processing_consent: true,
+    });
     expect((await Order.findById(orderId).lean())!.intake_progress).toBeGreaterThan(0);
   });
 

@@ -27,16 +27,28 @@ const list = async (query = "") => {
 
 async function makeOrder(fields: Record<string, unknown>) {
   const created = await Order.create({ email: `o-${randomUUID()}@example.test`, amount_total: 30_000, ...fields });
-  if (fields.created_at) await Order.collection.updateOne({ _id: created._id } as never, { $set: { created_at: fields.created_at } });
+  if (fields.created_at)
+    await Order.collection.updateOne({ _id: created._id } as never, { $set: { created_at: fields.created_at } });
   return created._id;
 }
 
 describe("the orders list", () => {
   let jo: string;
   beforeAll(async () => {
-    jo = await makeOrder({ email: `jo.${tag}@acme.test`, status: "paid", amount_paid: 30_000, created_at: new Date(Date.now() - 2 * DAY) });
-    await makeOrder({ email: `old.${tag}@acme.test`, status: "completed", amount_paid: 30_000, created_at: new Date(Date.now() - 200 * DAY) });
-    for (let i = 0; i < PAGE_SIZE + 3; i++) await makeOrder({ status: "pending", created_at: new Date(Date.now() - i * 60_000) });
+    jo = await makeOrder({
+      email: `jo.${tag}@acme.test`,
+      status: "paid",
+      amount_paid: 30_000,
+      created_at: new Date(Date.now() - 2 * DAY),
+    });
+    await makeOrder({
+      email: `old.${tag}@acme.test`,
+      status: "completed",
+      amount_paid: 30_000,
+      created_at: new Date(Date.now() - 200 * DAY),
+    });
+    for (let i = 0; i < PAGE_SIZE + 3; i++)
+      await makeOrder({ status: "pending", created_at: new Date(Date.now() - i * 60_000) });
   });
 
   it("finds an order by e-mail prefix in any case, or by the first characters of its id", async () => {
@@ -69,11 +81,21 @@ describe("the orders list", () => {
 
   it("shows rows as the spec draws them", async () => {
     const [row] = (await list(`?q=jo.${tag}`)).rows;
-    expect(row).toMatchObject({ shortId: jo.slice(0, 8), statusText: "PAID", tone: "green", guest: true, amount: "$300.00" });
+    expect(row).toMatchObject({
+      shortId: jo.slice(0, 8),
+      statusText: "PAID",
+      tone: "green",
+      guest: true,
+      amount: "$300.00",
+    });
   });
 
   it("exports the filtered list as CSV", async () => {
-    const answer = await csv.loader({ request: new Request(`http://localhost/admin/orders.csv?q=jo.${tag}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+    const answer = await csv.loader({
+      request: new Request(`http://localhost/admin/orders.csv?q=jo.${tag}`, { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    });
     expect(answer.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     const text = await answer.text();
     const lines = text.trim().split("\r\n");
@@ -84,7 +106,8 @@ describe("the orders list", () => {
 });
 
 describe("bulk actions", () => {
-  const bulk = (body: Record<string, string | string[]>) => post(orders.action, "/admin", cookie, { intent: "bulk", ...body });
+  const bulk = (body: Record<string, string | string[]>) =>
+    post(orders.action, "/admin", cookie, { intent: "bulk", ...body });
 
   it("moves paid work to completed and in progress, leaving unpaid orders alone, with an audit entry each", async () => {
     const a = await makeOrder({ status: "paid", amount_paid: 30_000 });
@@ -95,23 +118,35 @@ describe("bulk actions", () => {
     expect(await flashOf(answer)).toEqual({ kind: "success", title: "Updated 2 orders to completed" });
     expect((await Order.findById(unpaid).lean())!.status).toBe("pending");
     expect((await Order.findById(a).lean())!.status).toBe("completed");
-    expect(await AdminAuditLog.countDocuments({ action: "order.status", target_id: mongoose.trusted({ $in: [a, b] }) })).toBe(2);
-    expect(await flashOf(await bulk({ action: "in_progress", orderIds: [a] }))).toEqual({ kind: "success", title: "Updated 1 orders to in progress" });
+    expect(
+      await AdminAuditLog.countDocuments({ action: "order.status", target_id: mongoose.trusted({ $in: [a, b] }) }),
+    ).toBe(2);
+    expect(await flashOf(await bulk({ action: "in_progress", orderIds: [a] }))).toEqual({
+      kind: "success",
+      title: "Updated 1 orders to in progress",
+    });
   });
 
   it("answers a missing choice with the spec's messages and changes nothing", async () => {
     const a = await makeOrder({ status: "paid", amount_paid: 30_000 });
-    expect((await flashOf(await bulk({ action: "delete_everything", orderIds: [a] })))?.title).toBe("Invalid action selected");
+    expect((await flashOf(await bulk({ action: "delete_everything", orderIds: [a] })))?.title).toBe(
+      "Invalid action selected",
+    );
     expect((await flashOf(await bulk({ action: "", orderIds: [a] })))?.title).toBe("Please choose a bulk action");
     expect((await flashOf(await bulk({ action: "completed" })))?.title).toBe("Please select at least one order");
-    expect((await flashOf(await bulk({ action: "completed", orderIds: ["not-an-id"] })))?.title).toBe("Please select at least one order");
+    expect((await flashOf(await bulk({ action: "completed", orderIds: ["not-an-id"] })))?.title).toBe(
+      "Please select at least one order",
+    );
     expect((await Order.findById(a).lean())!.status).toBe("paid");
     expect((await post(orders.action, "/admin", cookie, { intent: "drop" })).status).toBe(400);
   });
 
   it("'Select all' applies to every order matching the filters", async () => {
     const email = `all-${randomUUID()}@bulk.test`;
-    const ids = [await makeOrder({ email, status: "paid", amount_paid: 1 }), await makeOrder({ email, status: "paid", amount_paid: 1 })];
+    const ids = [
+      await makeOrder({ email, status: "paid", amount_paid: 1 }),
+      await makeOrder({ email, status: "paid", amount_paid: 1 }),
+    ];
     const answer = await bulk({ action: "completed", all: "on", q: email });
     expect(await flashOf(answer)).toEqual({ kind: "success", title: "Updated 2 orders to completed" });
     expect(answer.location).toBe(`/admin?q=${encodeURIComponent(email)}`);
@@ -120,7 +155,9 @@ describe("bulk actions", () => {
 
   it("enables revision 1 and e-mails each customer once, however often it is posted", async () => {
     const { orderId } = await paidOrderWithSession(`rev-${randomUUID()}@example.test`);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => bulk({ action: "enable_revision_1", orderIds: [orderId] })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => bulk({ action: "enable_revision_1", orderIds: [orderId] })),
+    );
     expect(await flashOf(answers[0])).toEqual({ kind: "success", title: "Enabled revision 1 for 1 orders" });
     expect((await Order.findById(orderId).lean())!.revision_1_enabled).toBe(true);
     expect(await OutboxMessage.countDocuments({ key: `revision-opened:${orderId}:1:0` })).toBe(1);
@@ -128,7 +165,9 @@ describe("bulk actions", () => {
 
   it("sends each reminder once under the cron's rules, even 20 posts at once", async () => {
     const { orderId } = await paidOrderWithSession(`remind-${randomUUID()}@example.test`);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => bulk({ action: "send_reminders", orderIds: [orderId] })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => bulk({ action: "send_reminders", orderIds: [orderId] })),
+    );
     const titles = await Promise.all(answers.map(async (a) => (await flashOf(a))?.title));
     expect(titles.filter((t) => t === "Sent reminders for 1 orders")).toHaveLength(1);
     expect(titles.filter((t) => t === "Sent reminders for 0 orders")).toHaveLength(19);
@@ -140,9 +179,18 @@ describe("bulk actions", () => {
 describe("the figures", () => {
   it("come from the data: cards and a 12-week chart", async () => {
     const data = await list();
-    expect(data.cards.map((c) => c.label)).toEqual(["Total Revenue", "Total Orders", "Avg Order Value", "Active Projects", "Completion Rate", "Avg Delivery"]);
+    expect(data.cards.map((c) => c.label)).toEqual([
+      "Total Revenue",
+      "Total Orders",
+      "Avg Order Value",
+      "Active Projects",
+      "Completion Rate",
+      "Avg Delivery",
+    ]);
     expect(data.weeks).toHaveLength(12);
-    const paidOrders = await Order.countDocuments({ status: mongoose.trusted({ $in: ["paid", "in_progress", "completed"] }) });
+    const paidOrders = await Order.countDocuments({
+      status: mongoose.trusted({ $in: ["paid", "in_progress", "completed"] }),
+    });
     expect(data.cards[1].value).toBe(String(paidOrders));
   });
 });

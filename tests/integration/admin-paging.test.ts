@@ -13,7 +13,15 @@ import { listOrders } from "~/server/admin/orders.server";
 import { listPaymentIssues } from "~/server/admin/payments.server";
 import { deletionRequests, privacyAuditLog } from "~/server/admin/privacy.server";
 import { listOutbox } from "~/server/mail/outbox.server";
-import { AdminAuditLog, Coupon, IntakeSubmission, Order, OutboxMessage, PaymentIssue, PrivacyAuditLog } from "~/server/models/index.server";
+import {
+  AdminAuditLog,
+  Coupon,
+  IntakeSubmission,
+  Order,
+  OutboxMessage,
+  PaymentIssue,
+  PrivacyAuditLog,
+} from "~/server/models/index.server";
 import { get } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -34,11 +42,16 @@ const TIMES = [0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 4].map((s) => new Date(T0 - s * 100
 
 /** Newest first, ties by _id descending: the order every list promises. */
 function expectedOrder(rows: { id: string; at: Date }[]): string[] {
-  return [...rows].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((r) => r.id);
+  return [...rows]
+    .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map((r) => r.id);
 }
 
 /** Follows `next` from the first page to the last, as an admin clicking "Older" would. */
-async function walk<T>(fetchPage: (cursor: ReturnType<typeof parseCursor>) => Promise<Page<T>>, idOf: (row: T) => string): Promise<string[]> {
+async function walk<T>(
+  fetchPage: (cursor: ReturnType<typeof parseCursor>) => Promise<Page<T>>,
+  idOf: (row: T) => string,
+): Promise<string[]> {
   const seen: string[] = [];
   let cursor: ReturnType<typeof parseCursor> = null;
   for (let pages = 0; pages < 50; pages++) {
@@ -54,7 +67,11 @@ async function walk<T>(fetchPage: (cursor: ReturnType<typeof parseCursor>) => Pr
   throw new Error("the list never ended");
 }
 
-async function expectEveryRowOnce<T>(seeded: { id: string; at: Date }[], fetchPage: (cursor: ReturnType<typeof parseCursor>) => Promise<Page<T>>, idOf: (row: T) => string) {
+async function expectEveryRowOnce<T>(
+  seeded: { id: string; at: Date }[],
+  fetchPage: (cursor: ReturnType<typeof parseCursor>) => Promise<Page<T>>,
+  idOf: (row: T) => string,
+) {
   const seen = await walk(fetchPage, idOf);
   expect(seen).toEqual(expectedOrder(seeded));
   expect(new Set(seen).size).toBe(seeded.length);
@@ -65,25 +82,72 @@ const orderId = () => randomUUID();
 describe("every admin list pages to its last row, each row once, newest first", () => {
   it("orders (with and without a filter)", async () => {
     const seeded = TIMES.map((at) => ({ id: orderId(), at }));
-    await Order.collection.insertMany(seeded.map((s, i) => ({ _id: s.id, email: `p${i}@paging.test`, status: i % 2 ? "paid" : "pending", amount_paid: 30_000, amount_total: 30_000, created_at: s.at })) as never[]);
-    await expectEveryRowOnce(seeded, (cursor) => listOrders({}, { cursor, pageSize: SIZE }).then((r) => r.page), (r) => r.id);
+    await Order.collection.insertMany(
+      seeded.map((s, i) => ({
+        _id: s.id,
+        email: `p${i}@paging.test`,
+        status: i % 2 ? "paid" : "pending",
+        amount_paid: 30_000,
+        amount_total: 30_000,
+        created_at: s.at,
+      })) as never[],
+    );
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) => listOrders({}, { cursor, pageSize: SIZE }).then((r) => r.page),
+      (r) => r.id,
+    );
     const paid = seeded.filter((_, i) => i % 2);
-    await expectEveryRowOnce(paid, (cursor) => listOrders({ status: "paid" }, { cursor, pageSize: SIZE }).then((r) => r.page), (r) => r.id);
+    await expectEveryRowOnce(
+      paid,
+      (cursor) => listOrders({ status: "paid" }, { cursor, pageSize: SIZE }).then((r) => r.page),
+      (r) => r.id,
+    );
   });
 
   it("the outbox (all messages and one status)", async () => {
-    const docs = TIMES.map((at, i) => ({ key: `paging:${randomUUID()}`, to: `m${i}@paging.test`, subject: `Message ${i}`, text: "x", html: "x", status: i < 4 ? "failed" : "sent", attempts: 1, next_attempt_at: at, created_at: at }));
+    const docs = TIMES.map((at, i) => ({
+      key: `paging:${randomUUID()}`,
+      to: `m${i}@paging.test`,
+      subject: `Message ${i}`,
+      text: "x",
+      html: "x",
+      status: i < 4 ? "failed" : "sent",
+      attempts: 1,
+      next_attempt_at: at,
+      created_at: at,
+    }));
     const { insertedIds } = await OutboxMessage.collection.insertMany(docs);
     const seeded = docs.map((d, i) => ({ id: String(insertedIds[i]), at: d.created_at }));
-    await expectEveryRowOnce(seeded, (cursor) => listOutbox({ cursor, pageSize: SIZE }), (r) => r.id);
-    await expectEveryRowOnce(seeded.slice(0, 4), (cursor) => listOutbox({ status: "failed", cursor, pageSize: SIZE }), (r) => r.id);
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) => listOutbox({ cursor, pageSize: SIZE }),
+      (r) => r.id,
+    );
+    await expectEveryRowOnce(
+      seeded.slice(0, 4),
+      (cursor) => listOutbox({ status: "failed", cursor, pageSize: SIZE }),
+      (r) => r.id,
+    );
   });
 
   it("coupons", async () => {
-    const docs = TIMES.map((at, i) => ({ code: `PAGE${i}${randomUUID().slice(0, 4)}`.toUpperCase(), discount_type: "fixed", discount_value: 1000, active: true, allowed_emails: [], allowed_domains: [], created_at: at }));
+    const docs = TIMES.map((at, i) => ({
+      code: `PAGE${i}${randomUUID().slice(0, 4)}`.toUpperCase(),
+      discount_type: "fixed",
+      discount_value: 1000,
+      active: true,
+      allowed_emails: [],
+      allowed_domains: [],
+      created_at: at,
+    }));
     const { insertedIds } = await Coupon.collection.insertMany(docs);
     const seeded = docs.map((d, i) => ({ id: String(insertedIds[i]), at: d.created_at }));
-    await expectEveryRowOnce(seeded, (cursor) => listCoupons({ cursor, pageSize: SIZE }), (r) => r.id);
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) => listCoupons({ cursor, pageSize: SIZE }),
+      (r) => r.id,
+    );
   });
 
   it("payments: the open list and the resolved list, each on its own cursor", async () => {
@@ -101,7 +165,11 @@ describe("every admin list pages to its last row, each row once, newest first", 
     const open = TIMES.map((at, i) => issue(i, at, null));
     const resolved = TIMES.map((at, i) => issue(100 + i, new Date(T0 - 86_400_000), at));
     await PaymentIssue.collection.insertMany([...open, ...resolved] as never[]);
-    await expectEveryRowOnce(open.map((d) => ({ id: d._id, at: d.created_at })), (cursor) => listPaymentIssues({ openCursor: cursor, pageSize: SIZE }).then((r) => r.open), (r) => r.id);
+    await expectEveryRowOnce(
+      open.map((d) => ({ id: d._id, at: d.created_at })),
+      (cursor) => listPaymentIssues({ openCursor: cursor, pageSize: SIZE }).then((r) => r.open),
+      (r) => r.id,
+    );
     await expectEveryRowOnce(
       resolved.map((d) => ({ id: d._id, at: d.resolved_at! })),
       (cursor) => listPaymentIssues({ resolvedCursor: cursor, pageSize: SIZE }).then((r) => r.resolved),
@@ -110,35 +178,80 @@ describe("every admin list pages to its last row, each row once, newest first", 
   });
 
   it("the privacy audit log", async () => {
-    const docs = TIMES.map((at) => ({ key: randomUUID(), timestamp: at, action: "ai_processing", privacy_level: "standard", order_id: orderId(), ai_provider: "test" }));
+    const docs = TIMES.map((at) => ({
+      key: randomUUID(),
+      timestamp: at,
+      action: "ai_processing",
+      privacy_level: "standard",
+      order_id: orderId(),
+      ai_provider: "test",
+    }));
     const { insertedIds } = await PrivacyAuditLog.collection.insertMany(docs);
     const seeded = docs.map((d, i) => ({ id: String(insertedIds[i]), at: d.timestamp }));
-    await expectEveryRowOnce(seeded, (cursor) => privacyAuditLog({ cursor, pageSize: SIZE }), (r) => r.id);
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) => privacyAuditLog({ cursor, pageSize: SIZE }),
+      (r) => r.id,
+    );
   });
 
   it("deletion requests", async () => {
     const docs = TIMES.map((at, i) => {
       const id = orderId();
-      return { _id: id, order_id: id, business_name: `Business ${i}`, contact_email: `d${i}@paging.test`, data_deletion_requested: true, data_deletion_date: at };
+      return {
+        _id: id,
+        order_id: id,
+        business_name: `Business ${i}`,
+        contact_email: `d${i}@paging.test`,
+        data_deletion_requested: true,
+        data_deletion_date: at,
+      };
     });
-    await IntakeSubmission.collection.insertMany([...docs, { _id: orderId(), order_id: "not-requested", data_deletion_requested: false, data_deletion_date: null }] as never[]);
-    await expectEveryRowOnce(docs.map((d) => ({ id: d._id, at: d.data_deletion_date })), (cursor) => deletionRequests({ cursor, pageSize: SIZE }), (r) => r.orderId);
+    await IntakeSubmission.collection.insertMany([
+      ...docs,
+      { _id: orderId(), order_id: "not-requested", data_deletion_requested: false, data_deletion_date: null },
+    ] as never[]);
+    await expectEveryRowOnce(
+      docs.map((d) => ({ id: d._id, at: d.data_deletion_date })),
+      (cursor) => deletionRequests({ cursor, pageSize: SIZE }),
+      (r) => r.orderId,
+    );
   });
 
   it("an order's admin history (only that order's entries)", async () => {
     const target = orderId();
-    const entry = (id: string, at: Date) => ({ actor_id: "a", actor_email: "admin@paging.test", action: "order.status", target_type: "order", target_id: id, details: {}, at });
+    const entry = (id: string, at: Date) => ({
+      actor_id: "a",
+      actor_email: "admin@paging.test",
+      action: "order.status",
+      target_type: "order",
+      target_id: id,
+      details: {},
+      at,
+    });
     const docs = TIMES.map((at) => entry(target, at));
     const { insertedIds } = await AdminAuditLog.collection.insertMany([...docs, entry(orderId(), TIMES[0])]);
     const seeded = docs.map((d, i) => ({ id: String(insertedIds[i]), at: d.at }));
-    await expectEveryRowOnce(seeded, (cursor) => adminHistory(target, { cursor, pageSize: SIZE }), (r) => r.id);
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) => adminHistory(target, { cursor, pageSize: SIZE }),
+      (r) => r.id,
+    );
   });
 });
 
 describe("a cursor, not an offset", () => {
   it("two admins on page 2 while a new row arrives: neither repeats nor skips a row", async () => {
     const target = orderId();
-    const entry = (at: Date) => ({ actor_id: "a", actor_email: "admin@paging.test", action: "order.status", target_type: "order", target_id: target, details: {}, at });
+    const entry = (at: Date) => ({
+      actor_id: "a",
+      actor_email: "admin@paging.test",
+      action: "order.status",
+      target_type: "order",
+      target_id: target,
+      details: {},
+      at,
+    });
     const { insertedIds } = await AdminAuditLog.collection.insertMany(TIMES.map(entry));
     const all = expectedOrder(TIMES.map((at, i) => ({ id: String(insertedIds[i]), at })));
     const first = await adminHistory(target, { pageSize: SIZE });
@@ -177,7 +290,9 @@ describe("hostile cursors", () => {
   ];
 
   it("parses nothing but a well-formed cursor", () => {
-    for (const q of HOSTILE.filter((h) => !h.includes("not-an-object-id") && !h.includes("$gt") && !h.includes("%00") && !h.includes("&before=9"))) {
+    for (const q of HOSTILE.filter(
+      (h) => !h.includes("not-an-object-id") && !h.includes("$gt") && !h.includes("%00") && !h.includes("&before=9"),
+    )) {
       expect(cursorParam(new URLSearchParams(q))).toBeNull();
     }
     expect(parseCursor("1700000000000_abc")).toEqual({ at: new Date(1_700_000_000_000), id: "abc" });
@@ -190,18 +305,26 @@ describe("hostile cursors", () => {
     { path: "/admin/payments", loader: payments.loader, cursorParams: ["before", "resolvedBefore"] },
     { path: "/admin/privacy?tab=audit", loader: privacy.loader, cursorParams: ["before"] },
     { path: "/admin/privacy?tab=deletions", loader: privacy.loader, cursorParams: ["before"] },
-    { path: "/admin/orders/:id", params: () => ({ orderId: detailId }), loader: orderDetail.loader, cursorParams: ["historyBefore"] },
+    {
+      path: "/admin/orders/:id",
+      params: () => ({ orderId: detailId }),
+      loader: orderDetail.loader,
+      cursorParams: ["historyBefore"],
+    },
   ];
 
-  it.each(PAGES)("$path answers a hostile cursor with a page, never a 5xx", async ({ path, params, loader, cursorParams }) => {
-    for (const param of cursorParams) {
-      for (const hostile of HOSTILE) {
-        const q = hostile.replace(/^before/, param).replace("&before=", `&${param}=`);
-        const url = `${path.replace(":id", detailId)}${path.includes("?") ? "&" : "?"}${q}`;
-        const answer = await get(loader, url, cookie, params?.());
-        expect(answer.data, url).not.toBeInstanceOf(Error);
-        expect(answer.status, url).toBeLessThan(500);
+  it.each(PAGES)(
+    "$path answers a hostile cursor with a page, never a 5xx",
+    async ({ path, params, loader, cursorParams }) => {
+      for (const param of cursorParams) {
+        for (const hostile of HOSTILE) {
+          const q = hostile.replace(/^before/, param).replace("&before=", `&${param}=`);
+          const url = `${path.replace(":id", detailId)}${path.includes("?") ? "&" : "?"}${q}`;
+          const answer = await get(loader, url, cookie, params?.());
+          expect(answer.data, url).not.toBeInstanceOf(Error);
+          expect(answer.status, url).toBeLessThan(500);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -18,15 +18,31 @@ beforeAll(async () => {
 
 /** A checkout Stripe reports as paid with `paid` cents instead of the quoted 30,000: held as an amount_mismatch. */
 async function heldPayment(paid = 29_999, fields: Record<string, unknown> = {}) {
-  const doc = await Order.create({ email: uniqueAddress("held"), amount_total: 30_000, stripe_session_id: `cs_test_${randomUUID()}`, ...fields });
-  expect(await settlePayment({ orderId: doc._id, sessionId: doc.stripe_session_id!, amountPaid: paid })).toEqual({ state: "review" });
+  const doc = await Order.create({
+    email: uniqueAddress("held"),
+    amount_total: 30_000,
+    stripe_session_id: `cs_test_${randomUUID()}`,
+    ...fields,
+  });
+  expect(await settlePayment({ orderId: doc._id, sessionId: doc.stripe_session_id!, amountPaid: paid })).toEqual({
+    state: "review",
+  });
   const issue = (await PaymentIssue.findOne({ order_id: doc._id }).lean())!;
   return { orderId: doc._id, email: doc.email, issueId: issue._id };
 }
 
 async function overRedeemed() {
-  const coupon = await Coupon.create({ code: `OVER${randomUUID().slice(0, 6).toUpperCase()}`, discount_type: "percentage", discount_value: 10 });
-  const doc = await Order.create({ email: uniqueAddress("over"), amount_total: 27_000, status: "paid", coupon_code: coupon.code });
+  const coupon = await Coupon.create({
+    code: `OVER${randomUUID().slice(0, 6).toUpperCase()}`,
+    discount_type: "percentage",
+    discount_value: 10,
+  });
+  const doc = await Order.create({
+    email: uniqueAddress("over"),
+    amount_total: 27_000,
+    status: "paid",
+    coupon_code: coupon.code,
+  });
   const issue = await PaymentIssue.create({
     _id: `coupon_over_redeemed:cs_test_${randomUUID()}`,
     kind: "coupon_over_redeemed",
@@ -58,7 +74,10 @@ describe("the Payments tab", () => {
       paid: "$250.00",
       resolvedAt: null,
     });
-    expect(open.rows.find((i) => i.id === over.issueId)).toMatchObject({ kind: "coupon_over_redeemed", couponCode: over.code });
+    expect(open.rows.find((i) => i.id === over.issueId)).toMatchObject({
+      kind: "coupon_over_redeemed",
+      couponCode: over.code,
+    });
   });
 
   it("accepts a held payment once: the order is fulfilled with the amount paid, one e-mail, one audit entry", async () => {
@@ -72,9 +91,14 @@ describe("the Payments tab", () => {
     expect(await Fulfilment.countDocuments({ order_id: held.orderId })).toBe(1);
     expect(await paidMails(held.orderId)).toBe(1);
     expect(await AdminAuditLog.countDocuments({ target_id: held.orderId, action: "payment_issue.accepted" })).toBe(1);
-    expect(await PaymentIssue.findById(held.issueId).lean()).toMatchObject({ resolution: "accepted", resolved_at: expect.any(Date) });
+    expect(await PaymentIssue.findById(held.issueId).lean()).toMatchObject({
+      resolution: "accepted",
+      resolved_at: expect.any(Date),
+    });
 
-    const { open, resolved } = (await get(payments.loader, "/admin/payments", cookie)).data as Awaited<ReturnType<typeof payments.loader>>;
+    const { open, resolved } = (await get(payments.loader, "/admin/payments", cookie)).data as Awaited<
+      ReturnType<typeof payments.loader>
+    >;
     expect(open.rows.some((i) => i.id === held.issueId)).toBe(false);
     expect(resolved.rows.find((i) => i.id === held.issueId)).toMatchObject({ resolution: "accepted" });
   });

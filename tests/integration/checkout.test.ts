@@ -6,7 +6,15 @@ import { fulfilOrder } from "~/server/fulfilment.server";
 import { hashToken } from "~/server/tokens.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
-import { Coupon, CouponRedemption, Fulfilment, IntakeToken, Order, OutboxMessage, StripeEvent } from "~/server/models/index.server";
+import {
+  Coupon,
+  CouponRedemption,
+  Fulfilment,
+  IntakeToken,
+  Order,
+  OutboxMessage,
+  StripeEvent,
+} from "~/server/models/index.server";
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { useTestDatabase } from "../support/db";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
@@ -37,7 +45,9 @@ describe("checkout against Stripe's API mock", () => {
 
   it("refuses a coupon that cannot be used, before any order exists", async () => {
     const email = uniqueAddress("nocoupon");
-    expect(await startCheckout({ email, addOnIds: [], couponCode: "NOSUCH" })).toEqual({ couponError: COUPON_MESSAGES.notValid });
+    expect(await startCheckout({ email, addOnIds: [], couponCode: "NOSUCH" })).toEqual({
+      couponError: COUPON_MESSAGES.notValid,
+    });
     expect(await Order.countDocuments({ email })).toBe(0);
   });
 
@@ -46,7 +56,9 @@ describe("checkout against Stripe's API mock", () => {
     await CouponRedemption.create({ coupon_id: String(coupon._id), slot: "1", order_id: "earlier-1", status: "used" });
     await CouponRedemption.create({ coupon_id: String(coupon._id), slot: "2", order_id: "earlier-2", status: "used" });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => startCheckout({ email: uniqueAddress(`race${i}`), addOnIds: [], couponCode: "LASTONE" })),
+      Array.from({ length: 10 }, (_, i) =>
+        startCheckout({ email: uniqueAddress(`race${i}`), addOnIds: [], couponCode: "LASTONE" }),
+      ),
     );
     expect(results.filter((r) => "redirectTo" in r)).toHaveLength(1);
     expect(results.filter((r) => "couponError" in r && r.couponError === COUPON_MESSAGES.usedUp)).toHaveLength(9);
@@ -56,7 +68,14 @@ describe("checkout against Stripe's API mock", () => {
 
 describe("the Stripe webhook", () => {
   it("answers a bad signature with 400 and changes nothing", async () => {
-    const res = await webhook({ request: delivery(sessionEvent("checkout.session.completed", { id: "cs_x", orderId: "o", amount: 1 }), "whsec_wrong"), params: {}, context: {} });
+    const res = await webhook({
+      request: delivery(
+        sessionEvent("checkout.session.completed", { id: "cs_x", orderId: "o", amount: 1 }),
+        "whsec_wrong",
+      ),
+      params: {},
+      context: {},
+    });
     expect(res.status).toBe(400);
     expect(await StripeEvent.countDocuments()).toBe(0);
   });
@@ -70,10 +89,16 @@ describe("the Stripe webhook", () => {
     const succeeded = sessionEvent("checkout.session.async_payment_succeeded", session, uniqueId("evt_async"));
 
     const deliveries = Array.from({ length: 20 }, (_, i) => (i % 2 ? completed : succeeded));
-    const responses = await Promise.all(deliveries.map((e) => webhook({ request: delivery(e), params: {}, context: {} })));
+    const responses = await Promise.all(
+      deliveries.map((e) => webhook({ request: delivery(e), params: {}, context: {} })),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
 
-    expect(await Order.findById(order._id).lean()).toMatchObject({ status: "paid", amount_paid: 40_000, stripe_payment_intent_id: "pi_123" });
+    expect(await Order.findById(order._id).lean()).toMatchObject({
+      status: "paid",
+      amount_paid: 40_000,
+      stripe_payment_intent_id: "pi_123",
+    });
     expect(await Fulfilment.countDocuments({ order_id: order._id })).toBe(1);
     expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "intake" })).toBe(1);
     expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "status" })).toBe(1);
@@ -92,7 +117,9 @@ describe("the Stripe webhook", () => {
     const statusToken = /order-status\?access_token=([A-Za-z0-9_-]+)/.exec(body.Text)?.[1];
     expect(statusToken).toBeTruthy();
     expect(statusToken).not.toBe(token);
-    expect(await IntakeToken.exists({ _id: hashToken(statusToken!), order_id: order._id, purpose: "status" })).toBeTruthy();
+    expect(
+      await IntakeToken.exists({ _id: hashToken(statusToken!), order_id: order._id, purpose: "status" }),
+    ).toBeTruthy();
 
     // A late redelivery of the same event is recognised and does nothing.
     const again = await webhook({ request: delivery(completed), params: {}, context: {} });
@@ -102,10 +129,21 @@ describe("the Stripe webhook", () => {
   it("waits for a bank payment to clear: completed-but-unpaid does not fulfil; the async success does", async () => {
     const email = uniqueAddress("bank");
     const order = (await pendingOrder(email))!;
-    const session = { id: order.stripe_session_id!, orderId: order._id, amount: order.amount_total, paymentStatus: "unpaid" };
+    const session = {
+      id: order.stripe_session_id!,
+      orderId: order._id,
+      amount: order.amount_total,
+      paymentStatus: "unpaid",
+    };
     await webhook({ request: delivery(sessionEvent("checkout.session.completed", session)), params: {}, context: {} });
     expect((await Order.findById(order._id).lean())?.status).toBe("pending");
-    await webhook({ request: delivery(sessionEvent("checkout.session.async_payment_succeeded", { ...session, paymentStatus: "paid" })), params: {}, context: {} });
+    await webhook({
+      request: delivery(
+        sessionEvent("checkout.session.async_payment_succeeded", { ...session, paymentStatus: "paid" }),
+      ),
+      params: {},
+      context: {},
+    });
     expect((await Order.findById(order._id).lean())?.status).toBe("paid");
   });
 
@@ -113,13 +151,29 @@ describe("the Stripe webhook", () => {
     const coupon = await Coupon.create({ code: "SINGLE", discount_type: "fixed", discount_value: 100, max_uses: 1 });
     const email = uniqueAddress("expired");
     const order = (await pendingOrder(email, "SINGLE"))!;
-    await webhook({ request: delivery(sessionEvent("checkout.session.expired", { id: order.stripe_session_id!, orderId: order._id, amount: 0 })), params: {}, context: {} });
+    await webhook({
+      request: delivery(
+        sessionEvent("checkout.session.expired", { id: order.stripe_session_id!, orderId: order._id, amount: 0 }),
+      ),
+      params: {},
+      context: {},
+    });
     expect((await Order.findById(order._id).lean())?.status).toBe("cancelled");
     expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id) })).toBe(0);
 
     const next = (await pendingOrder(uniqueAddress("next"), "SINGLE"))!;
     await fulfilOrder({ orderId: next._id, sessionId: next.stripe_session_id!, amountPaid: next.amount_total });
-    await webhook({ request: delivery(sessionEvent("checkout.session.async_payment_failed", { id: next.stripe_session_id!, orderId: next._id, amount: 0 })), params: {}, context: {} });
+    await webhook({
+      request: delivery(
+        sessionEvent("checkout.session.async_payment_failed", {
+          id: next.stripe_session_id!,
+          orderId: next._id,
+          amount: 0,
+        }),
+      ),
+      params: {},
+      context: {},
+    });
     expect((await Order.findById(next._id).lean())?.status).toBe("paid");
     expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id), status: "used" })).toBe(1);
   });
@@ -130,7 +184,9 @@ describe("fulfilment", () => {
     const email = uniqueAddress("twenty");
     const order = (await pendingOrder(email))!;
     const runs = await Promise.all(
-      Array.from({ length: 20 }, () => fulfilOrder({ orderId: order._id, sessionId: order.stripe_session_id!, amountPaid: order.amount_total })),
+      Array.from({ length: 20 }, () =>
+        fulfilOrder({ orderId: order._id, sessionId: order.stripe_session_id!, amountPaid: order.amount_total }),
+      ),
     );
     expect(new Set(runs.map((r) => r.token)).size).toBe(1);
     expect(await Fulfilment.countDocuments({ order_id: order._id })).toBe(1);

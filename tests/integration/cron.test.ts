@@ -40,16 +40,24 @@ async function paidOrder(paidHoursAgo: number, fields: Record<string, unknown> =
 }
 
 /** The customer's intake draft, last saved `savedHoursAgo` hours ago (submitted when asked). */
-async function intake(orderId: string, savedHoursAgo: number, options: { submitted?: boolean; furthestStep?: number } = {}) {
+async function intake(
+  orderId: string,
+  savedHoursAgo: number,
+  options: { submitted?: boolean; furthestStep?: number } = {},
+) {
   await IntakeSubmission.create({ order_id: orderId, business_name: "Acme", furthest_step: options.furthestStep ?? 3 });
   const set: Record<string, unknown> = { updated_at: hoursAgo(savedHoursAgo) };
   if (options.submitted) Object.assign(set, { status: "submitted", submitted_at: hoursAgo(savedHoursAgo) });
   await IntakeSubmission.collection.updateOne({ order_id: orderId }, { $set: set });
-  if (options.submitted) await IntakeToken.updateMany({ order_id: orderId, purpose: "intake" }, { $set: { used: true } });
+  if (options.submitted)
+    await IntakeToken.updateMany({ order_id: orderId, purpose: "intake" }, { $set: { used: true } });
 }
 
 const remindersFor = (orderId: string) => ReminderLog.find({ order_id: orderId }).sort({ sent_at: 1 }).lean();
-const queuedTo = (email: string) => OutboxMessage.find({ to: email, key: /^reminder:/ }).sort({ created_at: 1 }).lean();
+const queuedTo = (email: string) =>
+  OutboxMessage.find({ to: email, key: /^reminder:/ })
+    .sort({ created_at: 1 })
+    .lean();
 
 /** The intake link in a reminder's text, and what the token behind it is now. */
 async function linkState(text: string) {
@@ -85,9 +93,22 @@ describe("POST /api/cron/reminders: who may call it", () => {
     const body = await response.json();
     expect(body).toMatchObject({
       ok: true,
-      reminders: { sent: { intake_not_started: expect.any(Number), intake_incomplete: expect.any(Number), link_expiring: expect.any(Number), revision_available: expect.any(Number) } },
+      reminders: {
+        sent: {
+          intake_not_started: expect.any(Number),
+          intake_incomplete: expect.any(Number),
+          link_expiring: expect.any(Number),
+          revision_available: expect.any(Number),
+        },
+      },
       retention: { deleted: expect.any(Number) },
-      purged: { sessions: expect.any(Number), accountLinks: expect.any(Number), rateLimitHits: expect.any(Number), couponReservations: expect.any(Number), deliveredMail: expect.any(Number) },
+      purged: {
+        sessions: expect.any(Number),
+        accountLinks: expect.any(Number),
+        rateLimitHits: expect.any(Number),
+        couponReservations: expect.any(Number),
+        deliveredMail: expect.any(Number),
+      },
       outbox: { pending: expect.any(Number), sent: expect.any(Number), failed: expect.any(Number) },
     });
   });
@@ -123,8 +144,11 @@ describe("smart reminders", () => {
 
   it(`never sends more than ${REMINDER_RULES.maxPerKind} of a kind`, async () => {
     const { orderId } = await paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 1);
-    for (let i = 0; i <= REMINDER_RULES.maxPerKind + 1; i++) await runReminders(hoursAhead(REMINDER_RULES.minGapHours * i));
-    expect((await remindersFor(orderId)).filter((r) => r.kind === "intake_not_started")).toHaveLength(REMINDER_RULES.maxPerKind);
+    for (let i = 0; i <= REMINDER_RULES.maxPerKind + 1; i++)
+      await runReminders(hoursAhead(REMINDER_RULES.minGapHours * i));
+    expect((await remindersFor(orderId)).filter((r) => r.kind === "intake_not_started")).toHaveLength(
+      REMINDER_RULES.maxPerKind,
+    );
   });
 
   it("intake started but incomplete: says what is left and how long it takes", async () => {
@@ -135,7 +159,10 @@ describe("smart reminders", () => {
     expect(mail.subject).toBe("Nearly there: finish your intake form");
     expect(mail.text).toContain('3 steps are left, starting with "Privacy & Consent": about 2 minutes');
     expect(await linkState(mail.text)).toBe("valid");
-    await IntakeSubmission.collection.updateOne({ order_id: orderId }, { $set: { submitted_at: new Date(), status: "submitted" } });
+    await IntakeSubmission.collection.updateOne(
+      { order_id: orderId },
+      { $set: { submitted_at: new Date(), status: "submitted" } },
+    );
     await runReminders(hoursAhead(REMINDER_RULES.minGapHours * 5));
     expect(await remindersFor(orderId)).toHaveLength(1);
   });
@@ -167,13 +194,18 @@ describe("smart reminders", () => {
     expect((await checkToken(status!, "status")).state).toBe("valid");
     expect((await checkToken(status!, "intake")).state).toBe("invalid");
 
-    await Order.updateOne({ _id: orderId }, { $set: { revision_1_submitted_at: new Date(), revision_1_feedback: "Bigger logo" } });
+    await Order.updateOne(
+      { _id: orderId },
+      { $set: { revision_1_submitted_at: new Date(), revision_1_feedback: "Bigger logo" } },
+    );
     await runReminders(hoursAhead(REMINDER_RULES.revisionAvailableAfterHours * 5));
     expect(await remindersFor(orderId)).toHaveLength(1);
   });
 
   it("two cron calls at once send each reminder once", async () => {
-    const orders = await Promise.all(Array.from({ length: 4 }, () => paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 2)));
+    const orders = await Promise.all(
+      Array.from({ length: 4 }, () => paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 2)),
+    );
     const responses = await Promise.all(Array.from({ length: 2 }, () => callCron()));
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
     const bodies = await Promise.all(responses.map((r) => r.json()));
@@ -181,15 +213,25 @@ describe("smart reminders", () => {
       expect(await remindersFor(orderId)).toHaveLength(1);
       expect(await queuedTo(email)).toHaveLength(1);
     }
-    expect(bodies.reduce((sum, b) => sum + b.reminders.sent.intake_not_started, 0)).toBeGreaterThanOrEqual(orders.length);
+    expect(bodies.reduce((sum, b) => sum + b.reminders.sent.intake_not_started, 0)).toBeGreaterThanOrEqual(
+      orders.length,
+    );
   });
 
   it("an admin's click and the cron racing send one reminder; the spec's messages answer the admin", async () => {
     const { orderId } = await paidOrder(1);
-    const results = await Promise.all(Array.from({ length: 5 }, () => sendReminder({ orderId, source: "admin", actor: "admin@example.test" })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => sendReminder({ orderId, source: "admin", actor: "admin@example.test" })),
+    );
     expect(results.filter((r) => r.sent)).toHaveLength(1);
-    expect(results.find((r) => r.sent)).toMatchObject({ title: "Reminder Sent", message: "Intake form reminder sent to customer." });
-    expect(results.find((r) => !r.sent)).toMatchObject({ title: "Notice", message: "Reminder not sent (limit reached or sent recently)" });
+    expect(results.find((r) => r.sent)).toMatchObject({
+      title: "Reminder Sent",
+      message: "Intake form reminder sent to customer.",
+    });
+    expect(results.find((r) => !r.sent)).toMatchObject({
+      title: "Notice",
+      message: "Reminder not sent (limit reached or sent recently)",
+    });
     await runReminders(hoursAhead(1));
     expect((await remindersFor(orderId)).map((r) => [r.source, r.actor])).toEqual([["admin", "admin@example.test"]]);
   });
@@ -198,7 +240,10 @@ describe("smart reminders", () => {
     const waiting = await Promise.all([paidOrder(2), paidOrder(30)]);
     const done = await paidOrder(100);
     await intake(done.orderId, 10, { submitted: true });
-    const sent = await sendReminders({ orderIds: [...waiting, done].map((o) => o.orderId), actor: "admin@example.test" });
+    const sent = await sendReminders({
+      orderIds: [...waiting, done].map((o) => o.orderId),
+      actor: "admin@example.test",
+    });
     expect(sent).toHaveLength(2);
     expect(REMINDER_MESSAGES.bulkSent(sent.length)).toBe("Sent reminders for 2 orders");
     expect(await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" })).toEqual([]); // sent recently
@@ -215,7 +260,10 @@ describe("smart reminders", () => {
     const { orderId, email } = await paidOrder(100);
     await deleteOrderData({ orderId, reason: "Customer request" });
     await runReminders();
-    expect(await sendReminder({ orderId, source: "admin", actor: "admin@example.test" })).toMatchObject({ sent: false, title: "Notice" });
+    expect(await sendReminder({ orderId, source: "admin", actor: "admin@example.test" })).toMatchObject({
+      sent: false,
+      title: "Notice",
+    });
     expect(await remindersFor(orderId)).toHaveLength(0);
     expect(await queuedTo(email)).toHaveLength(0);
     expect(await OutboxMessage.countDocuments({ to: DELETED_EMAIL })).toBe(0);
@@ -229,10 +277,13 @@ describe("smart reminders", () => {
       const transport = smtpTransport(mailpit.smtpUrl);
       // Earlier tests' mail (never delivered here) would fill the worker's batch; this test is about its own.
       await OutboxMessage.deleteMany({ status: "pending" });
-      const orders = await Promise.all(Array.from({ length: 3 }, () => paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 3)));
+      const orders = await Promise.all(
+        Array.from({ length: 3 }, () => paidOrder(REMINDER_RULES.intakeNotStartedAfterHours + 3)),
+      );
       expect((await callCron()).status).toBe(200);
       await deliverDueMail(transport); // the server is down: every attempt fails, nothing is lost
-      for (const { email } of orders) expect((await queuedTo(email))[0]).toMatchObject({ status: "pending", attempts: 1 });
+      for (const { email } of orders)
+        expect((await queuedTo(email))[0]).toMatchObject({ status: "pending", attempts: 1 });
 
       await mailpit.start();
       await new Promise((r) => setTimeout(r, 1000)); // past the back-off
@@ -240,7 +291,10 @@ describe("smart reminders", () => {
       await deliverDueMail(transport);
       for (const { email } of orders) {
         // The order confirmation and the reminder, each once.
-        expect((await mailpit.subjectsTo(email)).sort()).toEqual(["Your 24-Hour Website order: next, tell us about your business", "Your website is waiting for your details"]);
+        expect((await mailpit.subjectsTo(email)).sort()).toEqual([
+          "Your 24-Hour Website order: next, tell us about your business",
+          "Your website is waiting for your details",
+        ]);
       }
     });
   });
@@ -250,7 +304,10 @@ describe("the outbox's Retry", () => {
   it("sends a failed message again, and never a delivered one", async () => {
     const { email } = await paidOrder(1);
     const [paid] = await OutboxMessage.find({ to: email }).lean();
-    await OutboxMessage.updateOne({ _id: paid._id }, { $set: { status: "failed", attempts: 20, last_error: "550 mailbox unavailable" } });
+    await OutboxMessage.updateOne(
+      { _id: paid._id },
+      { $set: { status: "failed", attempts: 20, last_error: "550 mailbox unavailable" } },
+    );
     expect(await retryFailedMail(String(paid._id))).toBe(true);
     await deliverDueMail(smtpTransport(process.env.SMTP_URL!));
     const [message] = await waitForMessages(email);

@@ -6,7 +6,14 @@ import { action as webhook } from "~/routes/webhooks.stripe";
 import { startCheckout } from "~/server/checkout.server";
 import { getEnv } from "~/server/env.server";
 import { fulfilOrder, statusTokenFor } from "~/server/fulfilment.server";
-import { IntakeSubmission, IntakeToken, Order, OutboxMessage, RevisionFeedback, Subscription } from "~/server/models/index.server";
+import {
+  IntakeSubmission,
+  IntakeToken,
+  Order,
+  OutboxMessage,
+  RevisionFeedback,
+  Subscription,
+} from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { currentSubscription } from "~/server/subscriptions.server";
 import { signedInUser } from "../support/auth";
@@ -20,8 +27,16 @@ process.env.STRIPE_PRICE_ENTERPRISE ??= "price_enterprise_test";
 useTestDatabase();
 
 type Reply = Response & { init?: { status?: number }; data?: Record<string, unknown> };
-type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<unknown> | unknown;
-async function call(handler: Handler, url: string, init: { cookie?: string; body?: Record<string, string> } = {}): Promise<Reply> {
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: Record<string, unknown>;
+}) => Promise<unknown> | unknown;
+async function call(
+  handler: Handler,
+  url: string,
+  init: { cookie?: string; body?: Record<string, string> } = {},
+): Promise<Reply> {
   const request = new Request(url, {
     method: init.body ? "POST" : "GET",
     body: init.body ? new URLSearchParams(init.body) : undefined,
@@ -43,7 +58,12 @@ const cookieOf = (r: Reply, name: string) =>
 let n = 0;
 /** A paid order (as the webhook fulfils it), owned by `userId` or a guest's, and its e-mailed tokens. */
 async function paidOrder(userId: string | null, fields: Record<string, unknown> = {}) {
-  const order = await Order.create({ email: `o${Date.now()}-${++n}@example.test`, amount_total: 30_000, user_id: userId, ...fields });
+  const order = await Order.create({
+    email: `o${Date.now()}-${++n}@example.test`,
+    amount_total: 30_000,
+    user_id: userId,
+    ...fields,
+  });
   const { token } = await fulfilOrder({ orderId: order._id, sessionId: `cs_test_${order._id}`, amountPaid: 30_000 });
   return { orderId: order._id, intakeToken: token, token: await statusTokenFor(order._id), email: order.email };
 }
@@ -62,7 +82,9 @@ describe("the dashboard", () => {
     const first = await paidOrder(me.user.id);
     const second = await paidOrder(me.user.id);
     await paidOrder(other.user.id);
-    const view = (await call(dashboardLoader as Handler, "http://localhost/dashboard", { cookie: me.cookie })) as unknown as { orders: { id: string; shortId: string }[] };
+    const view = (await call(dashboardLoader as Handler, "http://localhost/dashboard", {
+      cookie: me.cookie,
+    })) as unknown as { orders: { id: string; shortId: string }[] };
     expect(view.orders.map((o) => o.id)).toEqual([second.orderId, first.orderId]);
     expect(view.orders[0].shortId).toBe(second.orderId.slice(0, 8));
   });
@@ -75,22 +97,48 @@ describe("the dashboard", () => {
     await setRevisionEnabled(theirs.orderId, 1, true);
 
     // Another customer's order: not found, nothing stored.
-    expect(status(await call(dashboardAction as Handler, "http://localhost/dashboard", { cookie: me.cookie, body: feedback(theirs.orderId) }))).toBe(404);
+    expect(
+      status(
+        await call(dashboardAction as Handler, "http://localhost/dashboard", {
+          cookie: me.cookie,
+          body: feedback(theirs.orderId),
+        }),
+      ),
+    ).toBe(404);
     expect(await RevisionFeedback.exists({ order_id: theirs.orderId })).toBeNull();
     // Without a session: to sign in.
     const anon = await call(dashboardAction as Handler, "http://localhost/dashboard", { body: feedback(mine.orderId) });
     expect(anon.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
     // A locked round.
-    expect(status(await call(dashboardAction as Handler, "http://localhost/dashboard", { cookie: me.cookie, body: feedback(mine.orderId) }))).toBe(409);
+    expect(
+      status(
+        await call(dashboardAction as Handler, "http://localhost/dashboard", {
+          cookie: me.cookie,
+          body: feedback(mine.orderId),
+        }),
+      ),
+    ).toBe(409);
     // Too short: the spec's message, nothing stored.
-    const short = await call(dashboardAction as Handler, "http://localhost/dashboard", { cookie: me.cookie, body: feedback(mine.orderId, "1", "tiny") });
+    const short = await call(dashboardAction as Handler, "http://localhost/dashboard", {
+      cookie: me.cookie,
+      body: feedback(mine.orderId, "1", "tiny"),
+    });
     expect(status(short)).toBe(400);
-    expect((short.data as { result: { error: Record<string, string[]> } }).result.error.feedback).toEqual(["Feedback must be at least 10 characters"]);
+    expect((short.data as { result: { error: Record<string, string[]> } }).result.error.feedback).toEqual([
+      "Feedback must be at least 10 characters",
+    ]);
     // A round the product doesn't include cannot be enabled.
     const starter = await paidOrder(me.user.id, { product_id: "starter" });
     expect(await setRevisionEnabled(starter.orderId, 2, true)).toBe(false);
     // An unknown intent.
-    expect(status(await call(dashboardAction as Handler, "http://localhost/dashboard", { cookie: me.cookie, body: { intent: "wipe" } }))).toBe(400);
+    expect(
+      status(
+        await call(dashboardAction as Handler, "http://localhost/dashboard", {
+          cookie: me.cookie,
+          body: { intent: "wipe" },
+        }),
+      ),
+    ).toBe(400);
   });
 
   it("records each round's feedback once when it is posted 20 times at once, and tells the business once", async () => {
@@ -99,7 +147,10 @@ describe("the dashboard", () => {
     await setRevisionEnabled(mine.orderId, 2, true);
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(dashboardAction as Handler, "http://localhost/dashboard", { cookie: me.cookie, body: feedback(mine.orderId, "2", `Change number ${i}: swap the photos around.`) }),
+        call(dashboardAction as Handler, "http://localhost/dashboard", {
+          cookie: me.cookie,
+          body: feedback(mine.orderId, "2", `Change number ${i}: swap the photos around.`),
+        }),
       ),
     );
     expect(replies.every((r) => r.status === 303)).toBe(true);
@@ -108,21 +159,34 @@ describe("the dashboard", () => {
     const order = await Order.findById(mine.orderId).lean();
     expect(order?.revision_2_feedback).toBe(records[0].feedback);
     expect(order?.revision_2_submitted_at).toBeInstanceOf(Date);
-    expect(await OutboxMessage.countDocuments({ key: `notify-admin-revision:${mine.orderId}:2`, to: getEnv().BUSINESS_EMAIL })).toBe(1);
+    expect(
+      await OutboxMessage.countDocuments({
+        key: `notify-admin-revision:${mine.orderId}:2`,
+        to: getEnv().BUSINESS_EMAIL,
+      }),
+    ).toBe(1);
   });
 });
 
 describe("the order status page", () => {
   it("needs the e-mailed token, exchanges it for a cookie and takes it out of the address bar", async () => {
-    const none = (await call(statusLoader as Handler, "http://localhost/order-status")) as unknown as { screen: string };
+    const none = (await call(statusLoader as Handler, "http://localhost/order-status")) as unknown as {
+      screen: string;
+    };
     expect(none.screen).toBe("token-required");
-    const wrong = await call(statusLoader as Handler, "http://localhost/order-status?access_token=not-a-real-token-at-all-xx");
+    const wrong = await call(
+      statusLoader as Handler,
+      "http://localhost/order-status?access_token=not-a-real-token-at-all-xx",
+    );
     expect(wrong.headers.get("Location")).toBe("/order-status");
     expect(wrong.headers.get("Set-Cookie")).not.toContain("__status");
 
     const order = await paidOrder(null);
     // The intake link's token is not the status link's.
-    const intake = await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.intakeToken}`);
+    const intake = await call(
+      statusLoader as Handler,
+      `http://localhost/order-status?access_token=${order.intakeToken}`,
+    );
     expect(intake.headers.get("Set-Cookie")).not.toContain("__status");
 
     const r = await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`);
@@ -130,7 +194,10 @@ describe("the order status page", () => {
     expect(r.headers.get("Location")).toBe("/order-status");
     const cookie = cookieOf(r, "__status");
     expect(cookie).not.toContain(order.token);
-    const view = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { screen: string; order: { id: string; email: string } };
+    const view = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as {
+      screen: string;
+      order: { id: string; email: string };
+    };
     expect(view.screen).toBe("order");
     expect(view.order.id).toBe(order.orderId);
   });
@@ -140,51 +207,93 @@ describe("the order status page", () => {
     const theirs = await paidOrder(null);
     await setRevisionEnabled(mine.orderId, 1, true);
     await setRevisionEnabled(theirs.orderId, 1, true);
-    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${mine.token}`), "__status");
+    const cookie = cookieOf(
+      await call(statusLoader as Handler, `http://localhost/order-status?access_token=${mine.token}`),
+      "__status",
+    );
 
-    const r = await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: feedback(theirs.orderId) });
+    const r = await call(statusAction as Handler, "http://localhost/order-status", {
+      cookie,
+      body: feedback(theirs.orderId),
+    });
     expect(r.status).toBe(303);
     expect(await RevisionFeedback.exists({ order_id: theirs.orderId })).toBeNull();
     expect(await RevisionFeedback.exists({ order_id: mine.orderId })).toBeTruthy();
     // Without the cookie nothing is done.
-    const anon = await call(statusAction as Handler, "http://localhost/order-status", { body: { intent: "request-deletion" } });
+    const anon = await call(statusAction as Handler, "http://localhost/order-status", {
+      body: { intent: "request-deletion" },
+    });
     expect(anon.headers.get("Location")).toBe("/order-status");
     expect(await IntakeSubmission.exists({ data_deletion_requested: true })).toBeNull();
   });
 
   it("renews an expired link by 30 days and records a deletion request", async () => {
     const order = await paidOrder(null);
-    const cookie = cookieOf(await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`), "__status");
-    await IntakeToken.updateOne({ order_id: order.orderId, purpose: "intake" }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    const expired = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { access: { state: string } };
+    const cookie = cookieOf(
+      await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`),
+      "__status",
+    );
+    await IntakeToken.updateOne(
+      { order_id: order.orderId, purpose: "intake" },
+      { $set: { expires_at: new Date(Date.now() - 1000) } },
+    );
+    const expired = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as {
+      access: { state: string };
+    };
     expect(expired.access.state).toBe("expired");
 
-    const r = await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "renew-access" } });
+    const r = await call(statusAction as Handler, "http://localhost/order-status", {
+      cookie,
+      body: { intent: "renew-access" },
+    });
     expect(r.status).toBe(303);
     const token = await IntakeToken.findOne({ order_id: order.orderId, purpose: "intake" }).lean();
     expect(token!.expires_at.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
-    await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "request-deletion" } });
+    await call(statusAction as Handler, "http://localhost/order-status", {
+      cookie,
+      body: { intent: "request-deletion" },
+    });
     const submission = await IntakeSubmission.findOne({ order_id: order.orderId }).lean();
     expect(submission?.data_deletion_requested).toBe(true);
     expect(submission?.data_deletion_date).toBeInstanceOf(Date);
-    expect(status(await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "nope" } }))).toBe(400);
+    expect(
+      status(
+        await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "nope" } }),
+      ),
+    ).toBe(400);
 
     // An expired status link shows only its own renewal, and nothing else can be done with it.
-    await IntakeToken.updateOne({ order_id: order.orderId, purpose: "status" }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    const stale = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { screen: string };
+    await IntakeToken.updateOne(
+      { order_id: order.orderId, purpose: "status" },
+      { $set: { expires_at: new Date(Date.now() - 1000) } },
+    );
+    const stale = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as {
+      screen: string;
+    };
     expect(stale.screen).toBe("link-expired");
     await setRevisionEnabled(order.orderId, 1, true);
     await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: feedback(order.orderId) });
     expect(await RevisionFeedback.exists({ order_id: order.orderId })).toBeNull();
-    expect((await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "renew-link" } })).status).toBe(303);
-    const renewed = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as { screen: string };
+    expect(
+      (await call(statusAction as Handler, "http://localhost/order-status", { cookie, body: { intent: "renew-link" } }))
+        .status,
+    ).toBe(303);
+    const renewed = (await call(statusLoader as Handler, "http://localhost/order-status", { cookie })) as unknown as {
+      screen: string;
+    };
     expect(renewed.screen).toBe("order");
   });
 });
 
 describe("maintenance subscriptions", () => {
-  const event = (id: string, type: string, created: number, object: Record<string, unknown>) => ({ id, object: "event", type, created, data: { object } });
+  const event = (id: string, type: string, created: number, object: Record<string, unknown>) => ({
+    id,
+    object: "event",
+    type,
+    created,
+    data: { object },
+  });
   const subscription = (userId: string, status: string, periodEnd: number) => ({
     id: `sub_${userId}`,
     object: "subscription",
@@ -194,18 +303,26 @@ describe("maintenance subscriptions", () => {
     metadata: { user_id: userId, plan_id: "professional" },
     items: { data: [{ current_period_end: periodEnd, price: { id: "price_professional_test", product: "prod_x" } }] },
   });
-  const deliver = async (e: object) => (await webhook({ request: webhookDelivery(e), params: {}, context: {} })) as Response;
+  const deliver = async (e: object) =>
+    (await webhook({ request: webhookDelivery(e), params: {}, context: {} })) as Response;
 
   it("keeps the newest state whatever order the webhooks arrive in, replays change nothing, and cancelled is final", async () => {
     const me = await signedInUser();
     const id = me.user.id;
     const t = Math.floor(Date.now() / 1000);
-    const created = event(`evt_c_${id}`, "customer.subscription.created", t, subscription(id, "active", t + 30 * 86400));
+    const created = event(
+      `evt_c_${id}`,
+      "customer.subscription.created",
+      t,
+      subscription(id, "active", t + 30 * 86400),
+    );
     const failed = event(`evt_f_${id}`, "invoice.payment_failed", t + 10, {
       id: "in_1",
       object: "invoice",
       customer: `cus_${id}`,
-      parent: { subscription_details: { subscription: `sub_${id}`, metadata: { user_id: id, plan_id: "professional" } } },
+      parent: {
+        subscription_details: { subscription: `sub_${id}`, metadata: { user_id: id, plan_id: "professional" } },
+      },
       lines: { data: [{ period: { end: t + 30 * 86400 } }] },
     });
     const paid = event(`evt_p_${id}`, "invoice.paid", t + 20, { ...failed.data.object, id: "in_2" });
@@ -218,45 +335,109 @@ describe("maintenance subscriptions", () => {
     for (const e of [paid, failed, created, paid]) await deliver(e);
     expect(await Subscription.countDocuments({ user_id: id })).toBe(before);
 
-    const deleted = event(`evt_d_${id}`, "customer.subscription.deleted", t + 30, subscription(id, "canceled", t + 30 * 86400));
-    const lateUpdate = event(`evt_u_${id}`, "customer.subscription.updated", t + 40, subscription(id, "active", t + 60 * 86400));
+    const deleted = event(
+      `evt_d_${id}`,
+      "customer.subscription.deleted",
+      t + 30,
+      subscription(id, "canceled", t + 30 * 86400),
+    );
+    const lateUpdate = event(
+      `evt_u_${id}`,
+      "customer.subscription.updated",
+      t + 40,
+      subscription(id, "active", t + 60 * 86400),
+    );
     await Promise.all([deliver(lateUpdate), deliver(deleted), deliver(deleted)]);
     expect(await currentSubscription(id)).toBeNull();
 
     // Another customer sees none of it.
     const other = await signedInUser();
-    const view = (await call(maintenanceLoader as Handler, "http://localhost/maintenance", { cookie: other.cookie })) as unknown as { current: unknown };
+    const view = (await call(maintenanceLoader as Handler, "http://localhost/maintenance", {
+      cookie: other.cookie,
+    })) as unknown as { current: unknown };
     expect(view.current).toBeNull();
   });
 
   it("starts Stripe Checkout in subscription mode and opens the Customer Portal, for a signed-in customer only", async () => {
-    const anon = await call(maintenanceAction as Handler, "http://localhost/maintenance", { body: { intent: "subscribe", plan: "essentials" } });
+    const anon = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      body: { intent: "subscribe", plan: "essentials" },
+    });
     expect(anon.headers.get("Location")).toBe("/auth?redirectTo=%2Fmaintenance");
 
     const me = await signedInUser();
-    const r = await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "subscribe", plan: "essentials" } });
+    const r = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+      body: { intent: "subscribe", plan: "essentials" },
+    });
     expect(r.status).toBe(303);
     expect(r.headers.get("Location")).toMatch(/^https:\/\/checkout\.stripe\.com\//);
 
     // No plan yet: nothing to manage.
-    expect(status(await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "manage" } }))).toBe(409);
+    expect(
+      status(
+        await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+          cookie: me.cookie,
+          body: { intent: "manage" },
+        }),
+      ),
+    ).toBe(409);
     const t = Math.floor(Date.now() / 1000);
-    await deliver(event(`evt_portal_${me.user.id}`, "customer.subscription.created", t, subscription(me.user.id, "active", t + 86400)));
-    const portal = await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "manage" } });
+    await deliver(
+      event(
+        `evt_portal_${me.user.id}`,
+        "customer.subscription.created",
+        t,
+        subscription(me.user.id, "active", t + 86400),
+      ),
+    );
+    const portal = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+      body: { intent: "manage" },
+    });
     expect(portal.status).toBe(303);
     expect(portal.headers.get("Location")).toMatch(/^https:\/\//);
     // Subscribed already: no second plan.
-    expect(status(await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "subscribe", plan: "enterprise" } }))).toBe(409);
-    expect(status(await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body: { intent: "other" } }))).toBe(400);
+    expect(
+      status(
+        await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+          cookie: me.cookie,
+          body: { intent: "subscribe", plan: "enterprise" },
+        }),
+      ),
+    ).toBe(409);
+    expect(
+      status(
+        await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+          cookie: me.cookie,
+          body: { intent: "other" },
+        }),
+      ),
+    ).toBe(400);
   });
 
   it("sells a package with maintenance in one subscription-mode Checkout, to a signed-in buyer only", async () => {
-    const guest = await startCheckout({ email: "guest-maint@example.test", addOnIds: [], packageId: "starter", withMaintenance: true });
+    const guest = await startCheckout({
+      email: "guest-maint@example.test",
+      addOnIds: [],
+      packageId: "starter",
+      withMaintenance: true,
+    });
     expect(guest).toEqual({ error: "Please sign in to subscribe" });
     const me = await signedInUser();
-    const result = await startCheckout({ email: me.email, addOnIds: [], packageId: "starter", withMaintenance: true, userId: me.user.id });
+    const result = await startCheckout({
+      email: me.email,
+      addOnIds: [],
+      packageId: "starter",
+      withMaintenance: true,
+      userId: me.user.id,
+    });
     expect("redirectTo" in result && result.redirectTo).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     const order = await Order.findOne({ email: me.email }).lean();
-    expect(order).toMatchObject({ product_id: "starter", maintenance_plan: "essentials", amount_total: 84_700 + 4_900, user_id: me.user.id });
+    expect(order).toMatchObject({
+      product_id: "starter",
+      maintenance_plan: "essentials",
+      amount_total: 84_700 + 4_900,
+      user_id: me.user.id,
+    });
   });
 });

@@ -6,7 +6,15 @@ import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
 import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { queueMail } from "~/server/mail/outbox.server";
-import { AdminAuditLog, IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "~/server/models/index.server";
+import {
+  AdminAuditLog,
+  IntakeSubmission,
+  IntakeToken,
+  Order,
+  OutboxMessage,
+  PrivacyAuditLog,
+  RevisionFeedback,
+} from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
@@ -48,7 +56,10 @@ async function customerWithData() {
     data_deletion_date: new Date(),
   });
   await RevisionFeedback.create({ order_id: orderId, round: 1, feedback: "Please change my phone to 0400 000 111" });
-  await Order.updateOne({ _id: orderId }, { $set: { revision_1_feedback: "Please change my phone", draft_url: "https://draft.example" } });
+  await Order.updateOne(
+    { _id: orderId },
+    { $set: { revision_1_feedback: "Please change my phone", draft_url: "https://draft.example" } },
+  );
   await queueMail({ key: `something-later:${orderId}`, to: contact, subject: "s", text: "t", html: "h" });
   return { orderId, email, contact };
 }
@@ -61,25 +72,43 @@ beforeAll(async () => {
 describe("Confirm Data Deletion", () => {
   it("lists the request, then removes the submission, uploads, tokens, feedback and mail, keeping an anonymised order", async () => {
     const { orderId, email, contact } = await customerWithData();
-    const requests = (await get(privacy.loader, "/admin/privacy?tab=deletions", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
+    const requests = (await get(privacy.loader, "/admin/privacy?tab=deletions", cookie)).data as Awaited<
+      ReturnType<typeof privacy.loader>
+    >;
     expect(requests.requests?.rows.map((r) => r.orderId)).toContain(orderId);
 
     const page = await get(deletion.loader, `/admin/privacy/delete/${orderId}`, cookie, { orderId });
     expect(page.data).toMatchObject({ businessName: "Delete Me Pty Ltd", alreadyDeleted: false });
 
-    const answer = await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "delete" }, { orderId });
+    const answer = await post(
+      deletion.action,
+      `/admin/privacy/delete/${orderId}`,
+      cookie,
+      { intent: "delete" },
+      { orderId },
+    );
     expect(answer.status).toBe(303);
     expect((await flashOf(answer))?.title).toBe("Data Deleted");
 
-    for (const prefix of ["logos", "photos", "thumbnails"]) expect(await objectsUnder(`${prefix}/${orderId}/`)).toEqual([]);
+    for (const prefix of ["logos", "photos", "thumbnails"])
+      expect(await objectsUnder(`${prefix}/${orderId}/`)).toEqual([]);
     expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
     expect(await IntakeToken.countDocuments({ order_id: orderId })).toBe(0);
     expect(await RevisionFeedback.countDocuments({ order_id: orderId })).toBe(0);
-    const mail = await OutboxMessage.countDocuments({ $or: [{ to: mongoose.trusted({ $in: [email, contact] }) }, { key: mongoose.trusted({ $regex: orderId }) }] });
+    const mail = await OutboxMessage.countDocuments({
+      $or: [{ to: mongoose.trusted({ $in: [email, contact] }) }, { key: mongoose.trusted({ $regex: orderId }) }],
+    });
     expect(mail).toBe(0);
 
     const order = (await Order.findById(orderId).lean())!;
-    expect(order).toMatchObject({ email: DELETED_EMAIL, user_id: null, draft_url: null, revision_1_feedback: null, status: "paid", amount_paid: 30_000 });
+    expect(order).toMatchObject({
+      email: DELETED_EMAIL,
+      user_id: null,
+      draft_url: null,
+      revision_1_feedback: null,
+      status: "paid",
+      amount_paid: 30_000,
+    });
     expect(order.data_deleted_at).toBeInstanceOf(Date);
     const audit = await PrivacyAuditLog.find({ order_id: orderId, action: "data_deletion" }).lean();
     expect(audit).toHaveLength(1);
@@ -89,9 +118,17 @@ describe("Confirm Data Deletion", () => {
 
   it("is harmless to run twice, or five times at once", async () => {
     const { orderId } = await customerWithData();
-    const runs = await Promise.all(Array.from({ length: 5 }, () => deleteOrderData({ orderId, reason: "Retention period ended" })));
+    const runs = await Promise.all(
+      Array.from({ length: 5 }, () => deleteOrderData({ orderId, reason: "Retention period ended" })),
+    );
     expect(runs.every((r) => r.deleted)).toBe(true);
-    const again = await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "delete" }, { orderId });
+    const again = await post(
+      deletion.action,
+      `/admin/privacy/delete/${orderId}`,
+      cookie,
+      { intent: "delete" },
+      { orderId },
+    );
     expect((await flashOf(again))?.title).toBe("Data Deleted");
     expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_deletion" })).toBe(1);
     expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
@@ -108,20 +145,43 @@ describe("Confirm Data Deletion", () => {
 
   it("is a 404 for an unknown order, and a 400 for an unknown intent", async () => {
     const missing = randomUUID();
-    expect((await post(deletion.action, `/admin/privacy/delete/${missing}`, cookie, { intent: "delete" }, { orderId: missing })).status).toBe(404);
+    expect(
+      (
+        await post(
+          deletion.action,
+          `/admin/privacy/delete/${missing}`,
+          cookie,
+          { intent: "delete" },
+          { orderId: missing },
+        )
+      ).status,
+    ).toBe(404);
     expect((await get(deletion.loader, "/admin/privacy/delete/nope", cookie, { orderId: "nope" })).status).toBe(404);
     const { orderId } = await customerWithData();
-    expect((await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "oops" }, { orderId })).status).toBe(400);
+    expect(
+      (await post(deletion.action, `/admin/privacy/delete/${orderId}`, cookie, { intent: "oops" }, { orderId })).status,
+    ).toBe(400);
   });
 });
 
 describe("privacy page", () => {
   it("counts consents, AI consent, deletion requests and AI processing in the last 24 hours", async () => {
     await PrivacyAuditLog.create({ action: "ai_processing", order_id: randomUUID(), ai_provider: "test" });
-    await PrivacyAuditLog.create({ action: "ai_processing", order_id: randomUUID(), timestamp: new Date(Date.now() - 2 * 86_400_000) });
-    const before = (await get(privacy.loader, "/admin/privacy", cookie)).data as Awaited<ReturnType<typeof privacy.loader>>;
+    await PrivacyAuditLog.create({
+      action: "ai_processing",
+      order_id: randomUUID(),
+      timestamp: new Date(Date.now() - 2 * 86_400_000),
+    });
+    const before = (await get(privacy.loader, "/admin/privacy", cookie)).data as Awaited<
+      ReturnType<typeof privacy.loader>
+    >;
     expect(before.tab).toBe("audit");
-    expect(before.counters.ai24h).toBe(await PrivacyAuditLog.countDocuments({ action: "ai_processing", timestamp: mongoose.trusted({ $gte: new Date(Date.now() - 86_400_000) }) }));
+    expect(before.counters.ai24h).toBe(
+      await PrivacyAuditLog.countDocuments({
+        action: "ai_processing",
+        timestamp: mongoose.trusted({ $gte: new Date(Date.now() - 86_400_000) }),
+      }),
+    );
     expect(before.audit!.rows.length).toBeLessThanOrEqual(50);
     expect(before.audit!.rows[0].action).toBeDefined();
   });

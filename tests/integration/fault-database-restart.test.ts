@@ -29,85 +29,115 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STACK = /\n\s+at .+:\d+:\d+/;
 type Answer = { kind: "page" | "contact"; status: number; body: string; at: number; ms: number };
 
-it("answers 503 with a message while the database restarts, leaves no partial documents, and recovers by itself", { timeout: 150_000 }, async () => {
-  // A failure (a time-out included) prints what the app logged, so a rare one can be read from one run.
-  onTestFailed(() => console.log(`the app's last log lines:\n${(app?.output() ?? "").split("\n").slice(-60).join("\n")}`));
-  dir = await mkdtemp(path.join(tmpdir(), "ferret-restart-"));
-  await startDb();
-  const uri = `mongodb://127.0.0.1:${dbPort}/fault`;
-  app = await startAppProcess({ port: appPort, env: { MONGODB_URI: uri, BUSINESS_EMAIL: uniqueAddress("business") } });
-  const base = app.url;
+it(
+  "answers 503 with a message while the database restarts, leaves no partial documents, and recovers by itself",
+  { timeout: 150_000 },
+  async () => {
+    // A failure (a time-out included) prints what the app logged, so a rare one can be read from one run.
+    onTestFailed(() =>
+      console.log(`the app's last log lines:\n${(app?.output() ?? "").split("\n").slice(-60).join("\n")}`),
+    );
+    dir = await mkdtemp(path.join(tmpdir(), "ferret-restart-"));
+    await startDb();
+    const uri = `mongodb://127.0.0.1:${dbPort}/fault`;
+    app = await startAppProcess({
+      port: appPort,
+      env: { MONGODB_URI: uri, BUSINESS_EMAIL: uniqueAddress("business") },
+    });
+    const base = app.url;
 
-  // A page that reads the database on GET (an intake link is looked up), and the contact form, which writes.
-  const page = () => fetch(`${base}/intake-form?token=${"x".repeat(43)}`, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
-  const contact = (i: number) =>
-    postForm(`${base}/contact`, { name: `Visitor ${i}`, email: `visitor${i}@example.test`, message: "Hello, I would like a website for my bakery, please." });
-  expect((await page()).status).toBe(302);
-  expect((await contact(0)).status).toBe(303);
+    // A page that reads the database on GET (an intake link is looked up), and the contact form, which writes.
+    const page = () =>
+      fetch(`${base}/intake-form?token=${"x".repeat(43)}`, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    const contact = (i: number) =>
+      postForm(`${base}/contact`, {
+        name: `Visitor ${i}`,
+        email: `visitor${i}@example.test`,
+        message: "Hello, I would like a website for my bakery, please.",
+      });
+    expect((await page()).status).toBe(302);
+    expect((await contact(0)).status).toBe(303);
 
-  const answers: Answer[] = [];
-  const started = Date.now();
-  let stopLoad = false;
-  let n = 0;
-  const worker = async (kind: Answer["kind"]) => {
-    for (let i = 0; i < 400 && !stopLoad; i++) {
-      const sent = Date.now();
-      const res = await (kind === "page" ? page() : contact(++n)).catch((e: Error) => ({ status: 0, text: async () => e.message }));
-      answers.push({ kind, status: res.status, body: await res.text(), at: sent - started, ms: Date.now() - sent });
-      await sleep(100);
+    const answers: Answer[] = [];
+    const started = Date.now();
+    let stopLoad = false;
+    let n = 0;
+    const worker = async (kind: Answer["kind"]) => {
+      for (let i = 0; i < 400 && !stopLoad; i++) {
+        const sent = Date.now();
+        const res = await (kind === "page" ? page() : contact(++n)).catch((e: Error) => ({
+          status: 0,
+          text: async () => e.message,
+        }));
+        answers.push({ kind, status: res.status, body: await res.text(), at: sent - started, ms: Date.now() - sent });
+        await sleep(100);
+      }
+    };
+    const load = Promise.all([worker("page"), worker("page"), worker("contact"), worker("contact")]);
+
+    await sleep(2_000);
+    await stopProcess(db!);
+    const downAt = Date.now() - started;
+    await sleep(12_000);
+    await startDb();
+    const upAt = Date.now() - started;
+
+    // Recovery by itself: within 30 s of the restart the same requests succeed again.
+    let recoveredAt = NaN;
+    for (let i = 0; i < 150; i++) {
+      if ((await page()).status === 302) {
+        recoveredAt = Date.now() - started;
+        break;
+      }
+      await sleep(200);
     }
-  };
-  const load = Promise.all([worker("page"), worker("page"), worker("contact"), worker("contact")]);
+    await sleep(2_000);
+    stopLoad = true;
+    await load;
 
-  await sleep(2_000);
-  await stopProcess(db!);
-  const downAt = Date.now() - started;
-  await sleep(12_000);
-  await startDb();
-  const upAt = Date.now() - started;
+    expect(recoveredAt - upAt).toBeLessThan(30_000);
+    expect((await contact(9_999)).status).toBe(303);
 
-  // Recovery by itself: within 30 s of the restart the same requests succeed again.
-  let recoveredAt = NaN;
-  for (let i = 0; i < 150; i++) {
-    if ((await page()).status === 302) {
-      recoveredAt = Date.now() - started;
-      break;
+    const statuses = answers.reduce<Record<string, number>>(
+      (m, a) => ({ ...m, [`${a.kind} ${a.status}`]: (m[`${a.kind} ${a.status}`] ?? 0) + 1 }),
+      {},
+    );
+    const waits = answers.filter((a) => a.status === 503).map((a) => a.ms);
+    console.log(
+      `database down at ${downAt} ms, up at ${upAt} ms, app recovered at ${recoveredAt} ms; 503s took ${Math.min(...waits)}-${Math.max(...waits)} ms; answers:`,
+      statuses,
+    );
+    // Every answer is a success or a 503 that says what happened; none is a 500, a dropped connection or a stack.
+    for (const a of answers) {
+      expect([200, 302, 303, 503], `${a.kind} answered ${a.status} at ${a.at} ms`).toContain(a.status);
+      expect(a.body).not.toMatch(STACK);
+      if (a.status === 503)
+        expect(a.body).toContain(a.kind === "page" ? "503 Service Unavailable" : CONTACT_MESSAGES.failed);
     }
-    await sleep(200);
-  }
-  await sleep(2_000);
-  stopLoad = true;
-  await load;
+    expect(answers.some((a) => a.status === 503)).toBe(true);
+    expect(answers.filter((a) => a.at > recoveredAt + 500).every((a) => a.status !== 503)).toBe(true);
+    expect(app.output()).not.toMatch(/"level":"error","event":"request.failed"/);
 
-  expect(recoveredAt - upAt).toBeLessThan(30_000);
-  expect((await contact(9_999)).status).toBe(303);
-
-  const statuses = answers.reduce<Record<string, number>>((m, a) => ({ ...m, [`${a.kind} ${a.status}`]: (m[`${a.kind} ${a.status}`] ?? 0) + 1 }), {});
-  const waits = answers.filter((a) => a.status === 503).map((a) => a.ms);
-  console.log(`database down at ${downAt} ms, up at ${upAt} ms, app recovered at ${recoveredAt} ms; 503s took ${Math.min(...waits)}-${Math.max(...waits)} ms; answers:`, statuses);
-  // Every answer is a success or a 503 that says what happened; none is a 500, a dropped connection or a stack.
-  for (const a of answers) {
-    expect([200, 302, 303, 503], `${a.kind} answered ${a.status} at ${a.at} ms`).toContain(a.status);
-    expect(a.body).not.toMatch(STACK);
-    if (a.status === 503) expect(a.body).toContain(a.kind === "page" ? "503 Service Unavailable" : CONTACT_MESSAGES.failed);
-  }
-  expect(answers.some((a) => a.status === 503)).toBe(true);
-  expect(answers.filter((a) => a.at > recoveredAt + 500).every((a) => a.status !== 503)).toBe(true);
-  expect(app.output()).not.toMatch(/"level":"error","event":"request.failed"/);
-
-  // No partial documents: every stored message is whole and has its e-mail queued.
-  const conn = await mongoose.createConnection(uri).asPromise();
-  try {
-    const messages = await conn.collection("contact_messages").find().toArray();
-    expect(messages.length).toBeGreaterThan(1);
-    for (const m of messages) {
-      expect(m, JSON.stringify(m)).toMatchObject({ name: expect.any(String), email: expect.any(String), message: expect.any(String) });
-      expect(await conn.collection("outbox").countDocuments({ key: `contact:${m._id}` }), `mail for ${m._id}`).toBe(1);
+    // No partial documents: every stored message is whole and has its e-mail queued.
+    const conn = await mongoose.createConnection(uri).asPromise();
+    try {
+      const messages = await conn.collection("contact_messages").find().toArray();
+      expect(messages.length).toBeGreaterThan(1);
+      for (const m of messages) {
+        expect(m, JSON.stringify(m)).toMatchObject({
+          name: expect.any(String),
+          email: expect.any(String),
+          message: expect.any(String),
+        });
+        expect(await conn.collection("outbox").countDocuments({ key: `contact:${m._id}` }), `mail for ${m._id}`).toBe(
+          1,
+        );
+      }
+    } finally {
+      await conn.close();
     }
-  } finally {
-    await conn.close();
-  }
-});
+  },
+);
 
 it("tells an unreachable database (first connection or later) from other errors, which stay 500s", async () => {
   const closed = privatePort(19000);

@@ -28,46 +28,85 @@ async function received(): Promise<{ To: { Address: string }[]; ReplyTo: { Addre
   return ((await res.json()) as { messages: [] }).messages;
 }
 
-it("keeps every e-mail of payments and contact messages while the mail server is down, and delivers each exactly once when it is back", { timeout: 120_000 }, async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "mailpit-down-"));
-  const business = uniqueAddress("business");
-  app = await startAppProcess({
-    port: privatePort(18000),
-    env: { MONGODB_URI: process.env.MONGODB_URI!, SMTP_URL: `smtp://127.0.0.1:${smtp}`, BUSINESS_EMAIL: business, OUTBOX_POLL_MS: "200", OUTBOX_BACKOFF_MS: "200" },
-  });
+it(
+  "keeps every e-mail of payments and contact messages while the mail server is down, and delivers each exactly once when it is back",
+  { timeout: 120_000 },
+  async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mailpit-down-"));
+    const business = uniqueAddress("business");
+    app = await startAppProcess({
+      port: privatePort(18000),
+      env: {
+        MONGODB_URI: process.env.MONGODB_URI!,
+        SMTP_URL: `smtp://127.0.0.1:${smtp}`,
+        BUSINESS_EMAIL: business,
+        OUTBOX_POLL_MS: "200",
+        OUTBOX_BACKOFF_MS: "200",
+      },
+    });
 
-  // The mail server is not running: 10 contact messages and 10 payments (each webhook sent twice).
-  const senders = Array.from({ length: 10 }, (_, i) => uniqueAddress(`writer${i}`));
-  const buyers = Array.from({ length: 10 }, (_, i) => uniqueAddress(`payer${i}`));
-  const contacts = await Promise.all(
-    senders.map((email, i) => postForm(`${app!.url}/contact`, { name: `Writer ${i}`, email, message: "Please call me about a website for my shop." })),
-  );
-  expect(contacts.map((r) => r.status)).toEqual(Array(10).fill(303));
-  for (const email of buyers) expect((await postForm(`${app.url}/checkout`, { email, terms: "on", intent: "pay" })).status).toBe(303);
-  for (const email of buyers) {
-    const o = (await Order.findOne({ email }).lean())!;
-    const event = sessionEvent("checkout.session.completed", { id: o.stripe_session_id!, orderId: o._id, amount: o.amount_total });
-    const twice = await Promise.all([0, 1].map(() => fetch(`${app!.url}/webhooks/stripe`, signedDelivery(event))));
-    expect(twice.map((r) => r.status)).toEqual([200, 200]);
-  }
+    // The mail server is not running: 10 contact messages and 10 payments (each webhook sent twice).
+    const senders = Array.from({ length: 10 }, (_, i) => uniqueAddress(`writer${i}`));
+    const buyers = Array.from({ length: 10 }, (_, i) => uniqueAddress(`payer${i}`));
+    const contacts = await Promise.all(
+      senders.map((email, i) =>
+        postForm(`${app!.url}/contact`, {
+          name: `Writer ${i}`,
+          email,
+          message: "Please call me about a website for my shop.",
+        }),
+      ),
+    );
+    expect(contacts.map((r) => r.status)).toEqual(Array(10).fill(303));
+    for (const email of buyers)
+      expect((await postForm(`${app.url}/checkout`, { email, terms: "on", intent: "pay" })).status).toBe(303);
+    for (const email of buyers) {
+      const o = (await Order.findOne({ email }).lean())!;
+      const event = sessionEvent("checkout.session.completed", {
+        id: o.stripe_session_id!,
+        orderId: o._id,
+        amount: o.amount_total,
+      });
+      const twice = await Promise.all([0, 1].map(() => fetch(`${app!.url}/webhooks/stripe`, signedDelivery(event))));
+      expect(twice.map((r) => r.status)).toEqual([200, 200]);
+    }
 
-  // A few seconds of failed attempts: everything is still queued, with its error, none lost or failed for good.
-  await sleep(3_000);
-  const queued = await OutboxMessage.find().lean();
-  expect(queued).toHaveLength(20);
-  expect(queued.every((m) => m.status === "pending" && m.attempts >= 1 && m.last_error)).toBe(true);
+    // A few seconds of failed attempts: everything is still queued, with its error, none lost or failed for good.
+    await sleep(3_000);
+    const queued = await OutboxMessage.find().lean();
+    expect(queued).toHaveLength(20);
+    expect(queued.every((m) => m.status === "pending" && m.attempts >= 1 && m.last_error)).toBe(true);
 
-  mailpit = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
-  await waitForPort(smtp);
-  await waitForPort(http);
+    mailpit = startBinary("mailpit", [
+      "--smtp",
+      `127.0.0.1:${smtp}`,
+      "--listen",
+      `127.0.0.1:${http}`,
+      "--database",
+      path.join(dir, "mail.db"),
+      "--smtp-auth-accept-any",
+      "--smtp-auth-allow-insecure",
+      "--disable-version-check",
+    ]);
+    await waitForPort(smtp);
+    await waitForPort(http);
 
-  // The back-off doubles from 200 ms, so within 30 s every message is due again and sent.
-  for (let i = 0; i < 150 && (await OutboxMessage.countDocuments({ status: "sent" })) < 20; i++) await sleep(200);
-  await sleep(2_000); // any duplicate would arrive now
-  const mail = await received();
-  expect(mail).toHaveLength(20);
-  expect(new Set(mail.map((m) => m.MessageID)).size).toBe(20);
-  for (const email of buyers) expect(mail.filter((m) => m.To[0].Address === email), email).toHaveLength(1);
-  for (const email of senders) expect(mail.filter((m) => m.To[0].Address === business && m.ReplyTo[0]?.Address === email), email).toHaveLength(1);
-  expect(await OutboxMessage.countDocuments({ status: "sent" })).toBe(20);
-});
+    // The back-off doubles from 200 ms, so within 30 s every message is due again and sent.
+    for (let i = 0; i < 150 && (await OutboxMessage.countDocuments({ status: "sent" })) < 20; i++) await sleep(200);
+    await sleep(2_000); // any duplicate would arrive now
+    const mail = await received();
+    expect(mail).toHaveLength(20);
+    expect(new Set(mail.map((m) => m.MessageID)).size).toBe(20);
+    for (const email of buyers)
+      expect(
+        mail.filter((m) => m.To[0].Address === email),
+        email,
+      ).toHaveLength(1);
+    for (const email of senders)
+      expect(
+        mail.filter((m) => m.To[0].Address === business && m.ReplyTo[0]?.Address === email),
+        email,
+      ).toHaveLength(1);
+    expect(await OutboxMessage.countDocuments({ status: "sent" })).toBe(20);
+  },
+);

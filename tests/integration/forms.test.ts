@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { FILE_OVER_COUNT, FILE_TOO_LARGE, FORM_MESSAGES, isAcceptableFieldName, readForm, readRawBody } from "~/server/forms.server";
+import {
+  FILE_OVER_COUNT,
+  FILE_TOO_LARGE,
+  FORM_MESSAGES,
+  isAcceptableFieldName,
+  readForm,
+  readRawBody,
+} from "~/server/forms.server";
 import { MAX_PHOTOS, PHOTO_MAX_BYTES, readStepForm, STEP_FORM_MAX_BYTES } from "~/server/uploads.server";
 
 /** The bounded form reader on its own: what it keeps, what it marks, and what it refuses with which status. */
@@ -14,17 +21,39 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; tex
   throw new Error("expected a refusal");
 }
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://localhost/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://localhost/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
 describe("field names", () => {
-  it.each(["email", "addOns", "fax_number", "brandColors[2]", "servicesList[0].name", "photoMetadata[11].altText", "socialLinks.facebook", "__INTENT__", "a[100]"])(
-    "accepts %s",
-    (name) => expect(isAcceptableFieldName(name)).toBe(true),
-  );
-  it.each(["", "a[101]", "a[99999999]", `a${"[0]".repeat(5)}`, `a${".b".repeat(2000)}`, "a[]", "[0]", "a..b", "a[-1]", "__proto__", "a.__proto__", "constructor", "a.prototype.x", "x".repeat(101), "a b", "a[0"])(
-    "refuses %j",
-    (name) => expect(isAcceptableFieldName(name)).toBe(false),
-  );
+  it.each([
+    "email",
+    "addOns",
+    "fax_number",
+    "brandColors[2]",
+    "servicesList[0].name",
+    "photoMetadata[11].altText",
+    "socialLinks.facebook",
+    "__INTENT__",
+    "a[100]",
+  ])("accepts %s", (name) => expect(isAcceptableFieldName(name)).toBe(true));
+  it.each([
+    "",
+    "a[101]",
+    "a[99999999]",
+    `a${"[0]".repeat(5)}`,
+    `a${".b".repeat(2000)}`,
+    "a[]",
+    "[0]",
+    "a..b",
+    "a[-1]",
+    "__proto__",
+    "a.__proto__",
+    "constructor",
+    "a.prototype.x",
+    "x".repeat(101),
+    "a b",
+    "a[0",
+  ])("refuses %j", (name) => expect(isAcceptableFieldName(name)).toBe(false));
 });
 
 describe("readForm", () => {
@@ -53,7 +82,10 @@ describe("readForm", () => {
   });
 
   it("refuses a declared length over the limit before reading anything", async () => {
-    const request = post("a=1", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(10 * 1024 * 1024) });
+    const request = post("a=1", {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Content-Length": String(10 * 1024 * 1024),
+    });
     expect((await refusal(readForm(request))).status).toBe(413);
   });
 });
@@ -83,7 +115,8 @@ describe("readStepForm (step 4's uploads)", () => {
   it("keeps at most the photo cap, marks the rest, and marks a photo over its size without holding it", async () => {
     const body = new FormData();
     body.set("intent", "stay");
-    for (let i = 0; i < MAX_PHOTOS + 2; i++) body.append("photos", new File([new Uint8Array(100)], `p${i}.png`, { type: "image/png" }));
+    for (let i = 0; i < MAX_PHOTOS + 2; i++)
+      body.append("photos", new File([new Uint8Array(100)], `p${i}.png`, { type: "image/png" }));
     const form = await readStepForm(post(body));
     const photos = form.getAll("photos") as File[];
     expect(photos.filter((f) => f.type === "image/png")).toHaveLength(MAX_PHOTOS);
@@ -97,9 +130,14 @@ describe("readStepForm (step 4's uploads)", () => {
   });
 
   it("refuses a post larger than the step's total with 413 and says the limit", async () => {
-    const request = post("x", { "Content-Type": "multipart/form-data; boundary=b", "Content-Length": String(STEP_FORM_MAX_BYTES + 1) });
+    const request = post("x", {
+      "Content-Type": "multipart/form-data; boundary=b",
+      "Content-Length": String(STEP_FORM_MAX_BYTES + 1),
+    });
     const res = await refusal(readStepForm(request));
     expect(res.status).toBe(413);
-    expect(res.text).toMatch(/^This form is too large: we accept at most 102 MB per post\. Please go back and choose fewer or smaller files\. Up to 12 photos/);
+    expect(res.text).toMatch(
+      /^This form is too large: we accept at most 102 MB per post\. Please go back and choose fewer or smaller files\. Up to 12 photos/,
+    );
   });
 });

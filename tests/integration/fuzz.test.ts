@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { FUZZ_INTENTS, FUZZ_TARGETS, type FuzzNeed, type FuzzTarget } from "../support/fuzz-targets";
-import { APP_URL, appIsUp, appResidentBytes, intakeCookie, loopbackAddress, rawRequest, useRunningAppDatabase } from "../support/http";
+import {
+  APP_URL,
+  appIsUp,
+  appResidentBytes,
+  intakeCookie,
+  loopbackAddress,
+  rawRequest,
+  useRunningAppDatabase,
+} from "../support/http";
 import { uniqueAddress } from "../support/mailpit";
 
 /**
@@ -32,94 +40,203 @@ beforeAll(async () => {
 
 const hostileName = fc.oneof(
   fc.string({ maxLength: 24 }),
-  fc.tuple(fc.constantFrom("a", "servicesList", "photoMetadata", "addOns"), fc.nat({ max: 2 ** 31 })).map(([n, i]) => `${n}[${i}]`),
+  fc
+    .tuple(fc.constantFrom("a", "servicesList", "photoMetadata", "addOns"), fc.nat({ max: 2 ** 31 }))
+    .map(([n, i]) => `${n}[${i}]`),
   fc.integer({ min: 5, max: 3000 }).map((d) => `a${"[0]".repeat(d)}`),
   fc.integer({ min: 5, max: 3000 }).map((d) => `a${".b".repeat(d)}`),
-  fc.constantFrom("__proto__", "constructor.prototype", "a.__proto__.x", "a[]", "[0]", "a..b", "a[-1]", "a[1e3]", "", "%00", "a[0", "toString", "x".repeat(500)),
+  fc.constantFrom(
+    "__proto__",
+    "constructor.prototype",
+    "a.__proto__.x",
+    "a[]",
+    "[0]",
+    "a..b",
+    "a[-1]",
+    "a[1e3]",
+    "",
+    "%00",
+    "a[0",
+    "toString",
+    "x".repeat(500),
+  ),
   fc.string({ unit: "binary", maxLength: 16 }),
 );
 const value = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 3, arbitrary: fc.constantFrom(...FUZZ_INTENTS) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 120 }) },
-  { weight: 1, arbitrary: fc.constantFrom("on", "yes", "true", "-1", "1e309", "NaN", "https://evil.example/x.png", "javascript:alert(1)", "<script>", "x".repeat(70_000)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "on",
+      "yes",
+      "true",
+      "-1",
+      "1e309",
+      "NaN",
+      "https://evil.example/x.png",
+      "javascript:alert(1)",
+      "<script>",
+      "x".repeat(70_000),
+    ),
+  },
 );
 const entries = (target: FuzzTarget) => {
-  const name = target.fields.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...target.fields) }, { weight: 2, arbitrary: hostileName }) : hostileName;
-  return fc.oneof({ weight: 6, arbitrary: fc.array(fc.tuple(name, value), { maxLength: 24 }) }, { weight: 1, arbitrary: fc.constant(Array.from({ length: 700 }, (_, i) => [`f${i}`, "1"] as [string, string])) });
+  const name = target.fields.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...target.fields) }, { weight: 2, arbitrary: hostileName })
+    : hostileName;
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.array(fc.tuple(name, value), { maxLength: 24 }) },
+    { weight: 1, arbitrary: fc.constant(Array.from({ length: 700 }, (_, i) => [`f${i}`, "1"] as [string, string])) },
+  );
 };
 
 type Body = { kind: string; contentType?: string; body?: Uint8Array };
 const enc = (s: string) => new TextEncoder().encode(s);
 
-function multipart(pairs: [string, string][], files: { name: string; bytes: Uint8Array }[], boundary: string): Uint8Array {
+function multipart(
+  pairs: [string, string][],
+  files: { name: string; bytes: Uint8Array }[],
+  boundary: string,
+): Uint8Array {
   const parts: (string | Uint8Array)[] = [];
   const quote = (s: string) => s.replace(/["\r\n]/g, "_");
-  for (const [n, v] of pairs) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(n)}"\r\n\r\n${v}\r\n`);
+  for (const [n, v] of pairs)
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(n)}"\r\n\r\n${v}\r\n`);
   for (const f of files) {
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.name)}"; filename="f.png"\r\nContent-Type: image/png\r\n\r\n`, f.bytes, "\r\n");
+    parts.push(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.name)}"; filename="f.png"\r\nContent-Type: image/png\r\n\r\n`,
+      f.bytes,
+      "\r\n",
+    );
   }
   parts.push(`--${boundary}--\r\n`);
   return Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))));
 }
 
 const body = (target: FuzzTarget): fc.Arbitrary<Body> => {
-  const files = fc.array(fc.record({ name: fc.constantFrom("logo", "photos", "photos", "other", "intent"), bytes: fc.uint8Array({ maxLength: 4096 }) }), { maxLength: target.multipart ? 16 : 2 });
+  const files = fc.array(
+    fc.record({
+      name: fc.constantFrom("logo", "photos", "photos", "other", "intent"),
+      bytes: fc.uint8Array({ maxLength: 4096 }),
+    }),
+    { maxLength: target.multipart ? 16 : 2 },
+  );
   return fc.oneof(
-    { weight: 5, arbitrary: entries(target).map((e): Body => ({ kind: "urlencoded", contentType: "application/x-www-form-urlencoded", body: enc(new URLSearchParams(e).toString()) })) },
-    { weight: 2, arbitrary: fc.string({ maxLength: 300 }).map((s): Body => ({ kind: "raw urlencoded", contentType: "application/x-www-form-urlencoded", body: enc(s) })) },
-    { weight: 4, arbitrary: fc.tuple(entries(target), files).map(([e, f]): Body => ({ kind: "multipart", contentType: "multipart/form-data; boundary=fz", body: multipart(e, f, "fz") })) },
+    {
+      weight: 5,
+      arbitrary: entries(target).map((e): Body => ({
+        kind: "urlencoded",
+        contentType: "application/x-www-form-urlencoded",
+        body: enc(new URLSearchParams(e).toString()),
+      })),
+    },
     {
       weight: 2,
-      arbitrary: fc.tuple(entries(target), files, fc.double({ min: 0, max: 1, noNaN: true })).map(([e, f, cut]): Body => {
-        const whole = multipart(e, f, "fz");
-        return { kind: "truncated multipart", contentType: "multipart/form-data; boundary=fz", body: whole.slice(0, Math.floor(whole.length * cut)) };
-      }),
+      arbitrary: fc
+        .string({ maxLength: 300 })
+        .map((s): Body => ({ kind: "raw urlencoded", contentType: "application/x-www-form-urlencoded", body: enc(s) })),
     },
-    { weight: 1, arbitrary: entries(target).map((e): Body => ({ kind: "json", contentType: "application/json", body: enc(JSON.stringify(Object.fromEntries(e))) })) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((s): Body => ({ kind: "text/plain", contentType: "text/plain", body: enc(s) })) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(entries(target), files).map(([e, f]): Body => ({
+        kind: "multipart",
+        contentType: "multipart/form-data; boundary=fz",
+        body: multipart(e, f, "fz"),
+      })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(entries(target), files, fc.double({ min: 0, max: 1, noNaN: true }))
+        .map(([e, f, cut]): Body => {
+          const whole = multipart(e, f, "fz");
+          return {
+            kind: "truncated multipart",
+            contentType: "multipart/form-data; boundary=fz",
+            body: whole.slice(0, Math.floor(whole.length * cut)),
+          };
+        }),
+    },
+    {
+      weight: 1,
+      arbitrary: entries(target).map((e): Body => ({
+        kind: "json",
+        contentType: "application/json",
+        body: enc(JSON.stringify(Object.fromEntries(e))),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ maxLength: 200 })
+        .map((s): Body => ({ kind: "text/plain", contentType: "text/plain", body: enc(s) })),
+    },
     { weight: 1, arbitrary: fc.constant<Body>({ kind: "no body" }) },
-    { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 60 }), fc.uint8Array({ maxLength: 500 })).map(([ct, b]): Body => ({ kind: "odd content type", contentType: ct.replace(/[^\t\x20-\x7e]/g, ""), body: b })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.string({ maxLength: 60 }), fc.uint8Array({ maxLength: 500 })).map(([ct, b]): Body => ({
+        kind: "odd content type",
+        contentType: ct.replace(/[^\t\x20-\x7e]/g, ""),
+        body: b,
+      })),
+    },
   );
 };
 
 const cookieFor = (target: FuzzTarget) =>
   fc.oneof(
     { weight: 5, arbitrary: fc.constant(target.needs ?? "") },
-    { weight: 1, arbitrary: fc.constantFrom("__intake=forged.sig", "__session=abc.!!!", "__flash=%E0%A4%A", "__checkout=W10%3D.x", "__intake=") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "__intake=forged.sig",
+        "__session=abc.!!!",
+        "__flash=%E0%A4%A",
+        "__checkout=W10%3D.x",
+        "__intake=",
+      ),
+    },
   );
 
-const scenario = fc.constantFrom(...FUZZ_TARGETS).chain((target) => fc.record({ target: fc.constant(target), body: body(target), cookie: cookieFor(target) }));
+const scenario = fc
+  .constantFrom(...FUZZ_TARGETS)
+  .chain((target) => fc.record({ target: fc.constant(target), body: body(target), cookie: cookieFor(target) }));
 
 describe("fuzzing every form with malformed bodies", () => {
-  it(`answers ${RUNS} generated posts (seed ${SEED}) without a 5xx, stays up, and keeps its memory bounded`, { timeout: 240_000 }, async () => {
-    console.log(`fuzz: seed ${SEED}, ${RUNS} runs, ${FUZZ_TARGETS.length} targets, from ${from} to ${APP_URL}`);
-    const before = await appResidentBytes();
-    const statuses = new Map<number, number>();
-    let runs = 0;
-    await fc.assert(
-      fc.asyncProperty(scenario, async ({ target, body: b, cookie }) => {
-        const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", Origin: APP_URL };
-        if (target.path.startsWith("/webhooks/")) {
-          delete headers.Origin;
-          delete headers["Sec-Fetch-Site"];
-          headers["Stripe-Signature"] = "t=1,v1=forged";
-        }
-        if (b.contentType !== undefined) headers["Content-Type"] = b.contentType;
-        if (cookie) headers.Cookie = cookie in cookies ? cookies[cookie as FuzzNeed] : cookie;
-        const res = await rawRequest({ method: "POST", path: target.path, body: b.body, headers, from });
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (++runs % 200 === 0) expect(await appIsUp(), `after ${runs} posts`).toBe(true);
-        expect(res.status, `${target.path} ${b.kind}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true },
-    );
-    console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
-    expect(await appIsUp()).toBe(true);
-    const after = await appResidentBytes();
-    if (before !== null && after !== null) {
-      console.log(`fuzz: app RSS ${Math.round(before / 1048576)} MB -> ${Math.round(after / 1048576)} MB`);
-      expect(after - before).toBeLessThan(MAX_RSS_GROWTH);
-    } else console.log("fuzz: the app's memory could not be read from /proc; not checked");
-  });
+  it(
+    `answers ${RUNS} generated posts (seed ${SEED}) without a 5xx, stays up, and keeps its memory bounded`,
+    { timeout: 240_000 },
+    async () => {
+      console.log(`fuzz: seed ${SEED}, ${RUNS} runs, ${FUZZ_TARGETS.length} targets, from ${from} to ${APP_URL}`);
+      const before = await appResidentBytes();
+      const statuses = new Map<number, number>();
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(scenario, async ({ target, body: b, cookie }) => {
+          const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", Origin: APP_URL };
+          if (target.path.startsWith("/webhooks/")) {
+            delete headers.Origin;
+            delete headers["Sec-Fetch-Site"];
+            headers["Stripe-Signature"] = "t=1,v1=forged";
+          }
+          if (b.contentType !== undefined) headers["Content-Type"] = b.contentType;
+          if (cookie) headers.Cookie = cookie in cookies ? cookies[cookie as FuzzNeed] : cookie;
+          const res = await rawRequest({ method: "POST", path: target.path, body: b.body, headers, from });
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (++runs % 200 === 0) expect(await appIsUp(), `after ${runs} posts`).toBe(true);
+          expect(res.status, `${target.path} ${b.kind}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+      console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+      expect(await appIsUp()).toBe(true);
+      const after = await appResidentBytes();
+      if (before !== null && after !== null) {
+        console.log(`fuzz: app RSS ${Math.round(before / 1048576)} MB -> ${Math.round(after / 1048576)} MB`);
+        expect(after - before).toBeLessThan(MAX_RSS_GROWTH);
+      } else console.log("fuzz: the app's memory could not be read from /proc; not checked");
+    },
+  );
 });

@@ -6,7 +6,16 @@ import { FIELD_NAME_LIMITS, FORM_MESSAGES, TEXT_FORM_MAX_BYTES } from "~/server/
 import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
-import { APP_URL, appIsUp, appResidentBytes, intakeCookie, loopbackAddress, postForm, rawRequest, useRunningAppDatabase } from "../support/http";
+import {
+  APP_URL,
+  appIsUp,
+  appResidentBytes,
+  intakeCookie,
+  loopbackAddress,
+  postForm,
+  rawRequest,
+  useRunningAppDatabase,
+} from "../support/http";
 
 /**
  * The HTTP edge, tried against the running app as an attacker and a careless
@@ -17,20 +26,30 @@ const connect = useRunningAppDatabase();
 beforeAll(() => connect());
 
 /** React escapes apostrophes in the HTML it renders. */
-const html = (text: string) => text.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const html = (text: string) =>
+  text
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 
 describe("nothing in the request path throws", () => {
-  it.each(["/?a=%", "/?utm=50%off", "//", "//x", "/%", "/?token=abc%zz&next=%E0%A4%A", "/intake-form?token=%"])("GET %s answers without a 5xx and the app stays up", async (path) => {
-    const res = await rawRequest({ path });
-    expect(res.status).toBeLessThan(500);
-    expect(await appIsUp()).toBe(true);
-  });
+  it.each(["/?a=%", "/?utm=50%off", "//", "//x", "/%", "/?token=abc%zz&next=%E0%A4%A", "/intake-form?token=%"])(
+    "GET %s answers without a 5xx and the app stays up",
+    async (path) => {
+      const res = await rawRequest({ path });
+      expect(res.status).toBeLessThan(500);
+      expect(await appIsUp()).toBe(true);
+    },
+  );
 
-  it.each(["a b", "", "[zz", "x".repeat(300), "127.0.0.1:99999"])("a Host header of %j is refused cleanly", async (host) => {
-    const res = await rawRequest({ path: "/", headers: { Host: host } });
-    expect(res.status).toBeLessThan(500);
-    expect(await appIsUp()).toBe(true);
-  });
+  it.each(["a b", "", "[zz", "x".repeat(300), "127.0.0.1:99999"])(
+    "a Host header of %j is refused cleanly",
+    async (host) => {
+      const res = await rawRequest({ path: "/", headers: { Host: host } });
+      expect(res.status).toBeLessThan(500);
+      expect(await appIsUp()).toBe(true);
+    },
+  );
 });
 
 describe("cross-site posts", () => {
@@ -39,21 +58,32 @@ describe("cross-site posts", () => {
       method: "POST",
       path: "/contact",
       body: "name=x",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", "Sec-Fetch-Site": "none" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://evil.example",
+        "Sec-Fetch-Site": "none",
+      },
     });
     expect(res.status).toBe(403);
     expect(res.text).toContain("cross-site request refused");
   });
 
-  it.each([["::::"], ["null"], ["https://evil.example"]])("refuses Origin %j with Sec-Fetch-Site: same-origin", async (origin) => {
-    const res = await rawRequest({
-      method: "POST",
-      path: "/checkout",
-      body: "intent=update",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" },
-    });
-    expect(res.status).toBe(403);
-  });
+  it.each([["::::"], ["null"], ["https://evil.example"]])(
+    "refuses Origin %j with Sec-Fetch-Site: same-origin",
+    async (origin) => {
+      const res = await rawRequest({
+        method: "POST",
+        path: "/checkout",
+        body: "intent=update",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: origin,
+          "Sec-Fetch-Site": "same-origin",
+        },
+      });
+      expect(res.status).toBe(403);
+    },
+  );
 
   it("lets this site's own posts through", async () => {
     const res = await postForm("/checkout", "intent=update", { from: loopbackAddress() });
@@ -62,8 +92,23 @@ describe("cross-site posts", () => {
 });
 
 describe("forged and unreadable cookies are no cookie", () => {
-  const cookies = ["__session=abc.!!!", "__flash=%E0%A4%A.x", "__intake=eyJ0b2tlbklkIjoiYWJjIn0%3D.forged", "__checkout=WyJhIl0%3D.bad", "__session=; __flash=; __intake=", "__flash"];
-  it.each(["/", "/checkout", "/intake-form", "/intake-form/1", "/order-success?session_id=offline_x", "/dashboard", "/admin"])("GET %s with each forged cookie: no 5xx", async (path) => {
+  const cookies = [
+    "__session=abc.!!!",
+    "__flash=%E0%A4%A.x",
+    "__intake=eyJ0b2tlbklkIjoiYWJjIn0%3D.forged",
+    "__checkout=WyJhIl0%3D.bad",
+    "__session=; __flash=; __intake=",
+    "__flash",
+  ];
+  it.each([
+    "/",
+    "/checkout",
+    "/intake-form",
+    "/intake-form/1",
+    "/order-success?session_id=offline_x",
+    "/dashboard",
+    "/admin",
+  ])("GET %s with each forged cookie: no 5xx", async (path) => {
     for (const cookie of cookies) {
       const res = await rawRequest({ path, headers: { Cookie: cookie } });
       expect(res.status, `${path} with ${cookie}`).toBeLessThan(500);
@@ -98,7 +143,11 @@ describe("request bodies are bounded while they stream", () => {
       path: "/contact",
       body,
       from: loopbackAddress(),
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked", "Sec-Fetch-Site": "same-origin" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Transfer-Encoding": "chunked",
+        "Sec-Fetch-Site": "same-origin",
+      },
     });
     expect(res.status).toBe(413);
     const after = await appResidentBytes();
@@ -147,13 +196,23 @@ describe("bodies that are not forms, on every form", () => {
     ["JSON", { "Content-Type": "application/json" }, '{"intent":"next"}'],
     ["text/plain", { "Content-Type": "text/plain" }, "intent=next"],
     ["no body", {}, undefined],
-    ["broken multipart", { "Content-Type": "multipart/form-data; boundary=xyz" }, '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nnext'],
+    [
+      "broken multipart",
+      { "Content-Type": "multipart/form-data; boundary=xyz" },
+      '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nnext',
+    ],
     ["multipart without a boundary", { "Content-Type": "multipart/form-data" }, "intent=next"],
   ];
   const paths = ["/contact", "/checkout", "/checkout/offline", "/intake-form", "/intake-form/1", "/intake-form/4"];
   it.each(bodies)("%s: a 4xx with a message on each form", async (_name, headers, body) => {
     for (const path of paths) {
-      const res = await rawRequest({ method: "POST", path, body, from: loopbackAddress(), headers: { ...headers, Cookie: cookie, "Sec-Fetch-Site": "same-origin" } });
+      const res = await rawRequest({
+        method: "POST",
+        path,
+        body,
+        from: loopbackAddress(),
+        headers: { ...headers, Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+      });
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
       expect(html(res.text), path).toMatch(/web form|could not be read/);
@@ -172,7 +231,11 @@ describe("step 4 uploads", () => {
       path: "/intake-form/4",
       from: loopbackAddress(),
       body: Buffer.from(await request.arrayBuffer()),
-      headers: { "Content-Type": request.headers.get("Content-Type")!, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+      headers: {
+        "Content-Type": request.headers.get("Content-Type")!,
+        "Sec-Fetch-Site": "same-origin",
+        Cookie: cookie,
+      },
     });
     expect(res.status).toBe(413);
     expect(html(res.text)).toContain(FORM_MESSAGES.fieldTooLarge(TEXT_FORM_MAX_BYTES));
@@ -186,18 +249,27 @@ describe("step 4 uploads", () => {
     const body = Readable.from(
       (function* () {
         for (let i = 0; i < 40; i++) {
-          yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="p${i}.png"\r\nContent-Type: image/png\r\n\r\n`);
+          yield Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="p${i}.png"\r\nContent-Type: image/png\r\n\r\n`,
+          );
           for (let mb = 0; mb < 8; mb++) yield photo;
           yield Buffer.from("\r\n");
         }
-        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nstay\r\n--${boundary}--\r\n`);
+        yield Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nstay\r\n--${boundary}--\r\n`,
+        );
       })(),
     );
     const res = await rawRequest({
       method: "POST",
       path: "/intake-form/4",
       body,
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked", Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+      headers: {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Transfer-Encoding": "chunked",
+        Cookie: cookie,
+        "Sec-Fetch-Site": "same-origin",
+      },
     });
     expect(res.status).toBe(413);
     const after = await appResidentBytes();
@@ -207,7 +279,16 @@ describe("step 4 uploads", () => {
 });
 
 describe("pages that carry a token or personal data", () => {
-  it.each(["/intake-form", "/intake-form/1", "/order-success?session_id=x", "/order-status", "/dashboard", "/admin", "/auth", "/checkout"])("%s is sent with Cache-Control: no-store", async (path) => {
+  it.each([
+    "/intake-form",
+    "/intake-form/1",
+    "/order-success?session_id=x",
+    "/order-status",
+    "/dashboard",
+    "/admin",
+    "/auth",
+    "/checkout",
+  ])("%s is sent with Cache-Control: no-store", async (path) => {
     const res = await rawRequest({ path });
     expect(res.headers["cache-control"]).toBe("no-store");
   });
@@ -222,13 +303,17 @@ describe("the checkout form", () => {
   it("answers an unknown intent with 400 and a message shown on the form", async () => {
     const res = await postForm("/checkout", "intent=refund&email=a%40example.test", { from: loopbackAddress() });
     expect(res.status).toBe(400);
-    expect(html(res.text)).toMatch(new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.unknownAction.replace(/\./g, "\\.")}`));
+    expect(html(res.text)).toMatch(
+      new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.unknownAction.replace(/\./g, "\\.")}`),
+    );
   });
 
   it("answers a terms value other than a tick with 400 and a message shown on the form", async () => {
     const res = await postForm("/checkout", "intent=pay&email=a%40example.test&terms=yes", { from: loopbackAddress() });
     expect(res.status).toBe(400);
-    expect(html(res.text)).toMatch(new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.missing.replace(/\./g, "\\.")}`));
+    expect(html(res.text)).toMatch(
+      new RegExp(`role="alert"[^>]*>[^<]*${CHECKOUT_MESSAGES.missing.replace(/\./g, "\\.")}`),
+    );
   });
 
   it("counts every post that evaluates a coupon code against the limit, re-checks of an applied code included", async () => {
@@ -237,7 +322,11 @@ describe("the checkout form", () => {
       const res = await postForm("/checkout", `intent=update&appliedCoupon=GUESS${i}`, { from });
       expect(res.status).toBe(200);
     }
-    const guesses = [`intent=update&appliedCoupon=GUESS30`, "intent=apply-coupon&couponCode=GUESS31", "intent=pay&email=a%40example.test&appliedCoupon=GUESS32"];
+    const guesses = [
+      `intent=update&appliedCoupon=GUESS30`,
+      "intent=apply-coupon&couponCode=GUESS31",
+      "intent=pay&email=a%40example.test&appliedCoupon=GUESS32",
+    ];
     for (const body of guesses) {
       const res = await postForm("/checkout", body, { from });
       expect(res.status, body).toBe(429);
@@ -268,7 +357,9 @@ describe("the success page", () => {
 
   async function payOffline(email: string, extra = "") {
     const from = loopbackAddress();
-    const start = await postForm("/checkout", `intent=pay&email=${encodeURIComponent(email)}&terms=on${extra}`, { from });
+    const start = await postForm("/checkout", `intent=pay&email=${encodeURIComponent(email)}&terms=on${extra}`, {
+      from,
+    });
     expect(start.status).toBe(303);
     const location = String(start.headers.location);
     const cookie = cookieFrom(start);

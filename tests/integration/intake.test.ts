@@ -6,7 +6,16 @@ import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
-import { checkToken, hashToken, issueToken, newestToken, renewToken, requireTokenAccess, requireTokenSession, tokenSession } from "~/server/tokens.server";
+import {
+  checkToken,
+  hashToken,
+  issueToken,
+  newestToken,
+  renewToken,
+  requireTokenAccess,
+  requireTokenSession,
+  tokenSession,
+} from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { action as stepAction } from "~/routes/intake-form_.$step";
 import { paidOrder, tokenCookie } from "../support/app-data";
@@ -14,7 +23,10 @@ import { useTestDatabase } from "../support/db";
 
 useTestDatabase();
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** A paid order and a browser holding its intake session cookie. */
 async function customer() {
@@ -22,10 +34,17 @@ async function customer() {
   return { ...order, tokenId: hashToken(order.token), cookie: await tokenCookie(order.token) };
 }
 
-type Reply = Response & { init?: { status?: number }; data?: { notice?: string; result?: { error?: Record<string, string[]> } } };
+type Reply = Response & {
+  init?: { status?: number };
+  data?: { notice?: string; result?: { error?: Record<string, string[]> } };
+};
 async function post(cookie: string, step: number, body: FormData | Record<string, string>) {
   const form = body instanceof FormData ? body : new URLSearchParams(body);
-  const request = new Request(`http://localhost/intake-form/${step}`, { method: "POST", body: form, headers: { Cookie: cookie } });
+  const request = new Request(`http://localhost/intake-form/${step}`, {
+    method: "POST",
+    body: form,
+    headers: { Cookie: cookie },
+  });
   try {
     return (await stepAction({ request, params: { step: String(step) }, context: {} })) as unknown as Reply;
   } catch (thrown) {
@@ -36,7 +55,11 @@ const status = (r: Reply) => r.init?.status ?? r.status;
 
 /** The renewal button of the expired-link screen. */
 async function renewPost(cookie: string) {
-  const request = new Request("http://localhost/intake-form", { method: "POST", body: new URLSearchParams(), headers: { Cookie: cookie } });
+  const request = new Request("http://localhost/intake-form", {
+    method: "POST",
+    body: new URLSearchParams(),
+    headers: { Cookie: cookie },
+  });
   return (await entryAction({ request, params: {}, context: {} })) as Response;
 }
 
@@ -44,7 +67,9 @@ async function renewPost(cookie: string) {
 async function flashTitle(response: Response): Promise<string | undefined> {
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__flash="));
   if (!cookie) return undefined;
-  const { flashes } = await takeFlashes(new Request("http://localhost/", { headers: { Cookie: cookie.split(";")[0] } }));
+  const { flashes } = await takeFlashes(
+    new Request("http://localhost/", { headers: { Cookie: cookie.split(";")[0] } }),
+  );
   return flashes.at(-1)?.title;
 }
 
@@ -56,9 +81,20 @@ function filesForm(fields: Record<string, string>, files: Record<string, File[]>
   return form;
 }
 const png = (name: string, bytes: Uint8Array = PNG) => new File([bytes as BlobPart], name, { type: "image/png" });
-const reachStep = (orderId: string, step: number) => IntakeSubmission.updateOne({ _id: orderId }, { $set: { furthest_step: step }, $setOnInsert: { order_id: orderId } }, { upsert: true });
+const reachStep = (orderId: string, step: number) =>
+  IntakeSubmission.updateOne(
+    { _id: orderId },
+    { $set: { furthest_step: step }, $setOnInsert: { order_id: orderId } },
+    { upsert: true },
+  );
 
-const basics = { businessName: "Acme Plumbing", contactEmail: "jo@acme.au", contactPhone: "0400 000 000", businessType: "trades", businessDescription: "Plumbing for the Northern Rivers." };
+const basics = {
+  businessName: "Acme Plumbing",
+  contactEmail: "jo@acme.au",
+  contactPhone: "0400 000 000",
+  businessType: "trades",
+  businessDescription: "Plumbing for the Northern Rivers.",
+};
 
 describe("intake step posts", () => {
   let c: Awaited<ReturnType<typeof customer>>;
@@ -77,13 +113,23 @@ describe("intake step posts", () => {
     expect(r.status).toBe(303);
     expect(r.headers.get("Location")).toBe("/intake-form/2");
     const doc = await IntakeSubmission.findOne({ order_id: c.orderId }).lean();
-    expect(doc).toMatchObject({ business_name: "Acme Plumbing", abn_acn: null, business_type: "trades", furthest_step: 2 });
+    expect(doc).toMatchObject({
+      business_name: "Acme Plumbing",
+      abn_acn: null,
+      business_type: "trades",
+      furthest_step: 2,
+    });
     // The five basics, plus pages (Home and Contact are always included): 6 of 35.
     expect((await Order.findById(c.orderId).lean())?.intake_progress).toBe(Math.round((6 / 35) * 100));
   });
 
   it("answers a bad value with 400 and its message, and saves nothing of it", async () => {
-    const r = await post(c.cookie, 1, { ...basics, businessName: "Changed", businessDescription: "short", intent: "next" });
+    const r = await post(c.cookie, 1, {
+      ...basics,
+      businessName: "Changed",
+      businessDescription: "short",
+      intent: "next",
+    });
     expect(status(r)).toBe(400);
     expect(r.data?.result?.error?.businessDescription).toEqual(["Description must be at least 10 characters"]);
     expect((await IntakeSubmission.findOne({ order_id: c.orderId }).lean())?.business_name).toBe("Acme Plumbing");
@@ -150,13 +196,23 @@ describe("submitting the intake", () => {
     expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "consent_given" })).toBe(1);
     expect(await OutboxMessage.countDocuments({ key: `intake-notice:${c.tokenId}` })).toBe(1);
     // The confirmation goes to the buyer's address on the order, and to the step-1 contact address as it differs.
-    expect(await OutboxMessage.find({ subject: "We've received your details", to: mongoose.trusted({ $in: [c.email, "owner@acme.au"] }) }).lean()).toHaveLength(2);
+    expect(
+      await OutboxMessage.find({
+        subject: "We've received your details",
+        to: mongoose.trusted({ $in: [c.email, "owner@acme.au"] }),
+      }).lean(),
+    ).toHaveLength(2);
     expect(await OutboxMessage.countDocuments({ to: "owner@acme.au" })).toBe(1);
   });
 
   it("sends one confirmation when the contact address is the buyer's", async () => {
     const c = await customer();
-    await IntakeSubmission.create({ order_id: c.orderId, ...complete, contact_email: c.email.toUpperCase(), furthest_step: 14 });
+    await IntakeSubmission.create({
+      order_id: c.orderId,
+      ...complete,
+      contact_email: c.email.toUpperCase(),
+      furthest_step: 14,
+    });
     expect((await post(c.cookie, 14, { intent: "submit" })).status).toBe(303);
     expect(await OutboxMessage.countDocuments({ to: c.email })).toBe(2); // the payment e-mail and the confirmation
   });
@@ -166,12 +222,15 @@ describe("submitting the intake", () => {
     await IntakeSubmission.create({ order_id: c.orderId, furthest_step: 14 }); // reached the end with steps left empty
     const r = await post(c.cookie, 14, { intent: "submit" });
     expect(status(r)).toBe(400);
-    expect(r.data?.notice).toContain("Please complete: Business Basics, Goals & Offer, Package & Payment, Privacy & Consent.");
+    expect(r.data?.notice).toContain(
+      "Please complete: Business Basics, Goals & Offer, Package & Payment, Privacy & Consent.",
+    );
   });
 });
 
 describe("renewing an expired link", () => {
-  const expire = (tokenId: string) => IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+  const expire = (tokenId: string) =>
+    IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: new Date(Date.now() - 1000) } });
 
   it("extends it by 30 days, at most three times in all", async () => {
     const c = await customer();
@@ -193,13 +252,16 @@ describe("renewing an expired link", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => renewPost(c.cookie)));
     expect(results.every((r) => r.status === 303)).toBe(true);
     expect((await IntakeToken.findById(c.tokenId).lean())?.auto_renewed_count).toBe(1);
-    expect(await Promise.all(results.map(flashTitle))).not.toContain("Unable to renew access automatically. Please contact support.");
+    expect(await Promise.all(results.map(flashTitle))).not.toContain(
+      "Unable to renew access automatically. Please contact support.",
+    );
   });
 });
 
 describe("step 4's files", () => {
   type Photo = { id: string; key: string; thumbKey: string; url: string; altText: string };
-  const photosOf = async (orderId: string) => ((await IntakeSubmission.findById(orderId).lean())?.photo_metadata ?? []) as Photo[];
+  const photosOf = async (orderId: string) =>
+    ((await IntakeSubmission.findById(orderId).lean())?.photo_metadata ?? []) as Photo[];
   const exists = async (key: string) => Boolean(await getStorage().get(key));
 
   it("names photos by their id in this order's record: another order's photo can be neither removed nor adopted, nor an outside URL listed", async () => {
@@ -214,8 +276,17 @@ describe("step 4's files", () => {
     await post(attacker.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("mine.png")] }));
     const [mine] = await photosOf(attacker.orderId);
     // The old attack: a row that names the victim's key and an outside URL, then Remove on it: refused outright.
-    const rows = { "photoMetadata[0].id": theirs.id, "photoMetadata[0].altText": "x", "photoMetadata[1].id": mine.id, "photoMetadata[1].altText": "My shop" };
-    const keyed = { ...rows, "photoMetadata[0].key": theirs.key, "photoMetadata[0].url": "https://evil.example/tracker.png" };
+    const rows = {
+      "photoMetadata[0].id": theirs.id,
+      "photoMetadata[0].altText": "x",
+      "photoMetadata[1].id": mine.id,
+      "photoMetadata[1].altText": "My shop",
+    };
+    const keyed = {
+      ...rows,
+      "photoMetadata[0].key": theirs.key,
+      "photoMetadata[0].url": "https://evil.example/tracker.png",
+    };
     expect(status(await post(attacker.cookie, 4, { ...keyed, intent: "remove:photoMetadata:0" }))).toBe(400);
     // Naming the victim's photo by its id: ignored, it is not in this order's record.
     await post(attacker.cookie, 4, { ...rows, intent: "remove:photoMetadata:0" });
@@ -232,7 +303,11 @@ describe("step 4's files", () => {
   it("deletes a removed photo and a replaced logo from storage once the new record is saved", async () => {
     const c = await customer();
     await reachStep(c.orderId, 4);
-    await post(c.cookie, 4, filesForm({ intent: "stay" }, { logo: [png("old-logo.png")], photos: [png("a.png"), png("b.png")] }));
+    await post(
+      c.cookie,
+      4,
+      filesForm({ intent: "stay" }, { logo: [png("old-logo.png")], photos: [png("a.png"), png("b.png")] }),
+    );
     const before = await IntakeSubmission.findById(c.orderId).lean();
     const [a, b] = before!.photo_metadata as Photo[];
     const oldLogo = [before!.logo_key!, before!.logo_thumb_key!];
@@ -245,7 +320,11 @@ describe("step 4's files", () => {
     expect(await exists(a.thumbKey)).toBe(false);
     expect(await exists(b.key)).toBe(true);
 
-    await post(c.cookie, 4, filesForm({ "photoMetadata[0].id": b.id, intent: "stay" }, { logo: [png("new-logo.png")] }));
+    await post(
+      c.cookie,
+      4,
+      filesForm({ "photoMetadata[0].id": b.id, intent: "stay" }, { logo: [png("new-logo.png")] }),
+    );
     const after = await IntakeSubmission.findById(c.orderId).lean();
     expect(after!.logo_key).not.toBe(oldLogo[0]);
     expect(await exists(after!.logo_key!)).toBe(true);
@@ -260,7 +339,9 @@ describe("step 4's files", () => {
     for (let i = 16; i < fake.length; i += 4096) fake[i] = (i * 7) & 0xff;
     const r = await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("noise.png", fake)] }));
     expect(status(r)).toBe(400);
-    expect(r.data?.notice).toBe("noise.png could not be read as an image (it may be damaged). Please choose another file.");
+    expect(r.data?.notice).toBe(
+      "noise.png could not be read as an image (it may be damaged). Please choose another file.",
+    );
     expect(await photosOf(c.orderId)).toEqual([]);
 
     const withGps = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: "#3a6" } })
@@ -268,7 +349,11 @@ describe("step 4's files", () => {
       .withExif({ IFD0: { Make: "Phone" }, IFD3: { GPSLatitudeRef: "S", GPSLatitude: "28/1 48/1 0/1" } })
       .toBuffer();
     expect((await sharp(withGps).metadata()).exif).toBeTruthy();
-    const ok = await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [new File([withGps as BlobPart], "van.jpg", { type: "image/jpeg" })] }));
+    const ok = await post(
+      c.cookie,
+      4,
+      filesForm({ intent: "stay" }, { photos: [new File([withGps as BlobPart], "van.jpg", { type: "image/jpeg" })] }),
+    );
     expect(status(ok)).toBe(303);
     const [photo] = await photosOf(c.orderId);
     const stored = await getStorage().get(photo.key);
@@ -287,7 +372,14 @@ describe("step 4's files", () => {
     await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [png("shop.png")] }));
     const [photo] = await photosOf(c.orderId);
     // Next with the photo's alt text left empty: refused for that field, but the logo that came with it is kept.
-    const r = await post(c.cookie, 4, filesForm({ "photoMetadata[0].id": photo.id, "photoMetadata[0].altText": "", brandColors: "", intent: "next" }, { logo: [png("logo.png")] }));
+    const r = await post(
+      c.cookie,
+      4,
+      filesForm(
+        { "photoMetadata[0].id": photo.id, "photoMetadata[0].altText": "", brandColors: "", intent: "next" },
+        { logo: [png("logo.png")] },
+      ),
+    );
     expect(status(r)).toBe(400);
     expect(r.data?.result?.error?.["photoMetadata[0].altText"]).toEqual(["Alt text is required"]);
     const doc = await IntakeSubmission.findById(c.orderId).lean();
@@ -355,7 +447,9 @@ describe("access tokens", () => {
     expect(await tokenSession(asStatus, "status")).toBeNull();
     const statusCookie = await tokenCookie(c.statusToken, "status");
     expect(statusCookie.startsWith("__status=")).toBe(true);
-    expect(await requireTokenAccess(new Request("http://localhost/", { headers: { Cookie: statusCookie } }), "status")).toEqual({ orderId: c.orderId, tokenId: hashToken(c.statusToken) });
+    expect(
+      await requireTokenAccess(new Request("http://localhost/", { headers: { Cookie: statusCookie } }), "status"),
+    ).toEqual({ orderId: c.orderId, tokenId: hashToken(c.statusToken) });
     const r = await post(statusCookie, 1, { ...basics, intent: "next" });
     expect(r.headers.get("Location")).toBe("/checkout");
     expect((await newestToken(c.orderId, "intake"))?.token._id).toBe(c.tokenId);
@@ -363,9 +457,14 @@ describe("access tokens", () => {
   });
 
   it("send a browser without a status token to the order-status page, which answers 401 itself rather than loop", async () => {
-    const onPage = await requireTokenSession(new Request("http://localhost/order-status"), "status").catch((r: Response) => r);
+    const onPage = await requireTokenSession(new Request("http://localhost/order-status"), "status").catch(
+      (r: Response) => r,
+    );
     expect(onPage).toMatchObject({ status: 401, statusText: "Access Token Required" });
-    const elsewhere = await requireTokenAccess(new Request("http://localhost/order-status/feedback", { method: "POST" }), "status").catch((r: Response) => r);
+    const elsewhere = await requireTokenAccess(
+      new Request("http://localhost/order-status/feedback", { method: "POST" }),
+      "status",
+    ).catch((r: Response) => r);
     expect(elsewhere).toMatchObject({ status: 302 });
     expect((elsewhere as Response).headers.get("Location")).toBe("/order-status");
     expect(await flashTitle(elsewhere as Response)).toBe("Access Token Required");
@@ -384,7 +483,9 @@ describe("access tokens", () => {
       // A new event is derived under the new secret; links already e-mailed keep working even once the old secret is gone.
       env.TOKEN_SECRETS = ["b".repeat(32)];
       expect((await checkToken(first, "intake")).state).toBe("valid");
-      await expect(issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` })).rejects.toThrow(/no longer listed/);
+      await expect(issueToken({ orderId, purpose: "intake", issueKey: `paid:${orderId}` })).rejects.toThrow(
+        /no longer listed/,
+      );
     } finally {
       env.TOKEN_SECRETS = original;
     }

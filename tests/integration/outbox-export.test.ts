@@ -42,23 +42,50 @@ const statusCookie = (token: string) => tokenCookie(token, "status");
 describe("/admin/outbox", () => {
   it("is for admins only, in the loader and the action", async () => {
     const customer = await signedInUser();
-    const visitorGet = await call(() => outboxLoader({ request: new Request("http://localhost/admin/outbox"), params: {}, context: {} }));
+    const visitorGet = await call(() =>
+      outboxLoader({ request: new Request("http://localhost/admin/outbox"), params: {}, context: {} }),
+    );
     expect(visitorGet.headers.get("Location")).toMatch(/^\/auth/);
-    const customerGet = await call(() => outboxLoader({ request: new Request("http://localhost/admin/outbox", { headers: { Cookie: customer.cookie } }), params: {}, context: {} }));
+    const customerGet = await call(() =>
+      outboxLoader({
+        request: new Request("http://localhost/admin/outbox", { headers: { Cookie: customer.cookie } }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(customerGet.headers.get("Location")).toBe("/dashboard");
-    const customerPost = await call(() => outboxAction({ request: post("http://localhost/admin/outbox", customer.cookie, { intent: "retry", messageId: "a".repeat(24) }), params: {}, context: {} }));
+    const customerPost = await call(() =>
+      outboxAction({
+        request: post("http://localhost/admin/outbox", customer.cookie, { intent: "retry", messageId: "a".repeat(24) }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(customerPost.headers.get("Location")).toBe("/dashboard");
   });
 
   it("answers an unknown intent or a malformed id with 400, and ignores a bad filter", async () => {
     const admin = await signedInUser({ admin: true });
-    const bodies: Record<string, string>[] = [{ intent: "delete", messageId: "a".repeat(24) }, { intent: "retry", messageId: "../../etc" }, { intent: "retry", messageId: "" }, {}];
+    const bodies: Record<string, string>[] = [
+      { intent: "delete", messageId: "a".repeat(24) },
+      { intent: "retry", messageId: "../../etc" },
+      { intent: "retry", messageId: "" },
+      {},
+    ];
     for (const body of bodies) {
-      const r = await call(() => outboxAction({ request: post("http://localhost/admin/outbox", admin.cookie, body), params: {}, context: {} }));
+      const r = await call(() =>
+        outboxAction({ request: post("http://localhost/admin/outbox", admin.cookie, body), params: {}, context: {} }),
+      );
       expect(statusOf(r), JSON.stringify(body)).toBe(400);
     }
     const page = await call(() =>
-      outboxLoader({ request: new Request("http://localhost/admin/outbox?status[$ne]=x&before=yesterday&status=nope", { headers: { Cookie: admin.cookie } }), params: {}, context: {} }),
+      outboxLoader({
+        request: new Request("http://localhost/admin/outbox?status[$ne]=x&before=yesterday&status=nope", {
+          headers: { Cookie: admin.cookie },
+        }),
+        params: {},
+        context: {},
+      }),
     );
     expect(page).toMatchObject({ status: "" });
   });
@@ -66,11 +93,31 @@ describe("/admin/outbox", () => {
   it("retries a failed message once however many clicks race, and never a sent one", async () => {
     const admin = await signedInUser({ admin: true });
     const to = uniqueAddress("retry-race");
-    const failed = await OutboxMessage.create({ key: `retry-${to}`, to, ...layout("Hello", ["Hi"]), status: "failed", attempts: 20, last_error: "timeout" });
+    const failed = await OutboxMessage.create({
+      key: `retry-${to}`,
+      to,
+      ...layout("Hello", ["Hi"]),
+      status: "failed",
+      attempts: 20,
+      last_error: "timeout",
+    });
     const clicks = await Promise.all(
-      Array.from({ length: 20 }, () => call(() => outboxAction({ request: post("http://localhost/admin/outbox?status=failed", admin.cookie, { intent: "retry", messageId: String(failed._id) }), params: {}, context: {} }))),
+      Array.from({ length: 20 }, () =>
+        call(() =>
+          outboxAction({
+            request: post("http://localhost/admin/outbox?status=failed", admin.cookie, {
+              intent: "retry",
+              messageId: String(failed._id),
+            }),
+            params: {},
+            context: {},
+          }),
+        ),
+      ),
     );
-    expect(clicks.every((r) => statusOf(r) === 303 && r.headers.get("Location") === "/admin/outbox?status=failed")).toBe(true);
+    expect(
+      clicks.every((r) => statusOf(r) === 303 && r.headers.get("Location") === "/admin/outbox?status=failed"),
+    ).toBe(true);
     const transport = smtpTransport(process.env.SMTP_URL!);
     await Promise.all([deliverDueMail(transport), deliverDueMail(transport), deliverDueMail(transport)]);
     await new Promise((r) => setTimeout(r, 500));
@@ -78,7 +125,16 @@ describe("/admin/outbox", () => {
     expect((await OutboxMessage.findById(failed._id).lean())?.status).toBe("sent");
 
     // Sent: a Retry changes nothing and says why.
-    const again = await call(() => outboxAction({ request: post("http://localhost/admin/outbox", admin.cookie, { intent: "retry", messageId: String(failed._id) }), params: {}, context: {} }));
+    const again = await call(() =>
+      outboxAction({
+        request: post("http://localhost/admin/outbox", admin.cookie, {
+          intent: "retry",
+          messageId: String(failed._id),
+        }),
+        params: {},
+        context: {},
+      }),
+    );
     expect(statusOf(again)).toBe(303);
     await deliverDueMail(transport);
     expect(await messagesTo(to)).toHaveLength(1);
@@ -96,9 +152,24 @@ describe("the data export routes", () => {
     expect(ok.headers.get("Content-Disposition")).toBe(`attachment; filename="order-${orderId.slice(0, 8)}-data.json"`);
     expect((await ok.json()).order.id).toBe(orderId);
 
-    expect((await call(() => accountExport({ request: post(url, stranger.cookie), params: { orderId }, context: {} }))).status).toBe(404);
-    expect((await call(() => accountExport({ request: post(url, owner.cookie), params: { orderId: randomUUID() }, context: {} }))).status).toBe(404);
-    expect((await call(() => accountExport({ request: post(url, owner.cookie), params: { orderId: "x'; drop" }, context: {} }))).status).toBe(404);
+    expect(
+      (await call(() => accountExport({ request: post(url, stranger.cookie), params: { orderId }, context: {} })))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await call(() =>
+          accountExport({ request: post(url, owner.cookie), params: { orderId: randomUUID() }, context: {} }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(() =>
+          accountExport({ request: post(url, owner.cookie), params: { orderId: "x'; drop" }, context: {} }),
+        )
+      ).status,
+    ).toBe(404);
     const visitor = await call(() => accountExport({ request: post(url, ""), params: { orderId }, context: {} }));
     expect(visitor.headers.get("Location")).toMatch(/^\/auth/);
     expect(accountExportLoader().status).toBe(405);
@@ -115,7 +186,9 @@ describe("the data export routes", () => {
       data_retention_period: "1year",
     });
     const cookie = await statusCookie(mine.statusToken);
-    const r = await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }));
+    const r = await call(() =>
+      tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
+    );
     const data = await r.json();
     expect(data.order.id).toBe(mine.orderId);
     expect(data.intake.business_name).toBe("Acme");
@@ -130,7 +203,9 @@ describe("the data export routes", () => {
 
     // No link, a forged cookie, or the intake form's cookie: back to the status page with the spec's message.
     for (const cookie of ["", "__status=forged", await tokenCookie(await intakeTokenFor(mine.orderId), "intake")]) {
-      const refused = await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }));
+      const refused = await call(() =>
+        tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
+      );
       expect(refused.headers.get("Location"), cookie).toBe("/order-status");
     }
   });
@@ -140,7 +215,13 @@ describe("the data export routes", () => {
     const cookie = await statusCookie(statusToken);
     const statuses = [];
     for (let i = 0; i <= EXPORT_LIMIT.max; i++) {
-      statuses.push((await call(() => tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }))).status);
+      statuses.push(
+        (
+          await call(() =>
+            tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
+          )
+        ).status,
+      );
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(EXPORT_LIMIT.max);
     expect(statuses.at(-1)).toBe(429);

@@ -8,7 +8,11 @@ import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages
 
 useTestDatabase();
 
-const mail = (to: string, key: string) => ({ key, to, ...layout("Your intake link", ["Hello & welcome", { link: "http://x/intake", label: "Open the form" }]) });
+const mail = (to: string, key: string) => ({
+  key,
+  to,
+  ...layout("Your intake link", ["Hello & welcome", { link: "http://x/intake", label: "Open the form" }]),
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the mail outbox", () => {

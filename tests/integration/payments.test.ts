@@ -13,7 +13,12 @@ let n = 0;
 const unique = (p: string) => `${p}${Date.now()}${++n}`;
 
 async function couponOnce() {
-  const coupon = await Coupon.create({ code: unique("ONE"), discount_type: "fixed", discount_value: 1000, max_uses: 1 });
+  const coupon = await Coupon.create({
+    code: unique("ONE"),
+    discount_type: "fixed",
+    discount_value: 1000,
+    max_uses: 1,
+  });
   return { id: String(coupon._id), code: coupon.code };
 }
 
@@ -24,7 +29,10 @@ async function pendingOrder(couponCode?: string) {
   return (await Order.findOne({ email }).lean())!;
 }
 
-const payment = (order: { _id: string; stripe_session_id?: string | null; amount_total: number }, amountPaid = order.amount_total) => ({
+const payment = (
+  order: { _id: string; stripe_session_id?: string | null; amount_total: number },
+  amountPaid = order.amount_total,
+) => ({
   orderId: order._id,
   sessionId: order.stripe_session_id!,
   amountPaid,
@@ -40,11 +48,16 @@ describe("a paid order always holds its coupon use", () => {
       const coupon = await couponOnce();
       const order = await pendingOrder(coupon.code);
       // Alternate who starts first; both run at once.
-      const runs = trial % 2 ? [settlePayment(payment(order)), abandonCheckout(order._id, "cancelled")] : [abandonCheckout(order._id, "cancelled"), settlePayment(payment(order))];
+      const runs =
+        trial % 2
+          ? [settlePayment(payment(order)), abandonCheckout(order._id, "cancelled")]
+          : [abandonCheckout(order._id, "cancelled"), settlePayment(payment(order))];
       await Promise.all(runs);
       const after = (await Order.findById(order._id).lean())!;
       expect(after.status, `trial ${trial}`).toBe("paid");
-      expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean(), `trial ${trial}`).toMatchObject([{ order_id: order._id, status: "used" }]);
+      expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean(), `trial ${trial}`).toMatchObject([
+        { order_id: order._id, status: "used" },
+      ]);
     }
   });
 
@@ -56,7 +69,9 @@ describe("a paid order always holds its coupon use", () => {
 
     expect(await settlePayment(payment(order))).toMatchObject({ state: "paid" });
     expect((await Order.findById(order._id).lean())?.status).toBe("paid");
-    expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean()).toMatchObject([{ order_id: order._id, status: "used" }]);
+    expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean()).toMatchObject([
+      { order_id: order._id, status: "used" },
+    ]);
     expect(await PaymentIssue.countDocuments({ order_id: order._id })).toBe(0);
   });
 
@@ -70,7 +85,9 @@ describe("a paid order always holds its coupon use", () => {
     expect((await Order.findById(first._id).lean())?.status).toBe("paid");
     expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean()).toMatchObject([{ order_id: second._id }]);
     const issues = await PaymentIssue.find({ order_id: first._id }).lean();
-    expect(issues).toMatchObject([{ kind: "coupon_over_redeemed", coupon_code: coupon.code, paid_cents: first.amount_total }]);
+    expect(issues).toMatchObject([
+      { kind: "coupon_over_redeemed", coupon_code: coupon.code, paid_cents: first.amount_total },
+    ]);
 
     // A retry of the same payment records nothing new.
     await settlePayment(payment(first));
@@ -87,7 +104,12 @@ describe("a payment whose amount differs from the quote", () => {
     expect(await Fulfilment.countDocuments({ order_id: order._id })).toBe(0);
     expect(await IntakeToken.countDocuments({ order_id: order._id })).toBe(0);
     expect(await PaymentIssue.find({ order_id: order._id }).lean()).toMatchObject([
-      { kind: "amount_mismatch", expected_cents: order.amount_total, paid_cents: order.amount_total - 1, stripe_session_id: order.stripe_session_id },
+      {
+        kind: "amount_mismatch",
+        expected_cents: order.amount_total,
+        paid_cents: order.amount_total - 1,
+        stripe_session_id: order.stripe_session_id,
+      },
     ]);
   });
 
@@ -101,14 +123,22 @@ describe("a payment whose amount differs from the quote", () => {
 describe("webhook signature timestamps", () => {
   it("refuses a validly signed event dated an hour in the future", async () => {
     const order = await pendingOrder();
-    const res = await webhook({ request: delivery(completed(order, order.amount_total), Math.floor(Date.now() / 1000) + 3600), params: {}, context: {} });
+    const res = await webhook({
+      request: delivery(completed(order, order.amount_total), Math.floor(Date.now() / 1000) + 3600),
+      params: {},
+      context: {},
+    });
     expect(res.status).toBe(400);
     expect((await Order.findById(order._id).lean())?.status).toBe("pending");
   });
 
   it("refuses one dated an hour ago, and accepts one signed now", async () => {
     const order = await pendingOrder();
-    const old = await webhook({ request: delivery(completed(order, order.amount_total), Math.floor(Date.now() / 1000) - 3600), params: {}, context: {} });
+    const old = await webhook({
+      request: delivery(completed(order, order.amount_total), Math.floor(Date.now() / 1000) - 3600),
+      params: {},
+      context: {},
+    });
     expect(old.status).toBe(400);
     const now = await webhook({ request: delivery(completed(order, order.amount_total)), params: {}, context: {} });
     expect(now.status).toBe(200);

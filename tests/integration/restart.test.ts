@@ -24,10 +24,9 @@ it("keeps data and unique indexes across a restart of the database server", asyn
   dir = await mkdtemp(path.join(tmpdir(), "ferret-"));
   await start();
 
-  const Thing = mongoose.createConnection(`mongodb://127.0.0.1:${port}/restart`).model(
-    "Thing",
-    new mongoose.Schema({ key: { type: String, unique: true }, value: Number }),
-  );
+  const Thing = mongoose
+    .createConnection(`mongodb://127.0.0.1:${port}/restart`)
+    .model("Thing", new mongoose.Schema({ key: { type: String, unique: true }, value: Number }));
   await Thing.init();
   await Thing.create({ key: "order-1", value: 30000 });
   await Thing.db.close();

@@ -25,7 +25,10 @@ useTestDatabase();
 
 const DAY = 86_400_000;
 const daysAgo = (d: number) => new Date(Date.now() - d * DAY);
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const objectKey = (folder: string, orderId: string) => `${folder}/${orderId}/${randomBytes(12).toString("hex")}.png`;
 
 /** A paid order with a submission (logo and a photo in S3) last changed `changedDaysAgo` days ago. */
@@ -101,14 +104,37 @@ describe("purges", () => {
     const now = new Date();
     await Session.create([
       { _id: "expired-session", user_id: "u1", expires_at: new Date(now.getTime() - 1000) },
-      { _id: "idle-session", user_id: "u1", expires_at: new Date(now.getTime() + DAY), last_seen_at: new Date(now.getTime() - SESSION_IDLE_MS - 1000) },
+      {
+        _id: "idle-session",
+        user_id: "u1",
+        expires_at: new Date(now.getTime() + DAY),
+        last_seen_at: new Date(now.getTime() - SESSION_IDLE_MS - 1000),
+      },
       { _id: "live-session", user_id: "u1", expires_at: new Date(now.getTime() + DAY) },
     ]);
     // A reset link and a confirmation link past their time, and a reset link still working.
     await AccountToken.create([
-      { _id: "expired-reset", purpose: "reset", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() - 1000) },
-      { _id: "expired-verify", purpose: "verify", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() - DAY) },
-      { _id: "live-reset", purpose: "reset", user_id: "u1", email: "a@example.test", expires_at: new Date(now.getTime() + 60_000) },
+      {
+        _id: "expired-reset",
+        purpose: "reset",
+        user_id: "u1",
+        email: "a@example.test",
+        expires_at: new Date(now.getTime() - 1000),
+      },
+      {
+        _id: "expired-verify",
+        purpose: "verify",
+        user_id: "u1",
+        email: "a@example.test",
+        expires_at: new Date(now.getTime() - DAY),
+      },
+      {
+        _id: "live-reset",
+        purpose: "reset",
+        user_id: "u1",
+        email: "a@example.test",
+        expires_at: new Date(now.getTime() + 60_000),
+      },
     ]);
     await RateLimitHit.create([
       { _id: "contact:old:1", key: "contact:old", at: new Date(now.getTime() - PURGE_AFTER.rateLimitHitsMs - 1000) },
@@ -122,7 +148,10 @@ describe("purges", () => {
       { coupon_id: "c1", slot: "1", order_id: stale._id },
       { coupon_id: "c1", slot: "2", order_id: fresh._id },
     ]);
-    await CouponRedemption.collection.updateOne({ order_id: stale._id }, { $set: { created_at: new Date(now.getTime() - PURGE_AFTER.couponReservationMs - 1000) } });
+    await CouponRedemption.collection.updateOne(
+      { order_id: stale._id },
+      { $set: { created_at: new Date(now.getTime() - PURGE_AFTER.couponReservationMs - 1000) } },
+    );
 
     const old = new Date(now.getTime() - PURGE_AFTER.deliveredMailMs - 1000);
     await OutboxMessage.create([
@@ -132,7 +161,13 @@ describe("purges", () => {
     ]);
     await OutboxMessage.collection.updateOne({ key: "old-failed" }, { $set: { created_at: old } });
 
-    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 2, accountLinks: 2, rateLimitHits: 1, couponReservations: 1, deliveredMail: 1 });
+    expect(await purgeExpiredRecords(now)).toMatchObject({
+      sessions: 2,
+      accountLinks: 2,
+      rateLimitHits: 1,
+      couponReservations: 1,
+      deliveredMail: 1,
+    });
     expect((await Session.find().lean()).map((s) => s._id)).toEqual(["live-session"]);
     expect((await AccountToken.find().lean()).map((t) => t._id)).toEqual(["live-reset"]);
     expect((await RateLimitHit.find().lean()).map((h) => h.key)).toEqual(["contact:new"]);
@@ -140,9 +175,18 @@ describe("purges", () => {
     expect((await Order.findById(stale._id).lean())?.status).toBe("cancelled");
     expect((await Order.findById(fresh._id).lean())?.status).toBe("pending");
     // A failed message stays for the admin to see and retry, however old.
-    expect((await OutboxMessage.find({ to: "a@example.test" }).sort({ key: 1 }).lean()).map((m) => m.key)).toEqual(["new-sent", "old-failed"]);
+    expect((await OutboxMessage.find({ to: "a@example.test" }).sort({ key: 1 }).lean()).map((m) => m.key)).toEqual([
+      "new-sent",
+      "old-failed",
+    ]);
 
-    expect(await purgeExpiredRecords(now)).toMatchObject({ sessions: 0, accountLinks: 0, rateLimitHits: 0, couponReservations: 0, deliveredMail: 0 });
+    expect(await purgeExpiredRecords(now)).toMatchObject({
+      sessions: 0,
+      accountLinks: 0,
+      rateLimitHits: 0,
+      couponReservations: 0,
+      deliveredMail: 0,
+    });
   });
 
   it("never frees the coupon use of a paid order", async () => {

@@ -8,7 +8,11 @@ import { signedInUser } from "./auth";
 /** What a loader or action answered, whether it returned or threw: status, headers and data. */
 export type Answer = { status: number; location: string | null; headers: Headers; data: unknown };
 
-type RouteFn = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
+type RouteFn = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: Record<string, unknown>;
+}) => unknown;
 
 async function settle(run: () => unknown): Promise<Answer> {
   let out: unknown;
@@ -17,10 +21,22 @@ async function settle(run: () => unknown): Promise<Answer> {
   } catch (thrown) {
     out = thrown;
   }
-  if (out instanceof Response) return { status: out.status, location: out.headers.get("Location"), headers: out.headers, data: null };
-  if (out && typeof out === "object" && "init" in out && "data" in out && (out as { type?: string }).type === "DataWithResponseInit") {
+  if (out instanceof Response)
+    return { status: out.status, location: out.headers.get("Location"), headers: out.headers, data: null };
+  if (
+    out &&
+    typeof out === "object" &&
+    "init" in out &&
+    "data" in out &&
+    (out as { type?: string }).type === "DataWithResponseInit"
+  ) {
     const init = (out as { init?: ResponseInit | null }).init;
-    return { status: init?.status ?? 200, location: null, headers: new Headers(init?.headers), data: (out as { data: unknown }).data };
+    return {
+      status: init?.status ?? 200,
+      location: null,
+      headers: new Headers(init?.headers),
+      data: (out as { data: unknown }).data,
+    };
   }
   return { status: 200, location: null, headers: new Headers(), data: out };
 }
@@ -32,10 +48,20 @@ export function get(loader: unknown, path: string, cookie = "", params: Record<s
 }
 
 /** Calls a route's action as a form post (urlencoded; repeated keys from arrays). */
-export function post(action: unknown, path: string, cookie: string, body: Record<string, string | string[]>, params: Record<string, string> = {}) {
+export function post(
+  action: unknown,
+  path: string,
+  cookie: string,
+  body: Record<string, string | string[]>,
+  params: Record<string, string> = {},
+) {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(body)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
-  const request = new Request(`http://localhost${path}`, { method: "POST", body: form, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+  const request = new Request(`http://localhost${path}`, {
+    method: "POST",
+    body: form,
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+  });
   return settle(() => (action as RouteFn)({ request, params, context: {} }));
 }
 
@@ -61,7 +87,10 @@ export async function paidOrderWithSession(email: string, fields: Record<string,
 
 /** The flash message a redirect carries, decoded from its Set-Cookie (as the next page would show it). */
 export async function flashOf(answer: Answer): Promise<{ kind: string; title: string; description?: string } | null> {
-  const cookie = answer.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("__flash="));
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("__flash="));
   if (!cookie) return null;
   const { takeFlashes } = await import("~/server/flash.server");
   const { flashes } = await takeFlashes(new Request("http://localhost/", { headers: { Cookie: cookie } }));

@@ -11,7 +11,12 @@ import { Coupon } from "~/server/models/index.server";
 export function useAppDatabase() {
   afterAll(() => disconnectDb());
   return {
-    async coupon(fields: { code: string; discount_type: "percentage" | "fixed"; discount_value: number; max_uses?: number }) {
+    async coupon(fields: {
+      code: string;
+      discount_type: "percentage" | "fixed";
+      discount_value: number;
+      max_uses?: number;
+    }) {
       await connectDb();
       await Coupon.create(fields);
       return fields.code;
@@ -37,6 +42,7 @@ export async function tokenCookie(token: string, purpose: TokenPurpose = "intake
   const { exchangeToken } = await import("~/server/tokens.server");
   const response = await exchangeToken(new Request("http://localhost/"), token, purpose);
   const cookie = response.headers.get("Set-Cookie");
-  if (!cookie || response.headers.get("Location")?.startsWith("/checkout")) throw new Error(`token not accepted for ${purpose}`);
+  if (!cookie || response.headers.get("Location")?.startsWith("/checkout"))
+    throw new Error(`token not accepted for ${purpose}`);
   return cookie.split(";")[0];
 }

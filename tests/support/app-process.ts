@@ -11,8 +11,15 @@ export type AppProcess = { url: string; stop(): Promise<void>; output(): string 
  * process of its own, for fault tests that need several instances or must
  * restart a service under it. `npm test` builds the app first.
  */
-export async function startAppProcess({ port, env = {} }: { port: number; env?: Record<string, string> }): Promise<AppProcess> {
-  if (!existsSync(path.join(ROOT, "build/index.js"))) throw new Error("no build/: run `npx remix build` (npm test does) before this test");
+export async function startAppProcess({
+  port,
+  env = {},
+}: {
+  port: number;
+  env?: Record<string, string>;
+}): Promise<AppProcess> {
+  if (!existsSync(path.join(ROOT, "build/index.js")))
+    throw new Error("no build/: run `npx remix build` (npm test does) before this test");
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["scripts/server.mjs"], {
     cwd: ROOT,
@@ -42,7 +49,10 @@ export async function startAppProcess({ port, env = {} }: { port: number; env?: 
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app exited:\n${output}`);
-    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > until) throw new Error(`the app did not answer /healthz in 60 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -59,7 +69,11 @@ export async function startAppProcess({ port, env = {} }: { port: number; env?: 
 }
 
 /** A form post as a browser without JavaScript sends it, from a visitor address of its own (the app trusts one proxy in production). */
-export function postForm(url: string, fields: Record<string, string>, init: { address?: string; cookie?: string } = {}) {
+export function postForm(
+  url: string,
+  fields: Record<string, string>,
+  init: { address?: string; cookie?: string } = {},
+) {
   return fetch(url, {
     method: "POST",
     redirect: "manual",

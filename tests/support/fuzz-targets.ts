@@ -17,7 +17,10 @@ export type FuzzTarget = { path: string; needs?: FuzzNeed; fields: string[]; mul
 
 /** The field names a Zod object schema (possibly wrapped in refinements, pipes or transforms) declares. */
 export function schemaFields(schema: unknown, depth = 0): string[] {
-  const s = schema as { shape?: Record<string, unknown>; _zod?: { def?: { in?: unknown; innerType?: unknown; schema?: unknown } } };
+  const s = schema as {
+    shape?: Record<string, unknown>;
+    _zod?: { def?: { in?: unknown; innerType?: unknown; schema?: unknown } };
+  };
   if (s?.shape) return Object.keys(s.shape);
   const def = s?._zod?.def;
   if (!def || depth > 6) return [];
@@ -41,18 +44,40 @@ const INTAKE_NESTED = [
   "intent",
 ];
 
-const intakeFields = [...new Set([...Array.from({ length: TOTAL_STEPS }, (_, i) => schemaFields(stepSchema(i + 1, "draft"))).flat(), ...INTAKE_NESTED])];
+const intakeFields = [
+  ...new Set([
+    ...Array.from({ length: TOTAL_STEPS }, (_, i) => schemaFields(stepSchema(i + 1, "draft"))).flat(),
+    ...INTAKE_NESTED,
+  ]),
+];
 
 const ACCOUNT_FIELDS = ["intent", "email", "password", "fullName", "redirectTo", "token"];
 const CUSTOMER_FIELDS = ["intent", "orderId", "round", "feedback", "plan", "priceId", "confirm"];
-const ADMIN_FIELDS = ["intent", "orderIds", "orderId", "action", "code", "discount_type", "discount_value", "max_uses", "valid_until", "allowed_emails", "confirm"];
+const ADMIN_FIELDS = [
+  "intent",
+  "orderIds",
+  "orderId",
+  "action",
+  "code",
+  "discount_type",
+  "discount_value",
+  "max_uses",
+  "valid_until",
+  "allowed_emails",
+  "confirm",
+];
 
 export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/contact", fields: [...schemaFields(ContactSchema), HONEYPOT_FIELD] },
   { path: "/checkout", fields: schemaFields(CheckoutSchema) },
   { path: "/checkout/offline", fields: ["session_id", "intent"] },
   { path: "/intake-form", needs: "intake", fields: [] },
-  ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({ path: `/intake-form/${i + 1}`, needs: "intake", fields: intakeFields, multipart: i + 1 === 4 })),
+  ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({
+    path: `/intake-form/${i + 1}`,
+    needs: "intake",
+    fields: intakeFields,
+    multipart: i + 1 === 4,
+  })),
   { path: "/webhooks/stripe", fields: ["type", "data"] },
   { path: "/api/cron/reminders", fields: ["intent"] },
   { path: "/admin/outbox", needs: "admin", fields: schemaFields(OutboxActionSchema) },
@@ -77,4 +102,26 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
-export const FUZZ_INTENTS = ["next", "back", "stay", "save-exit", "autosave", "submit", "jump:3", "jump:99", "remove:servicesList:0", "remove:photoMetadata:999", "pay", "cancel", "update", "apply-coupon", "remove-coupon", "refund", "retry", "send-reminder", "accept", "resolve", ""];
+export const FUZZ_INTENTS = [
+  "next",
+  "back",
+  "stay",
+  "save-exit",
+  "autosave",
+  "submit",
+  "jump:3",
+  "jump:99",
+  "remove:servicesList:0",
+  "remove:photoMetadata:999",
+  "pay",
+  "cancel",
+  "update",
+  "apply-coupon",
+  "remove-coupon",
+  "refund",
+  "retry",
+  "send-reminder",
+  "accept",
+  "resolve",
+  "",
+];

@@ -37,13 +37,24 @@ export function rawRequest(req: RawRequest): Promise<RawResponse> {
   const url = new URL(APP_URL);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...req.headers };
-    if (typeof req.body === "string" || req.body instanceof Uint8Array) headers["Content-Length"] ??= String(Buffer.byteLength(req.body));
+    if (typeof req.body === "string" || req.body instanceof Uint8Array)
+      headers["Content-Length"] ??= String(Buffer.byteLength(req.body));
     const request = http.request(
-      { host: url.hostname, port: url.port, method: req.method ?? "GET", path: req.path, headers, localAddress: req.from, setHost: !("Host" in headers) },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method ?? "GET",
+        path: req.path,
+        headers,
+        localAddress: req.from,
+        setHost: !("Host" in headers),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );
@@ -57,7 +68,11 @@ export function rawRequest(req: RawRequest): Promise<RawResponse> {
 }
 
 /** A same-site form post, as a browser sends it. */
-export function postForm(path: string, body: string | URLSearchParams, init: { cookie?: string; from?: string; headers?: Record<string, string> } = {}) {
+export function postForm(
+  path: string,
+  body: string | URLSearchParams,
+  init: { cookie?: string; from?: string; headers?: Record<string, string> } = {},
+) {
   return rawRequest({
     method: "POST",
     path,

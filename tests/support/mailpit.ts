@@ -16,7 +16,9 @@ export async function messagesTo(address: string): Promise<MailpitSummary[]> {
   return body.messages;
 }
 
-export async function messageText(id: string): Promise<{ Text: string; HTML: string; Subject: string; ReplyTo: { Address: string }[] }> {
+export async function messageText(
+  id: string,
+): Promise<{ Text: string; HTML: string; Subject: string; ReplyTo: { Address: string }[] }> {
   const res = await fetch(`${api()}/api/v1/message/${id}`);
   if (!res.ok) throw new Error(`Mailpit message failed: ${res.status}`);
   return res.json();
@@ -49,7 +51,17 @@ export function privateMailpit(basePort: number) {
     smtpUrl: `smtp://127.0.0.1:${smtp}`,
     async start() {
       dir ||= await mkdtemp(path.join(tmpdir(), "mailpit-"));
-      server = startBinary("mailpit", ["--smtp", `127.0.0.1:${smtp}`, "--listen", `127.0.0.1:${http}`, "--database", path.join(dir, "mail.db"), "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--disable-version-check"]);
+      server = startBinary("mailpit", [
+        "--smtp",
+        `127.0.0.1:${smtp}`,
+        "--listen",
+        `127.0.0.1:${http}`,
+        "--database",
+        path.join(dir, "mail.db"),
+        "--smtp-auth-accept-any",
+        "--smtp-auth-allow-insecure",
+        "--disable-version-check",
+      ]);
       await waitForPort(smtp);
       await waitForPort(http);
     },

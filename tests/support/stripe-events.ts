@@ -30,10 +30,17 @@ export function sessionEvent(type: string, session: TestSession, id = uniqueId("
 }
 
 /** The body and headers of a webhook delivery as Stripe makes it: the event JSON and its signature (now, or at `timestamp`). */
-export function signedDelivery(event: object, { secret = webhookSecret(), timestamp }: { secret?: string; timestamp?: number } = {}) {
+export function signedDelivery(
+  event: object,
+  { secret = webhookSecret(), timestamp }: { secret?: string; timestamp?: number } = {},
+) {
   const payload = JSON.stringify(event);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
-  return { method: "POST", body: payload, headers: { "stripe-signature": signature, "content-type": "application/json" } };
+  return {
+    method: "POST",
+    body: payload,
+    headers: { "stripe-signature": signature, "content-type": "application/json" },
+  };
 }
 
 /** The same delivery as the webhook route's action receives it. */

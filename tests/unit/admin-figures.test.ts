@@ -35,7 +35,9 @@ const totals = {
 };
 
 describe("the six summary cards", () => {
-  const cards = Object.fromEntries(summaryCards({ totals, recent, now, formatMoney: formatCents }).map((c) => [c.label, c]));
+  const cards = Object.fromEntries(
+    summaryCards({ totals, recent, now, formatMoney: formatCents }).map((c) => [c.label, c]),
+  );
 
   it("computes the values from paid orders only", () => {
     expect(cards["Total Revenue"].value).toBe("$1,530.00"); // 300 + 930 + 300
@@ -57,7 +59,9 @@ describe("the six summary cards", () => {
 
   it("shows the spec's fixed 18 hours only while no delivery is measured", () => {
     const unmeasured = recent.map((r) => ({ ...r, delivery_hours: null }));
-    const card = summaryCards({ totals, recent: unmeasured, now, formatMoney: formatCents }).find((c) => c.label === "Avg Delivery")!;
+    const card = summaryCards({ totals, recent: unmeasured, now, formatMoney: formatCents }).find(
+      (c) => c.label === "Avg Delivery",
+    )!;
     expect(card.value).toBe("18h");
     expect(card.caption).toBe("fixed estimate until a delivery is measured");
   });
@@ -65,7 +69,14 @@ describe("the six summary cards", () => {
   it("has no figures to divide by on an empty shop", () => {
     const cards = summaryCards({ totals: { count: {}, revenue: {} }, recent: [], now, formatMoney: formatCents });
     expect(cards.map((c) => c.value)).toEqual(["$0.00", "0", "$0.00", "0", "0%", "18h"]);
-    expect(cards.map((c) => c.caption)).toEqual(["no change", "no change", "no change", "0 pending", "no change", "fixed estimate until a delivery is measured"]);
+    expect(cards.map((c) => c.caption)).toEqual([
+      "no change",
+      "no change",
+      "no change",
+      "0 pending",
+      "no change",
+      "fixed estimate until a delivery is measured",
+    ]);
   });
 
   it("says a month is new rather than dividing by zero", () => {
@@ -88,7 +99,11 @@ describe("filters", () => {
   it("parses the query string and drops what it doesn't know", () => {
     const f = parseOrderFilters(new URLSearchParams("q=  Jo@Example.COM &status=paid&date=week&cursor=bogus"));
     expect(f).toEqual({ q: "jo@example.com", status: "paid", date: "week" });
-    expect(parseOrderFilters(new URLSearchParams("status=hacked&date=$gt"))).toEqual({ q: undefined, status: undefined, date: undefined });
+    expect(parseOrderFilters(new URLSearchParams("status=hacked&date=$gt"))).toEqual({
+      q: undefined,
+      status: undefined,
+      date: undefined,
+    });
   });
 
   it("reads a search as an e-mail prefix and, when it can be one, an order-id prefix", () => {
@@ -111,17 +126,35 @@ describe("filters", () => {
 describe("bulk form", () => {
   it("accepts one id or many, and refuses ids that aren't order ids", () => {
     const id = "3f2a9c1e-0000-4000-8000-000000000001";
-    expect(BulkSchema.parse({ action: "completed", orderIds: id, all: undefined })).toEqual({ action: "completed", orderIds: [id], all: false });
-    expect(BulkSchema.parse({ action: "", orderIds: ["x", id], all: "on" })).toEqual({ action: undefined, orderIds: [], all: true });
+    expect(BulkSchema.parse({ action: "completed", orderIds: id, all: undefined })).toEqual({
+      action: "completed",
+      orderIds: [id],
+      all: false,
+    });
+    expect(BulkSchema.parse({ action: "", orderIds: ["x", id], all: "on" })).toEqual({
+      action: undefined,
+      orderIds: [],
+      all: true,
+    });
   });
 });
 
 describe("CSV", () => {
   it("quotes and neutralises formulas", () => {
-    expect(csvCell("=HYPERLINK(\"x\")")).toBe("\"'=HYPERLINK(\"\"x\"\")\"");
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell("a,b")).toBe('"a,b"');
     expect(csvCell("plain")).toBe("plain");
-    const line = csvLine({ id: "abc", status: "paid", user_id: null, email: "+61@x.au", amount_paid: 30_000, currency: "aud", created_at: now, stripe_payment_intent_id: null, product_name: "24-Hour Website" });
+    const line = csvLine({
+      id: "abc",
+      status: "paid",
+      user_id: null,
+      email: "+61@x.au",
+      amount_paid: 30_000,
+      currency: "aud",
+      created_at: now,
+      stripe_payment_intent_id: null,
+      product_name: "24-Hour Website",
+    });
     expect(line).toBe("abc,paid,yes,'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website");
   });
 });

@@ -3,34 +3,75 @@ import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/adm
 import { EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
 import { DraftUrlSchema } from "~/domain/admin/order-detail";
 
-const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  r.error?.issues[0]?.message;
 
 describe("the coupon form", () => {
-  const good = { code: " spring25 ", discount_type: "percentage", discount_value: "25", max_uses: "", valid_until: "", active: "on", allowed_emails: " Jo@Acme.au, ,bo@x.au ", allowed_domains: "@Acme.com.au, " };
+  const good = {
+    code: " spring25 ",
+    discount_type: "percentage",
+    discount_value: "25",
+    max_uses: "",
+    valid_until: "",
+    active: "on",
+    allowed_emails: " Jo@Acme.au, ,bo@x.au ",
+    allowed_domains: "@Acme.com.au, ",
+  };
 
   it("uppercases the code and trims, lower-cases and drops empties in the lists", () => {
     const v = CouponFormSchema.parse(good);
-    expect(v).toMatchObject({ code: "SPRING25", discount_value: 25, max_uses: undefined, active: true, allowed_emails: ["jo@acme.au", "bo@x.au"], allowed_domains: ["acme.com.au"] });
+    expect(v).toMatchObject({
+      code: "SPRING25",
+      discount_value: 25,
+      max_uses: undefined,
+      active: true,
+      allowed_emails: ["jo@acme.au", "bo@x.au"],
+      allowed_domains: ["acme.com.au"],
+    });
   });
 
   it("speaks the spec's messages", () => {
     expect(firstMessage(CouponFormSchema.safeParse({ ...good, code: " " }))).toBe("Please fill in all required fields");
-    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_value: "" }))).toBe("Please fill in all required fields");
-    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_value: "101" }))).toBe("Percentage must be between 1 and 100");
-    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_type: "fixed", discount_value: "0" }))).toBe("Value must be at least 1");
+    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_value: "" }))).toBe(
+      "Please fill in all required fields",
+    );
+    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_value: "101" }))).toBe(
+      "Percentage must be between 1 and 100",
+    );
+    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_type: "fixed", discount_value: "0" }))).toBe(
+      "Value must be at least 1",
+    );
     expect(firstMessage(CouponFormSchema.safeParse({ ...good, max_uses: "0" }))).toBe("Max uses must be at least 1");
   });
 
   it("stores a fixed discount in cents and reads it back in dollars", () => {
-    const record = couponRecord(CouponFormSchema.parse({ ...good, discount_type: "fixed", discount_value: "50", max_uses: "10", valid_until: "2026-12-31" }));
+    const record = couponRecord(
+      CouponFormSchema.parse({
+        ...good,
+        discount_type: "fixed",
+        discount_value: "50",
+        max_uses: "10",
+        valid_until: "2026-12-31",
+      }),
+    );
     expect(record).toMatchObject({ discount_value: 5000, max_uses: 10 });
     expect(record.valid_until?.toISOString()).toBe("2026-12-31T13:59:59.000Z");
-    expect(couponFormDefaults(record)).toMatchObject({ discount_value: "50", max_uses: "10", valid_until: "2026-12-31", active: "on" });
+    expect(couponFormDefaults(record)).toMatchObject({
+      discount_value: "50",
+      max_uses: "10",
+      valid_until: "2026-12-31",
+      active: "on",
+    });
   });
 });
 
 describe("Edit Data", () => {
-  const values = editFormValues({ business_name: "Acme", services_list: [{ name: "Pipes" }], social_links: { facebook: "https://fb.example" }, needs_contact_form: true });
+  const values = editFormValues({
+    business_name: "Acme",
+    services_list: [{ name: "Pipes" }],
+    social_links: { facebook: "https://fb.example" },
+    needs_contact_form: true,
+  });
 
   it("shows lists as JSON and flags as yes/no", () => {
     expect(values.business_name).toBe("Acme");
@@ -44,16 +85,26 @@ describe("Edit Data", () => {
     const bad = EditDataSchema.safeParse({ ...values, brand_colors: "[red" });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0].path).toEqual(["brand_colors"]);
-    expect(bad.error?.issues[0].message).toBe("Brand colours: not valid JSON, so nothing was saved. Fix it and save again.");
-    expect(firstMessage(EditDataSchema.safeParse({ ...values, testimonials: '["just text"]' }))).toBe('Testimonials must be a JSON list, such as ["one", "two"]');
-    expect(firstMessage(EditDataSchema.safeParse({ ...values, social_links: "[]" }))).toMatch(/^Social links must be a JSON object/);
+    expect(bad.error?.issues[0].message).toBe(
+      "Brand colours: not valid JSON, so nothing was saved. Fix it and save again.",
+    );
+    expect(firstMessage(EditDataSchema.safeParse({ ...values, testimonials: '["just text"]' }))).toBe(
+      'Testimonials must be a JSON list, such as ["one", "two"]',
+    );
+    expect(firstMessage(EditDataSchema.safeParse({ ...values, social_links: "[]" }))).toMatch(
+      /^Social links must be a JSON object/,
+    );
   });
 });
 
 describe("the draft URL", () => {
   it("must not be blank, and becomes a web address", () => {
     expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "  " }))).toBe("Please enter a draft URL");
-    expect(DraftUrlSchema.parse({ draftUrl: " draft.example.com/acme " }).draftUrl).toBe("https://draft.example.com/acme");
-    expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "javascript:alert(1)" }))).toBe("Enter a web address starting with http:// or https://");
+    expect(DraftUrlSchema.parse({ draftUrl: " draft.example.com/acme " }).draftUrl).toBe(
+      "https://draft.example.com/acme",
+    );
+    expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "javascript:alert(1)" }))).toBe(
+      "Enter a web address starting with http:// or https://",
+    );
   });
 });

@@ -1,27 +1,66 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildRevisionPrompt, completenessTone, promptFor, promptView, promptWarnings, RevisionPromptSchema } from "~/domain/ai-prompt";
+import {
+  buildRevisionPrompt,
+  completenessTone,
+  promptFor,
+  promptView,
+  promptWarnings,
+  RevisionPromptSchema,
+} from "~/domain/ai-prompt";
 import { aiSafeData, PRIVATE_FIELDS } from "~/domain/privacy";
 
 /** A value no public text could produce by chance: what must never reach the prompt. */
 const secret = fc.stringMatching(/^[a-z0-9]{6,12}$/).map((s) => `SECRET${s}X`);
 
 /** Protected fields whose raw value must not appear (they arrive generalised, or as a count or platform list). */
-const GENERALISED = ["abn_acn", "business_legal_name", "business_hours", "physical_address", "service_area", "primary_domain", "competitor_urls"] as const;
+const GENERALISED = [
+  "abn_acn",
+  "business_legal_name",
+  "business_hours",
+  "physical_address",
+  "service_area",
+  "primary_domain",
+  "competitor_urls",
+] as const;
 
-const words = fc.array(fc.constantFrom("fresh", "local", "bread", "plumbing", "Lismore", "quality", "since", "1998", "&", "<b>"), { minLength: 1, maxLength: 8 }).map((w) => w.join(" "));
+const words = fc
+  .array(fc.constantFrom("fresh", "local", "bread", "plumbing", "Lismore", "quality", "since", "1998", "&", "<b>"), {
+    minLength: 1,
+    maxLength: 8,
+  })
+  .map((w) => w.join(" "));
 
 const submission = fc.record({
   // Public fields: ordinary text, sometimes with a contact detail typed into it.
   business_name: words,
-  business_description: fc.tuple(words, fc.option(secret)).map(([w, s]) => (s ? `${w} email ${s}@mail.example.com or call 0412 345 678` : w)),
+  business_description: fc
+    .tuple(words, fc.option(secret))
+    .map(([w, s]) => (s ? `${w} email ${s}@mail.example.com or call 0412 345 678` : w)),
   website_purpose: fc.constantFrom("lead_generation", "bookings", "online_sales"),
   main_cta: words,
   headline: fc.option(words, { nil: null }),
-  business_type: fc.constantFrom("trades", "professional_services", "hospitality", "retail", "health_wellness", "other", "creative"),
+  business_type: fc.constantFrom(
+    "trades",
+    "professional_services",
+    "hospitality",
+    "retail",
+    "health_wellness",
+    "other",
+    "creative",
+  ),
   brand_colors: fc.array(fc.constantFrom("#0b5d3b", "navy", "gold"), { maxLength: 3 }),
   key_points: fc.array(words, { maxLength: 3 }),
-  services_list: fc.array(fc.record({ name: words, description: words, price: fc.constantFrom("$90", ""), showPricing: fc.boolean(), secretNote: secret }), { maxLength: 3 }),
+  services_list: fc.array(
+    fc.record({
+      name: words,
+      description: words,
+      price: fc.constantFrom("$90", ""),
+      showPricing: fc.boolean(),
+      secretNote: secret,
+    }),
+    { maxLength: 3 },
+  ),
   // Private fields: never sent.
   contact_email: secret.map((s) => `${s}@example.com`),
   contact_phone: secret,
@@ -41,9 +80,15 @@ const submission = fc.record({
   physical_address: secret.map((s) => `12 ${s} Street`),
   service_area: secret,
   primary_domain: secret.map((s) => `${s}.com.au`),
-  competitor_urls: fc.array(secret.map((s) => `https://${s}.example`), { maxLength: 3 }),
+  competitor_urls: fc.array(
+    secret.map((s) => `https://${s}.example`),
+    { maxLength: 3 },
+  ),
   social_links: fc.record({ facebook: secret.map((s) => `https://facebook.com/${s}`) }),
-  logo_url: fc.option(secret.map((s) => `https://cdn.example/${s}.png`), { nil: null }),
+  logo_url: fc.option(
+    secret.map((s) => `https://cdn.example/${s}.png`),
+    { nil: null },
+  ),
   uploaded_photos: fc.array(secret, { maxLength: 2 }),
   status: fc.constant("submitted"),
   ai_processing_consent: fc.constant(true),
@@ -59,7 +104,9 @@ describe("the AI prompt", () => {
       fc.property(submission, (s) => {
         const prompt = promptFor(s)!;
         expect(prompt).toBeTypeOf("string");
-        const hidden = [...PRIVATE_FIELDS, ...GENERALISED, "logo_url", "uploaded_photos", "services_list"].flatMap((f) => secretsIn((s as Record<string, unknown>)[f]));
+        const hidden = [...PRIVATE_FIELDS, ...GENERALISED, "logo_url", "uploaded_photos", "services_list"].flatMap(
+          (f) => secretsIn((s as Record<string, unknown>)[f]),
+        );
         hidden.push(...secretsIn(s.business_description));
         for (const value of hidden) expect(prompt).not.toContain(value);
         expect(prompt).not.toContain("0412 345 678");
@@ -70,8 +117,23 @@ describe("the AI prompt", () => {
   });
 
   it("holds the spec's technical requirements and the tone for the business type", () => {
-    const prompt = promptFor({ status: "submitted", ai_processing_consent: true, business_name: "Bright Spark", business_type: "trades", website_purpose: "lead_generation", business_description: "Electricians." })!;
-    for (const needle of ["React with TypeScript", "Tailwind", "PageSpeed score above 90", "under 60 characters", "under 160 characters", "at most 5 fields", "Practical, trustworthy"]) {
+    const prompt = promptFor({
+      status: "submitted",
+      ai_processing_consent: true,
+      business_name: "Bright Spark",
+      business_type: "trades",
+      website_purpose: "lead_generation",
+      business_description: "Electricians.",
+    })!;
+    for (const needle of [
+      "React with TypeScript",
+      "Tailwind",
+      "PageSpeed score above 90",
+      "under 60 characters",
+      "under 160 characters",
+      "at most 5 fields",
+      "Practical, trustworthy",
+    ]) {
       expect(prompt).toContain(needle);
     }
     expect(prompt).toContain("Business name: Bright Spark");
@@ -79,7 +141,13 @@ describe("the AI prompt", () => {
   });
 
   it("is built only from aiSafeData: the same view the customer previewed", () => {
-    const s = { status: "submitted", ai_processing_consent: true, business_name: "Acme", abn_acn: "51 824 753 556", primary_domain: "acme.com.au" };
+    const s = {
+      status: "submitted",
+      ai_processing_consent: true,
+      business_name: "Acme",
+      abn_acn: "51 824 753 556",
+      primary_domain: "acme.com.au",
+    };
     const safe = aiSafeData(s);
     const prompt = promptFor(s)!;
     expect(prompt).toContain(`ABN/ACN: ${String(safe.abn_acn)}`);
@@ -104,7 +172,18 @@ describe("the AI prompt", () => {
       "No photos",
       "No headline",
     ]);
-    expect(promptWarnings({ contact_email: "a@b.co", contact_phone: "1", business_name: "x", business_description: "y", brand_colors: ["red"], logo_url: "u", uploaded_photos: ["p"], headline: "h" })).toEqual([]);
+    expect(
+      promptWarnings({
+        contact_email: "a@b.co",
+        contact_phone: "1",
+        business_name: "x",
+        business_description: "y",
+        brand_colors: ["red"],
+        logo_url: "u",
+        uploaded_photos: ["p"],
+        headline: "h",
+      }),
+    ).toEqual([]);
   });
 
   it("colours the completeness badge at 90 and 70", () => {
@@ -120,7 +199,13 @@ describe("the revision prompt", () => {
   });
 
   it("carries the feedback and notes with contact details scrubbed", () => {
-    const prompt = buildRevisionPrompt({ safe: { business_name: "Acme", business_type: "retail" }, round: 2, draftUrl: "https://draft.example", feedback: "Call me on 0412 345 678 about the logo", notes: "Bigger logo" });
+    const prompt = buildRevisionPrompt({
+      safe: { business_name: "Acme", business_type: "retail" },
+      round: 2,
+      draftUrl: "https://draft.example",
+      feedback: "Call me on 0412 345 678 about the logo",
+      notes: "Bigger logo",
+    });
     expect(prompt).toContain("revision round 2");
     expect(prompt).toContain("https://draft.example");
     expect(prompt).toContain("Bigger logo");

@@ -17,7 +17,12 @@ import {
 import { latestState } from "~/domain/subscriptions";
 
 const DAY = 86_400_000;
-const order = (fields: Partial<OrderView> = {}): OrderView => ({ status: "paid", intake_progress: 0, product_id: "24-hour-website", ...fields });
+const order = (fields: Partial<OrderView> = {}): OrderView => ({
+  status: "paid",
+  intake_progress: 0,
+  product_id: "24-hour-website",
+  ...fields,
+});
 const done = (o: OrderView) => Object.fromEntries(timeline(o).map((s) => [s.label, s.done]));
 
 describe("the build timeline", () => {
@@ -59,7 +64,14 @@ describe("the build timeline", () => {
 
 describe("revision rounds", () => {
   it("are Locked, Available or Completed, as many as the product includes", () => {
-    const rounds = revisionRounds(order({ revision_1_enabled: true, revision_1_feedback: "Bigger logo please", revision_1_submitted_at: new Date(), revision_2_enabled: true }));
+    const rounds = revisionRounds(
+      order({
+        revision_1_enabled: true,
+        revision_1_feedback: "Bigger logo please",
+        revision_1_submitted_at: new Date(),
+        revision_2_enabled: true,
+      }),
+    );
     expect(rounds.map((r) => r.state)).toEqual(["completed", "available", "locked"]);
     expect(revisionRounds(order({ product_id: "starter" }))).toHaveLength(1);
     expect(revisionRounds(order({ product_id: "professional" }))).toHaveLength(2);
@@ -78,7 +90,14 @@ describe("revision rounds", () => {
 describe("customer completeness (out of 20)", () => {
   it("counts filled items as a rounded percent", () => {
     expect(customerCompleteness(null)).toBe(0);
-    expect(customerCompleteness({ business_name: "Acme", contact_email: "a@b.au", contact_phone: "0400", needs_contact_form: false })).toBe(20);
+    expect(
+      customerCompleteness({
+        business_name: "Acme",
+        contact_email: "a@b.au",
+        contact_phone: "0400",
+        needs_contact_form: false,
+      }),
+    ).toBe(20);
     const full = {
       business_name: "A",
       contact_email: "a@b.au",
@@ -124,7 +143,14 @@ describe("order display", () => {
   it("shows ids as 8 characters and statuses in upper case with colours", () => {
     expect(shortId("0f8fad5b-d9cb-469f-a165-70867728950e")).toBe("0f8fad5b");
     expect(statusLabel("in_progress")).toBe("IN PROGRESS");
-    expect(["paid", "pending", "in_progress", "completed", "cancelled", "failed"].map(statusTone)).toEqual(["green", "yellow", "blue", "green", "red", "red"]);
+    expect(["paid", "pending", "in_progress", "completed", "cancelled", "failed"].map(statusTone)).toEqual([
+      "green",
+      "yellow",
+      "blue",
+      "green",
+      "red",
+      "red",
+    ]);
   });
 });
 
@@ -142,7 +168,12 @@ describe("package and plan prices", () => {
   });
 
   it("carry 'With Maintenance' into one checkout: the package once at 15% off, plus the first $49 month, never discounted", () => {
-    const q = quote({ packageId: "starter", addOnIds: [], withMaintenance: true, coupon: { code: "HALF", discount_type: "percentage", discount_value: 50 } });
+    const q = quote({
+      packageId: "starter",
+      addOnIds: [],
+      withMaintenance: true,
+      coupon: { code: "HALF", discount_type: "percentage", discount_value: 50 },
+    });
     expect(q.product.price).toBe(84_700);
     expect(q.maintenance).toMatchObject({ planId: "essentials", price: 4_900 });
     expect(q.discount).toBe(42_350);
@@ -153,24 +184,41 @@ describe("package and plan prices", () => {
 });
 
 describe("sign-in forms", () => {
-  const messages = (value: Record<string, string>) => AuthSchema.safeParse(value).error?.issues.map((i) => i.message) ?? [];
+  const messages = (value: Record<string, string>) =>
+    AuthSchema.safeParse(value).error?.issues.map((i) => i.message) ?? [];
   it("use the spec's messages", () => {
-    expect(messages({ intent: "sign-in", email: "", password: "" })).toContain("Missing Information: Please provide email and password");
-    expect(messages({ intent: "sign-up", email: "a@b.au", password: "12345" })).toEqual(["Weak Password: Password must be at least 6 characters"]);
+    expect(messages({ intent: "sign-in", email: "", password: "" })).toContain(
+      "Missing Information: Please provide email and password",
+    );
+    expect(messages({ intent: "sign-up", email: "a@b.au", password: "12345" })).toEqual([
+      "Weak Password: Password must be at least 6 characters",
+    ]);
     expect(messages({ intent: "sign-up", email: "a@b.au", password: "123456" })).toEqual([]);
     expect(AuthSchema.safeParse({ intent: "delete-account", email: "a@b.au", password: "123456" }).success).toBe(false);
   });
 
   it("redirect only to a path on this site", () => {
     expect(safeRedirect("/maintenance?x=1")).toBe("/maintenance?x=1");
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/a\nb", "", null]) {
+    for (const bad of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/a\nb",
+      "",
+      null,
+    ]) {
       expect(safeRedirect(bad)).toBe("/dashboard");
     }
   });
 });
 
 describe("subscription state from facts", () => {
-  const fact = (status: string, seconds: number) => ({ stripe_subscription_id: "sub_1", status, observed_at: new Date(seconds * 1000) });
+  const fact = (status: string, seconds: number) => ({
+    stripe_subscription_id: "sub_1",
+    status,
+    observed_at: new Date(seconds * 1000),
+  });
   it("takes the newest fact whatever order they arrived in, and cancelled is final", () => {
     expect(latestState([fact("past_due", 20), fact("active", 10)])?.status).toBe("past_due");
     expect(latestState([fact("active", 10), fact("past_due", 20)])?.status).toBe("past_due");

@@ -1,15 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { fieldLabel, namedError } from "~/components/intake/labels";
-import { canOpenStep, completedSteps, formValues, furthestStep, intakeProgress, storedFields, withoutItem } from "~/domain/intake/data";
+import {
+  canOpenStep,
+  completedSteps,
+  formValues,
+  furthestStep,
+  intakeProgress,
+  storedFields,
+  withoutItem,
+} from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { keepListShapes, LIST_SHAPE_MESSAGE, PRICE_WITHOUT_TICK, stepSchema } from "~/domain/intake/schemas";
 import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
-import { aiSafeData, LOCAL_AREA, missingForAi, optedOutOfAi, PRIVATE_FIELDS, REGISTERED_BUSINESS } from "~/domain/privacy";
+import {
+  aiSafeData,
+  LOCAL_AREA,
+  missingForAi,
+  optedOutOfAi,
+  PRIVATE_FIELDS,
+  REGISTERED_BUSINESS,
+} from "~/domain/privacy";
 
 type Parsed = { success: boolean; data?: Record<string, any>; error?: { issues: { message: string }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
-const parse = (step: number, mode: "next" | "draft", values: unknown) => stepSchema(step, mode).safeParse(values) as Parsed;
+const parse = (step: number, mode: "next" | "draft", values: unknown) =>
+  stepSchema(step, mode).safeParse(values) as Parsed;
 const firstMessage = (r: ReturnType<typeof parse>) => r.error?.issues[0]?.message;
-const basics = { businessName: "Acme", contactEmail: "a@acme.au", contactPhone: "0400 000 000", businessType: "trades", businessDescription: "0123456789" };
+const basics = {
+  businessName: "Acme",
+  contactEmail: "a@acme.au",
+  contactPhone: "0400 000 000",
+  businessType: "trades",
+  businessDescription: "0123456789",
+};
 
 describe("step schemas at their bounds", () => {
   it("step 1: required fields on Next, but not when saving a draft", () => {
@@ -19,9 +41,15 @@ describe("step schemas at their bounds", () => {
   });
   it("step 1: business name 1-200, phone 20, description 10-2000, e-mail 255", () => {
     expect(parse(1, "next", { ...basics, businessName: "x".repeat(200) }).success).toBe(true);
-    expect(firstMessage(parse(1, "next", { ...basics, businessName: "x".repeat(201) }))).toBe("Must be 200 characters or fewer");
-    expect(firstMessage(parse(1, "next", { ...basics, contactPhone: "1".repeat(21) }))).toBe("Must be 20 characters or fewer");
-    expect(firstMessage(parse(1, "next", { ...basics, businessDescription: "123456789" }))).toBe("Description must be at least 10 characters");
+    expect(firstMessage(parse(1, "next", { ...basics, businessName: "x".repeat(201) }))).toBe(
+      "Must be 200 characters or fewer",
+    );
+    expect(firstMessage(parse(1, "next", { ...basics, contactPhone: "1".repeat(21) }))).toBe(
+      "Must be 20 characters or fewer",
+    );
+    expect(firstMessage(parse(1, "next", { ...basics, businessDescription: "123456789" }))).toBe(
+      "Description must be at least 10 characters",
+    );
     expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2000) }).success).toBe(true);
     expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2001) }).success).toBe(false);
     expect(firstMessage(parse(1, "next", { ...basics, contactEmail: "nope" }))).toBe("Invalid email address");
@@ -37,27 +65,59 @@ describe("step schemas at their bounds", () => {
   it("lists: blanks dropped, and the caps (10 colours of 50, 20 key points of 500, 3 competitors, 20 keywords of 100)", () => {
     expect(parse(4, "draft", { brandColors: ["navy", "", "gold"] }).data?.brandColors).toEqual(["navy", "gold"]);
     expect(firstMessage(parse(4, "draft", { brandColors: Array(11).fill("red") }))).toBe("At most 10 colours");
-    expect(firstMessage(parse(4, "draft", { brandColors: ["x".repeat(51)] }))).toBe("Each colour must be 50 characters or fewer");
+    expect(firstMessage(parse(4, "draft", { brandColors: ["x".repeat(51)] }))).toBe(
+      "Each colour must be 50 characters or fewer",
+    );
     expect(firstMessage(parse(8, "draft", { keyPoints: Array(21).fill("p") }))).toBe("At most 20 key points");
-    expect(firstMessage(parse(5, "draft", { competitorUrls: ["a.au", "b.au", "c.au", "d.au"] }))).toBe("At most 3 competitor URLs");
-    expect(firstMessage(parse(5, "draft", { targetKeywords: ["k".repeat(101)] }))).toBe("Each keyword must be 100 characters or fewer");
+    expect(firstMessage(parse(5, "draft", { competitorUrls: ["a.au", "b.au", "c.au", "d.au"] }))).toBe(
+      "At most 3 competitor URLs",
+    );
+    expect(firstMessage(parse(5, "draft", { targetKeywords: ["k".repeat(101)] }))).toBe(
+      "Each keyword must be 100 characters or fewer",
+    );
   });
   it("rows: blank rows go; a rating alone (5 by default) is not a row", () => {
-    expect(parse(3, "draft", { servicesList: [{ name: "Wiring", showPricing: "on", price: "$99" }, { name: "", description: "" }] }).data?.servicesList).toEqual([
-      { name: "Wiring", showPricing: true, price: "$99" },
-    ]);
-    expect(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { author: "", text: "", rating: "5" }] }).data?.testimonials).toEqual([
-      { author: "Jo", text: "Great", rating: 5 },
-    ]);
-    expect(firstMessage(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Hi", rating: "6" }] }))).toBe("Rating must be 1 to 5");
+    expect(
+      parse(3, "draft", {
+        servicesList: [
+          { name: "Wiring", showPricing: "on", price: "$99" },
+          { name: "", description: "" },
+        ],
+      }).data?.servicesList,
+    ).toEqual([{ name: "Wiring", showPricing: true, price: "$99" }]);
+    expect(
+      parse(6, "draft", {
+        testimonials: [
+          { author: "Jo", text: "Great" },
+          { author: "", text: "", rating: "5" },
+        ],
+      }).data?.testimonials,
+    ).toEqual([{ author: "Jo", text: "Great", rating: 5 }]);
+    expect(firstMessage(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Hi", rating: "6" }] }))).toBe(
+      "Rating must be 1 to 5",
+    );
   });
   it("rows: a row typed in but missing a required box is refused with a message on that box, in every mode", () => {
-    const issues = (r: Parsed) => (r.error as { issues: { path: unknown[]; message: string }[] } | undefined)?.issues.map((i) => [i.path.join("."), i.message]);
-    expect(issues(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { author: "Sam" }] }))).toEqual([["testimonials.1.text", "Please add what they said"]]);
-    expect(issues(parse(6, "next", { testimonials: [{ text: "Lovely work" }] }))).toEqual([["testimonials.0.author", "Please add the customer's name"]]);
-    expect(issues(parse(10, "draft", { staffBios: [{ role: "Apprentice" }] }))).toEqual([["staffBios.0.name", "Please add this person's name, or clear their boxes"]]);
-    expect(issues(parse(3, "draft", { servicesList: [{ description: "no name" }] }))).toEqual([["servicesList.0.name", "Please name this service, or clear its boxes"]]);
-    expect(issues(parse(6, "draft", { reviewLinks: [{ platform: "Google" }] }))).toEqual([["reviewLinks.0.url", "Please add the link, or clear the platform"]]);
+    const issues = (r: Parsed) =>
+      (r.error as { issues: { path: unknown[]; message: string }[] } | undefined)?.issues.map((i) => [
+        i.path.join("."),
+        i.message,
+      ]);
+    expect(issues(parse(6, "draft", { testimonials: [{ author: "Jo", text: "Great" }, { author: "Sam" }] }))).toEqual([
+      ["testimonials.1.text", "Please add what they said"],
+    ]);
+    expect(issues(parse(6, "next", { testimonials: [{ text: "Lovely work" }] }))).toEqual([
+      ["testimonials.0.author", "Please add the customer's name"],
+    ]);
+    expect(issues(parse(10, "draft", { staffBios: [{ role: "Apprentice" }] }))).toEqual([
+      ["staffBios.0.name", "Please add this person's name, or clear their boxes"],
+    ]);
+    expect(issues(parse(3, "draft", { servicesList: [{ description: "no name" }] }))).toEqual([
+      ["servicesList.0.name", "Please name this service, or clear its boxes"],
+    ]);
+    expect(issues(parse(6, "draft", { reviewLinks: [{ platform: "Google" }] }))).toEqual([
+      ["reviewLinks.0.url", "Please add the link, or clear the platform"],
+    ]);
   });
   it("rows: a price typed without its 'show price' tick is pointed out, not dropped", () => {
     const r = parse(3, "draft", { servicesList: [{ name: "A", price: "$1" }] });
@@ -69,21 +129,40 @@ describe("step schemas at their bounds", () => {
   });
   it("step 9 needs the acknowledgement; step 12 the four consents; step 11 a style", () => {
     expect(firstMessage(parse(9, "next", {}))).toBe("Please tick the Legal Pages Acknowledgement to continue");
-    const consents = { allowAIDataProcessing: "on", allowDataForWebsiteGeneration: "on", understandObfuscation: "on", understandDataUsage: "on" };
+    const consents = {
+      allowAIDataProcessing: "on",
+      allowDataForWebsiteGeneration: "on",
+      understandObfuscation: "on",
+      understandDataUsage: "on",
+    };
     expect(parse(12, "next", consents).success).toBe(true);
-    expect(firstMessage(parse(12, "next", { ...consents, understandDataUsage: undefined }))).toBe("Please tick all four required consents to continue");
+    expect(firstMessage(parse(12, "next", { ...consents, understandDataUsage: undefined }))).toBe(
+      "Please tick all four required consents to continue",
+    );
     expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a style");
   });
 });
 
 describe("stored fields", () => {
   it("stores empty optional text as null, with snake_case names", () => {
-    expect(storedFields(1, { businessName: "Acme", abnAcn: undefined })).toEqual({ business_name: "Acme", abn_acn: null });
+    expect(storedFields(1, { businessName: "Acme", abnAcn: undefined })).toEqual({
+      business_name: "Acme",
+      abn_acn: null,
+    });
   });
   it("stores the consent record with an ISO timestamp and version 1.0", () => {
     const now = new Date("2026-11-22T01:02:03.000Z");
-    const set = storedFields(12, { allowAIDataProcessing: true, allowShowcase: false, dataRetentionPeriod: "1year" }, now);
-    expect(set.privacy_consent).toMatchObject({ allowAIDataProcessing: true, dataRetentionPeriod: "1year", timestamp: "2026-11-22T01:02:03.000Z", version: "1.0" });
+    const set = storedFields(
+      12,
+      { allowAIDataProcessing: true, allowShowcase: false, dataRetentionPeriod: "1year" },
+      now,
+    );
+    expect(set.privacy_consent).toMatchObject({
+      allowAIDataProcessing: true,
+      dataRetentionPeriod: "1year",
+      timestamp: "2026-11-22T01:02:03.000Z",
+      version: "1.0",
+    });
     expect(set).toMatchObject({ ai_processing_consent: true, allow_showcase: false, data_retention_period: "1year" });
   });
 });
@@ -92,13 +171,37 @@ describe("progress and done steps", () => {
   it("counts filled items out of 35, rounded", () => {
     expect(intakeProgress(null)).toBe(0);
     expect(intakeProgress({ business_name: "A" })).toBe(3);
-    expect(intakeProgress({ business_name: "A", contact_phone: "1", contact_email: "e", business_description: "d" })).toBe(11);
+    expect(
+      intakeProgress({ business_name: "A", contact_phone: "1", contact_email: "e", business_description: "d" }),
+    ).toBe(11);
   });
   it("marks steps done by the spec's rules", () => {
     expect(completedSteps({ business_name: "A", contact_email: "e" })).toEqual([]);
-    expect(completedSteps({ business_name: "A", contact_email: "e", contact_phone: "1", website_purpose: "bookings", allow_showcase: false })).toEqual([1, 2, 12]);
-    expect(completedSteps({ services_list: [{ name: "x" }], style_preference: "bold_creative", social_links: { facebook: "https://f" }, google_business_url: "u" })).toEqual([3, 4, 5, 6]);
-    expect(completedSteps({ allow_showcase: null, needs_facebook_disclaimer: true, staff_bios: [{ name: "Jo" }], package_selected: "bold_creative" })).toEqual([9, 10, 11]);
+    expect(
+      completedSteps({
+        business_name: "A",
+        contact_email: "e",
+        contact_phone: "1",
+        website_purpose: "bookings",
+        allow_showcase: false,
+      }),
+    ).toEqual([1, 2, 12]);
+    expect(
+      completedSteps({
+        services_list: [{ name: "x" }],
+        style_preference: "bold_creative",
+        social_links: { facebook: "https://f" },
+        google_business_url: "u",
+      }),
+    ).toEqual([3, 4, 5, 6]);
+    expect(
+      completedSteps({
+        allow_showcase: null,
+        needs_facebook_disclaimer: true,
+        staff_bios: [{ name: "Jo" }],
+        package_selected: "bold_creative",
+      }),
+    ).toEqual([9, 10, 11]);
   });
 });
 
@@ -133,7 +236,17 @@ describe("privacy classification", () => {
     let seed = 42;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const word = () => `tok${Math.floor(rand() * 1e9).toString(36)}`;
-    const publicish = ["business_name", "business_description", "headline", "service_area", "physical_address", "business_hours", "target_keywords", "key_points", "main_cta"];
+    const publicish = [
+      "business_name",
+      "business_description",
+      "headline",
+      "service_area",
+      "physical_address",
+      "business_hours",
+      "target_keywords",
+      "key_points",
+      "main_cta",
+    ];
     for (let i = 0; i < 300; i++) {
       const doc: Record<string, unknown> = {};
       const secrets: string[] = [];
@@ -150,7 +263,9 @@ describe("privacy classification", () => {
   });
 
   it("names what AI still needs", () => {
-    expect(missingForAi({ business_name: "A" })).toBe("Missing required fields for AI processing: Business description, Website purpose");
+    expect(missingForAi({ business_name: "A" })).toBe(
+      "Missing required fields for AI processing: Business description, Website purpose",
+    );
     expect(missingForAi({ business_name: "A", business_description: "d", website_purpose: "bookings" })).toBeNull();
   });
 });
@@ -160,8 +275,24 @@ describe("intents", () => {
     expect(parseIntakeIntent("next")).toEqual({ type: "next" });
     expect(parseIntakeIntent("save-exit")).toEqual({ type: "save-exit" });
     expect(parseIntakeIntent(INTENT_VALUES.jump(14))).toEqual({ type: "jump", step: 14 });
-    expect(parseIntakeIntent(INTENT_VALUES.remove("servicesList", 2))).toEqual({ type: "remove", field: "servicesList", index: 2 });
-    for (const bad of ["", "jump:0", "jump:15", "jump:x", "remove:servicesList:-1", "remove::1", "remove:a:1000", "delete", null, undefined, 3]) {
+    expect(parseIntakeIntent(INTENT_VALUES.remove("servicesList", 2))).toEqual({
+      type: "remove",
+      field: "servicesList",
+      index: 2,
+    });
+    for (const bad of [
+      "",
+      "jump:0",
+      "jump:15",
+      "jump:x",
+      "remove:servicesList:-1",
+      "remove::1",
+      "remove:a:1000",
+      "delete",
+      null,
+      undefined,
+      3,
+    ]) {
       expect(parseIntakeIntent(bad)).toBeNull();
     }
   });
@@ -183,11 +314,21 @@ describe("list shapes", () => {
     expect(firstMessage(parse(10, "draft", { staffBios: { name: "x" } }))).toBe(LIST_SHAPE_MESSAGE);
   });
   it("keeps a refused post's values only in the shapes the form draws", () => {
-    expect(keepListShapes({ businessName: "A", servicesList: "x", brandColors: ["red", undefined], socialLinks: ["x"], testimonials: [{ author: "A" }, "x"] })).toEqual({
+    expect(
+      keepListShapes({
+        businessName: "A",
+        servicesList: "x",
+        brandColors: ["red", undefined],
+        socialLinks: ["x"],
+        testimonials: [{ author: "A" }, "x"],
+      }),
+    ).toEqual({
       businessName: "A",
       brandColors: ["red", undefined],
     });
-    expect(keepListShapes({ businessName: ["x"], socialLinks: { facebook: "f" } })).toEqual({ socialLinks: { facebook: "f" } });
+    expect(keepListShapes({ businessName: ["x"], socialLinks: { facebook: "f" } })).toEqual({
+      socialLinks: { facebook: "f" },
+    });
   });
   it("removes one item of a list, and leaves a value that is not a list alone", () => {
     expect(withoutItem({ keyPoints: ["a", "b", "c"] }, "keyPoints", 1)).toEqual({ keyPoints: ["a", "c"] });
@@ -216,16 +357,27 @@ describe("token states", () => {
 });
 
 describe("step 12: the AI opt-out", () => {
-  const consents = { allowAIDataProcessing: "on", allowDataForWebsiteGeneration: "on", understandObfuscation: "on", understandDataUsage: "on" };
+  const consents = {
+    allowAIDataProcessing: "on",
+    allowDataForWebsiteGeneration: "on",
+    understandObfuscation: "on",
+    understandDataUsage: "on",
+  };
   it("AI-assisted drafting (the default) still needs the four ticks", () => {
     expect(parse(12, "next", {}).success).toBe(false);
-    expect(parse(12, "next", { aiChoice: "ai", ...consents }).data).toMatchObject({ aiChoice: "ai", allowAIDataProcessing: true });
+    expect(parse(12, "next", { aiChoice: "ai", ...consents }).data).toMatchObject({
+      aiChoice: "ai",
+      allowAIDataProcessing: true,
+    });
   });
   it("a site built by hand needs no ticks, and withdraws any left ticked", () => {
     const r = parse(12, "next", { aiChoice: "by_hand", allowAIDataProcessing: "on" });
     expect(r.data).toMatchObject({ aiChoice: "by_hand", allowAIDataProcessing: false, understandDataUsage: false });
     const stored = storedFields(12, r.data!);
-    expect(stored).toMatchObject({ ai_processing_consent: false, privacy_consent: { aiOptOut: true, allowAIDataProcessing: false } });
+    expect(stored).toMatchObject({
+      ai_processing_consent: false,
+      privacy_consent: { aiOptOut: true, allowAIDataProcessing: false },
+    });
     expect(optedOutOfAi(stored)).toBe(true);
     expect(formValues(stored).aiChoice).toBe("by_hand");
     expect(optedOutOfAi(storedFields(12, parse(12, "next", consents).data!))).toBe(false);
@@ -245,6 +397,8 @@ describe("the top alert names its field in the form's words", () => {
   ])("%s is %s", (path, label) => expect(fieldLabel(path)).toBe(label));
   it("says the message after the label, or alone when it is about the whole step", () => {
     expect(namedError("businessName", "Business name is required")).toBe("Trading name: Business name is required");
-    expect(namedError("", "Please tick all four required consents to continue")).toBe("Please tick all four required consents to continue");
+    expect(namedError("", "Please tick all four required consents to continue")).toBe(
+      "Please tick all four required consents to continue",
+    );
   });
 });

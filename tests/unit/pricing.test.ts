@@ -1,15 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { ADD_ONS, BASE_PRICE_CENTS } from "~/content/offer";
 import { CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
-import { COUPON_MESSAGES, couponProblem, normalizeCouponCode, quote, type CouponRecord, type CouponTerms } from "~/domain/pricing";
+import {
+  COUPON_MESSAGES,
+  couponProblem,
+  normalizeCouponCode,
+  quote,
+  type CouponRecord,
+  type CouponTerms,
+} from "~/domain/pricing";
 
 // Every subset of the four add-ons.
-const combinations = Array.from({ length: 2 ** ADD_ONS.length }, (_, mask) => ADD_ONS.filter((_, i) => mask & (1 << i)));
+const combinations = Array.from({ length: 2 ** ADD_ONS.length }, (_, mask) =>
+  ADD_ONS.filter((_, i) => mask & (1 << i)),
+);
 
 const coupons: [string, CouponTerms | null, (subtotal: number) => number][] = [
   ["no coupon", null, (s) => s],
   ["10% off", { code: "TEN", discount_type: "percentage", discount_value: 10 }, (s) => s - Math.round(s * 0.1)],
-  ["33% off (rounded to the cent)", { code: "THIRD", discount_type: "percentage", discount_value: 33 }, (s) => s - Math.round(s * 0.33)],
+  [
+    "33% off (rounded to the cent)",
+    { code: "THIRD", discount_type: "percentage", discount_value: 33 },
+    (s) => s - Math.round(s * 0.33),
+  ],
   ["100% off", { code: "FREE", discount_type: "percentage", discount_value: 100 }, () => 0],
   ["$50 off", { code: "FIFTY", discount_type: "fixed", discount_value: 5000 }, (s) => s - 5000],
   ["$10,000 off (floored at 0)", { code: "HUGE", discount_type: "fixed", discount_value: 1_000_000 }, () => 0],
@@ -38,11 +51,16 @@ describe("quote", () => {
   });
 
   it("ignores unknown and repeated add-on ids (the browser only chooses)", () => {
-    expect(quote({ addOnIds: ["logo-design", "logo-design", "free-money"] }).addOns.map((a) => a.id)).toEqual(["logo-design"]);
+    expect(quote({ addOnIds: ["logo-design", "logo-design", "free-money"] }).addOns.map((a) => a.id)).toEqual([
+      "logo-design",
+    ]);
   });
 
   it("prices a package chosen on /packages, and the 24-Hour Website otherwise", () => {
-    expect(quote({ packageId: "professional", addOnIds: [] }).product).toMatchObject({ name: "Professional Website Package", price: 199_700 });
+    expect(quote({ packageId: "professional", addOnIds: [] }).product).toMatchObject({
+      name: "Professional Website Package",
+      price: 199_700,
+    });
     expect(quote({ packageId: "nope", addOnIds: [] }).product.price).toBe(BASE_PRICE_CENTS);
   });
 });
@@ -92,7 +110,9 @@ describe("the checkout form", () => {
     expect(parse({ intent: "pay", email: "a@b.au", terms: "on" }).success).toBe(true);
   });
   it("asks for a code when Apply is pressed with none", () => {
-    expect(parse({ intent: "apply-coupon" }).error?.issues[0].message).toBe("Invalid Coupon: Please enter a coupon code");
+    expect(parse({ intent: "apply-coupon" }).error?.issues[0].message).toBe(
+      "Invalid Coupon: Please enter a coupon code",
+    );
   });
   it("refuses an unknown intent", () => expect(parse({ intent: "refund-me" }).success).toBe(false));
 });

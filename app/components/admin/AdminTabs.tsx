@@ -18,7 +18,17 @@ export const ADMIN_TABS = [
 export type AdminTab = (typeof ADMIN_TABS)[number]["id"];
 
 /** Every admin page's heading and tab bar; the order detail counts as the Orders tab. */
-export function AdminHeader({ title, current, lead, children }: { title: string; current: AdminTab; lead?: string; children?: ReactNode }) {
+export function AdminHeader({
+  title,
+  current,
+  lead,
+  children,
+}: {
+  title: string;
+  current: AdminTab;
+  lead?: string;
+  children?: ReactNode;
+}) {
   return (
     <section className="admin-hero">
       <div className="wrap">
@@ -27,7 +37,12 @@ export function AdminHeader({ title, current, lead, children }: { title: string;
         {children}
         <nav aria-label="Admin sections" className="admin-tabs">
           {ADMIN_TABS.map((tab) => (
-            <Link key={tab.id} to={tab.to} className={tab.id === current ? "admin-tab active" : "admin-tab"} aria-current={tab.id === current ? "page" : undefined}>
+            <Link
+              key={tab.id}
+              to={tab.to}
+              className={tab.id === current ? "admin-tab active" : "admin-tab"}
+              aria-current={tab.id === current ? "page" : undefined}
+            >
               {tab.label}
             </Link>
           ))}
@@ -38,11 +53,24 @@ export function AdminHeader({ title, current, lead, children }: { title: string;
 }
 
 /** Sub-tabs inside a page (order detail, privacy): links that change the query string. */
-export function SubTabs({ label, tabs, current }: { label: string; tabs: { id: string; label: string; href: string }[]; current: string }) {
+export function SubTabs({
+  label,
+  tabs,
+  current,
+}: {
+  label: string;
+  tabs: { id: string; label: string; href: string }[];
+  current: string;
+}) {
   return (
     <nav aria-label={label} className="sub-tabs">
       {tabs.map((t) => (
-        <a key={t.id} href={t.href} className={t.id === current ? "sub-tab active" : "sub-tab"} aria-current={t.id === current ? "page" : undefined}>
+        <a
+          key={t.id}
+          href={t.href}
+          className={t.id === current ? "sub-tab active" : "sub-tab"}
+          aria-current={t.id === current ? "page" : undefined}
+        >
           {t.label}
         </a>
       ))}

@@ -7,7 +7,17 @@ export const COPY_RESET_MS = 2000;
  * Text to copy: a read-only text area anyone can select (scripts off), and,
  * once scripts run, a Copy button that confirms 'Copied!' for 2 s.
  */
-export function CopyableText({ id, label, text, rows = 16 }: { id: string; label: string; text: string; rows?: number }) {
+export function CopyableText({
+  id,
+  label,
+  text,
+  rows = 16,
+}: {
+  id: string;
+  label: string;
+  text: string;
+  rows?: number;
+}) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
   useEffect(() => {

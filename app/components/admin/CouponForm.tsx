@@ -29,21 +29,48 @@ export function CouponForm({
       <FormAlert message={firstError} />
       <div className="edit-grid">
         <Field id={fields.code.id} label="Code (required)" errors={fields.code.errors} errorId={fields.code.errorId}>
-          <input {...getInputProps(fields.code, { type: "text" })} maxLength={40} autoComplete="off" className="upper" />
+          <input
+            {...getInputProps(fields.code, { type: "text" })}
+            maxLength={40}
+            autoComplete="off"
+            className="upper"
+          />
         </Field>
-        <Field id={fields.discount_type.id} label="Discount type" errors={fields.discount_type.errors} errorId={fields.discount_type.errorId}>
+        <Field
+          id={fields.discount_type.id}
+          label="Discount type"
+          errors={fields.discount_type.errors}
+          errorId={fields.discount_type.errorId}
+        >
           <select {...getSelectProps(fields.discount_type)}>
             <option value="percentage">Percentage (%)</option>
             <option value="fixed">Fixed amount ($)</option>
           </select>
         </Field>
-        <Field id={fields.discount_value.id} label="Discount value (required)" hint="A percentage from 1 to 100, or whole dollars." errors={fields.discount_value.errors} errorId={fields.discount_value.errorId}>
+        <Field
+          id={fields.discount_value.id}
+          label="Discount value (required)"
+          hint="A percentage from 1 to 100, or whole dollars."
+          errors={fields.discount_value.errors}
+          errorId={fields.discount_value.errorId}
+        >
           <input {...getInputProps(fields.discount_value, { type: "number" })} min={1} step="any" inputMode="decimal" />
         </Field>
-        <Field id={fields.max_uses.id} label="Max uses (optional)" hint="Leave empty for unlimited." errors={fields.max_uses.errors} errorId={fields.max_uses.errorId}>
+        <Field
+          id={fields.max_uses.id}
+          label="Max uses (optional)"
+          hint="Leave empty for unlimited."
+          errors={fields.max_uses.errors}
+          errorId={fields.max_uses.errorId}
+        >
           <input {...getInputProps(fields.max_uses, { type: "number" })} min={1} step={1} />
         </Field>
-        <Field id={fields.valid_until.id} label="Valid until (optional)" errors={fields.valid_until.errors} errorId={fields.valid_until.errorId}>
+        <Field
+          id={fields.valid_until.id}
+          label="Valid until (optional)"
+          errors={fields.valid_until.errors}
+          errorId={fields.valid_until.errorId}
+        >
           <input {...getInputProps(fields.valid_until, { type: "date" })} />
         </Field>
         <div className="field">
@@ -51,10 +78,20 @@ export function CouponForm({
             <input {...getInputProps(fields.active, { type: "checkbox" })} /> Active
           </label>
         </div>
-        <Field id={fields.allowed_emails.id} label="Allowed emails (optional, comma-separated)" errors={fields.allowed_emails.errors} errorId={fields.allowed_emails.errorId}>
+        <Field
+          id={fields.allowed_emails.id}
+          label="Allowed emails (optional, comma-separated)"
+          errors={fields.allowed_emails.errors}
+          errorId={fields.allowed_emails.errorId}
+        >
           <input {...getInputProps(fields.allowed_emails, { type: "text" })} />
         </Field>
-        <Field id={fields.allowed_domains.id} label="Allowed domains (optional, comma-separated)" errors={fields.allowed_domains.errors} errorId={fields.allowed_domains.errorId}>
+        <Field
+          id={fields.allowed_domains.id}
+          label="Allowed domains (optional, comma-separated)"
+          errors={fields.allowed_domains.errors}
+          errorId={fields.allowed_domains.errorId}
+        >
           <input {...getInputProps(fields.allowed_domains, { type: "text" })} />
         </Field>
       </div>

@@ -1,6 +1,13 @@
 import { REMINDER_KIND_LABELS, type ReminderKind } from "~/domain/reminders";
 
-export type ReminderHistoryRow = { sentAt: string; when: string; kind: ReminderKind; round: number | null; source: "cron" | "admin"; actor: string | null };
+export type ReminderHistoryRow = {
+  sentAt: string;
+  when: string;
+  kind: ReminderKind;
+  round: number | null;
+  source: "cron" | "admin";
+  actor: string | null;
+};
 
 /** The order detail's reminder history: when, which kind, sent by the cron or by which admin. */
 export function ReminderHistory({ rows }: { rows: ReminderHistoryRow[] }) {

@@ -19,23 +19,37 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
   const x = (i: number) => PAD.left + i * slot;
   const yRevenue = (v: number) => PAD.top + innerH - (v / maxRevenue) * innerH;
   const yOrders = (v: number) => PAD.top + innerH - (v / maxOrders) * innerH;
-  const label = (iso: string) => new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", timeZone: BUSINESS_TIME_ZONE });
+  const label = (iso: string) =>
+    new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", timeZone: BUSINESS_TIME_ZONE });
   const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString("en-AU")}`;
   const line = weeks.map((w, i) => `${x(i) + slot / 2},${yOrders(w.orders)}`).join(" ");
   return (
     <figure className="chart card">
       <figcaption>
-        <strong>Revenue and orders per week</strong> <span className="hint">(last {weeks.length} weeks: bars revenue, line orders)</span>
+        <strong>Revenue and orders per week</strong>{" "}
+        <span className="hint">(last {weeks.length} weeks: bars revenue, line orders)</span>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="chart-title" className="chart-svg">
         <title id="chart-title">Weekly revenue and paid orders for the last {weeks.length} weeks</title>
         <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} stroke="#9aa5a0" />
-        <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize="11" fill="#4d5b54">{dollars(maxRevenue)}</text>
-        <text x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end" fontSize="11" fill="#4d5b54">$0</text>
-        <text x={W - PAD.right + 6} y={PAD.top + 4} fontSize="11" fill="#7a4a00">{maxOrders}</text>
+        <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize="11" fill="#4d5b54">
+          {dollars(maxRevenue)}
+        </text>
+        <text x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end" fontSize="11" fill="#4d5b54">
+          $0
+        </text>
+        <text x={W - PAD.right + 6} y={PAD.top + 4} fontSize="11" fill="#7a4a00">
+          {maxOrders}
+        </text>
         {weeks.map((w, i) => (
           <g key={w.weekStart}>
-            <rect x={x(i) + slot * 0.15} y={yRevenue(w.revenue)} width={slot * 0.7} height={PAD.top + innerH - yRevenue(w.revenue)} fill="#2f7d55" />
+            <rect
+              x={x(i) + slot * 0.15}
+              y={yRevenue(w.revenue)}
+              width={slot * 0.7}
+              height={PAD.top + innerH - yRevenue(w.revenue)}
+              fill="#2f7d55"
+            />
             {i % 2 === 0 ? (
               <text x={x(i) + slot / 2} y={H - 8} textAnchor="middle" fontSize="10" fill="#4d5b54">
                 {label(w.weekStart)}

@@ -7,8 +7,17 @@ import { LABELS } from "./labels";
 /** Step 13's data: exactly aiSafeData() of the saved submission, and whether the customer opted out of AI. */
 export type PreviewData = { data: Record<string, unknown>; missing: string | null; byHand: boolean };
 
-const CHOICES: Record<string, Option[]> = { business_type: BUSINESS_TYPES, website_purpose: WEBSITE_PURPOSES, style_preference: STYLES };
-const SOCIAL: Record<string, string> = { facebook: "Facebook", instagram: "Instagram", youtube: "YouTube", linkedin: "LinkedIn" };
+const CHOICES: Record<string, Option[]> = {
+  business_type: BUSINESS_TYPES,
+  website_purpose: WEBSITE_PURPOSES,
+  style_preference: STYLES,
+};
+const SOCIAL: Record<string, string> = {
+  facebook: "Facebook",
+  instagram: "Instagram",
+  youtube: "YouTube",
+  linkedin: "LinkedIn",
+};
 
 /** The form's own words for a stored field ("Trading name", not "business name"). */
 const labelOf = (key: string) => (LABELS[toCamel(key)] ?? key.replace(/_/g, " ")).replace(/\s*\([^)]*\)$/, "");
@@ -44,7 +53,9 @@ function Value({ field, value }: { field: string; value: unknown }): ReactNode {
   const choices = CHOICES[field];
   if (choices) return choices.find((o) => o.value === value)?.label ?? String(value);
   if (Array.isArray(value)) {
-    const items = value.filter((v) => v !== null && v !== undefined && v !== "").map((v) => (field === "social_links" ? (SOCIAL[String(v)] ?? String(v)) : String(v)));
+    const items = value
+      .filter((v) => v !== null && v !== undefined && v !== "")
+      .map((v) => (field === "social_links" ? (SOCIAL[String(v)] ?? String(v)) : String(v)));
     if (!items.length) return "None given";
     return (
       <ul>
@@ -63,8 +74,8 @@ export function PrivacyPreview({ preview }: { preview: PreviewData | null }) {
   if (preview.byHand) {
     return (
       <p className="flash flash-success">
-        You chose to have your website built by hand, without AI. Nothing about your business is sent to AI, so there is nothing to preview. You can
-        change this on step 12.
+        You chose to have your website built by hand, without AI. Nothing about your business is sent to AI, so there is
+        nothing to preview. You can change this on step 12.
       </p>
     );
   }
@@ -74,8 +85,8 @@ export function PrivacyPreview({ preview }: { preview: PreviewData | null }) {
   return (
     <>
       <p>
-        This is exactly what would be sent to AI to help draft your website. Your contact details, staff, testimonials, review links, tracking ids and notes
-        are never sent.
+        This is exactly what would be sent to AI to help draft your website. Your contact details, staff, testimonials,
+        review links, tracking ids and notes are never sent.
       </p>
       {preview.missing ? (
         <p className="flash flash-error" role="alert">

@@ -14,7 +14,19 @@ import {
   type Option,
 } from "~/domain/intake/options";
 import { AI_CHOICE } from "~/domain/intake/schemas";
-import { Checkbox, CheckboxGroup, RadioGroup, RowsEditor, SelectField, SelectWithOther, TextField, TextList, useLiveValue, When, YES_NO } from "./fields";
+import {
+  Checkbox,
+  CheckboxGroup,
+  RadioGroup,
+  RowsEditor,
+  SelectField,
+  SelectWithOther,
+  TextField,
+  TextList,
+  useLiveValue,
+  When,
+  YES_NO,
+} from "./fields";
 import { LABELS, LIST_ITEMS, ROWS } from "./labels";
 import { PrivacyPreview, type PreviewData } from "./PrivacyPreview";
 
@@ -61,8 +73,20 @@ export function StepBody({ step, extras }: { step: number; extras: StepExtras })
       return (
         <>
           <TextField name="headline" label={LABELS.headline} hint="Up to 200 characters." />
-          <TextList name="keyPoints" legend={LABELS.keyPoints} itemLabel={LIST_ITEMS.keyPoints} max={20} hint="Press Enter or Add to add each one." />
-          <TextField name="existingContent" label={LABELS.existingContent} type="textarea" rows={8} hint="Up to 10,000 characters." />
+          <TextList
+            name="keyPoints"
+            legend={LABELS.keyPoints}
+            itemLabel={LIST_ITEMS.keyPoints}
+            max={20}
+            hint="Press Enter or Add to add each one."
+          />
+          <TextField
+            name="existingContent"
+            label={LABELS.existingContent}
+            type="textarea"
+            rows={8}
+            hint="Up to 10,000 characters."
+          />
         </>
       );
     case 9:
@@ -122,14 +146,31 @@ function BusinessBasics() {
       <TextField name="contactEmail" label={LABELS.contactEmail} type="email" required autoComplete="email" />
       <TextField name="contactPhone" label={LABELS.contactPhone} type="tel" required autoComplete="tel" />
       <TextField name="physicalAddress" label={LABELS.physicalAddress} autoComplete="street-address" />
-      <TextField name="serviceArea" label={LABELS.serviceArea} hint="Where do you work? e.g. Lismore and the Northern Rivers" />
+      <TextField
+        name="serviceArea"
+        label={LABELS.serviceArea}
+        hint="Where do you work? e.g. Lismore and the Northern Rivers"
+      />
       <TextField name="businessHours" label={LABELS.businessHours} />
       <RadioGroup name="hasDomain" legend={LABELS.hasDomain} options={YES_NO} />
       <When show={hasDomain === "yes"}>
         <TextField name="domainUrl" label={LABELS.domainUrl} type="url" placeholder="example.com.au" />
       </When>
-      <SelectWithOther name="businessType" otherName="businessTypeOther" label={LABELS.businessType} otherLabel={LABELS.businessTypeOther} options={BUSINESS_TYPES} required />
-      <TextField name="businessDescription" label={LABELS.businessDescription} type="textarea" required hint="10 to 2,000 characters." />
+      <SelectWithOther
+        name="businessType"
+        otherName="businessTypeOther"
+        label={LABELS.businessType}
+        otherLabel={LABELS.businessTypeOther}
+        options={BUSINESS_TYPES}
+        required
+      />
+      <TextField
+        name="businessDescription"
+        label={LABELS.businessDescription}
+        type="textarea"
+        required
+        hint="10 to 2,000 characters."
+      />
     </>
   );
 }
@@ -182,8 +223,20 @@ function Branding({ extras }: { extras: StepExtras }) {
         </div>
         <TextField name="logoUrl" label={LABELS.logoUrl} type="url" hint="Used only when no file is uploaded." />
       </fieldset>
-      <TextList name="brandColors" legend={LABELS.brandColors} itemLabel={LIST_ITEMS.brandColors} max={10} hint="e.g. Navy blue, or #1a3c6e" />
-      <SelectWithOther name="stylePreference" otherName="stylePreferenceOther" label={LABELS.stylePreference} otherLabel={LABELS.stylePreferenceOther} options={STYLES} />
+      <TextList
+        name="brandColors"
+        legend={LABELS.brandColors}
+        itemLabel={LIST_ITEMS.brandColors}
+        max={10}
+        hint="e.g. Navy blue, or #1a3c6e"
+      />
+      <SelectWithOther
+        name="stylePreference"
+        otherName="stylePreferenceOther"
+        label={LABELS.stylePreference}
+        otherLabel={LABELS.stylePreferenceOther}
+        options={STYLES}
+      />
       <fieldset>
         <legend>Photos</legend>
         <div className="field">
@@ -212,9 +265,20 @@ function Branding({ extras }: { extras: StepExtras }) {
 function SeoMarketing({ mapsSearchUrl }: { mapsSearchUrl: string | null }) {
   return (
     <>
-      <TextField name="primaryDomain" label={LABELS.primaryDomain} required hint="The domain you have, or would like (e.g. smithplumbing.com.au)." />
+      <TextField
+        name="primaryDomain"
+        label={LABELS.primaryDomain}
+        required
+        hint="The domain you have, or would like (e.g. smithplumbing.com.au)."
+      />
       <TextList name="targetKeywords" legend={LABELS.targetKeywords} itemLabel={LIST_ITEMS.targetKeywords} max={20} />
-      <TextList name="competitorUrls" legend={LABELS.competitorUrls} itemLabel={LIST_ITEMS.competitorUrls} max={3} type="url" />
+      <TextList
+        name="competitorUrls"
+        legend={LABELS.competitorUrls}
+        itemLabel={LIST_ITEMS.competitorUrls}
+        max={3}
+        type="url"
+      />
       <fieldset>
         <legend>{LABELS.socialLinks}</legend>
         <TextField name="socialLinks.facebook" label={LABELS["socialLinks.facebook"]} type="url" />
@@ -254,7 +318,10 @@ function Integrations() {
 }
 
 const AI_CHOICES: Option[] = [
-  { value: AI_CHOICE.ai, label: "Use AI tools to help draft my website (fastest). Please tick the four consents below." },
+  {
+    value: AI_CHOICE.ai,
+    label: "Use AI tools to help draft my website (fastest). Please tick the four consents below.",
+  },
   { value: AI_CHOICE.byHand, label: "Build my website by hand, without AI. Nothing about my business is sent to AI." },
 ];
 
@@ -263,7 +330,8 @@ function PrivacyConsent() {
   return (
     <>
       <p>
-        We may use AI tools to help draft your website. You decide what happens with your information, and you may opt out. Read our{" "}
+        We may use AI tools to help draft your website. You decide what happens with your information, and you may opt
+        out. Read our{" "}
         <a href="/privacy" target="_blank" rel="noopener">
           Privacy Policy
         </a>
@@ -273,10 +341,26 @@ function PrivacyConsent() {
       <When show={choice !== AI_CHOICE.byHand}>
         <fieldset className="choices">
           <legend>Required consents for AI-assisted drafting</legend>
-          <Checkbox name="allowAIDataProcessing" required label="I allow my business information to be processed by AI to help build my website." />
-          <Checkbox name="allowDataForWebsiteGeneration" required label="I allow my information to be used to generate my website." />
-          <Checkbox name="understandObfuscation" required label="I understand that protected details are generalised and private details are never sent to AI." />
-          <Checkbox name="understandDataUsage" required label="I understand how my data is used, as explained in the Privacy Policy." />
+          <Checkbox
+            name="allowAIDataProcessing"
+            required
+            label="I allow my business information to be processed by AI to help build my website."
+          />
+          <Checkbox
+            name="allowDataForWebsiteGeneration"
+            required
+            label="I allow my information to be used to generate my website."
+          />
+          <Checkbox
+            name="understandObfuscation"
+            required
+            label="I understand that protected details are generalised and private details are never sent to AI."
+          />
+          <Checkbox
+            name="understandDataUsage"
+            required
+            label="I understand how my data is used, as explained in the Privacy Policy."
+          />
         </fieldset>
       </When>
       <Checkbox name="allowShowcase" label="You may show my finished website in your portfolio (optional)." />

@@ -15,7 +15,10 @@ export function valueAt(values: unknown, path: string): unknown {
   return path
     .replace(/\[(\d+)\]/g, ".$1")
     .split(".")
-    .reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), values);
+    .reduce<unknown>(
+      (v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined),
+      values,
+    );
 }
 
 /** An item's name inside a sentence: "Add a video URL", not "Add a video url". */
@@ -36,7 +39,17 @@ function useField(name: string) {
   };
 }
 
-function FieldLabel({ id, label, required, hint }: { id: string; label: ReactNode; required?: boolean; hint?: ReactNode }) {
+function FieldLabel({
+  id,
+  label,
+  required,
+  hint,
+}: {
+  id: string;
+  label: ReactNode;
+  required?: boolean;
+  hint?: ReactNode;
+}) {
   return (
     <>
       <label htmlFor={id}>
@@ -96,7 +109,16 @@ type TextProps = {
   placeholder?: string;
 };
 
-export function TextField({ name, label, type = "text", hint, required, rows = 4, autoComplete, placeholder }: TextProps) {
+export function TextField({
+  name,
+  label,
+  type = "text",
+  hint,
+  required,
+  rows = 4,
+  autoComplete,
+  placeholder,
+}: TextProps) {
   const f = useField(name);
   const common = {
     id: f.id,
@@ -112,7 +134,12 @@ export function TextField({ name, label, type = "text", hint, required, rows = 4
       {type === "textarea" ? (
         <textarea {...common} rows={rows} />
       ) : (
-        <input {...common} type={type === "url" ? "text" : type} inputMode={type === "url" ? "url" : undefined} autoComplete={autoComplete} />
+        <input
+          {...common}
+          type={type === "url" ? "text" : type}
+          inputMode={type === "url" ? "url" : undefined}
+          autoComplete={autoComplete}
+        />
       )}
       <ErrorText id={f.id} error={f.error} />
     </div>
@@ -139,7 +166,13 @@ export function SelectField({
   return (
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
-      <select id={f.id} name={name} defaultValue={f.value == null ? (initial ?? "") : String(f.value)} aria-required={required || undefined} {...f.aria}>
+      <select
+        id={f.id}
+        name={name}
+        defaultValue={f.value == null ? (initial ?? "") : String(f.value)}
+        aria-required={required || undefined}
+        {...f.aria}
+      >
         {initial === undefined ? <option value="">Choose one…</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -157,7 +190,14 @@ export function SelectField({
  * box shows only when Other is chosen; without it, it is always there, its label
  * saying "(if Other)". The server drops its text unless Other was chosen.
  */
-export function SelectWithOther(props: { name: string; otherName: string; label: ReactNode; otherLabel: string; options: Option[]; required?: boolean }) {
+export function SelectWithOther(props: {
+  name: string;
+  otherName: string;
+  label: ReactNode;
+  otherLabel: string;
+  options: Option[];
+  required?: boolean;
+}) {
   const chosen = useLiveValue(props.name);
   return (
     <>
@@ -169,7 +209,17 @@ export function SelectWithOther(props: { name: string; otherName: string; label:
   );
 }
 
-export function RadioGroup({ name, legend, options, hint }: { name: string; legend: ReactNode; options: Option[]; hint?: ReactNode }) {
+export function RadioGroup({
+  name,
+  legend,
+  options,
+  hint,
+}: {
+  name: string;
+  legend: ReactNode;
+  options: Option[];
+  hint?: ReactNode;
+}) {
   const f = useField(name);
   return (
     <fieldset className="choices" aria-describedby={f.error ? `${f.id}-error` : undefined}>
@@ -177,7 +227,8 @@ export function RadioGroup({ name, legend, options, hint }: { name: string; lege
       {hint ? <p className="hint">{hint}</p> : null}
       {options.map((o) => (
         <label key={o.value} className="choice">
-          <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} /> {o.label}
+          <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} />{" "}
+          {o.label}
         </label>
       ))}
       <ErrorText id={f.id} error={f.error} />
@@ -190,12 +241,30 @@ export const YES_NO: Option[] = [
   { value: "no", label: "No" },
 ];
 
-export function Checkbox({ name, label, required, hint }: { name: string; label: ReactNode; required?: boolean; hint?: ReactNode }) {
+export function Checkbox({
+  name,
+  label,
+  required,
+  hint,
+}: {
+  name: string;
+  label: ReactNode;
+  required?: boolean;
+  hint?: ReactNode;
+}) {
   const f = useField(name);
   return (
     <div className="field">
       <label className="choice" htmlFor={f.id}>
-        <input id={f.id} type="checkbox" name={name} defaultChecked={f.value === "on" || f.value === true} aria-required={required || undefined} {...f.aria} /> {label}
+        <input
+          id={f.id}
+          type="checkbox"
+          name={name}
+          defaultChecked={f.value === "on" || f.value === true}
+          aria-required={required || undefined}
+          {...f.aria}
+        />{" "}
+        {label}
         {required ? <span className="required"> (required)</span> : null}
       </label>
       {hint ? <p className="hint">{hint}</p> : null}
@@ -204,7 +273,17 @@ export function Checkbox({ name, label, required, hint }: { name: string; label:
   );
 }
 
-export function CheckboxGroup({ name, legend, options, locked = [] }: { name: string; legend: ReactNode; options: readonly string[]; locked?: readonly string[] }) {
+export function CheckboxGroup({
+  name,
+  legend,
+  options,
+  locked = [],
+}: {
+  name: string;
+  legend: ReactNode;
+  options: readonly string[];
+  locked?: readonly string[];
+}) {
   const f = useField(name);
   const chosen = Array.isArray(f.value) ? (f.value as string[]) : [];
   return (
@@ -230,14 +309,34 @@ export function CheckboxGroup({ name, legend, options, locked = [] }: { name: st
 /** The remove button of one list item: saves the step without that item. */
 export function RemoveButton({ name, index, label }: { name: string; index: number; label: string }) {
   return (
-    <button type="submit" name="intent" value={INTENT_VALUES.remove(name, index)} className="link-button" formNoValidate>
+    <button
+      type="submit"
+      name="intent"
+      value={INTENT_VALUES.remove(name, index)}
+      className="link-button"
+      formNoValidate
+    >
       Remove {label}
     </button>
   );
 }
 
 /** A list of short texts: the saved ones, each removable, and one empty box to add another. */
-export function TextList({ name, legend, itemLabel, max, hint, type = "text" }: { name: string; legend: ReactNode; itemLabel: string; max: number; hint?: ReactNode; type?: "text" | "url" }) {
+export function TextList({
+  name,
+  legend,
+  itemLabel,
+  max,
+  hint,
+  type = "text",
+}: {
+  name: string;
+  legend: ReactNode;
+  itemLabel: string;
+  max: number;
+  hint?: ReactNode;
+  type?: "text" | "url";
+}) {
   const { values, errors } = useContext(StepFormContext);
   const items = ((valueAt(values, name) as string[] | undefined) ?? []).filter((v) => v !== undefined);
   const saved = items.filter(Boolean);
@@ -283,7 +382,16 @@ export type RowField = {
 
 function RowFieldInput({ field, path }: { field: RowField; path: string }) {
   if (field.type === "checkbox") return <Checkbox name={path} label={field.label} hint={field.hint} />;
-  if (field.type === "select") return <SelectField name={path} label={field.label} options={field.options ?? []} hint={field.hint} initial={field.initial} />;
+  if (field.type === "select")
+    return (
+      <SelectField
+        name={path}
+        label={field.label}
+        options={field.options ?? []}
+        hint={field.hint}
+        initial={field.initial}
+      />
+    );
   return <TextField name={path} label={field.label} type={field.type} hint={field.hint} />;
 }
 
@@ -307,7 +415,8 @@ export type RowsEditorProps = {
 export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hint, renderExtra }: RowsEditorProps) {
   const { values, errors } = useContext(StepFormContext);
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
-  const typed = (r: Record<string, unknown>) => Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
+  const typed = (r: Record<string, unknown>) =>
+    Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
   const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && typed(r));
   const slots = rows.length < max ? rows.length + 1 : rows.length;
   return (

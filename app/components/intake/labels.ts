@@ -88,7 +88,13 @@ export const ROWS = {
     fields: [
       { key: "author", label: "Customer's name" },
       { key: "text", label: "What they said", type: "textarea" },
-      { key: "rating", label: "Rating", type: "select", initial: "5", options: ["5", "4", "3", "2", "1"].map((v) => ({ value: v, label: `${v} stars` })) },
+      {
+        key: "rating",
+        label: "Rating",
+        type: "select",
+        initial: "5",
+        options: ["5", "4", "3", "2", "1"].map((v) => ({ value: v, label: `${v} stars` })),
+      },
     ],
   },
   reviewLinks: {
@@ -112,7 +118,12 @@ export const ROWS = {
       { key: "description", label: "Short description", type: "textarea" },
       { key: "prominent", label: "Feature this service prominently", type: "checkbox" },
       { key: "showPricing", label: "Show a price for this service", type: "checkbox" },
-      { key: "price", label: "Price", hint: "Shown only when 'Show a price for this service' is ticked. e.g. From $99", shownWhen: "showPricing" },
+      {
+        key: "price",
+        label: "Price",
+        hint: "Shown only when 'Show a price for this service' is ticked. e.g. From $99",
+        shownWhen: "showPricing",
+      },
     ],
   },
   photoMetadata: {

@@ -23,7 +23,8 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
       if (!el) return null;
       const params = new URLSearchParams();
       // Empty boxes are not content: conditional fields appearing or vanishing must not count as a change.
-      for (const [k, v] of new FormData(el)) if (typeof v === "string" && v !== "" && k !== "intent") params.append(k, v);
+      for (const [k, v] of new FormData(el))
+        if (typeof v === "string" && v !== "" && k !== "intent") params.append(k, v);
       return params;
     };
     last.current = serialize()?.toString() ?? null;

@@ -15,7 +15,10 @@ export const COUPON_FORM_MESSAGES = {
   created: { title: "Coupon Created" },
   updated: { title: "Updated" },
   deleted: { title: "Deleted" },
-  deactivated: { title: "Deleted", description: "This coupon has been used, so it was deactivated and its redemption history kept." },
+  deactivated: {
+    title: "Deleted",
+    description: "This coupon has been used, so it was deactivated and its redemption history kept.",
+  },
   codeTaken: "A coupon with this code already exists",
   notFound: "Coupon not found",
   confirmDelete: "Are you sure you want to delete this coupon?",
@@ -24,7 +27,14 @@ export const COUPON_FORM_MESSAGES = {
 /** Comma-separated list: trimmed, lower-cased, empties dropped, duplicates removed. */
 export function splitList(value: unknown): string[] {
   if (typeof value !== "string") return [];
-  return [...new Set(value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -41,10 +51,15 @@ export const CouponFormSchema = z
     ),
     discount_type: z.enum(["percentage", "fixed"], { error: COUPON_FORM_MESSAGES.required }),
     /** A percentage, or whole dollars for a fixed discount. */
-    discount_value: z.preprocess(number, z.number({ error: COUPON_FORM_MESSAGES.required }).check(z.gte(1, COUPON_FORM_MESSAGES.valueMin), z.lte(100_000))),
+    discount_value: z.preprocess(
+      number,
+      z.number({ error: COUPON_FORM_MESSAGES.required }).check(z.gte(1, COUPON_FORM_MESSAGES.valueMin), z.lte(100_000)),
+    ),
     max_uses: z.preprocess(
       number,
-      z.optional(z.int({ error: COUPON_FORM_MESSAGES.maxUses }).check(z.gte(1, COUPON_FORM_MESSAGES.maxUses), z.lte(1_000_000))),
+      z.optional(
+        z.int({ error: COUPON_FORM_MESSAGES.maxUses }).check(z.gte(1, COUPON_FORM_MESSAGES.maxUses), z.lte(1_000_000)),
+      ),
     ),
     valid_until: z.preprocess(
       blank,
@@ -58,7 +73,9 @@ export const CouponFormSchema = z
     active: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
     allowed_emails: z.preprocess(
       splitList,
-      z.array(z.email(COUPON_FORM_MESSAGES.email).check(z.maxLength(255))).check(z.maxLength(100, COUPON_FORM_MESSAGES.list)),
+      z
+        .array(z.email(COUPON_FORM_MESSAGES.email).check(z.maxLength(255)))
+        .check(z.maxLength(100, COUPON_FORM_MESSAGES.list)),
     ),
     allowed_domains: z.preprocess(
       (v) => splitList(v).map((d) => d.replace(/^@/, "")),
@@ -69,7 +86,10 @@ export const CouponFormSchema = z
   })
   .check(
     z.superRefine((v, ctx) => {
-      if (v.discount_type === "percentage" && (v.discount_value < 1 || v.discount_value > 100 || !Number.isInteger(v.discount_value))) {
+      if (
+        v.discount_type === "percentage" &&
+        (v.discount_value < 1 || v.discount_value > 100 || !Number.isInteger(v.discount_value))
+      ) {
         ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
       }
     }),
@@ -78,7 +98,15 @@ export const CouponFormSchema = z
 export type CouponFormValue = z.infer<typeof CouponFormSchema>;
 
 /** The fields in the order they are checked and shown, for announcing the first error. */
-export const COUPON_FIELDS = ["code", "discount_type", "discount_value", "max_uses", "valid_until", "allowed_emails", "allowed_domains"] as const;
+export const COUPON_FIELDS = [
+  "code",
+  "discount_type",
+  "discount_value",
+  "max_uses",
+  "valid_until",
+  "allowed_emails",
+  "allowed_domains",
+] as const;
 
 /** The form's value as the stored coupon: a fixed discount is stored in cents; valid until the end of that day in NSW. */
 export function couponRecord(v: CouponFormValue) {
@@ -95,13 +123,24 @@ export function couponRecord(v: CouponFormValue) {
 }
 
 /** A stored coupon as the form's default values. */
-export function couponFormDefaults(c: { code: string; discount_type: string; discount_value: number; max_uses?: number | null; valid_until?: Date | string | null; active: boolean; allowed_emails: string[]; allowed_domains: string[] }) {
+export function couponFormDefaults(c: {
+  code: string;
+  discount_type: string;
+  discount_value: number;
+  max_uses?: number | null;
+  valid_until?: Date | string | null;
+  active: boolean;
+  allowed_emails: string[];
+  allowed_domains: string[];
+}) {
   return {
     code: c.code,
     discount_type: c.discount_type,
     discount_value: String(c.discount_type === "fixed" ? c.discount_value / 100 : c.discount_value),
     max_uses: c.max_uses == null ? "" : String(c.max_uses),
-    valid_until: c.valid_until ? new Date(new Date(c.valid_until).getTime() + 10 * 3_600_000).toISOString().slice(0, 10) : "",
+    valid_until: c.valid_until
+      ? new Date(new Date(c.valid_until).getTime() + 10 * 3_600_000).toISOString().slice(0, 10)
+      : "",
     active: c.active ? "on" : "",
     allowed_emails: c.allowed_emails.join(", "),
     allowed_domains: c.allowed_domains.join(", "),

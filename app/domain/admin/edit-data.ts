@@ -86,7 +86,10 @@ export const EDIT_MESSAGES = {
 } as const;
 
 const optionalText = (f: EditField, max: number) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null), z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))));
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null),
+    z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))),
+  );
 
 function jsonField(f: EditField) {
   const json = z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX)));
@@ -103,13 +106,19 @@ function jsonField(f: EditField) {
         return z.NEVER;
       }
       if (f.kind === "object") {
-        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === "string")) {
+        if (
+          !parsed ||
+          typeof parsed !== "object" ||
+          Array.isArray(parsed) ||
+          !Object.values(parsed).every((v) => typeof v === "string")
+        ) {
           ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notObject(f.label), input: raw });
           return z.NEVER;
         }
         return parsed as Record<string, string>;
       }
-      const itemOk = (v: unknown) => (f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v));
+      const itemOk = (v: unknown) =>
+        f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v);
       if (!Array.isArray(parsed) || !parsed.every(itemOk)) {
         ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notList(f.label), input: raw });
         return z.NEVER;
@@ -146,7 +155,8 @@ export function editFormValues(doc: Record<string, unknown>): Record<string, str
   for (const f of EDIT_FIELDS) {
     const v = doc[f.name];
     if (f.kind === "flag") out[f.name] = v === true ? "yes" : v === false ? "no" : "";
-    else if (f.kind === "list" || f.kind === "object") out[f.name] = JSON.stringify(v ?? (f.kind === "object" ? {} : []), null, 2);
+    else if (f.kind === "list" || f.kind === "object")
+      out[f.name] = JSON.stringify(v ?? (f.kind === "object" ? {} : []), null, 2);
     else out[f.name] = v == null ? "" : String(v);
   }
   return out;

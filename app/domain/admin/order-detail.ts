@@ -38,7 +38,10 @@ export const DraftUrlSchema = z.object({
 
 export const RevisionToggleSchema = z.object({
   round: RoundSchema,
-  enabled: z.pipe(z.enum(["true", "false"]), z.transform((v) => v === "true")),
+  enabled: z.pipe(
+    z.enum(["true", "false"]),
+    z.transform((v) => v === "true"),
+  ),
 });
 
 export const RevisionRoundSchema = z.object({ round: RoundSchema });

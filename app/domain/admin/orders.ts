@@ -17,7 +17,8 @@ export type DateFilter = (typeof DATE_FILTERS)[number];
 
 const empty = (v: unknown) => (v === "" || v === null ? undefined : v);
 /** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
-const dropInvalid = <T extends z.core.SomeType>(schema: T) => z.catch(z.optional(z.preprocess(empty, schema)), undefined);
+const dropInvalid = <T extends z.core.SomeType>(schema: T) =>
+  z.catch(z.optional(z.preprocess(empty, schema)), undefined);
 
 /**
  * The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error.
@@ -53,7 +54,16 @@ export function filterQuery(f: OrderFilters): string {
 /** Midnight of `now`'s date in a time zone (the business's own day by default), as an instant. */
 export function startOfDay(now: Date, timeZone = BUSINESS_TIME_ZONE): Date {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-AU", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-AU", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(now)
       .map((p) => [p.type, p.value]),
   );
@@ -99,14 +109,24 @@ export const FIXED_AVG_DELIVERY_HOURS = 18;
 export type FigureRow = { status: string; amount_paid: number; created_at: Date; delivery_hours: number | null };
 
 /** All-time totals per status, from two single-accumulator $group queries. */
-export type StatusTotals = { count: Partial<Record<OrderStatus, number>>; revenue: Partial<Record<OrderStatus, number>> };
+export type StatusTotals = {
+  count: Partial<Record<OrderStatus, number>>;
+  revenue: Partial<Record<OrderStatus, number>>;
+};
 
 export type SummaryCard = { label: string; value: string; caption: string };
 
 const isPaid = (status: string) => (PAID_STATUSES as readonly string[]).includes(status);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-export type PeriodFigures = { revenue: number; orders: number; avgOrderValue: number; completed: number; completionRate: number; avgDeliveryHours: number | null };
+export type PeriodFigures = {
+  revenue: number;
+  orders: number;
+  avgOrderValue: number;
+  completed: number;
+  completionRate: number;
+  avgDeliveryHours: number | null;
+};
 
 /** The figures of one period's paid orders (the cards' own definitions, spec 2 section 9). */
 export function periodFigures(rows: FigureRow[]): PeriodFigures {
@@ -158,7 +178,12 @@ export function splitPeriods(rows: FigureRow[], now: Date): { current: FigureRow
  * The six cards: all-time values, each with its real comparison with the
  * previous month (the spec's fixed captions, computed). `formatMoney` turns cents into text.
  */
-export function summaryCards(input: { totals: StatusTotals; recent: FigureRow[]; now: Date; formatMoney: (cents: number) => string }): SummaryCard[] {
+export function summaryCards(input: {
+  totals: StatusTotals;
+  recent: FigureRow[];
+  now: Date;
+  formatMoney: (cents: number) => string;
+}): SummaryCard[] {
   const { totals, now, formatMoney } = input;
   const count = (s: OrderStatus) => totals.count[s] ?? 0;
   const orders = sum(PAID_STATUSES.map(count));
@@ -171,15 +196,26 @@ export function summaryCards(input: { totals: StatusTotals; recent: FigureRow[];
   const prev = periodFigures(previous);
   const fromLastMonth = (s: string) => (/^[+-]/.test(s) ? `${s} from last month` : s);
   return [
-    { label: "Total Revenue", value: formatMoney(revenue), caption: fromLastMonth(percentChange(cur.revenue, prev.revenue)) },
+    {
+      label: "Total Revenue",
+      value: formatMoney(revenue),
+      caption: fromLastMonth(percentChange(cur.revenue, prev.revenue)),
+    },
     { label: "Total Orders", value: String(orders), caption: fromLastMonth(percentChange(cur.orders, prev.orders)) },
-    { label: "Avg Order Value", value: formatMoney(orders ? Math.round(revenue / orders) : 0), caption: fromLastMonth(percentChange(cur.avgOrderValue, prev.avgOrderValue)) },
+    {
+      label: "Avg Order Value",
+      value: formatMoney(orders ? Math.round(revenue / orders) : 0),
+      caption: fromLastMonth(percentChange(cur.avgOrderValue, prev.avgOrderValue)),
+    },
     { label: "Active Projects", value: String(active), caption: `${count("paid")} pending` },
     { label: "Completion Rate", value: `${completionRate}%`, caption: fromLastMonth(pointsChange(cur, prev)) },
     {
       label: "Avg Delivery",
       value: `${Math.round(allDelivered ?? FIXED_AVG_DELIVERY_HOURS)}h`,
-      caption: allDelivered === null ? "fixed estimate until a delivery is measured" : fromLastMonth(hoursChange(cur.avgDeliveryHours, prev.avgDeliveryHours)),
+      caption:
+        allDelivered === null
+          ? "fixed estimate until a delivery is measured"
+          : fromLastMonth(hoursChange(cur.avgDeliveryHours, prev.avgDeliveryHours)),
     },
   ];
 }
@@ -189,7 +225,11 @@ export type WeekPoint = { weekStart: Date; revenue: number; orders: number };
 /** Revenue (cents) and paid orders per week, oldest first, the last `weeks` weeks ending now. */
 export function weeklySeries(rows: FigureRow[], now: Date, weeks = CHART_WEEKS): WeekPoint[] {
   const end = now.getTime();
-  const points: WeekPoint[] = Array.from({ length: weeks }, (_, i) => ({ weekStart: new Date(end - (weeks - i) * 7 * DAY_MS), revenue: 0, orders: 0 }));
+  const points: WeekPoint[] = Array.from({ length: weeks }, (_, i) => ({
+    weekStart: new Date(end - (weeks - i) * 7 * DAY_MS),
+    revenue: 0,
+    orders: 0,
+  }));
   for (const r of rows) {
     if (!isPaid(r.status)) continue;
     const age = end - r.created_at.getTime();
@@ -209,8 +249,28 @@ export function deliveryHours(submittedAt: Date, draftAt: Date): number {
 
 /* CSV */
 
-export const CSV_COLUMNS = ["order_id", "status", "guest", "email", "amount_paid", "currency", "created_at", "payment_intent_id", "product"] as const;
-export type CsvRow = { id: string; status: string; user_id: string | null; email: string; amount_paid: number; currency: string; created_at: Date; stripe_payment_intent_id: string | null; product_name: string };
+export const CSV_COLUMNS = [
+  "order_id",
+  "status",
+  "guest",
+  "email",
+  "amount_paid",
+  "currency",
+  "created_at",
+  "payment_intent_id",
+  "product",
+] as const;
+export type CsvRow = {
+  id: string;
+  status: string;
+  user_id: string | null;
+  email: string;
+  amount_paid: number;
+  currency: string;
+  created_at: Date;
+  stripe_payment_intent_id: string | null;
+  product_name: string;
+};
 
 /** One CSV cell: quoted when needed, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
 export function csvCell(value: string): string {
@@ -251,7 +311,10 @@ const OrderId = z.uuid();
 export const BulkSchema = z.object({
   action: z.preprocess(empty, z.optional(z.string())),
   orderIds: z.catch(
-    z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(OrderId).check(z.maxLength(BULK_MAX))),
+    z.preprocess(
+      (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+      z.array(OrderId).check(z.maxLength(BULK_MAX)),
+    ),
     [],
   ),
   all: z.preprocess((v) => v === "on", z.boolean()),

@@ -19,16 +19,28 @@ export type PaymentResolution = (typeof PAYMENT_RESOLUTIONS)[number];
 
 /** The one form on the Payments tab: which issue (its id is `kind:session`). The intent says what to do. */
 export const PaymentIssueFormSchema = z.object({
-  issueId: z.string({ error: "Which issue?" }).check(z.trim(), z.minLength(1, "Which issue?"), z.maxLength(300, "Which issue?")),
+  issueId: z
+    .string({ error: "Which issue?" })
+    .check(z.trim(), z.minLength(1, "Which issue?"), z.maxLength(300, "Which issue?")),
 });
 
 export const PAYMENT_MESSAGES = {
-  accepted: { title: "Payment Accepted", description: "The order is fulfilled and the customer was e-mailed their links." },
+  accepted: {
+    title: "Payment Accepted",
+    description: "The order is fulfilled and the customer was e-mailed their links.",
+  },
   resolved: { title: "Marked Resolved" },
-  alreadyResolved: { title: "Already Resolved", description: "Another admin resolved this issue first; nothing was changed." },
+  alreadyResolved: {
+    title: "Already Resolved",
+    description: "Another admin resolved this issue first; nothing was changed.",
+  },
   notFound: { title: "Issue Not Found", description: "That payment issue does not exist." },
-  notAcceptable: { title: "Cannot Accept", description: "Only a paid amount that differs from the quote can be accepted." },
-  empty: "No payments need a look. Payments whose amount differs from the quote, or that used up a coupon, appear here.",
+  notAcceptable: {
+    title: "Cannot Accept",
+    description: "Only a paid amount that differs from the quote can be accepted.",
+  },
+  empty:
+    "No payments need a look. Payments whose amount differs from the quote, or that used up a coupon, appear here.",
   emptyResolved: "Nothing resolved yet.",
   banner: "This order has a payment that needs a look.",
 } as const;

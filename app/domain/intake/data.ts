@@ -39,7 +39,8 @@ export function storedFields(step: number, values: IntakeData, now = new Date())
     };
   }
   const out: StoredSubmission = {};
-  for (const [key, value] of Object.entries(values)) out[toSnake(key)] = value === undefined || value === "" ? null : value;
+  for (const [key, value] of Object.entries(values))
+    out[toSnake(key)] = value === undefined || value === "" ? null : value;
   if (step === 4) out.uploaded_photos = ((values.photoMetadata as { url: string }[]) ?? []).map((p) => p.url);
   return out;
 }
@@ -73,7 +74,11 @@ export function formValues(doc: StoredSubmission | null): IntakeData {
 }
 
 const filled = (v: unknown) =>
-  Array.isArray(v) ? v.length > 0 : v && typeof v === "object" ? Object.values(v).some(Boolean) : v !== null && v !== undefined && v !== "";
+  Array.isArray(v)
+    ? v.length > 0
+    : v && typeof v === "object"
+      ? Object.values(v).some(Boolean)
+      : v !== null && v !== undefined && v !== "";
 
 /**
  * Which steps are done, by the rules of spec 1 section 4 (read from the stored
@@ -92,7 +97,12 @@ export function completedSteps(doc: StoredSubmission | null): number[] {
     [6, filled(d.testimonials) || filled(d.review_links) || filled(d.google_business_url)],
     [7, filled(d.pages_needed)],
     [8, filled(d.headline) || filled(d.key_points) || filled(d.existing_content)],
-    [9, Boolean(d.needs_privacy_policy || d.needs_terms_conditions || d.needs_facebook_disclaimer || d.legal_pages_disclaimer)],
+    [
+      9,
+      Boolean(
+        d.needs_privacy_policy || d.needs_terms_conditions || d.needs_facebook_disclaimer || d.legal_pages_disclaimer,
+      ),
+    ],
     [10, filled(d.booking_system) || filled(d.google_analytics_id) || filled(d.staff_bios)],
     [11, filled(d.package_selected)],
     [12, d.allow_showcase !== null && d.allow_showcase !== undefined],

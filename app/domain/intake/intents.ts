@@ -44,4 +44,5 @@ export function parseIntakeIntent(raw: unknown): IntakeIntent | null {
 }
 
 /** "next" and "submit" check the step's required fields; every other intent saves a draft. */
-export const intentMode = (intent: IntakeIntent | null): "next" | "draft" => (intent?.type === "next" || intent?.type === "submit" ? "next" : "draft");
+export const intentMode = (intent: IntakeIntent | null): "next" | "draft" =>
+  intent?.type === "next" || intent?.type === "submit" ? "next" : "draft";

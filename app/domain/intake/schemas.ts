@@ -52,14 +52,16 @@ const checkbox = z.pipe(
   z.optional(z.literal("on")),
   z.transform((v) => v === "on"),
 );
-const choice = (options: Option[], message = "Please choose one of the options") => z.enum(values(options), { error: message });
+const choice = (options: Option[], message = "Please choose one of the options") =>
+  z.enum(values(options), { error: message });
 const optChoice = (options: Option[]) => z.optional(choice(options));
 
 /**
  * A list field whose post is not a list of the right things (`servicesList=x`,
  * `brandColors.name=x`): the form never sends that, so it is refused with this.
  */
-export const LIST_SHAPE_MESSAGE = "Part of this form arrived in a shape we don't recognise. Please reload the page and try again.";
+export const LIST_SHAPE_MESSAGE =
+  "Part of this form arrived in a shape we don't recognise. Please reload the page and try again.";
 const shape = { error: LIST_SHAPE_MESSAGE };
 const LIST_SHAPE = shape;
 
@@ -74,7 +76,13 @@ const list = (item: z.ZodMiniType<string | undefined>, max: number, label: strin
     z.array(z.string()).check(z.maxLength(max, `At most ${max} ${label}s`)),
   );
 const textList = (max: number, itemMax: number, label: string) =>
-  list(z.optional(z.string(shape).check(z.trim(), z.maxLength(itemMax, `Each ${label} must be ${itemMax} characters or fewer`))), max, label);
+  list(
+    z.optional(
+      z.string(shape).check(z.trim(), z.maxLength(itemMax, `Each ${label} must be ${itemMax} characters or fewer`)),
+    ),
+    max,
+    label,
+  );
 const urlList = (max: number, label: string) => list(z.optional(z.pipe(z.string(shape), UrlSchema)), max, label);
 
 /**
@@ -83,7 +91,8 @@ const urlList = (max: number, label: string) => list(z.optional(z.pipe(z.string(
  * It runs on the raw post, before Conform makes a single value into a list.
  */
 const onlyRows = z.transform((value: unknown, ctx) => {
-  if (value && typeof value === "object" && !Array.isArray(value)) ctx.issues.push({ code: "custom", message: LIST_SHAPE_MESSAGE, input: value });
+  if (value && typeof value === "object" && !Array.isArray(value))
+    ctx.issues.push({ code: "custom", message: LIST_SHAPE_MESSAGE, input: value });
   return value;
 });
 
@@ -112,7 +121,8 @@ function rows<T extends z.core.$ZodShape>(
     check?: (row: Record<string, unknown>) => [key: string, message: string] | null;
   },
 ) {
-  const hasContent = (row: Record<string, unknown>) => content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
+  const hasContent = (row: Record<string, unknown>) =>
+    content.some((k) => row[k] !== undefined && row[k] !== "" && row[k] !== false);
   const typed = z.pipe(
     onlyRows,
     z._default(z.array(z.partial(z.strictObject(fields, LIST_SHAPE)), LIST_SHAPE), []).check(
@@ -129,7 +139,10 @@ function rows<T extends z.core.$ZodShape>(
     ),
   );
   return z.pipe(
-    z.pipe(typed, z.transform((items) => items.filter(hasContent))),
+    z.pipe(
+      typed,
+      z.transform((items) => items.filter(hasContent)),
+    ),
     z.array(z.any()).check(z.maxLength(max, `At most ${max} ${label}`)),
   );
 }
@@ -179,7 +192,11 @@ const step1 = (mode: Mode) =>
       domainUrl: optUrl,
       businessType: mode === "next" ? choice(BUSINESS_TYPES, "Business type is required") : optChoice(BUSINESS_TYPES),
       businessTypeOther: optText(200),
-      businessDescription: required(mode, text(2000, [10, "Description must be at least 10 characters"]), "Business description is required"),
+      businessDescription: required(
+        mode,
+        text(2000, [10, "Description must be at least 10 characters"]),
+        "Business description is required",
+      ),
     }),
     // Answers to questions that do not apply are not kept.
     z.transform((v) => ({
@@ -192,7 +209,8 @@ const step1 = (mode: Mode) =>
 const step2 = (mode: Mode) =>
   z.pipe(
     z.object({
-      websitePurpose: mode === "next" ? choice(WEBSITE_PURPOSES, "Website purpose is required") : optChoice(WEBSITE_PURPOSES),
+      websitePurpose:
+        mode === "next" ? choice(WEBSITE_PURPOSES, "Website purpose is required") : optChoice(WEBSITE_PURPOSES),
       websitePurposeOther: optText(200),
       mainCta: required(mode, text(200, [1, "Main call to action is required"]), "Main call to action is required"),
       specificOffer: optText(500),
@@ -201,7 +219,10 @@ const step2 = (mode: Mode) =>
         z.transform((v) => v ?? true),
       ),
     }),
-    z.transform((v) => ({ ...v, websitePurposeOther: v.websitePurpose === "other" ? v.websitePurposeOther : undefined })),
+    z.transform((v) => ({
+      ...v,
+      websitePurposeOther: v.websitePurpose === "other" ? v.websitePurposeOther : undefined,
+    })),
   );
 
 const step3 = (_mode: Mode) =>
@@ -219,7 +240,10 @@ const step3 = (_mode: Mode) =>
     }),
     z.transform((v) => ({
       ...v,
-      servicesList: v.servicesList.map((s: Record<string, unknown>) => ({ ...s, price: s.showPricing ? s.price : undefined })),
+      servicesList: v.servicesList.map((s: Record<string, unknown>) => ({
+        ...s,
+        price: s.showPricing ? s.price : undefined,
+      })),
       servicesGrouping: v.servicesList.length > 1 ? v.servicesGrouping : undefined,
     })),
   );
@@ -233,7 +257,9 @@ const step4 = (mode: Mode) =>
         stylePreference: optChoice(STYLES),
         stylePreferenceOther: optText(500),
         photoMetadata: z._default(
-          z.array(z.partial(z.strictObject(PhotoDetailsSchema, shape), { altText: true }), shape).check(z.maxLength(20, "At most 20 photos")),
+          z
+            .array(z.partial(z.strictObject(PhotoDetailsSchema, shape), { altText: true }), shape)
+            .check(z.maxLength(20, "At most 20 photos")),
           [],
         ),
       })
@@ -241,11 +267,15 @@ const step4 = (mode: Mode) =>
         z.superRefine((v, ctx) => {
           if (mode !== "next") return;
           v.photoMetadata.forEach((p, i) => {
-            if (!p.altText) ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
+            if (!p.altText)
+              ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
           });
         }),
       ),
-    z.transform((v) => ({ ...v, stylePreferenceOther: v.stylePreference === "other" ? v.stylePreferenceOther : undefined })),
+    z.transform((v) => ({
+      ...v,
+      stylePreferenceOther: v.stylePreference === "other" ? v.stylePreferenceOther : undefined,
+    })),
   );
 
 const step5 = (mode: Mode) =>
@@ -253,7 +283,10 @@ const step5 = (mode: Mode) =>
     primaryDomain: required(mode, text(255, [1, "Primary domain is required"]), "Primary domain is required"),
     targetKeywords: textList(20, 100, "keyword"),
     competitorUrls: urlList(3, "competitor URL"),
-    socialLinks: z._default(z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape), {}),
+    socialLinks: z._default(
+      z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape),
+      {},
+    ),
     googleBusinessUrl: optUrl,
   });
 
@@ -266,7 +299,11 @@ const step6 = (_mode: Mode) =>
       label: "testimonials",
       content: ["author", "text"],
     }),
-    reviewLinks: rows(ReviewLinkSchema, { need: { url: "Please add the link, or clear the platform" }, max: 20, label: "review links" }),
+    reviewLinks: rows(ReviewLinkSchema, {
+      need: { url: "Please add the link, or clear the platform" },
+      max: 20,
+      label: "review links",
+    }),
     wantsReviewAutomation: z.optional(yesNo),
     wantsReviewSystem: z.optional(yesNo),
   });
@@ -276,7 +313,9 @@ const step7 = (_mode: Mode) =>
     pagesNeeded: z.pipe(
       z._default(z.array(z.enum(PAGES, shape), shape), []),
       // Home and Contact are always included.
-      z.transform((pages) => PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p))),
+      z.transform((pages) =>
+        PAGES.filter((p) => pages.includes(p) || (REQUIRED_PAGES as readonly string[]).includes(p)),
+      ),
     ),
     mustHaveSections: z._default(z.array(z.enum(SECTIONS, shape), shape), []),
   });
@@ -307,13 +346,20 @@ const step10 = (_mode: Mode) =>
     z.object({
       bookingSystem: optText(200),
       googleAnalyticsId: optText(50),
-      staffBios: rows(StaffBioSchema, { need: { name: "Please add this person's name, or clear their boxes" }, max: 50, label: "staff members" }),
+      staffBios: rows(StaffBioSchema, {
+        need: { name: "Please add this person's name, or clear their boxes" },
+        max: 50,
+        label: "staff members",
+      }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
       websiteStylePreferenceOther: optText(500),
       preferredLaunchDate: z.optional(z.iso.date({ error: "Please enter a date" })),
     }),
-    z.transform((v) => ({ ...v, websiteStylePreferenceOther: v.websiteStylePreference === "other" ? v.websiteStylePreferenceOther : undefined })),
+    z.transform((v) => ({
+      ...v,
+      websiteStylePreferenceOther: v.websiteStylePreference === "other" ? v.websiteStylePreferenceOther : undefined,
+    })),
   );
 
 const step11 = (mode: Mode) =>
@@ -322,7 +368,12 @@ const step11 = (mode: Mode) =>
     hostingPreference: optChoice(HOSTING_PREFERENCES),
   });
 
-export const REQUIRED_CONSENTS = ["allowAIDataProcessing", "allowDataForWebsiteGeneration", "understandObfuscation", "understandDataUsage"] as const;
+export const REQUIRED_CONSENTS = [
+  "allowAIDataProcessing",
+  "allowDataForWebsiteGeneration",
+  "understandObfuscation",
+  "understandDataUsage",
+] as const;
 
 /** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
 export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
@@ -331,7 +382,10 @@ const step12 = (mode: Mode) =>
   z.pipe(
     z
       .object({
-        aiChoice: z._default(z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }), AI_CHOICE.ai),
+        aiChoice: z._default(
+          z.enum([AI_CHOICE.ai, AI_CHOICE.byHand], { error: "Please choose how we should build your website" }),
+          AI_CHOICE.ai,
+        ),
         allowAIDataProcessing: checkbox,
         allowDataForWebsiteGeneration: checkbox,
         understandObfuscation: checkbox,
@@ -347,14 +401,31 @@ const step12 = (mode: Mode) =>
         }),
       ),
     // Opting out withdraws every AI consent, whatever boxes were left ticked.
-    z.transform((v) => (v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v)),
+    z.transform((v) =>
+      v.aiChoice === AI_CHOICE.byHand ? { ...v, ...Object.fromEntries(REQUIRED_CONSENTS.map((k) => [k, false])) } : v,
+    ),
   );
 
 const step13 = (_mode: Mode) => z.object({});
 
 const step14 = (_mode: Mode) => z.object({ additionalDetails: optText(5000) });
 
-export const STEP_SCHEMAS = [step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11, step12, step13, step14];
+export const STEP_SCHEMAS = [
+  step1,
+  step2,
+  step3,
+  step4,
+  step5,
+  step6,
+  step7,
+  step8,
+  step9,
+  step10,
+  step11,
+  step12,
+  step13,
+  step14,
+];
 
 export function stepSchema(step: number, mode: Mode) {
   const build = STEP_SCHEMAS[step - 1];
@@ -380,7 +451,8 @@ const LIST_FIELDS: Record<string, "texts" | "rows" | "row"> = {
 };
 
 const isText = (v: unknown) => v === undefined || v === null || typeof v === "string";
-const isRow = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isText);
+const isRow = (v: unknown) =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isText);
 
 /**
  * A refused post's values as the form can show them again: every field in the

@@ -19,7 +19,14 @@ export const STEPS: StepMeta[] = [
   { number: 7, slug: "pages", name: "Pages", category: "Essential", minutes: 2 },
   { number: 8, slug: "content", name: "Content", category: "Essential", minutes: 3 },
   { number: 9, slug: "legal", name: "Legal", category: "Setup", minutes: 1 },
-  { number: 10, slug: "integrations", name: "Integrations", category: "Setup", minutes: 2, heading: "Integrations & Launch" },
+  {
+    number: 10,
+    slug: "integrations",
+    name: "Integrations",
+    category: "Setup",
+    minutes: 2,
+    heading: "Integrations & Launch",
+  },
   { number: 11, slug: "package", name: "Package & Payment", category: "Essential", minutes: 1 },
   { number: 12, slug: "privacy-consent", name: "Privacy & Consent", category: "Essential", minutes: 3 },
   { number: 13, slug: "privacy-preview", name: "Privacy Preview", category: "Essential", minutes: 2 },
@@ -37,7 +44,10 @@ export function stepMeta(n: number): StepMeta | undefined {
 
 export const INTAKE_MESSAGES = {
   accessDenied: { title: "Access Denied", description: "Please complete payment first to access the intake form." },
-  invalidLink: { title: "Invalid Access Link", description: "This link isn't valid. Please check your email for the correct link." },
+  invalidLink: {
+    title: "Invalid Access Link",
+    description: "This link isn't valid. Please check your email for the correct link.",
+  },
   renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
   renewFailed: "Unable to renew access automatically. Please contact support.",
   saved: { title: "Progress Saved", description: "Come back any time with the link in your e-mail." },

@@ -8,16 +8,43 @@ export type Actor = Pick<AuthUser, "id" | "email">;
 type Target = "order" | "coupon" | "submission";
 
 /** Records one admin change: who, what, when (the insert's time) and which record. */
-export async function recordAdminAction(actor: Actor, action: string, target: { type: Target; id: string }, details: Record<string, unknown> = {}) {
+export async function recordAdminAction(
+  actor: Actor,
+  action: string,
+  target: { type: Target; id: string },
+  details: Record<string, unknown> = {},
+) {
   await connectDb();
-  await AdminAuditLog.create({ actor_id: actor.id, actor_email: actor.email, action, target_type: target.type, target_id: target.id, details });
+  await AdminAuditLog.create({
+    actor_id: actor.id,
+    actor_email: actor.email,
+    action,
+    target_type: target.type,
+    target_id: target.id,
+    details,
+  });
 }
 
 /** The same change to many records (a bulk action): one entry per record, in one insert. */
-export async function recordAdminActions(actor: Actor, action: string, type: Target, ids: string[], details: Record<string, unknown> = {}) {
+export async function recordAdminActions(
+  actor: Actor,
+  action: string,
+  type: Target,
+  ids: string[],
+  details: Record<string, unknown> = {},
+) {
   if (ids.length === 0) return;
   await connectDb();
-  await AdminAuditLog.insertMany(ids.map((id) => ({ actor_id: actor.id, actor_email: actor.email, action, target_type: type, target_id: id, details })));
+  await AdminAuditLog.insertMany(
+    ids.map((id) => ({
+      actor_id: actor.id,
+      actor_email: actor.email,
+      action,
+      target_type: type,
+      target_id: id,
+      details,
+    })),
+  );
 }
 
 /** The order page's query parameter for older history entries (its own, beside ?tab=). */
@@ -29,6 +56,20 @@ type HistoryDoc = { _id: unknown; at: Date; action: string; actor_email: string;
 /** A page of a record's admin history after `cursor`, newest first (by { target_id, at, _id }). */
 export async function adminHistory(targetId: string, input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
-  const page = await keysetPage<HistoryDoc>(AdminAuditLog, { filter: { target_id: targetId }, field: "at", cursor: input.cursor ?? null, pageSize: input.pageSize ?? HISTORY_PAGE_SIZE });
-  return { ...page, rows: page.rows.map((r) => ({ id: String(r._id), at: r.at, action: r.action, actor: r.actor_email, details: r.details ?? {} })) };
+  const page = await keysetPage<HistoryDoc>(AdminAuditLog, {
+    filter: { target_id: targetId },
+    field: "at",
+    cursor: input.cursor ?? null,
+    pageSize: input.pageSize ?? HISTORY_PAGE_SIZE,
+  });
+  return {
+    ...page,
+    rows: page.rows.map((r) => ({
+      id: String(r._id),
+      at: r.at,
+      action: r.action,
+      actor: r.actor_email,
+      details: r.details ?? {},
+    })),
+  };
 }

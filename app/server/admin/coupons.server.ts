@@ -25,7 +25,10 @@ export const COUPON_LIST_LIMIT = 200;
 /** Uses per coupon, from the redemption records (one $group, one accumulator). */
 async function usesByCoupon(ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await CouponRedemption.aggregate<{ _id: string; n: number }>([{ $match: { coupon_id: { $in: ids } } }, { $group: { _id: "$coupon_id", n: { $sum: 1 } } }]);
+  const rows = await CouponRedemption.aggregate<{ _id: string; n: number }>([
+    { $match: { coupon_id: { $in: ids } } },
+    { $group: { _id: "$coupon_id", n: { $sum: 1 } } },
+  ]);
   return new Map(rows.map((r) => [r._id, r.n]));
 }
 
@@ -42,21 +45,30 @@ type CouponDoc = {
 };
 
 /** One page of coupons after `cursor`, newest first, each with its times used. */
-export async function listCoupons(input: { cursor?: PageCursor | null; pageSize?: number } = {}): Promise<Page<CouponRow>> {
+export async function listCoupons(
+  input: { cursor?: PageCursor | null; pageSize?: number } = {},
+): Promise<Page<CouponRow>> {
   await connectDb();
-  const page = await keysetPage<CouponDoc>(Coupon, { field: "created_at", cursor: input.cursor ?? null, pageSize: input.pageSize ?? COUPON_LIST_LIMIT });
+  const page = await keysetPage<CouponDoc>(Coupon, {
+    field: "created_at",
+    cursor: input.cursor ?? null,
+    pageSize: input.pageSize ?? COUPON_LIST_LIMIT,
+  });
   const uses = await usesByCoupon(page.rows.map((d) => String(d._id)));
-  return { ...page, rows: page.rows.map((d) => ({
-    id: String(d._id),
-    code: d.code,
-    discount: d.discount_type === "percentage" ? `${d.discount_value}% off` : `${formatCents(d.discount_value)} off`,
-    maxUses: d.max_uses ?? null,
-    timesUsed: uses.get(String(d._id)) ?? 0,
-    validUntil: d.valid_until ? d.valid_until.toISOString() : null,
-    active: d.active,
-    allowedEmails: d.allowed_emails,
-    allowedDomains: d.allowed_domains,
-  })) };
+  return {
+    ...page,
+    rows: page.rows.map((d) => ({
+      id: String(d._id),
+      code: d.code,
+      discount: d.discount_type === "percentage" ? `${d.discount_value}% off` : `${formatCents(d.discount_value)} off`,
+      maxUses: d.max_uses ?? null,
+      timesUsed: uses.get(String(d._id)) ?? 0,
+      validUntil: d.valid_until ? d.valid_until.toISOString() : null,
+      active: d.active,
+      allowedEmails: d.allowed_emails,
+      allowedDomains: d.allowed_domains,
+    })),
+  };
 }
 
 export async function findCoupon(id: string) {

@@ -19,14 +19,20 @@ import { hasOpenPaymentIssue } from "./payments.server";
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
   urlRequired: { title: "URL Required", description: "Please enter a draft URL" },
-  tokenRenewed: (expires: Date) => ({ title: "Token Renewed", description: `Access now runs until ${formatDateTime(expires)}.` }),
+  tokenRenewed: (expires: Date) => ({
+    title: "Token Renewed",
+    description: `Access now runs until ${formatDateTime(expires)}.`,
+  }),
   renewFailed: "Failed to renew token. Please try again.",
   noToken: "This order has no intake link yet: send a reminder to issue one.",
   notFound: "Order not found",
 } as const;
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
-export async function loadOrderDetail(orderId: string, options: { historyCursor?: PageCursor | null; historyPageSize?: number; now?: Date } = {}) {
+export async function loadOrderDetail(
+  orderId: string,
+  options: { historyCursor?: PageCursor | null; historyPageSize?: number; now?: Date } = {},
+) {
   const now = options.now ?? new Date();
   await connectDb();
   const order = await Order.findById(orderId).lean();
@@ -62,7 +68,9 @@ export async function loadOrderDetail(orderId: string, options: { historyCursor?
           used: token.used,
           expiresAt: token.expires_at.toISOString(),
           // The link as the customer has it (issuing its event again returns the same token), for 'View Intake Form'.
-          intakeUrl: token.issue_key ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key })) : null,
+          intakeUrl: token.issue_key
+            ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key }))
+            : null,
         }
       : null,
     paymentIssueOpen,
@@ -71,7 +79,9 @@ export async function loadOrderDetail(orderId: string, options: { historyCursor?
       included: n <= rounds,
       enabled: Boolean(order[`revision_${n}_enabled`]),
       feedback: order[`revision_${n}_feedback`] ?? null,
-      submittedAt: order[`revision_${n}_submitted_at`] ? (order[`revision_${n}_submitted_at`] as Date).toISOString() : null,
+      submittedAt: order[`revision_${n}_submitted_at`]
+        ? (order[`revision_${n}_submitted_at`] as Date).toISOString()
+        : null,
     })),
     submission: sub,
     prompt: promptView(sub),
@@ -88,7 +98,12 @@ export async function saveDraftUrl(input: { orderId: string; url: string; actor:
   // Only the first save matches draft_delivered_at: null, so racing saves measure once.
   await Order.updateOne(
     { _id: input.orderId, draft_delivered_at: null },
-    { $set: { draft_delivered_at: now, delivery_hours: submission?.submitted_at ? deliveryHours(submission.submitted_at, now) : null } },
+    {
+      $set: {
+        draft_delivered_at: now,
+        delivery_hours: submission?.submitted_at ? deliveryHours(submission.submitted_at, now) : null,
+      },
+    },
   );
   await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
 }
@@ -101,32 +116,62 @@ export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; 
   const newest = await newestToken(input.orderId, "intake");
   if (!newest) return null;
   const expires = await adminRenewToken(newest.token._id, input.now);
-  if (expires) await recordAdminAction(input.actor, "token.renewed", { type: "order", id: input.orderId }, { expires_at: expires.toISOString() });
+  if (expires)
+    await recordAdminAction(
+      input.actor,
+      "token.renewed",
+      { type: "order", id: input.orderId },
+      { expires_at: expires.toISOString() },
+    );
   return expires;
 }
 
 /** Saves the Edit Data tab's parsed values; keeps intake progress and the AI-safe view in step. */
-export async function saveSubmissionData(input: { orderId: string; values: Record<string, unknown>; actor: Actor }): Promise<boolean> {
+export async function saveSubmissionData(input: {
+  orderId: string;
+  values: Record<string, unknown>;
+  actor: Actor;
+}): Promise<boolean> {
   await connectDb();
   const set = Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, input.values[f.name] ?? null]));
-  const doc = await IntakeSubmission.findOneAndUpdate({ _id: input.orderId, status: "submitted" }, { $set: set }, { returnDocument: "after" }).lean();
+  const doc = await IntakeSubmission.findOneAndUpdate(
+    { _id: input.orderId, status: "submitted" },
+    { $set: set },
+    { returnDocument: "after" },
+  ).lean();
   if (!doc) return false;
   const data = doc as unknown as Record<string, unknown>;
-  await IntakeSubmission.updateOne({ _id: doc._id }, { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } });
+  await IntakeSubmission.updateOne(
+    { _id: doc._id },
+    { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } },
+  );
   await Order.updateOne({ _id: input.orderId }, { $set: { intake_progress: intakeProgress(data) } });
-  await recordAdminAction(input.actor, "submission.edited", { type: "order", id: input.orderId }, { fields: EDIT_FIELDS.length });
+  await recordAdminAction(
+    input.actor,
+    "submission.edited",
+    { type: "order", id: input.orderId },
+    { fields: EDIT_FIELDS.length },
+  );
   return true;
 }
 
 /** Writes the ai_processing privacy audit entry for one prompt generation. */
 async function auditAiProcessing(orderId: string, submission: Record<string, unknown>) {
-  await PrivacyAuditLog.create({ action: "ai_processing", order_id: orderId, privacy_level: String(submission.privacy_level ?? "standard"), ai_provider: "admin copy (external AI)" });
+  await PrivacyAuditLog.create({
+    action: "ai_processing",
+    order_id: orderId,
+    privacy_level: String(submission.privacy_level ?? "standard"),
+    ai_provider: "admin copy (external AI)",
+  });
 }
 
 /** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
 export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
   await connectDb();
-  const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<string, unknown> | null;
+  const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<
+    string,
+    unknown
+  > | null;
   const prompt = promptFor(submission);
   if (!prompt || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
@@ -135,7 +180,12 @@ export async function generatePrompt(input: { orderId: string; actor: Actor }): 
 }
 
 /** A revision round's prompt from the admin's notes; null when there is no submission or no AI consent. */
-export async function generateRevisionPrompt(input: { orderId: string; round: 1 | 2 | 3; notes: string; actor: Actor }): Promise<string | null> {
+export async function generateRevisionPrompt(input: {
+  orderId: string;
+  round: 1 | 2 | 3;
+  notes: string;
+  actor: Actor;
+}): Promise<string | null> {
   await connectDb();
   const [order, submission] = await Promise.all([
     Order.findById(input.orderId).lean(),
@@ -143,7 +193,12 @@ export async function generateRevisionPrompt(input: { orderId: string; round: 1 
   ]);
   if (!order || promptView(submission).state !== "ready" || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
-  await recordAdminAction(input.actor, "revision_prompt.generated", { type: "order", id: input.orderId }, { round: input.round });
+  await recordAdminAction(
+    input.actor,
+    "revision_prompt.generated",
+    { type: "order", id: input.orderId },
+    { round: input.round },
+  );
   return buildRevisionPrompt({
     safe: aiSafeData(submission),
     round: input.round,

@@ -47,7 +47,16 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
 }
 
 const NEWEST_FIRST = newestFirst("created_at");
-const ROW_FIELDS = { email: 1, user_id: 1, status: 1, amount_paid: 1, currency: 1, created_at: 1, stripe_payment_intent_id: 1, product_name: 1 } as const;
+const ROW_FIELDS = {
+  email: 1,
+  user_id: 1,
+  status: 1,
+  amount_paid: 1,
+  currency: 1,
+  created_at: 1,
+  stripe_payment_intent_id: 1,
+  product_name: 1,
+} as const;
 
 export type AdminOrderRow = {
   id: string;
@@ -62,7 +71,15 @@ export type AdminOrderRow = {
   paymentIntentId: string | null;
 };
 
-function toRow(o: { _id: string; email: string; user_id?: string | null; status: string; amount_paid: number; created_at?: Date; stripe_payment_intent_id?: string | null }): AdminOrderRow {
+function toRow(o: {
+  _id: string;
+  email: string;
+  user_id?: string | null;
+  status: string;
+  amount_paid: number;
+  created_at?: Date;
+  stripe_payment_intent_id?: string | null;
+}): AdminOrderRow {
   return {
     id: o._id,
     shortId: o._id.slice(0, 8),
@@ -80,11 +97,20 @@ function toRow(o: { _id: string; email: string; user_id?: string | null; status:
 type OrderRowDoc = Parameters<typeof toRow>[0];
 
 /** One page of the filtered list after `cursor` (newest first), and how many orders match. */
-export async function listOrders(f: OrderFilters, options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {}) {
+export async function listOrders(
+  f: OrderFilters,
+  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
+) {
   await connectDb();
   const filter = ordersFilter(f, options.now ?? new Date());
   const [page, total, any] = await Promise.all([
-    keysetPage<OrderRowDoc>(Order, { filter, field: "created_at", cursor: options.cursor ?? null, pageSize: options.pageSize ?? PAGE_SIZE, projection: ROW_FIELDS }),
+    keysetPage<OrderRowDoc>(Order, {
+      filter,
+      field: "created_at",
+      cursor: options.cursor ?? null,
+      pageSize: options.pageSize ?? PAGE_SIZE,
+      projection: ROW_FIELDS,
+    }),
     Order.countDocuments(filter),
     Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
   ]);
@@ -95,7 +121,10 @@ export async function listOrders(f: OrderFilters, options: { cursor?: PageCursor
 async function statusTotals(): Promise<StatusTotals> {
   const [counts, revenue] = await Promise.all([
     Order.aggregate<{ _id: string; n: number }>([{ $group: { _id: "$status", n: { $sum: 1 } } }]),
-    Order.aggregate<{ _id: string; total: number }>([{ $match: { status: { $in: [...PAID_STATUSES] } } }, { $group: { _id: "$status", total: { $sum: "$amount_paid" } } }]),
+    Order.aggregate<{ _id: string; total: number }>([
+      { $match: { status: { $in: [...PAID_STATUSES] } } },
+      { $group: { _id: "$status", total: { $sum: "$amount_paid" } } },
+    ]),
   ]);
   return {
     count: Object.fromEntries(counts.map((c) => [c._id, c.n])),
@@ -110,7 +139,12 @@ async function recentRows(now: Date): Promise<FigureRow[]> {
     { status: trusted({ $in: [...PAID_STATUSES] }), created_at: trusted({ $gte: since }) },
     { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 },
   ).lean();
-  return docs.map((d) => ({ status: d.status, amount_paid: d.amount_paid, created_at: d.created_at as Date, delivery_hours: d.delivery_hours ?? null }));
+  return docs.map((d) => ({
+    status: d.status,
+    amount_paid: d.amount_paid,
+    created_at: d.created_at as Date,
+    delivery_hours: d.delivery_hours ?? null,
+  }));
 }
 
 /** The six cards and the weekly chart. */
@@ -119,7 +153,11 @@ export async function orderFigures(now = new Date()) {
   const [totals, recent] = await Promise.all([statusTotals(), recentRows(now)]);
   return {
     cards: summaryCards({ totals, recent, now, formatMoney: formatCents }),
-    weeks: weeklySeries(recent, now).map((w) => ({ weekStart: w.weekStart.toISOString(), revenue: w.revenue, orders: w.orders })),
+    weeks: weeklySeries(recent, now).map((w) => ({
+      weekStart: w.weekStart.toISOString(),
+      revenue: w.revenue,
+      orders: w.orders,
+    })),
   };
 }
 
@@ -136,13 +174,27 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
         controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
         await connectDb();
       }
-      const docs = await Order.find(afterCursor(filter, "created_at", cursor), ROW_FIELDS).sort(NEWEST_FIRST).limit(500).lean();
+      const docs = await Order.find(afterCursor(filter, "created_at", cursor), ROW_FIELDS)
+        .sort(NEWEST_FIRST)
+        .limit(500)
+        .lean();
       if (docs.length) {
         controller.enqueue(
           encoder.encode(
             docs
-              .map((d) =>
-                csvLine({ id: d._id, status: d.status, user_id: d.user_id ?? null, email: d.email, amount_paid: d.amount_paid, currency: d.currency ?? "aud", created_at: d.created_at as Date, stripe_payment_intent_id: d.stripe_payment_intent_id ?? null, product_name: d.product_name ?? "" }) + "\r\n",
+              .map(
+                (d) =>
+                  csvLine({
+                    id: d._id,
+                    status: d.status,
+                    user_id: d.user_id ?? null,
+                    email: d.email,
+                    amount_paid: d.amount_paid,
+                    currency: d.currency ?? "aud",
+                    created_at: d.created_at as Date,
+                    stripe_payment_intent_id: d.stripe_payment_intent_id ?? null,
+                    product_name: d.product_name ?? "",
+                  }) + "\r\n",
               )
               .join(""),
           ),
@@ -156,10 +208,18 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
 }
 
 /** The ids a bulk action applies to: the ticked ones, or every order matching the filters (at most BULK_MAX). */
-export async function bulkTargets(input: { orderIds: string[]; all: boolean; filters: OrderFilters; now?: Date }): Promise<string[] | "too-many"> {
+export async function bulkTargets(input: {
+  orderIds: string[];
+  all: boolean;
+  filters: OrderFilters;
+  now?: Date;
+}): Promise<string[] | "too-many"> {
   await connectDb();
   if (!input.all) return [...new Set(input.orderIds)];
-  const docs = await Order.find(ordersFilter(input.filters, input.now ?? new Date()), { _id: 1 }).sort(NEWEST_FIRST).limit(BULK_MAX + 1).lean();
+  const docs = await Order.find(ordersFilter(input.filters, input.now ?? new Date()), { _id: 1 })
+    .sort(NEWEST_FIRST)
+    .limit(BULK_MAX + 1)
+    .lean();
   return docs.length > BULK_MAX ? "too-many" : docs.map((d) => d._id);
 }
 
@@ -172,13 +232,17 @@ export async function runBulkAction(action: BulkAction, ids: string[], actor: Ac
   switch (action) {
     case "completed":
     case "in_progress": {
-      const movable = (await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()).map((d) => d._id);
+      const movable = (
+        await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()
+      ).map((d) => d._id);
       if (movable.length) await Order.updateMany({ _id: trusted({ $in: movable }) }, { $set: { status: action } });
       await recordAdminActions(actor, "order.status", "order", movable, { status: action, bulk: true });
       return BULK_MESSAGES.done(action, movable.length);
     }
     case "enable_revision_1": {
-      const eligible = (await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()).map((d) => d._id);
+      const eligible = (
+        await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()
+      ).map((d) => d._id);
       for (const id of eligible) await setRevisionRound({ orderId: id, round: 1, enabled: true, actor });
       return BULK_MESSAGES.done(action, eligible.length);
     }

@@ -40,7 +40,9 @@ type IssueDoc = {
 
 async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
   const orderIds = [...new Set(docs.map((d) => d.order_id))];
-  const orders = orderIds.length ? await Order.find({ _id: mongoose.trusted({ $in: orderIds }) }, { email: 1 }).lean() : [];
+  const orders = orderIds.length
+    ? await Order.find({ _id: mongoose.trusted({ $in: orderIds }) }, { email: 1 }).lean()
+    : [];
   const emails = new Map(orders.map((o) => [String(o._id), o.email as string]));
   return docs.map((d) => ({
     id: d._id,
@@ -64,12 +66,24 @@ async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
  * page; the open list by { resolved_at, created_at, _id }, the resolved one by
  * { resolved_at, _id }).
  */
-export async function listPaymentIssues(input: { openCursor?: PageCursor | null; resolvedCursor?: PageCursor | null; pageSize?: number } = {}) {
+export async function listPaymentIssues(
+  input: { openCursor?: PageCursor | null; resolvedCursor?: PageCursor | null; pageSize?: number } = {},
+) {
   await connectDb();
   const pageSize = input.pageSize ?? PAYMENT_LIST_LIMIT;
   const [open, resolved] = await Promise.all([
-    keysetPage<IssueDoc>(PaymentIssue, { filter: { resolved_at: null }, field: "created_at", cursor: input.openCursor ?? null, pageSize }),
-    keysetPage<IssueDoc>(PaymentIssue, { filter: { resolved_at: mongoose.trusted({ $ne: null }) }, field: "resolved_at", cursor: input.resolvedCursor ?? null, pageSize }),
+    keysetPage<IssueDoc>(PaymentIssue, {
+      filter: { resolved_at: null },
+      field: "created_at",
+      cursor: input.openCursor ?? null,
+      pageSize,
+    }),
+    keysetPage<IssueDoc>(PaymentIssue, {
+      filter: { resolved_at: mongoose.trusted({ $ne: null }) },
+      field: "resolved_at",
+      cursor: input.resolvedCursor ?? null,
+      pageSize,
+    }),
   ]);
   return { open: { ...open, rows: await rows(open.rows) }, resolved: { ...resolved, rows: await rows(resolved.rows) } };
 }
@@ -90,7 +104,12 @@ export type ResolveResult = "accepted" | "resolved" | "already-resolved" | "not-
  * "resolved" only records that the admin dealt with it (refunded outside, say).
  * Either way one admin audit entry names the issue.
  */
-export async function resolvePaymentIssue(input: { issueId: string; how: PaymentResolution; actor: Actor; now?: Date }): Promise<ResolveResult> {
+export async function resolvePaymentIssue(input: {
+  issueId: string;
+  how: PaymentResolution;
+  actor: Actor;
+  now?: Date;
+}): Promise<ResolveResult> {
   await connectDb();
   const issue = await PaymentIssue.findById(input.issueId).lean<IssueDoc>();
   if (!issue) return "not-found";
@@ -102,11 +121,19 @@ export async function resolvePaymentIssue(input: { issueId: string; how: Payment
     if (input.how === "accepted") {
       await fulfilOrder({ orderId: issue.order_id, sessionId: issue.stripe_session_id, amountPaid: issue.paid_cents });
     }
-    await PaymentIssue.updateOne({ _id: issue._id }, { $set: { resolved_at: input.now ?? new Date(), resolution: input.how, resolved_by: input.actor.email } });
+    await PaymentIssue.updateOne(
+      { _id: issue._id },
+      { $set: { resolved_at: input.now ?? new Date(), resolution: input.how, resolved_by: input.actor.email } },
+    );
   } catch (error) {
     await OnceKey.deleteOne({ _id: key }); // nothing was closed: let the admin try again
     throw error;
   }
-  await recordAdminAction(input.actor, `payment_issue.${input.how}`, { type: "order", id: issue.order_id }, { issue_id: issue._id, kind: issue.kind, paid_cents: issue.paid_cents });
+  await recordAdminAction(
+    input.actor,
+    `payment_issue.${input.how}`,
+    { type: "order", id: issue.order_id },
+    { issue_id: issue._id, kind: issue.kind, paid_cents: issue.paid_cents },
+  );
   return input.how;
 }

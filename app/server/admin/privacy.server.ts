@@ -16,17 +16,31 @@ export async function privacyCounters(now = new Date()) {
     IntakeSubmission.countDocuments({ privacy_consent: mongoose.trusted({ $ne: null }) }),
     IntakeSubmission.countDocuments({ ai_processing_consent: true }),
     IntakeSubmission.countDocuments({ data_deletion_requested: true }),
-    PrivacyAuditLog.countDocuments({ action: "ai_processing", timestamp: mongoose.trusted({ $gte: new Date(now.getTime() - DAY_MS) }) }),
+    PrivacyAuditLog.countDocuments({
+      action: "ai_processing",
+      timestamp: mongoose.trusted({ $gte: new Date(now.getTime() - DAY_MS) }),
+    }),
   ]);
   return { consents, aiEnabled, deletionRequests, ai24h };
 }
 
-type AuditDoc = { _id: unknown; timestamp: Date; action: string; privacy_level: string; order_id?: string | null; ai_provider?: string | null };
+type AuditDoc = {
+  _id: unknown;
+  timestamp: Date;
+  action: string;
+  privacy_level: string;
+  order_id?: string | null;
+  ai_provider?: string | null;
+};
 
 /** A page of the privacy audit log after `cursor`, newest first (the first page: the spec's latest 50). */
 export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
   await connectDb();
-  const page = await keysetPage<AuditDoc>(PrivacyAuditLog, { field: "timestamp", cursor: input.cursor ?? null, pageSize: input.pageSize ?? AUDIT_LOG_LIMIT });
+  const page = await keysetPage<AuditDoc>(PrivacyAuditLog, {
+    field: "timestamp",
+    cursor: input.cursor ?? null,
+    pageSize: input.pageSize ?? AUDIT_LOG_LIMIT,
+  });
   return {
     ...page,
     rows: page.rows.map((r) => ({
@@ -40,7 +54,13 @@ export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageS
   };
 }
 
-type DeletionDoc = { _id: string; order_id: string; business_name?: string | null; contact_email?: string | null; data_deletion_date?: Date | null };
+type DeletionDoc = {
+  _id: string;
+  order_id: string;
+  business_name?: string | null;
+  contact_email?: string | null;
+  data_deletion_date?: Date | null;
+};
 
 /** A page of the submissions whose customer asked for their data to be deleted, newest request first. */
 export async function deletionRequests(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {

@@ -9,7 +9,10 @@ import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
 export const REVISION_MESSAGES = {
-  enabled: (round: number) => ({ title: "Revision Enabled", description: `Round ${round} enabled and customer notified.` }),
+  enabled: (round: number) => ({
+    title: "Revision Enabled",
+    description: `Round ${round} enabled and customer notified.`,
+  }),
   disabled: (round: number) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
   notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
   notFound: "Order not found",
@@ -29,7 +32,12 @@ async function feedbackUrl(order: { _id: string; user_id?: string | null }): Pro
  * counts the round's earlier closings, so a double-click queues one e-mail while
  * re-opening after a close queues a new one. Returns whether a mail was queued.
  */
-export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 3; enabled: boolean; actor: Actor }): Promise<{ notified: boolean }> {
+export async function setRevisionRound(input: {
+  orderId: string;
+  round: 1 | 2 | 3;
+  enabled: boolean;
+  actor: Actor;
+}): Promise<{ notified: boolean }> {
   await connectDb();
   const { orderId, round, enabled, actor } = input;
   const order = await Order.findById(orderId).lean();
@@ -38,8 +46,12 @@ export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 
   if (round > rounds) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
 
   // One writer of revision_n_enabled: the customer side's setRevisionEnabled.
-  if (!(await setRevisionEnabled(orderId, round, enabled))) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
-  await recordAdminAction(actor, `revision.${round}.${enabled ? "enabled" : "disabled"}`, { type: "order", id: orderId });
+  if (!(await setRevisionEnabled(orderId, round, enabled)))
+    throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
+  await recordAdminAction(actor, `revision.${round}.${enabled ? "enabled" : "disabled"}`, {
+    type: "order",
+    id: orderId,
+  });
   if (!enabled) return { notified: false };
 
   const closings = await AdminAuditLog.countDocuments({ target_id: orderId, action: `revision.${round}.disabled` });
@@ -47,7 +59,12 @@ export async function setRevisionRound(input: { orderId: string; round: 1 | 2 | 
   const notified = await queueMail({
     key: `revision-opened:${orderId}:${round}:${closings}`,
     to: order.email,
-    ...revisionOpened({ businessName: submission?.business_name ?? "", round, draftUrl: order.draft_url ?? null, feedbackUrl: await feedbackUrl(order) }),
+    ...revisionOpened({
+      businessName: submission?.business_name ?? "",
+      round,
+      draftUrl: order.draft_url ?? null,
+      feedbackUrl: await feedbackUrl(order),
+    }),
   });
   return { notified };
 }

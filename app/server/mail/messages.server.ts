@@ -14,7 +14,13 @@ export function contactNotice(input: ContactInput) {
   ]);
 }
 
-export function orderConfirmation(input: { orderId: string; productName: string; intakeUrl: string; statusUrl: string; validDays: number }) {
+export function orderConfirmation(input: {
+  orderId: string;
+  productName: string;
+  intakeUrl: string;
+  statusUrl: string;
+  validDays: number;
+}) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${input.orderId.slice(0, 8)}). Your payment has been received.`,
     `Next, fill in the intake form so we can build your website. It takes about ${INTAKE_ESTIMATED_MINUTES} minutes, saves as you go, and you can come back to it any time.`,
@@ -45,7 +51,12 @@ export function intakeNotice(input: { businessName: string; orderId: string; upd
 
 /* Reminders: short enough to read on a phone; what is missing, the link, how long it takes. */
 
-export function intakeNotStartedReminder(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date; minutes: number }) {
+export function intakeNotStartedReminder(input: {
+  orderId: string;
+  intakeUrl: string;
+  linkExpiresAt: Date;
+  minutes: number;
+}) {
   return layout("Your website is waiting for your details", [
     `Thanks for your order (#${input.orderId.slice(0, 8)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
@@ -54,7 +65,13 @@ export function intakeNotStartedReminder(input: { orderId: string; intakeUrl: st
   ]);
 }
 
-export function intakeIncompleteReminder(input: { intakeUrl: string; linkExpiresAt: Date; stepsLeft: number; minutes: number; nextStepName: string }) {
+export function intakeIncompleteReminder(input: {
+  intakeUrl: string;
+  linkExpiresAt: Date;
+  stepsLeft: number;
+  minutes: number;
+  nextStepName: string;
+}) {
   return layout("Nearly there: finish your intake form", [
     `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
     "Everything you've entered is saved. Pick up where you left off:",
@@ -63,7 +80,12 @@ export function intakeIncompleteReminder(input: { intakeUrl: string; linkExpires
   ]);
 }
 
-export function linkExpiringReminder(input: { intakeUrl: string; expiresAt: Date; renewedUntil: Date; minutes: number }) {
+export function linkExpiringReminder(input: {
+  intakeUrl: string;
+  expiresAt: Date;
+  renewedUntil: Date;
+  minutes: number;
+}) {
   return layout("Your intake form link expires soon", [
     `The link to your intake form runs out on ${formatDay(input.expiresAt)}, and we still need your details to build your website.`,
     `We've renewed your access: this new link works until ${formatDay(input.renewedUntil)}. Finishing the form takes about ${input.minutes} minutes.`,
@@ -107,7 +129,13 @@ export function passwordReset(input: { url: string; validMinutes: number }) {
   ]);
 }
 
-export function revisionNotice(input: { orderId: string; businessName: string; round: number; feedback: string; customerEmail: string }) {
+export function revisionNotice(input: {
+  orderId: string;
+  businessName: string;
+  round: number;
+  feedback: string;
+  customerEmail: string;
+}) {
   return layout(`Revision ${input.round} feedback: ${input.businessName}`, [
     `${input.businessName} (${input.customerEmail}) has sent feedback for revision round ${input.round} of order #${input.orderId.slice(0, 8)}.`,
     { quote: input.feedback },
@@ -116,7 +144,12 @@ export function revisionNotice(input: { orderId: string; businessName: string; r
 }
 
 /** notify-customer-revision: an admin opened revision round `round` (spec 2 section 7). */
-export function revisionOpened(input: { businessName: string; round: number; draftUrl: string | null; feedbackUrl: string }) {
+export function revisionOpened(input: {
+  businessName: string;
+  round: number;
+  draftUrl: string | null;
+  feedbackUrl: string;
+}) {
   const name = input.businessName || "your business";
   return layout(`Revision round ${input.round} is open for ${name}`, [
     input.draftUrl

@@ -85,7 +85,10 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
         text: message.text,
         html: message.html,
       });
-      await OutboxMessage.updateOne({ _id: id }, { $set: { status: "sent", sent_at: new Date(), attempts: attempt + 1, last_error: null } });
+      await OutboxMessage.updateOne(
+        { _id: id },
+        { $set: { status: "sent", sent_at: new Date(), attempts: attempt + 1, last_error: null } },
+      );
       sent++;
     } catch (error) {
       const attempts = attempt + 1;
@@ -102,7 +105,12 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
           },
         },
       );
-      log(failed ? "error" : "warn", "mail.send_failed", { outbox_id: id, attempts, failed, reason: reason.slice(0, 200) });
+      log(failed ? "error" : "warn", "mail.send_failed", {
+        outbox_id: id,
+        attempts,
+        failed,
+        reason: reason.slice(0, 200),
+      });
     }
   }
   return sent;
@@ -155,13 +163,25 @@ export type OutboxCounts = Record<OutboxStatus, number>;
 /** How many messages are queued, sent and failed (one count per status: one accumulator per query). */
 export async function outboxCounts(): Promise<OutboxCounts> {
   await connectDb();
-  const [pending, sent, failed] = await Promise.all(OUTBOX_STATUSES.map((status) => OutboxMessage.countDocuments({ status })));
+  const [pending, sent, failed] = await Promise.all(
+    OUTBOX_STATUSES.map((status) => OutboxMessage.countDocuments({ status })),
+  );
   return { pending, sent, failed };
 }
 
 export const OUTBOX_PAGE_SIZE = 50;
 
-type OutboxRowDoc = { _id: unknown; to: string; subject: string; status: string; attempts: number; last_error?: string | null; created_at: Date; sent_at?: Date | null; next_attempt_at: Date };
+type OutboxRowDoc = {
+  _id: unknown;
+  to: string;
+  subject: string;
+  status: string;
+  attempts: number;
+  last_error?: string | null;
+  created_at: Date;
+  sent_at?: Date | null;
+  next_attempt_at: Date;
+};
 
 /** One page of messages after `cursor`, newest first, optionally of one status. */
 export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCursor | null; pageSize?: number }) {
@@ -171,7 +191,16 @@ export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCu
     field: "created_at",
     cursor: input.cursor ?? null,
     pageSize: input.pageSize ?? OUTBOX_PAGE_SIZE,
-    projection: { to: 1, subject: 1, status: 1, attempts: 1, last_error: 1, created_at: 1, sent_at: 1, next_attempt_at: 1 },
+    projection: {
+      to: 1,
+      subject: 1,
+      status: 1,
+      attempts: 1,
+      last_error: 1,
+      created_at: 1,
+      sent_at: 1,
+      next_attempt_at: 1,
+    },
   });
   return {
     ...page,
@@ -196,7 +225,10 @@ export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCu
  */
 export async function retryFailedMail(id: string): Promise<boolean> {
   await connectDb();
-  const result = await OutboxMessage.updateOne({ _id: id, status: "failed" }, { $set: { status: "pending", next_attempt_at: new Date() } });
+  const result = await OutboxMessage.updateOne(
+    { _id: id, status: "failed" },
+    { $set: { status: "pending", next_attempt_at: new Date() } },
+  );
   if (result.matchedCount === 0) return false;
   log("info", "mail.retry", { outbox_id: id });
   wakeOutbox();

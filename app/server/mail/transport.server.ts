@@ -31,7 +31,12 @@ function toNodemailer(mail: OutgoingMail) {
 
 /** SMTP through nodemailer: production, and tests against Mailpit. */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
   return {
     kind: "smtp",
     async send(mail) {

@@ -19,9 +19,55 @@ import { Subscription } from "./subscription.server";
 import { User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and for tests. */
-export const allModels = [AdminAuditLog, AccountToken, ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PaymentIssue, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole];
+export const allModels = [
+  AdminAuditLog,
+  AccountToken,
+  ContactMessage,
+  Coupon,
+  CouponRedemption,
+  Fulfilment,
+  IntakeSubmission,
+  IntakeToken,
+  OnceKey,
+  Order,
+  OutboxClaim,
+  OutboxMessage,
+  PaymentIssue,
+  PrivacyAuditLog,
+  RateLimitHit,
+  ReminderLog,
+  RevisionFeedback,
+  Session,
+  StripeEvent,
+  Subscription,
+  User,
+  UserRole,
+];
 
-export { AdminAuditLog, AccountToken, ContactMessage, Coupon, CouponRedemption, Fulfilment, IntakeSubmission, IntakeToken, OnceKey, Order, OutboxClaim, OutboxMessage, PaymentIssue, PrivacyAuditLog, RateLimitHit, ReminderLog, RevisionFeedback, Session, StripeEvent, Subscription, User, UserRole };
+export {
+  AdminAuditLog,
+  AccountToken,
+  ContactMessage,
+  Coupon,
+  CouponRedemption,
+  Fulfilment,
+  IntakeSubmission,
+  IntakeToken,
+  OnceKey,
+  Order,
+  OutboxClaim,
+  OutboxMessage,
+  PaymentIssue,
+  PrivacyAuditLog,
+  RateLimitHit,
+  ReminderLog,
+  RevisionFeedback,
+  Session,
+  StripeEvent,
+  Subscription,
+  User,
+  UserRole,
+};
 
 /** Builds every model's indexes; resolves once they exist (unique keys are what make effects exactly-once). */
 export async function ensureIndexes() {

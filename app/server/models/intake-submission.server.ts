@@ -106,7 +106,10 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     data_deletion_requested: { type: Boolean, default: false },
     data_deletion_date: { type: Date, default: null },
   },
-  { collection: "rapid_website_submissions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
+  {
+    collection: "rapid_website_submissions",
+    timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const,
+  },
 );
 
 // The admin's deletion requests, keyset pages.

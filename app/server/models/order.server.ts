@@ -3,7 +3,11 @@ import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
 
 const AddOnSchema = new mongoose.Schema(
-  { id: { type: String, required: true }, name: { type: String, required: true }, price: { type: Number, required: true } },
+  {
+    id: { type: String, required: true },
+    name: { type: String, required: true },
+    price: { type: Number, required: true },
+  },
   { _id: false },
 );
 

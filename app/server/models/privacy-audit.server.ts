@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 
 /** The spec's four actions, and data_export: a customer downloaded what we hold about their order. */
-export const AUDIT_ACTIONS = ["ai_processing", "consent_given", "consent_withdrawn", "data_deletion", "data_export"] as const;
+export const AUDIT_ACTIONS = [
+  "ai_processing",
+  "consent_given",
+  "consent_withdrawn",
+  "data_deletion",
+  "data_export",
+] as const;
 
 /** privacy_audit_log. `key` makes an entry written by a retried request appear once. */
 const PrivacyAuditLogSchema = new mongoose.Schema(

@@ -14,7 +14,11 @@ const SessionSchema = new mongoose.Schema(
     expires_at: { type: Date, default: null },
     last_seen_at: { type: Date, default: () => new Date() },
   },
-  { collection: "sessions", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const, minimize: false },
+  {
+    collection: "sessions",
+    timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const,
+    minimize: false,
+  },
 );
 
 SessionSchema.index({ user_id: 1 });

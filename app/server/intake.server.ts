@@ -245,12 +245,18 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const businessName = (doc.business_name as string | null) ?? "your business";
   const message = intakeConfirmation({ businessName, updated: !created });
   for (const [i, to] of recipients.entries()) {
-    await queueMail({ key: `intake-confirmation:${access.tokenId}${i ? `:${i}` : ""}`, to, ...message });
+    await queueMail({
+      key: `intake-confirmation:${access.tokenId}${i ? `:${i}` : ""}`,
+      to,
+      about: { orderId: access.orderId },
+      ...message,
+    });
   }
   await queueMail({
     key: `intake-notice:${access.tokenId}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: contact ?? buyer,
+    about: { orderId: access.orderId },
     ...intakeNotice({ businessName, orderId: access.orderId, updated: !created }),
   });
   log("info", "intake.submitted", { order_id: access.orderId, updated: !created });

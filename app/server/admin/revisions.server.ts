@@ -51,6 +51,7 @@ export async function setRevisionRound(input: {
   const notified = await queueMail({
     key: `revision-opened:${orderId}:${round}:${closings}`,
     to: order.email,
+    about: { orderId },
     ...revisionOpened({
       businessName: submission?.business_name ?? "",
       round,

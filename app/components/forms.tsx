@@ -1,4 +1,6 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 import { useHydrated } from "./hooks";
 
 /**
@@ -95,4 +97,14 @@ export function FormAlert({ message, failed = [] }: { message?: string; failed?:
       ) : null}
     </div>
   );
+}
+
+/**
+ * The page's form key (made by the root loader when the page was rendered), in
+ * every form that creates something: a resend of a post whose answer was lost
+ * is then answered as the first was, and changes nothing twice.
+ */
+export function FormKey() {
+  const root = useRouteLoaderData<{ formKey?: string }>("root");
+  return <input type="hidden" name={FORM_KEY_FIELD} value={root?.formKey ?? ""} />;
 }

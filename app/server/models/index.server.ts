@@ -16,6 +16,7 @@ import { RevisionFeedback } from "./revision-feedback.server";
 import { Session } from "./session.server";
 import { StripeEvent } from "./stripe-event.server";
 import { Subscription } from "./subscription.server";
+import { TwoFactor } from "./two-factor.server";
 import { User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and for tests. */
@@ -40,6 +41,7 @@ export const allModels = [
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 ];
@@ -65,6 +67,7 @@ export {
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 };

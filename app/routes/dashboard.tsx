@@ -6,8 +6,10 @@ import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackR
 import { PageHero } from "~/components/PageHero";
 import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/content/offer";
+import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
-import { isPaid, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { isPaid } from "~/domain/order-status";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
@@ -66,9 +68,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
-
 export default function Dashboard() {
   const { user, orders, plan } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FeedbackReply;
@@ -112,7 +111,7 @@ export default function Dashboard() {
           {plan ? (
             <p>
               Your plan: <strong>{plan.name}</strong>
-              {plan.nextBilling ? `. Next billing date: ${dateText(plan.nextBilling)}.` : "."}
+              {plan.nextBilling ? `. Next billing date: ${formatDate(plan.nextBilling)}.` : "."}
             </p>
           ) : (
             <p>Keep your website secure, backed up and up to date with a monthly plan.</p>
@@ -161,7 +160,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         Order #{order.shortId} <StatusBadge status={order.status} />
       </h3>
       <p>
-        {order.productName} · {formatCents(order.amount)} AUD · {dateText(order.createdAt)}
+        {order.productName} · {formatCents(order.amount)} AUD · {formatDate(order.createdAt)}
       </p>
       {order.draftUrl ? (
         <p>

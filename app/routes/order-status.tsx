@@ -1,10 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
+import { formatDate } from "~/domain/dates";
+import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
   ACCESS_LABELS,
@@ -12,7 +15,6 @@ import {
   customerCompleteness,
   daysLeft,
   INTAKE_COMPLETE_MESSAGE,
-  isPaid,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
@@ -29,7 +31,9 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
@@ -106,7 +110,10 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case ORDER_INTENTS.requestDeletion: {
-      await requestDataDeletion(access.orderId);
+      await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
+        await requestDataDeletion(access.orderId);
+        return { done: true, answer: true };
+      });
       return redirectWithFlash(
         request,
         "/order-status",
@@ -118,9 +125,6 @@ export async function action({ request }: ActionFunctionArgs) {
       return data({ formId: "", result: undefined }, { status: 400 });
   }
 }
-
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
 
 function SupportLink() {
   return <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>;
@@ -178,7 +182,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <dt>Order</dt>
           <dd>#{order.shortId}</dd>
           <dt>Ordered</dt>
-          <dd>{dateText(order.createdAt)}</dd>
+          <dd>{formatDate(order.createdAt)}</dd>
           <dt>Amount paid</dt>
           <dd>{formatCents(order.amountPaid)} AUD</dd>
           <dt>Contact e-mail</dt>
@@ -208,8 +212,8 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             ? "You've submitted your intake form."
             : access.expiresAt
               ? access.state === "expired"
-                ? `Your link expired on ${dateText(access.expiresAt)}.`
-                : `Your link works until ${dateText(access.expiresAt)} (${access.daysLeft} days left).`
+                ? `Your link expired on ${formatDate(access.expiresAt)}.`
+                : `Your link works until ${formatDate(access.expiresAt)} (${access.daysLeft} days left).`
               : null}
         </p>
         {access.state === "expired" || access.state === "expiring" ? (
@@ -244,6 +248,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <p>You've asked us to delete your data. We'll e-mail you when it's done.</p>
         ) : view.confirmDeletion ? (
           <Form method="post">
+            <FormKey />
             <p role="alert">
               <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be
               undone.
@@ -261,6 +266,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
                 Cancel
               </Link>
             </div>
+            <SendStatus />
           </Form>
         ) : (
           <Link to="/order-status?confirm=delete" className="button">

@@ -24,4 +24,5 @@ export const PUBLIC_PAGES = [
   "/order-status",
   "/dashboard",
   "/admin",
+  "/no-such-page",
 ];

@@ -1,6 +1,7 @@
 import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
+import { isPaid } from "./order-status";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -39,7 +40,6 @@ export function statusTone(status: string): StatusTone {
 }
 
 /** An order whose payment went through (it may have moved on since). */
-export const isPaid = (status: string) => status === "paid" || status === "in_progress" || status === "completed";
 
 export type OrderView = {
   status: string;
@@ -141,8 +141,8 @@ export const REVISION_MESSAGES = {
   already: "Feedback for this round was already submitted.",
 } as const;
 
-/** A revision round posted by a form: 1, 2 or 3. */
-export const RoundSchema = z.coerce.number().check(z.int(), z.gte(1), z.lte(3));
+/** A revision round posted by a form ("1", "2" or "3"), parsed to the `Round` it names. */
+export const RoundSchema = z.pipe(z.coerce.number(), z.literal(ROUNDS));
 
 /** The feedback form, shared by the dashboard and the order status page. */
 export const FeedbackSchema = z.object({

@@ -9,13 +9,13 @@ import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
 import {
   intakeFinished,
-  isPaid,
   ORDER_INTENTS,
   revisionRounds,
   shortId,
   shownIntakePercent,
   timeline,
 } from "~/domain/orders";
+import { isPaid } from "~/domain/order-status";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";

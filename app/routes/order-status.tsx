@@ -6,6 +6,7 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
+import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
   ACCESS_LABELS,
@@ -14,7 +15,6 @@ import {
   daysLeft,
   INTAKE_COMPLETE_MESSAGE,
   intakeFinished,
-  isPaid,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,

@@ -116,6 +116,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
   await queueMail({
     key: `order-paid:${payment.orderId}`,
     to: order.email,
+    about: { orderId: payment.orderId },
     ...orderConfirmation({
       orderId: payment.orderId,
       productName: order.product_name,

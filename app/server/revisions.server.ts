@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { revisionRoundsFor } from "~/content/packages";
-import { FeedbackSchema, isPaid, REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { FeedbackSchema, REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { isPaid } from "~/domain/order-status";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./flash.server";
@@ -71,6 +72,7 @@ export async function submitFeedback(input: {
     key: `notify-admin-revision:${input.orderId}:${input.round}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: order.email,
+    about: { orderId: input.orderId },
     ...revisionNotice({
       orderId: input.orderId,
       businessName: submission?.business_name ?? order.email,

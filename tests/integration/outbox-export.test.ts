@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import { action as outboxAction, loader as outboxLoader } from "~/routes/admin.outbox";
 import { action as accountExport, loader as accountExportLoader } from "~/routes/dashboard.orders.$orderId.export";
 import { action as tokenExport } from "~/routes/order-status.export";
+import { receiveContactMessage } from "~/server/contact.server";
 import { EXPORT_LIMIT } from "~/server/data-export.server";
+import { getEnv } from "~/server/env.server";
+import { submitIntake } from "~/server/intake.server";
 import { fulfilOrder, intakeTokenFor, statusTokenFor } from "~/server/fulfilment.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { layout } from "~/server/mail/templates.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
+import { paidOrderWithSession } from "../support/admin";
 import { tokenCookie } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -207,6 +211,38 @@ describe("the data export routes", () => {
         tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
       );
       expect(refused.headers.get("Location"), cookie).toBe("/order-status");
+    }
+  });
+
+  it("hold only the mail about this order, whatever contact address the intake names (the business's, another customer's)", async () => {
+    // Other people's mail: a stranger's enquiry (to the business) and another customer's payment e-mail.
+    const stranger = uniqueAddress("stranger");
+    await receiveContactMessage({
+      name: "Stranger",
+      email: stranger,
+      phone: "0400 111 222",
+      message: "Please call me, I live at 1 Secret Street",
+    });
+    const other = await paidOrder();
+    for (const contactEmail of [getEnv().BUSINESS_EMAIL, other.email]) {
+      const mine = await paidOrderWithSession(uniqueAddress("mine"));
+      await IntakeSubmission.create({ order_id: mine.orderId, business_name: "Acme", contact_email: contactEmail });
+      await submitIntake({ orderId: mine.orderId, tokenId: mine.tokenId });
+      const cookie = await statusCookie(await statusTokenFor(mine.orderId));
+      const r = await call(() =>
+        tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
+      );
+      const data = await r.json();
+      const file = JSON.stringify(data);
+      expect(file, contactEmail).not.toContain(stranger);
+      expect(file, contactEmail).not.toContain("1 Secret Street");
+      expect(file, contactEmail).not.toContain(other.orderId.slice(0, 8));
+      // Its own: the payment e-mail, the intake confirmations (to the buyer and the typed address), the business's notice.
+      const subjects = data.emails.map((m: { subject: string }) => m.subject);
+      expect(subjects, contactEmail).toHaveLength(4);
+      expect(subjects.filter((s: string) => s === "We've received your details")).toHaveLength(2);
+      expect(subjects).toContain("Intake submitted: Acme");
+      expect(file).not.toMatch(/token=(?!\[removed\])/);
     }
   });
 

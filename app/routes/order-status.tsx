@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
@@ -32,7 +33,9 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
@@ -113,7 +116,10 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case ORDER_INTENTS.requestDeletion: {
-      await requestDataDeletion(access.orderId);
+      await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
+        await requestDataDeletion(access.orderId);
+        return { done: true, answer: true };
+      });
       return redirectWithFlash(
         request,
         "/order-status",
@@ -248,6 +254,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <p>You've asked us to delete your data. We'll e-mail you when it's done.</p>
         ) : view.confirmDeletion ? (
           <Form method="post">
+            <FormKey />
             <p role="alert">
               <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be
               undone.
@@ -265,6 +272,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
                 Cancel
               </Link>
             </div>
+            <SendStatus />
           </Form>
         ) : (
           <Link to="/order-status?confirm=delete" className="button">

@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from "react";
 import { ConnectionNotice } from "~/components/connection";
 import { Flashes } from "~/components/Flashes";
+import { useFocusAfterNavigation } from "~/components/focus";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { useNonce } from "~/components/nonce";
@@ -71,6 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useFocusAfterNavigation();
   return <Outlet />;
 }
 

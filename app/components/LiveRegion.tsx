@@ -13,15 +13,19 @@ export function LiveRegion({
   role = "status",
   className,
   id,
+  inline,
 }: {
   children?: ReactNode;
   role?: "status" | "alert";
   className?: string;
   id?: string;
+  /** A span, for a region inside a line of text. */
+  inline?: boolean;
 }) {
+  const Tag = inline ? "span" : "div";
   return (
-    <div role={role} aria-atomic="true" className={className} id={id}>
+    <Tag role={role} aria-atomic="true" className={className} id={id}>
       {children}
-    </div>
+    </Tag>
   );
 }

@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
+import { LiveRegion } from "~/components/LiveRegion";
 import { BULK_ACTION_LABELS, BULK_ACTIONS, BULK_MESSAGES, BulkSchema, isBulkAction } from "~/domain/admin/bulk";
 import {
   DATE_FILTERS,
@@ -157,9 +158,18 @@ export default function AdminOrders() {
           </div>
         </Form>
 
-        {rows.length === 0 ? (
-          <p className="empty card">{anyOrders && active ? "No orders match your filters" : "No orders yet"}</p>
-        ) : (
+        {/* The result, in a live region present from the start: a changed filter is announced (WCAG 4.1.3). */}
+        <LiveRegion>
+          {rows.length === 0 ? (
+            <p className="empty card">{anyOrders && active ? "No orders match your filters" : "No orders yet"}</p>
+          ) : (
+            <p className="visually-hidden">
+              {total === 1 ? "1 order" : `${total} orders`}
+              {active ? " match your filters" : ""}
+            </p>
+          )}
+        </LiveRegion>
+        {rows.length === 0 ? null : (
           <Form method="post" aria-labelledby="orders-heading">
             <input type="hidden" name="q" value={filters.q ?? ""} />
             <input type="hidden" name="status" value={filters.status ?? ""} />

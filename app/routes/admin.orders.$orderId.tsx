@@ -361,10 +361,12 @@ export default function AdminOrder() {
                 .filter((r) => r.included)
                 .map((r) => (
                   <li key={r.round}>
-                    <Form method="post" className="toggle-row">
+                    {/* In place: the page keeps its scroll, and focus returns to this toggle (components/focus.ts). */}
+                    <Form method="post" className="toggle-row" preventScrollReset>
                       <input type="hidden" name="round" value={r.round} />
                       <input type="hidden" name="enabled" value={String(!r.enabled)} />
                       <button
+                        id={`revision-toggle-${r.round}`}
                         type="submit"
                         name="intent"
                         value={ORDER_INTENT.toggleRevision}

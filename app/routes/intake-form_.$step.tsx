@@ -10,6 +10,7 @@ import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { useAutosave } from "~/components/intake/useAutosave";
+import { LiveRegion } from "~/components/LiveRegion";
 import {
   canOpenStep,
   completedSteps,
@@ -273,7 +274,10 @@ export default function IntakeStep() {
         <p className="badges">
           <span className="badge badge-muted">About {meta.minutes} min</span>
           <span className="badge">{meta.category}</span>
-          {lastSaved ? <span className="hint">Last saved {lastSaved}</span> : null}
+          {/* Present from the start, so each autosave's "Last saved" is announced (WCAG 4.1.3). */}
+          <LiveRegion inline className="hint">
+            {lastSaved ? `Last saved ${lastSaved}` : null}
+          </LiveRegion>
         </p>
       </header>
 
@@ -326,6 +330,7 @@ export default function IntakeStep() {
                     className={completed.includes(s.number) ? "done" : undefined}
                   >
                     {s.number}. {s.name}
+                    {completed.includes(s.number) ? <span className="visually-hidden"> (completed)</span> : null}
                   </button>
                 </li>
               );

@@ -269,3 +269,34 @@ describe("names and titles (2.4.2, 1.1.1, 4.1.2)", () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe("focus after a round trip with JavaScript on (2.4.3)", () => {
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { tag: el?.tagName ?? "", text: el?.textContent?.trim() ?? "", scrollY: window.scrollY };
+    });
+
+  it("moves to the new page's heading after a client-side navigation", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    // From a page that runs scripts (pages with nothing interactive ship none, and load the next page whole).
+    await page.goto("/contact", { waitUntil: "networkidle" });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" }).click();
+    await page.waitForURL(/\/about$/);
+    await expect.poll(async () => (await focused(page)).tag).toBe("H1");
+    expect((await focused(page)).text).toBe(await page.locator("h1").textContent());
+  });
+
+  it("stays on Add service, in view, after the list editor's post (the form re-renders)", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("focus"));
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 14, business_name: "Focus Plumbing" });
+    const page = await browser.newPage({ javaScriptEnabled: true, width: 390, cookie: await tokenCookie(token) });
+    await page.goto("/intake-form/3", { waitUntil: "networkidle" });
+    await page.getByLabel("Service name").fill("Blocked drains");
+    await page.getByRole("button", { name: "Add service" }).click();
+    await page.getByRole("group", { name: "Service 1" }).waitFor();
+    await expect.poll(async () => (await focused(page)).text).toBe("Add service");
+    await expectFocusInView(page, "Add service");
+    await screenshot(page, "a11y-focus-add-service-390");
+  });
+});

@@ -108,7 +108,16 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case CHECKOUT_INTENTS.pay: {
-      const user = await getUser(request);
+      // A plan belongs to an account: a signed-out buyer of a package with maintenance signs in first, then
+      // comes back to the same package.
+      const pkg = value.maintenance === "1" ? findPackage(value.package) : undefined;
+      const user = pkg
+        ? await requireUser(
+            request,
+            { kind: "info", ...AUTH_MESSAGES.signInToSubscribe },
+            `/checkout?package=${pkg.id}&maintenance=1`,
+          )
+        : await getUser(request);
       try {
         const result = await startCheckout({
           email: value.email!,

@@ -12,6 +12,7 @@ import { errorMessage, log } from "./log.server";
 import { accountExists, confirmEmail, passwordReset } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { AccountToken, Order, User, UserRole } from "./models/index.server";
+import { notePrivateRead } from "./private-response.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { endAllSessions, getSession, rotateSession, sessionStorage } from "./session.server";
 
@@ -159,15 +160,19 @@ export async function getUser(request: Request): Promise<AuthUser | null> {
   return user ? toAuthUser(user) : null;
 }
 
-/** First line of every signed-in loader and action. */
+/**
+ * First line of every signed-in loader and action. A visitor is sent to /auth with `flash`, to come back to
+ * `back` (by default this page; a post comes back to its page without the query).
+ */
 export async function requireUser(
   request: Request,
   flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
+  back?: string,
 ): Promise<AuthUser> {
   const user = await getUser(request);
   if (!user) {
     const url = new URL(request.url);
-    const back = request.method === "GET" ? url.pathname + url.search : url.pathname;
+    back ??= request.method === "GET" ? url.pathname + url.search : url.pathname;
     throw await redirectWithFlash(request, `/auth?redirectTo=${encodeURIComponent(back)}`, flash, { status: 303 });
   }
   return user;
@@ -278,6 +283,7 @@ async function sendConfirmation(user: { id: string; email: string }) {
 
 /** A link's record when it is for this purpose, unexpired and unused; null otherwise. */
 export async function findLink(purpose: "reset" | "verify", token: string) {
+  notePrivateRead(); // a page that reads a link's token holds it
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   await connectDb();
   const link = await AccountToken.findById(hashLinkToken(token)).lean();

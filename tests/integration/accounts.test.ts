@@ -176,6 +176,27 @@ describe("sign in and sessions", () => {
     expect(r.headers.get("Location")).toBe("/dashboard");
   });
 
+  it("falls back to /dashboard for any redirectTo that is not a plain same-site path, never a 500", async () => {
+    const user = await signedInUser();
+    for (const to of ["/%E3%80%80/evil.com", "/%C3%A9", "%2F%2Fevil.com", "/%09/evil.com"]) {
+      const r = await get(authLoader as Handler, `http://localhost/auth?redirectTo=${to}`, user.cookie);
+      expect(status(r), to).toBe(302);
+      expect(r.headers.get("Location"), to).toBe("/dashboard");
+      const page = (await get(authLoader as Handler, `http://localhost/auth?redirectTo=${to}`)) as unknown as {
+        redirectTo: string;
+      };
+      expect(page.redirectTo, to).toBe("/dashboard");
+      const posted = await post(authAction, {
+        intent: "sign-in",
+        email: user.email,
+        password: user.password,
+        redirectTo: decodeURIComponent(to),
+      });
+      expect(status(posted), to).toBe(303);
+      expect(posted.headers.get("Location"), to).toBe("/dashboard");
+    }
+  });
+
   it("limits attempts per account, whichever address they come from, without saying whether it exists", async () => {
     const target = email();
     const answers = [];

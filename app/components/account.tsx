@@ -5,6 +5,7 @@ import type * as z from "~/domain/zod";
 import { Field, FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
+import { SendStatus } from "~/components/connection";
 
 type LinkSchema = z.ZodMiniType<{ token: string; password: string }>;
 
@@ -68,6 +69,7 @@ export function LinkPasswordPage(props: {
           >
             {props.submit.label}
           </button>
+          <SendStatus />
         </Form>
       </div>
     </>

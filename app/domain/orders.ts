@@ -1,6 +1,7 @@
 import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
+import { isPaid } from "./order-status";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -39,7 +40,6 @@ export function statusTone(status: string): StatusTone {
 }
 
 /** An order whose payment went through (it may have moved on since). */
-export const isPaid = (status: string) => status === "paid" || status === "in_progress" || status === "completed";
 
 export type OrderView = {
   status: string;

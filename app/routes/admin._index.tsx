@@ -4,18 +4,14 @@ import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
+import { BULK_ACTION_LABELS, BULK_ACTIONS, BULK_MESSAGES, BulkSchema, isBulkAction } from "~/domain/admin/bulk";
 import {
-  BULK_ACTION_LABELS,
-  BULK_ACTIONS,
-  BULK_MESSAGES,
-  BulkSchema,
   DATE_FILTERS,
   filterQuery,
   hasActiveFilters,
-  isBulkAction,
   OrderFiltersSchema,
   parseOrderFilters,
-} from "~/domain/admin/orders";
+} from "~/domain/admin/order-filters";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";

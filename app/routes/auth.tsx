@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -26,7 +26,9 @@ import {
 } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () =>
   pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
@@ -62,12 +64,15 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case AUTH_INTENTS.signUp: {
-      if (
-        !(await signUp(
+      // Once per post: a resend after a lost answer neither mails twice nor says "account exists" to its own maker.
+      const created = await oncePerPost("sign-up", formData, async () => {
+        const done = await signUp(
           { email: value.email, password: value.password, fullName: value.fullName },
           clientAddress(request),
-        ))
-      ) {
+        );
+        return { done, answer: done };
+      });
+      if (!created) {
         return reply(429, [AUTH_MESSAGES.tooMany]);
       }
       return redirectWithFlash(request, "/auth", { kind: "success", ...AUTH_MESSAGES.created }, { status: 303 });
@@ -139,6 +144,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
       >
         {pending ? "Signing in..." : "Sign In"}
       </button>
+      <SendStatus />
       <p>
         <Link to="/auth/forgot-password">Forgot password?</Link>
       </p>
@@ -162,6 +168,7 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
       <h2 id="sign-up-heading">Sign Up</h2>
       <FormAlert message={problem} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
+      <FormKey />
       <Field
         id={fields.fullName.id}
         label="Full name (optional)"
@@ -195,6 +202,7 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
       >
         {pending ? "Creating account..." : "Create Account"}
       </button>
+      <SendStatus />
     </Form>
   );
 }

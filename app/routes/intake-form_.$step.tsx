@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
@@ -178,7 +179,11 @@ async function save(
 ): Promise<Saved> {
   const reached = intent.type === "next" ? step + 1 : step;
   if (step !== 4)
-    return { doc: await saveStep(access.orderId, step, values, reached), problems: [], photosWithoutAlt: false };
+    return {
+      doc: await saveStep(access.orderId, step, values, reached, before),
+      problems: [],
+      photosWithoutAlt: false,
+    };
 
   const branding = await brandingChanges({
     orderId: access.orderId,
@@ -196,6 +201,7 @@ async function save(
     step,
     { ...fields, photoMetadata: branding.photos },
     photosWithoutAlt ? step : reached,
+    before,
     branding.set,
   );
   await deleteUploads(branding.obsolete);
@@ -300,6 +306,7 @@ export default function IntakeStep() {
           />
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
+          <SendStatus />
         </Form>
 
         <nav aria-labelledby="jump-heading" className="section">

@@ -1,11 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
+import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
   ACCESS_LABELS,
@@ -13,7 +15,6 @@ import {
   customerCompleteness,
   daysLeft,
   INTAKE_COMPLETE_MESSAGE,
-  isPaid,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
@@ -30,7 +31,9 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
@@ -107,7 +110,10 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case ORDER_INTENTS.requestDeletion: {
-      await requestDataDeletion(access.orderId);
+      await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
+        await requestDataDeletion(access.orderId);
+        return { done: true, answer: true };
+      });
       return redirectWithFlash(
         request,
         "/order-status",
@@ -242,6 +248,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <p>You've asked us to delete your data. We'll e-mail you when it's done.</p>
         ) : view.confirmDeletion ? (
           <Form method="post">
+            <FormKey />
             <p role="alert">
               <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be
               undone.
@@ -259,6 +266,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
                 Cancel
               </Link>
             </div>
+            <SendStatus />
           </Form>
         ) : (
           <Link to="/order-status?confirm=delete" className="button">

@@ -1,7 +1,7 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { formatCents } from "~/content/offer";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { deliveryHours } from "~/domain/admin/orders";
+import { deliveryHours } from "~/domain/admin/figures";
 import { adminTokenState } from "~/domain/admin/token";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";

@@ -1,21 +1,10 @@
 import mongoose from "mongoose";
-import {
-  BULK_MAX,
-  BULK_MESSAGES,
-  CHART_WEEKS,
-  CSV_COLUMNS,
-  csvLine,
-  DAY_MS,
-  dateFilterStart,
-  PAGE_SIZE,
-  searchTerm,
-  summaryCards,
-  weeklySeries,
-  type BulkAction,
-  type FigureRow,
-  type OrderFilters,
-  type StatusTotals,
-} from "~/domain/admin/orders";
+import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
+import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
+import { summaryCards, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
+import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
+import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
+import { DAY_MS } from "~/domain/dates";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/content/offer";
 import type { PageCursor } from "~/domain/paging";

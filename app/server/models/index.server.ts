@@ -2,6 +2,7 @@ import { AccountToken } from "./account-token.server";
 import { AdminAuditLog } from "./admin-audit.server";
 import { ContactMessage } from "./contact-message.server";
 import { Coupon, CouponRedemption } from "./coupon.server";
+import { FormReceipt } from "./form-receipt.server";
 import { Fulfilment } from "./fulfilment.server";
 import { IntakeSubmission } from "./intake-submission.server";
 import { IntakeToken } from "./intake-token.server";
@@ -25,6 +26,7 @@ export const allModels = [
   ContactMessage,
   Coupon,
   CouponRedemption,
+  FormReceipt,
   Fulfilment,
   IntakeSubmission,
   IntakeToken,
@@ -50,6 +52,7 @@ export {
   ContactMessage,
   Coupon,
   CouponRedemption,
+  FormReceipt,
   Fulfilment,
   IntakeSubmission,
   IntakeToken,

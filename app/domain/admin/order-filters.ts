@@ -1,0 +1,70 @@
+import * as z from "../zod";
+import { DAY_MS, startOfSydneyDay } from "../dates";
+import { ORDER_STATUSES } from "../order-status";
+
+/**
+ * The admin orders list's filters (spec 2 section 9): the query string of its
+ * `<Form method="get">`, parsed by one schema, and what each filter means for a
+ * query. The server module (app/server/admin/orders.server.ts) runs the queries.
+ */
+
+export const PAGE_SIZE = 25;
+export const DATE_FILTERS = ["today", "week", "month", "quarter"] as const;
+export type DateFilter = (typeof DATE_FILTERS)[number];
+
+/** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
+const dropInvalid = <T extends z.core.SomeType>(schema: T) =>
+  z.catch(z.optional(z.preprocess(z.emptyAsAbsent, schema)), undefined);
+
+/**
+ * The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error.
+ * The page's keyset cursor (`?before=`) is read apart from them, by app/domain/paging.ts, like every admin list's.
+ */
+export const OrderFiltersSchema = z.object({
+  q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
+  status: dropInvalid(z.enum(ORDER_STATUSES)),
+  date: dropInvalid(z.enum(DATE_FILTERS)),
+});
+export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
+
+export function parseOrderFilters(params: URLSearchParams): OrderFilters {
+  return OrderFiltersSchema.parse({
+    q: params.get("q") ?? undefined,
+    status: params.get("status") ?? undefined,
+    date: params.get("date") ?? undefined,
+  });
+}
+
+export function hasActiveFilters(f: OrderFilters): boolean {
+  return Boolean(f.q || f.status || f.date);
+}
+
+/** The filters as a query string, for links, the CSV and the bulk form. */
+export function filterQuery(f: OrderFilters): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date })) if (v) params.set(k, v);
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Date filters (spec 2 section 9): today from start of day, week the last 7 days, month the last month, quarter the last 3 months. */
+export function dateFilterStart(filter: DateFilter, now: Date): Date {
+  switch (filter) {
+    case "today":
+      return startOfSydneyDay(now);
+    case "week":
+      return new Date(now.getTime() - 7 * DAY_MS);
+    case "month":
+    case "quarter": {
+      const d = new Date(now);
+      d.setUTCMonth(d.getUTCMonth() - (filter === "month" ? 1 : 3));
+      return d;
+    }
+  }
+}
+
+/** What the search box means: an e-mail prefix or an order-id prefix, both compared in lower case. */
+export function searchTerm(q: string): { emailPrefix: string; idPrefix: string | null } {
+  const id = q.replace(/^order\s*#?\s*/, "").replace(/^#/, "");
+  return { emailPrefix: q, idPrefix: /^[0-9a-f-]{1,36}$/.test(id) ? id : null };
+}

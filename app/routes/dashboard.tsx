@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
@@ -27,7 +28,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
   const plan = planOf(subscription);
   return {
-    user: { email: user.email, fullName: user.fullName, isAdmin: user.isAdmin, emailVerified: user.emailVerified },
+    user: {
+      email: user.email,
+      fullName: user.fullName,
+      isAdmin: user.isAdmin,
+      emailVerified: user.emailVerified,
+      twoFactor: user.twoFactor,
+    },
     plan: plan ? { name: plan.name, nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null } : null,
     orders: orders.map((o) => ({
       id: o._id,
@@ -113,6 +120,8 @@ export default function Dashboard() {
             {plan ? "Manage your plan" : "See maintenance plans"}
           </Link>
         </section>
+
+        <TwoFactorCard on={user.twoFactor} admin={user.isAdmin} />
 
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Your Orders</h2>

@@ -73,10 +73,9 @@ export default function handleRequest(
   if (publicPage) {
     responseHeaders.set("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
     responseHeaders.append("Vary", "Cookie");
-  } else if (request.headers.has("Cookie") && !responseHeaders.has("Cache-Control")) {
-    // Rendered for this visitor (a flash, a session or a link's token may have been read): kept by no one.
-    responseHeaders.set("Cache-Control", "private, no-store");
   }
+  // Any other answer is rendered for its request; scripts/server.mjs marks it no-store when it read
+  // a credential the request carried (a flash, the session, a link's token), as for every page.
   // A page kept for everyone carries no script, so no nonce: one copy serves every visitor.
   const nonce = !publicPage && typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import {
+  authAlert,
   AUTH_INTENTS,
   AUTH_MESSAGES,
   AuthSchema,
@@ -119,7 +120,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem = form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0];
+  const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-in-heading">
       <h2 id="sign-in-heading">Sign In</h2>
@@ -161,8 +162,12 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem =
-    form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0] ?? fields.fullName.errors?.[0];
+  const problem = authAlert({
+    form: form.errors,
+    email: fields.email.errors,
+    password: fields.password.errors,
+    fullName: fields.fullName.errors,
+  });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">Sign Up</h2>

@@ -8,11 +8,11 @@ import { useHydrated, useIsPending } from "~/components/hooks";
 import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { ADD_ONS, formatCents } from "~/content/offer";
+import { formatCents } from "~/content/offer";
 import { findPackage } from "~/content/packages";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
-import { COUPON_MESSAGES, DEFAULT_PRODUCT, quote, type CouponTerms } from "~/domain/pricing";
+import { COUPON_MESSAGES, DEFAULT_PRODUCT, offeredAddOns, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
@@ -217,7 +217,7 @@ export default function Checkout() {
 
           <fieldset className="add-ons">
             <legend>Add-ons (optional)</legend>
-            {ADD_ONS.map((a) => (
+            {offeredAddOns(loaderData.packageId).map((a) => (
               <label key={a.id} className="add-on">
                 <input
                   type="checkbox"

@@ -17,6 +17,7 @@ import { RevisionFeedback } from "./revision-feedback.server";
 import { Session } from "./session.server";
 import { StripeEvent } from "./stripe-event.server";
 import { Subscription } from "./subscription.server";
+import { TwoFactor } from "./two-factor.server";
 import { User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and for tests. */
@@ -42,6 +43,7 @@ export const allModels = [
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 ];
@@ -68,6 +70,7 @@ export {
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 };

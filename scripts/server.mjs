@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { pageCache } from "./page-cache.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const production = process.env.NODE_ENV === "production";
@@ -102,44 +103,25 @@ app.use((req, res, next) => {
 });
 
 /**
- * Pages that carry a token or personal data are never stored by a browser or a
- * proxy: one list, by path prefix, so every page under these paths (including
- * ones added later) gets the header, and so does any answer to a POST. Not
- * /uploads: owner-only images are "private, max-age" there, so a satellite link
- * fetches each one once.
+ * Private answers, derived from what each answer read (app/server/private-response.server.ts): one that read
+ * a credential the request carried (the session, a link's token cookie, the checkout cookie, a flash) or a
+ * token in its address, or that sets a cookie, is `no-store` (a route's own `private` caching, as /uploads
+ * sets for owner-only images, is kept); one that read cookies the request did not carry varies by cookie.
+ * Every answer to a POST is `no-store`.
  */
-const PRIVATE_PATHS = [
-  "/intake-form",
-  "/order-success",
-  "/order-status",
-  "/dashboard",
-  "/admin",
-  "/auth",
-  "/login",
-  "/logout",
-  "/signup",
-  "/sign-in",
-  "/sign-up",
-  "/reset-password",
-  "/forgot-password",
-  "/account",
-  "/checkout",
-  "/dev/mail",
-];
-function isPrivatePath(pathname) {
-  return PRIVATE_PATHS.some(
-    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`),
-  );
-}
+const trackResponsePrivacy = build.entry.module.trackResponsePrivacy;
 app.use((req, res, next) => {
-  const isPrivate = req.method !== "GET" && req.method !== "HEAD" ? true : isPrivatePath(req.path);
+  const read = { readCookies: false, private: false };
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    // Set last, over whatever the route set: a private page is never cacheable.
-    if (isPrivate) res.setHeader("Cache-Control", "no-store");
+    // Set last, over whatever the route set: a private answer is never stored.
+    const isPrivate = (req.method !== "GET" && req.method !== "HEAD") || read.private || res.hasHeader("Set-Cookie");
+    const own = String(res.getHeader("Cache-Control") ?? "");
+    if (isPrivate && !/\b(private|no-store)\b/.test(own)) res.setHeader("Cache-Control", "no-store");
+    else if (read.readCookies && !isPrivate) res.vary("Cookie");
     return writeHead.apply(this, args);
   };
-  next();
+  trackResponsePrivacy(read, next);
 });
 
 /**
@@ -164,26 +146,31 @@ app.use((req, res, next) => {
   next();
 });
 
+/**
+ * The Content-Security-Policy: scripts by a nonce made for this request (a page with no script,
+ * kept for everyone, gets none: scripts/page-cache.mjs); the stylesheet inlined in each document
+ * (app/components/InlineStylesheet.tsx) by its hash, the same in every copy.
+ */
+const stylesheetSource = build.entry.module.STYLESHEET_CSP_SOURCE;
+const contentSecurityPolicy = (nonce) =>
+  [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    `style-src 'self' ${stylesheetSource}`,
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self' https://checkout.stripe.com",
+    ...(deployed ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+
 app.use((req, res, next) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'`,
-      // The nonce admits the stylesheet inlined in each document (app/components/InlineStylesheet.tsx).
-      `style-src 'self' 'nonce-${nonce}'`,
-      "img-src 'self' data: https:",
-      "connect-src 'self'",
-      "font-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "frame-ancestors 'none'",
-      "form-action 'self' https://checkout.stripe.com",
-      ...(deployed ? ["upgrade-insecure-requests"] : []),
-    ].join("; "),
-  );
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
@@ -223,6 +210,10 @@ app.use((req, res, next) => {
   });
   res.status(403).type("text/plain").send("Forbidden: cross-site request refused.");
 });
+
+// Pages the app marks public (the same for every visitor who carries no cookie) are answered
+// from memory after their first render, before any file lookup or rendering.
+app.use(pageCache({ publicCsp: contentSecurityPolicy(null) }));
 
 // Built assets are compressed once at build time (scripts/compress-assets.mjs); a browser that
 // accepts brotli or gzip gets the stored file, and compression() leaves an encoded response alone.

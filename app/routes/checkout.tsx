@@ -111,7 +111,16 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case CHECKOUT_INTENTS.pay: {
-      const user = await getUser(request);
+      // A plan belongs to an account: a signed-out buyer of a package with maintenance signs in first, then
+      // comes back to the same package.
+      const pkg = value.maintenance === "1" ? findPackage(value.package) : undefined;
+      const user = pkg
+        ? await requireUser(
+            request,
+            { kind: "info", ...AUTH_MESSAGES.signInToSubscribe },
+            `/checkout?package=${pkg.id}&maintenance=1`,
+          )
+        : await getUser(request);
       try {
         // Once per post: a resend after a lost answer goes to the same payment session, never a second order.
         const result = await oncePerPost(`checkout:${user?.id ?? "guest"}`, formData, async () => {

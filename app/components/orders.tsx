@@ -89,7 +89,7 @@ export function RevisionRounds({
             ) : r.state === "available" ? (
               <FeedbackForm orderId={orderId} round={r.round} reply={reply} withOrderId={withOrderId} />
             ) : (
-              <p className="hint">We'll open this round when your next draft is ready.</p>
+              <p className="hint">{r.note}</p>
             )}
           </li>
         ))}

@@ -7,6 +7,7 @@ import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import {
+  authAlert,
   AUTH_INTENTS,
   AUTH_MESSAGES,
   AuthSchema,
@@ -30,8 +31,12 @@ import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
-export const meta: MetaFunction = () =>
-  pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
+// The title names the tab shown (WCAG 2.4.2): the sign-up page is not "Sign In".
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(
+    `${data?.tab === "signup" ? "Sign Up" : "Sign In"} | 24-Hour Website`,
+    "Sign in or create an account to follow your orders.",
+  );
 
 /** /auth: Sign In and Sign Up. The tabs are links (?tab=signup), so they work without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -119,7 +124,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem = form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0];
+  const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-in-heading">
       <h2 id="sign-in-heading">Sign In</h2>
@@ -161,8 +166,12 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem =
-    form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0] ?? fields.fullName.errors?.[0];
+  const problem = authAlert({
+    form: form.errors,
+    email: fields.email.errors,
+    password: fields.password.errors,
+    fullName: fields.fullName.errors,
+  });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">Sign Up</h2>

@@ -8,7 +8,14 @@ import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
-import { ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import {
+  intakeFinished,
+  ORDER_INTENTS,
+  revisionRounds,
+  shortId,
+  shownIntakePercent,
+  timeline,
+} from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
@@ -41,10 +48,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       shortId: shortId(o._id),
       status: o.status,
       productName: o.product_name,
-      amount: isPaid(o.status) ? o.amount_paid : o.amount_total,
+      amountPaid: o.amount_paid,
       createdAt: (o.created_at as Date).toISOString(),
       draftUrl: o.draft_url,
-      progress: o.intake_progress,
+      progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
       paid: isPaid(o.status),
       timeline: timeline(o),
       rounds: revisionRounds(o),
@@ -160,7 +167,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         Order #{order.shortId} <StatusBadge status={order.status} />
       </h3>
       <p>
-        {order.productName} · {formatCents(order.amount)} AUD · {formatDate(order.createdAt)}
+        {order.productName} · {formatCents(order.amountPaid)} AUD paid · Ordered {formatDate(order.createdAt)}
       </p>
       {order.draftUrl ? (
         <p>

@@ -15,13 +15,15 @@ import {
   customerCompleteness,
   daysLeft,
   INTAKE_COMPLETE_MESSAGE,
+  intakeFinished,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
   shortId,
+  shownIntakePercent,
   timeline,
 } from "~/domain/orders";
-import { TOKEN_MESSAGES } from "~/domain/tokens";
+import { TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   loadOrderStatus,
@@ -42,8 +44,11 @@ export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website
  * for that one order and leaves the address bar; then the page shows the order.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("access_token");
+  const params = new URL(request.url).searchParams;
+  const token = params.get("access_token");
   if (token) throw await exchangeToken(request, token, "status");
+  // Where a link that matches no order lands (spec: the 'Order Not Found' card, with a way to contact support).
+  if (params.get("link") === UNKNOWN_LINK) return data({ screen: "not-found" as const }, { status: 404 });
   const access = await orderStatusAccess(request);
   // Both are ordinary pages (the site's public /order-status), each saying what to do next.
   if (!access) return { screen: "token-required" as const };
@@ -71,7 +76,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       timeline: timeline(order),
       rounds: revisionRounds(order),
     },
-    completeness: customerCompleteness(submission),
+    intakeDone: intakeFinished(order),
+    completeness: shownIntakePercent(customerCompleteness(submission), intakeFinished(order)),
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -204,7 +210,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
       <section className="card" aria-labelledby="intake-heading">
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
-        {view.completeness === 100 ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
+        {view.intakeDone ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}

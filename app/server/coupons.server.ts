@@ -20,7 +20,7 @@ function toRecord(doc: Record<string, unknown> | null): CouponDoc | null {
     code: String(doc.code),
     discount_type: doc.discount_type as CouponRecord["discount_type"],
     discount_value: Number(doc.discount_value),
-    active: Boolean(doc.active),
+    active: doc.active !== false, // an older document without the field: the schema default
     valid_until: (doc.valid_until as Date | null) ?? null,
     max_uses: (doc.max_uses as number | null) ?? null,
     allowed_emails: (doc.allowed_emails as string[]) ?? [],

@@ -4,7 +4,7 @@ import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
@@ -12,7 +12,6 @@ import {
   ACCESS_LABELS,
   accessState,
   customerCompleteness,
-  daysLeft,
   INTAKE_COMPLETE_MESSAGE,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
@@ -20,7 +19,7 @@ import {
   shortId,
   timeline,
 } from "~/domain/orders";
-import { TOKEN_MESSAGES } from "~/domain/tokens";
+import { daysLeft, TOKEN_MESSAGES } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   loadOrderStatus,

@@ -4,10 +4,11 @@ import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
-import { ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
@@ -26,17 +27,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
   const plan = planOf(subscription);
   return {
-    user: { email: user.email, fullName: user.fullName, isAdmin: user.isAdmin, emailVerified: user.emailVerified },
+    user: {
+      email: user.email,
+      fullName: user.fullName,
+      isAdmin: user.isAdmin,
+      emailVerified: user.emailVerified,
+      twoFactor: user.twoFactor,
+    },
     plan: plan ? { name: plan.name, nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null } : null,
     orders: orders.map((o) => ({
       id: o._id,
       shortId: shortId(o._id),
       status: o.status,
       productName: o.product_name,
-      amount: isPaid(o.status) ? o.amount_paid : o.amount_total,
+      amountPaid: o.amount_paid,
       createdAt: (o.created_at as Date).toISOString(),
       draftUrl: o.draft_url,
-      progress: o.intake_progress,
+      progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
       paid: isPaid(o.status),
       timeline: timeline(o),
       rounds: revisionRounds(o),
@@ -113,6 +120,8 @@ export default function Dashboard() {
           </Link>
         </section>
 
+        <TwoFactorCard on={user.twoFactor} admin={user.isAdmin} />
+
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Your Orders</h2>
           {orders.length === 0 ? (
@@ -150,7 +159,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         Order #{order.shortId} <StatusBadge status={order.status} />
       </h3>
       <p>
-        {order.productName} · {formatCents(order.amount)} AUD · {formatDate(order.createdAt)}
+        {order.productName} · {formatCents(order.amountPaid)} AUD paid · Ordered {formatDate(order.createdAt)}
       </p>
       {order.draftUrl ? (
         <p>

@@ -19,6 +19,7 @@ const FIELDS = {
   created_at: 1,
   draft_url: 1,
   intake_progress: 1,
+  intake_submitted_at: 1,
   revision_1_enabled: 1,
   revision_1_feedback: 1,
   revision_1_submitted_at: 1,

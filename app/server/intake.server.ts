@@ -224,6 +224,11 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
       $max: { furthest_step: 15 },
     },
   );
+  // The order says its intake is finished (the dashboard reads only orders); set once, never moved.
+  await Order.updateOne(
+    { _id: access.orderId, intake_submitted_at: null },
+    { $set: { intake_submitted_at: doc.submitted_at ?? new Date() } },
+  );
   if (!(await claimOnce(`intake-submit:${access.tokenId}`))) return "updated"; // a repeat of a submit already done
   const created = await claimOnce(`intake-created:${access.orderId}`);
   await markTokenUsed(access.tokenId);

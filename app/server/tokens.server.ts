@@ -34,7 +34,7 @@
  * returning a link whose hash was never stored.
  */
 import { createHash, createHmac } from "node:crypto";
-import { createCookieSessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import mongoose from "mongoose";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import {
@@ -42,11 +42,11 @@ import {
   EXPIRING_SOON_DAYS,
   MAX_SELF_RENEWALS,
   RENEWAL_DAYS,
-  TOKEN_MESSAGES,
   TOKEN_PATTERN,
   TOKEN_VALID_DAYS,
   tokenState,
   type TokenPurpose,
+  UNKNOWN_LINK,
 } from "~/domain/tokens";
 import { cookieOptions, readSession } from "./cookies.server";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
@@ -71,7 +71,7 @@ export type TokenAccess = { orderId: string; tokenId: string };
 /** Where each purpose lives, and where a browser without access is sent (with the spec's message). */
 const PURPOSES: Record<
   TokenPurpose,
-  { cookie: string; home: string; denied: { to: string; flash: Flash }; invalid: { to: string; flash: Flash } }
+  { cookie: string; home: string; denied: { to: string; flash?: Flash }; invalid: { to: string; flash?: Flash } }
 > = {
   intake: {
     cookie: "__intake",
@@ -82,8 +82,10 @@ const PURPOSES: Record<
   status: {
     cookie: "__status",
     home: "/order-status",
-    denied: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
-    invalid: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
+    // Its card says 'Access Token Required' already: a flash would say it twice.
+    denied: { to: "/order-status" },
+    // An unknown link is an order the page cannot load: its own 'Order Not Found' card says so, once.
+    invalid: { to: `/order-status?link=${UNKNOWN_LINK}` },
   },
 };
 
@@ -195,7 +197,10 @@ function storageFor(purpose: TokenPurpose) {
 export async function exchangeToken(request: Request, raw: string, purpose: TokenPurpose): Promise<Response> {
   const state = await checkToken(raw, purpose);
   const config = PURPOSES[purpose];
-  if (state.state === "invalid") return redirectWithFlash(request, config.invalid.to, config.invalid.flash);
+  if (state.state === "invalid")
+    return config.invalid.flash
+      ? redirectWithFlash(request, config.invalid.to, config.invalid.flash)
+      : new Response(null, { status: 302, headers: { Location: config.invalid.to } });
   const storage = storageFor(purpose);
   const session = await readSession(storage, request);
   session.set("tokenId", state.token._id);
@@ -226,7 +231,7 @@ export async function requireTokenSession(request: Request, purpose: TokenPurpos
   const state = await tokenSession(request, purpose);
   if (!state || state.state === "invalid") {
     const { to, flash } = PURPOSES[purpose].denied;
-    throw await redirectWithFlash(request, to, flash);
+    throw flash ? await redirectWithFlash(request, to, flash) : redirect(to);
   }
   return state;
 }

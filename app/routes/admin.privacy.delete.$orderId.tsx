@@ -5,7 +5,7 @@ import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { useIsPending } from "~/components/hooks";
 import { orderIdParam } from "~/domain/admin/order-detail";
 import { shortId } from "~/domain/orders";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { DELETION_MESSAGES, deleteOrderData, deletionPreview } from "~/server/data-deletion.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -35,6 +35,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const orderId = orderIdParam(params);
   const form = await readForm(request);
   if (form.get("intent") !== INTENT.delete) throw new Response("Unknown intent", { status: 400 });
+  // Permanent: a code from the last 10 minutes, else the code page and back to this confirmation.
+  await requireFreshProof(request, `/admin/privacy/delete/${orderId}`);
   try {
     const { deleted } = await deleteOrderData({ orderId, reason: ADMIN_DELETION_REASON, actor: admin });
     if (!deleted) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });

@@ -5,7 +5,9 @@ import { createUser } from "~/server/auth.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { getEnv, standInsAllowed } from "~/server/env.server";
 import { issueToken } from "~/server/tokens.server";
-import { Coupon, ensureIndexes, Order, User } from "~/server/models/index.server";
+import { CouponFormSchema } from "~/domain/admin/coupons";
+import { createCoupon } from "~/server/admin/coupons.server";
+import { ensureIndexes, Order, User } from "~/server/models/index.server";
 
 const env = getEnv();
 if (!standInsAllowed()) {
@@ -28,13 +30,18 @@ const admin = await ensureUser("admin@example.test", true);
 const customer = await ensureUser("customer@example.test", false);
 const customerId = String((await User.findOne({ email: customer.email }).lean())!._id);
 
+// Through the admin's own function (and its form's schema), so a seeded coupon is one an admin could have made.
+const adminUser = (await User.findOne({ email: admin.email }).lean())!;
+const actor = { id: String(adminUser._id), email: adminUser.email };
+const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 for (const c of [
-  { code: "WELCOME10", discount_type: "percentage", discount_value: 10 },
-  { code: "SAVE50", discount_type: "fixed", discount_value: 5000 },
-  { code: "LASTONE", discount_type: "percentage", discount_value: 25, max_uses: 1 },
-  { code: "EXPIRED", discount_type: "fixed", discount_value: 1000, valid_until: new Date(Date.now() - 86_400_000) },
+  { code: "WELCOME10", discount_type: "percentage", discount_value: "10" },
+  { code: "SAVE50", discount_type: "fixed", discount_value: "50" },
+  { code: "LASTONE", discount_type: "percentage", discount_value: "25", max_uses: "1" },
+  { code: "EXPIRED", discount_type: "fixed", discount_value: "10", valid_until: lastWeek },
 ]) {
-  await Coupon.updateOne({ code: c.code }, { $setOnInsert: c }, { upsert: true });
+  const value = CouponFormSchema.parse({ active: "on", allowed_emails: "", allowed_domains: "", ...c });
+  await createCoupon(value, actor); // "code-taken" on a second run: the coupon is there already
 }
 
 const links: string[] = [];

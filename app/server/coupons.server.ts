@@ -20,7 +20,7 @@ function toRecord(doc: Record<string, unknown> | null): CouponDoc | null {
     code: String(doc.code),
     discount_type: doc.discount_type as CouponRecord["discount_type"],
     discount_value: Number(doc.discount_value),
-    active: Boolean(doc.active),
+    active: doc.active !== false, // an older document without the field: the schema default
     valid_until: (doc.valid_until as Date | null) ?? null,
     max_uses: (doc.max_uses as number | null) ?? null,
     allowed_emails: (doc.allowed_emails as string[]) ?? [],
@@ -77,9 +77,10 @@ export async function reserveCouponUse(input: {
     }
     return true;
   }
-  const taken = new Set(
-    (await CouponRedemption.find({ coupon_id: input.couponId }, { slot: 1 }).lean()).map((r) => r.slot),
-  );
+  const held = await CouponRedemption.find({ coupon_id: input.couponId }, { slot: 1, order_id: 1 }).lean();
+  // This order holds a use already (a racing payment of the same checkout took it a moment ago).
+  if (held.some((r) => r.order_id === input.orderId)) return true;
+  const taken = new Set(held.map((r) => r.slot));
   for (let slot = 1; slot <= input.maxUses; slot++) {
     if (taken.has(String(slot))) continue;
     try {
@@ -91,7 +92,8 @@ export async function reserveCouponUse(input: {
       if (await CouponRedemption.exists({ order_id: input.orderId })) return true;
     }
   }
-  return false;
+  // Every slot looked taken: by other orders, or by this one since the read above.
+  return Boolean(await CouponRedemption.exists({ order_id: input.orderId }));
 }
 
 /** Frees an order's reserved use (its checkout failed or expired). A completed use is never freed. */
@@ -105,6 +107,9 @@ export async function releaseCouponUse(orderId: string) {
  * use, and a reservation that was freed meanwhile (a cancel racing the payment)
  * is taken again. Returns false only when no slot is free any more, or the
  * coupon is gone: the caller honours the payment and records the over-redemption.
+ * Payments and cancels of one checkout racing each other (each cancel frees the
+ * reservation, each payment takes it back) are not an over-redemption: the last
+ * check before saying false is whether this order holds a use after all.
  */
 export async function keepCouponUse(orderId: string, code: string): Promise<boolean> {
   await connectDb();
@@ -112,8 +117,10 @@ export async function keepCouponUse(orderId: string, code: string): Promise<bool
   if ((await confirm()).matchedCount > 0) return true;
   const coupon = await Coupon.findOne({ code: normalizeCouponCode(code) }).lean();
   if (!coupon) return false;
-  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId })))
-    return false;
+  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId }))) {
+    // A racing cancel may have freed the use this order's other payment attempt took back meanwhile.
+    return (await confirm()).matchedCount > 0;
+  }
   await confirm();
   return true;
 }

@@ -61,6 +61,23 @@ describe("a paid order always holds its coupon use", () => {
     }
   });
 
+  it("records no over-redemption when 10 payments race 10 cancels of one checkout (5 trials): only real ones", async () => {
+    for (let trial = 0; trial < 5; trial++) {
+      const coupon = await couponOnce();
+      const order = await pendingOrder(coupon.code);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 ? abandonCheckout(order._id, "cancelled") : settlePayment(payment(order)),
+        ),
+      );
+      expect((await Order.findById(order._id).lean())?.status, `trial ${trial}`).toBe("paid");
+      expect(await CouponRedemption.find({ coupon_id: coupon.id }).lean(), `trial ${trial}`).toMatchObject([
+        { order_id: order._id, status: "used" },
+      ]);
+      expect(await PaymentIssue.find({ order_id: order._id }).lean(), `trial ${trial}`).toEqual([]);
+    }
+  });
+
   it("takes a freed use again when a cancelled checkout is paid after all", async () => {
     const coupon = await couponOnce();
     const order = await pendingOrder(coupon.code);

@@ -123,16 +123,16 @@ export function couponRecord(v: CouponFormValue) {
   };
 }
 
-/** A stored coupon as the form's default values. */
+/** A stored coupon as the form's default values. An older document may lack a field: read as its default. */
 export function couponFormDefaults(c: {
   code: string;
   discount_type: string;
   discount_value: number;
   max_uses?: number | null;
   valid_until?: Date | string | null;
-  active: boolean;
-  allowed_emails: string[];
-  allowed_domains: string[];
+  active?: boolean | null;
+  allowed_emails?: string[] | null;
+  allowed_domains?: string[] | null;
 }) {
   return {
     code: c.code,
@@ -140,8 +140,8 @@ export function couponFormDefaults(c: {
     discount_value: String(c.discount_type === "fixed" ? c.discount_value / 100 : c.discount_value),
     max_uses: c.max_uses == null ? "" : String(c.max_uses),
     valid_until: c.valid_until ? sydneyDateInput(c.valid_until) : "",
-    active: c.active ? "on" : "",
-    allowed_emails: c.allowed_emails.join(", "),
-    allowed_domains: c.allowed_domains.join(", "),
+    active: c.active !== false ? "on" : "",
+    allowed_emails: (c.allowed_emails ?? []).join(", "),
+    allowed_domains: (c.allowed_domains ?? []).join(", "),
   };
 }

@@ -32,6 +32,7 @@ async function usesByCoupon(ids: string[]): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r._id, r.n]));
 }
 
+/** A stored coupon as read: an older document (or one written by hand) may lack any optional field. */
 type CouponDoc = {
   _id: unknown;
   code: string;
@@ -39,9 +40,9 @@ type CouponDoc = {
   discount_value: number;
   max_uses?: number | null;
   valid_until?: Date | null;
-  active: boolean;
-  allowed_emails: string[];
-  allowed_domains: string[];
+  active?: boolean | null;
+  allowed_emails?: string[] | null;
+  allowed_domains?: string[] | null;
 };
 
 /** One page of coupons after `cursor`, newest first, each with its times used. */
@@ -64,9 +65,9 @@ export async function listCoupons(
       maxUses: d.max_uses ?? null,
       timesUsed: uses.get(String(d._id)) ?? 0,
       validUntil: d.valid_until ? d.valid_until.toISOString() : null,
-      active: d.active,
-      allowedEmails: d.allowed_emails,
-      allowedDomains: d.allowed_domains,
+      active: d.active !== false,
+      allowedEmails: d.allowed_emails ?? [],
+      allowedDomains: d.allowed_domains ?? [],
     })),
   };
 }

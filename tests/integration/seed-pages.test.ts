@@ -1,0 +1,129 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Coupon, Order } from "~/server/models/index.server";
+import { paidOrder } from "../support/app-data";
+import { signedInUser } from "../support/auth";
+import { intakeCookie, postForm, rawRequest, useRunningAppDatabase } from "../support/http";
+
+/**
+ * The demo data as `npm run seed` writes it, then every page opened as each role would open it with
+ * JavaScript off (a plain GET of the document, and the form posts that re-render a page): no 5xx anywhere.
+ */
+const connect = useRunningAppDatabase();
+const run = promisify(execFile);
+
+const PUBLIC = [
+  "/",
+  "/services",
+  "/about",
+  "/contact",
+  "/24-hour-website",
+  "/review-generation",
+  "/packages",
+  "/maintenance",
+  "/showcase",
+  "/showcase/dog-groomer",
+  "/showcase/unknown",
+  "/privacy",
+  "/terms",
+  "/facebook-disclaimer",
+  "/rapid-website",
+  "/checkout",
+  "/checkout?package=starter",
+  "/checkout?package=starter&maintenance=1",
+  "/order-success?session_id=cs_unknown",
+  "/auth",
+  "/auth?tab=signup",
+  "/auth/forgot-password",
+  "/auth/reset-password?token=abcdefghijklmnopqrstuvwxyz",
+  "/auth/verify?token=abcdefghijklmnopqrstuvwxyz",
+  "/dashboard",
+  "/intake-form",
+  "/order-status",
+  "/maintenance/test-checkout?plan=essentials",
+  "/maintenance/test-portal",
+  "/no-such-page",
+];
+const INTAKE = ["/intake-form", ...Array.from({ length: 14 }, (_, i) => `/intake-form/${i + 1}`), "/order-status"];
+
+let pages: { admin: string[]; coupons: string[] };
+let people: Record<"visitor" | "link holder" | "customer" | "admin", string>;
+
+beforeAll(async () => {
+  await connect();
+  await run("node_modules/.bin/tsx", ["scripts/seed.ts"], { env: process.env, timeout: 120_000 });
+  const coupons = await Coupon.find({}, { _id: 1 }).sort({ created_at: -1 }).limit(20).lean();
+  const orders = await Order.find({}, { _id: 1 }).sort({ created_at: -1 }).limit(20).lean();
+  pages = {
+    coupons: coupons.map((c) => `/admin/coupons/${String(c._id)}`),
+    admin: [
+      "/admin",
+      "/admin?status=paid",
+      "/admin/coupons",
+      "/admin/outbox",
+      "/admin/payments",
+      "/admin/privacy",
+      "/admin/privacy?tab=audit",
+      "/admin/privacy?tab=deletions",
+      "/admin/orders.csv",
+      "/dev/mail",
+      ...orders.flatMap((o) => [
+        `/admin/orders/${o._id}`,
+        `/admin/orders/${o._id}?tab=edit-data`,
+        `/admin/orders/${o._id}?tab=revision-1`,
+        `/admin/privacy/delete/${o._id}`,
+      ]),
+    ],
+  };
+  const holder = await paidOrder();
+  const opened = await rawRequest({ path: `/order-status?access_token=${holder.statusToken}` });
+  const status = ([] as string[]).concat(opened.headers["set-cookie"] ?? []).find((c) => c.startsWith("__status="));
+  people = {
+    visitor: "",
+    "link holder": `${await intakeCookie(holder.token)}; ${status?.split(";")[0] ?? ""}`,
+    customer: (await signedInUser()).cookie,
+    admin: (await signedInUser({ admin: true })).cookie,
+  };
+}, 180_000);
+
+describe("after npm run seed", () => {
+  it("seeds coupons the admin can read", async () => {
+    expect(pages.coupons.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(["visitor", "link holder", "customer", "admin"] as const)(
+    "every page answers a %s without a 5xx",
+    async (role) => {
+      const failures: string[] = [];
+      for (const path of [...PUBLIC, ...INTAKE, ...pages.admin, ...pages.coupons]) {
+        const res = await rawRequest({ path, headers: people[role] ? { Cookie: people[role] } : {} });
+        if (res.status >= 500) failures.push(`${path} ${res.status} ${res.text.slice(0, 200)}`);
+      }
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
+
+  it("the coupon pages re-render after admin posts that fail validation, without a 5xx", async () => {
+    const cookie = people.admin;
+    const failures: string[] = [];
+    const bodies = [
+      { intent: "create", code: "", discount_type: "percentage", discount_value: "" },
+      { intent: "create", code: "X", discount_type: "percentage", discount_value: "500" },
+    ];
+    for (const body of bodies) {
+      const res = await postForm("/admin/coupons", new URLSearchParams(body), { cookie });
+      if (res.status >= 500) failures.push(`/admin/coupons ${res.status}`);
+    }
+    for (const path of pages.coupons.slice(0, 5)) {
+      const res = await postForm(
+        path,
+        new URLSearchParams({ intent: "update", code: "", discount_type: "percentage", discount_value: "0" }),
+        { cookie },
+      );
+      if (res.status >= 500) failures.push(`${path} ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ const entryKey = (el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
     : el.name;
 
 /** Sets a control's value the way typing does, so React and Conform see the change. */
-function put(el: Element, value: string | boolean) {
+export function put(el: Element, value: string | boolean) {
   if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
     if (el.checked !== value) el.click();
     return;

@@ -4,6 +4,7 @@ import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { SendStatus } from "~/components/connection";
+import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { ContactLinks } from "~/components/ContactLinks";
 import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
@@ -60,6 +61,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Contact() {
   const location = useLocation();
+  // The message is kept on this device until it is sent (a reload or a closed tab loses nothing).
+  const restored = useDeviceCopy(CONTACT_FORM_ID, "contact", location.key);
   return (
     <>
       <PageHero
@@ -68,7 +71,7 @@ export default function Contact() {
       />
       <div className="wrap section two-col">
         {/* Keyed by location: after a successful send (a redirect) the form starts empty. */}
-        <ContactForm key={location.key} />
+        <ContactForm key={location.key} restored={restored} />
         <aside aria-labelledby="contact-details-heading">
           <h2 id="contact-details-heading">Other ways to reach us</h2>
           <ul className="checklist">
@@ -89,11 +92,14 @@ const CONTACT_LABELS: Record<(typeof CONTACT_FIELDS)[number], string> = {
   message: "Message",
 };
 
-function ContactForm() {
+const CONTACT_FORM_ID = "contact-form";
+
+function ContactForm({ restored }: { restored: boolean }) {
   const lastResult = useActionData<typeof action>();
   const hydrated = useHydrated();
   const sending = useIsPending({ formAction: "/contact" });
   const [form, fields] = useForm({
+    id: CONTACT_FORM_ID,
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
     shouldValidate: "onSubmit",
@@ -106,6 +112,7 @@ function ContactForm() {
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="contact-form-heading">
       <h2 id="contact-form-heading">Send us a message</h2>
       <FormKey />
+      {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
       <FormAlert message={form.errors?.[0]} failed={failed} />
       <Field id={fields.name.id} label="Name" errors={fields.name.errors} errorId={fields.name.errorId}>
         <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" aria-required="true" />

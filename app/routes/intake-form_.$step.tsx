@@ -11,6 +11,7 @@ import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { fieldLabel, namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
+import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
 import {
   canOpenStep,
@@ -33,6 +34,7 @@ import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/doma
 import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
+import { deviceCopyKey } from "~/server/form-keys.server";
 import {
   brandingChanges,
   brandingPreviews,
@@ -84,6 +86,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     furthest: furthestStep(doc),
     savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
     revision: Number(doc?.revision ?? 0),
+    // Names this order's copies on the device (components/useDeviceCopy.ts) without the order id itself.
+    copyKey: deviceCopyKey(access.orderId),
     extras: {
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
@@ -284,7 +288,17 @@ async function submit(request: Request, access: TokenAccess, doc: Submission) {
 }
 
 export default function IntakeStep() {
-  const { step, name, values: saved, completed, furthest, savedAt, revision, extras } = useLoaderData<typeof loader>();
+  const {
+    step,
+    name,
+    values: saved,
+    completed,
+    furthest,
+    savedAt,
+    revision,
+    copyKey,
+    extras,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const meta = stepMeta(step)!;
   const busy = useIsPending();
@@ -303,6 +317,8 @@ export default function IntakeStep() {
   const conflict = (actionData && "conflict" in actionData ? actionData.conflict : undefined) ?? autosave.conflict;
   // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
   useKeepTyping(form.id, savedAt, renameAfterRemove);
+  // What is typed is kept on this device, per order and step, until the server has it.
+  const restored = useDeviceCopy(form.id, `intake:${copyKey}:${step}`, savedAt);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
   const seqField = useRef<HTMLInputElement>(null);
@@ -376,6 +392,7 @@ export default function IntakeStep() {
               }}
             />
           ) : null}
+          {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />

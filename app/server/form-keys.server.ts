@@ -6,6 +6,10 @@ import { FormReceipt } from "./models/index.server";
 /** A new form key (the root loader puts one in every page; components/FormKey renders it). */
 export const newFormKey = () => randomBytes(16).toString("base64url");
 
+/** Names one order's copies on the customer's device (components/useDeviceCopy.ts) without showing its id. */
+export const deviceCopyKey = (orderId: string) =>
+  createHash("sha256").update(`device-copy:${orderId}`).digest("base64url").slice(0, 16);
+
 /** Fields never hashed into a receipt id (a password must not feed a fast hash we store). */
 const UNHASHED = /password|^formKey$|^csrf/i;
 

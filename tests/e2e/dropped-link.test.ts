@@ -2,6 +2,7 @@ import mongoose from "mongoose";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CONNECTION_MESSAGES } from "~/components/connection";
+import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
 import { ContactMessage, IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
@@ -200,5 +201,37 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     await second.getByRole("button", { name: "Keep this page's answers" }).click();
     await expect.poll(async () => (await draft(orderId)).contact_phone).toBe("0400 000 111");
     expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical");
+  });
+});
+
+describe("a copy on the device (JavaScript on)", () => {
+  it("restores a contact message after a reload, and forgets it once sent", async () => {
+    const page = await freshContactPage(390);
+    const name = `Copy ${Date.now()}`;
+    await fillContact(page, name);
+    await page.waitForTimeout(700); // the copy is written half a second after typing stops
+    await page.reload({ waitUntil: "networkidle" });
+    await page.getByText(RESTORED_MESSAGE).waitFor();
+    expect(await page.getByLabel("Name").inputValue()).toBe(name);
+    expect(await page.getByLabel(/^Message/).inputValue()).toContain("Hello from the farm");
+    await send(page);
+    await sentFlash(page);
+    await page.reload({ waitUntil: "networkidle" });
+    expect(await page.getByLabel("Name").inputValue()).toBe("");
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
+  });
+
+  it("restores an intake step typed but not saved, per step, and drops it once the server has it", async () => {
+    const { orderId, open } = await intakeAt(1, 1280);
+    const page = await open();
+    await page.getByLabel(/^Trading name/).fill("Typed before the crash");
+    await page.waitForTimeout(700);
+    await page.reload({ waitUntil: "networkidle" });
+    await page.getByText(RESTORED_MESSAGE).waitFor();
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Typed before the crash");
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText("Step 2 of 14").waitFor();
+    expect((await draft(orderId)).business_name).toBe("Typed before the crash");
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
   });
 });

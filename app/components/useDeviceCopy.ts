@@ -1,0 +1,123 @@
+import { useActionData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { put } from "./useKeepTyping";
+
+/** A copy on the device lapses after this long (and is removed once the server has what it holds). */
+export const DEVICE_COPY_DAYS = 7;
+export const RESTORED_MESSAGE = "We put back what you typed on this device earlier. It isn't saved yet.";
+const PREFIX = "copy:";
+const LAPSE_MS = DEVICE_COPY_DAYS * 86_400_000;
+
+type Copy = { at: number; entries: [string, string][] };
+
+/** What a person typed: text and choices, never a password, a file or a hidden field. */
+function typedEntries(form: HTMLFormElement): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const el of form.elements) {
+    const input = el as HTMLInputElement;
+    if (!input.name || input.disabled || /password/i.test(input.name)) continue;
+    if (["password", "file", "hidden", "submit", "button"].includes(input.type)) continue;
+    if ((input.type === "checkbox" || input.type === "radio") && !input.checked) continue;
+    if (input.type === "checkbox" || input.type === "radio") entries.push([`${input.name}=${input.value}`, "on"]);
+    else if (input.value !== "") entries.push([input.name, input.value]);
+  }
+  return entries;
+}
+
+function read(key: string): Copy | null {
+  try {
+    const copy = JSON.parse(localStorage.getItem(PREFIX + key) ?? "null") as Copy | null;
+    return copy && Date.now() - copy.at < LAPSE_MS ? copy : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes every copy past its lapse (any key of ours). */
+function pruneLapsed() {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const name = localStorage.key(i);
+    if (name?.startsWith(PREFIX) && !read(name.slice(PREFIX.length))) localStorage.removeItem(name);
+  }
+}
+
+/**
+ * Keeps what is typed into a form in this browser (localStorage, under `key`:
+ * per order and step for the intake) until the server has it, so a reload, a
+ * closed tab or a crash before then loses nothing. Restored when the form is
+ * shown with values that differ from the copy; removed when the form's post
+ * succeeds (a redirect) or the form already shows what the copy holds; lapses
+ * after 7 days. Returns true when something was restored.
+ */
+export function useDeviceCopy(formId: string, key: string | null, version?: unknown) {
+  const [restored, setRestored] = useState(false);
+  const actionData = useActionData();
+  const navigation = useNavigation();
+
+  // A post of this form that answered with a redirect: the server has it (first, so a form
+  // shown afresh after its post succeeded is not filled again from the copy).
+  const mine = navigation.formMethod?.toUpperCase() === "POST" && navigation.state !== "idle";
+  const postedKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (mine) {
+      const form = document.getElementById(formId) as HTMLFormElement | null;
+      const path = (url: string) => new URL(url, window.location.href).pathname;
+      if (form && navigation.formAction && path(form.action) === path(navigation.formAction)) postedKey.current = key;
+    } else if (postedKey.current) {
+      if (actionData === undefined) localStorage.removeItem(PREFIX + postedKey.current);
+      postedKey.current = null;
+    }
+  }, [mine, key, actionData, formId, navigation.formAction]);
+
+  // Shown (again): restore what the server does not have yet, or drop a copy it already has.
+  useEffect(() => {
+    if (!key) return;
+    try {
+      pruneLapsed();
+      const copy = read(key);
+      const form = document.getElementById(formId) as HTMLFormElement | null;
+      if (!copy || !form) return;
+      const shown = new Map(typedEntries(form));
+      const missing = copy.entries.filter(([name, value]) => shown.get(name) !== value);
+      if (!missing.length) return localStorage.removeItem(PREFIX + key);
+      for (const [entry, value] of missing) {
+        const [name, choice] = entry.split("=");
+        const el = [...form.elements].find(
+          (c) =>
+            (c as HTMLInputElement).name === name && (choice === undefined || (c as HTMLInputElement).value === choice),
+        );
+        if (el) put(el, choice === undefined ? value : true);
+      }
+      setRestored(true);
+    } catch {
+      // Storage refused (private mode, full): the page works as before.
+    }
+  }, [formId, key, version]);
+
+  // Typing: keep a copy, written at most every half second.
+  useEffect(() => {
+    if (!key) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onInput = (event: Event) => {
+      const form = (event.target as HTMLInputElement).form;
+      if (form?.id !== formId) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        try {
+          localStorage.setItem(PREFIX + key, JSON.stringify({ at: Date.now(), entries: typedEntries(form) }));
+        } catch {
+          // Storage refused: nothing to keep.
+        }
+      }, 500);
+    };
+    document.addEventListener("input", onInput, true);
+    document.addEventListener("change", onInput, true);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("input", onInput, true);
+      document.removeEventListener("change", onInput, true);
+    };
+  }, [formId, key]);
+
+  return restored;
+}

@@ -70,6 +70,7 @@ if ((await Order.countDocuments()) === 0) {
 console.log("Seeded demo data.");
 console.log(`  admin:    ${admin.email} / ${admin.password}`);
 console.log(`  customer: ${customer.email} / ${customer.password}`);
+console.log("            (the admin sets up two-factor sign-in with an authenticator app at the first sign-in)");
 console.log("  coupons:  WELCOME10 (10%), SAVE50 ($50 off), LASTONE (one use left), EXPIRED");
 if (links.length) console.log(`  intake and order-status links:\n    ${links.join("\n    ")}`);
 await disconnectDb();

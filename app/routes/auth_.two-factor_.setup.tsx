@@ -18,7 +18,7 @@ import { TOTP_SETTINGS } from "~/domain/totp";
 import { requireUser, signInState } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { endAllSessions, rotateSession, sessionIdOf } from "~/server/session.server";
+import { endAllSessions, markVerified, rotateSession, sessionIdOf } from "~/server/session.server";
 import {
   checkSecondFactor,
   confirmEnrolment,
@@ -50,12 +50,19 @@ async function enrollingUser(request: Request) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  const state = await signInState(request);
+  // Just turned on (this page's own post renders it, with the recovery codes): nothing more to set up.
+  if (state.kind === "signed-in" && state.user.twoFactor) {
+    const to = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/dashboard");
+    return { redirectTo: to, admin: state.user.isAdmin, enrolment: null, alreadyOn: true };
+  }
   const { user, redirectTo } = await enrollingUser(request);
   const view = await enrolmentView(user);
   return {
     redirectTo: user.isAdmin && redirectTo === "/dashboard" ? "/admin" : redirectTo,
     admin: user.isAdmin,
     enrolment: view ? { secret: view.secret.replace(/(.{4})/g, "$1 ").trim(), qrSvg: view.qrSvg } : null,
+    alreadyOn: false,
   };
 }
 
@@ -81,8 +88,9 @@ export async function action({ request }: ActionFunctionArgs) {
           { status: outcome.message === TWO_FACTOR_MESSAGES.tooMany ? 429 : 400 },
         );
       }
-      // The code just typed is this session's proof; a new session id carries it.
-      const cookie = await rotateSession(request, user.id, { verifiedAt: Date.now(), admin: user.isAdmin });
+      // The code just typed is this session's proof. The id stays (it is new since the password), so the
+      // page this post renders, whose loader still reads the old cookie, sees the session signed in.
+      const cookie = await markVerified(request);
       return data(
         { recoveryCodes: outcome.recoveryCodes.map(formatRecoveryCode), continueTo: redirectTo },
         { headers: { "Set-Cookie": cookie } },
@@ -117,10 +125,24 @@ async function turnOff(request: Request, form: FormData) {
 }
 
 export default function TwoFactorSetup() {
-  const { enrolment, admin, redirectTo } = useLoaderData<typeof loader>();
+  const { enrolment, admin, redirectTo, alreadyOn } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (actionData && "recoveryCodes" in actionData) {
     return <RecoveryCodes codes={actionData.recoveryCodes} continueTo={actionData.continueTo} />;
+  }
+  if (alreadyOn) {
+    return (
+      <>
+        <PageHero title="Two-Factor Sign-In Is On" lead="Your account asks for a code after the password." />
+        <div className="wrap section narrow">
+          <p>
+            <Link to={redirectTo} className="button button-primary">
+              Continue
+            </Link>
+          </p>
+        </div>
+      </>
+    );
   }
   return (
     <>

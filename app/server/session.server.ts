@@ -111,6 +111,13 @@ export async function rotateSession(
   return sessionStorage().commitSession(session);
 }
 
+/** Records a second-factor code entered now in this session (same id); returns its Set-Cookie header. */
+export async function markVerified(request: Request): Promise<string> {
+  const session = await getSession(request);
+  session.set("verifiedAt", Date.now());
+  return sessionStorage().commitSession(session);
+}
+
 /** The id of the session a Set-Cookie header carries (to keep that one when ending the others). */
 export async function sessionIdOf(setCookie: string): Promise<string | undefined> {
   const session = await sessionStorage().getSession(setCookie.split(";")[0]);

@@ -189,6 +189,7 @@ describe("enrolment", () => {
 
   it("lets a customer opt in from the dashboard and off again with a code", async () => {
     const customer = await signedInUser();
+    const elsewhere = (await passwordStep(customer.email, customer.password, "/dashboard")).cookie;
     const start = await call(
       setupAction as Handler,
       "/auth/two-factor/setup?redirectTo=%2Fdashboard",
@@ -208,8 +209,8 @@ describe("enrolment", () => {
     });
     const full = sessionCookie(done);
     expect(full).not.toBe("");
-    // The old password-only session now owes a code; the new one is signed in.
-    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: customer.cookie } }))).toBeNull();
+    // Another browser's password-only session now owes a code; this one, where the code was typed, is signed in.
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: elsewhere } }))).toBeNull();
     expect((await getUser(new Request("http://localhost/", { headers: { Cookie: full } })))?.twoFactor).toBe(true);
     // Next sign-in asks for a code.
     const { answer } = await passwordStep(customer.email, customer.password, "/dashboard");

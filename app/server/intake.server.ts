@@ -5,6 +5,7 @@ import { getEnv } from "./env.server";
 import { log } from "./log.server";
 import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
+import { startClock } from "./delivery-clock.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
 import { markTokenUsed, type TokenAccess } from "./tokens.server";
 import { MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
@@ -199,13 +200,14 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const doc = await loadSubmission(access.orderId);
   if (!doc) throw new Error("Nothing to submit");
   const data = doc as Record<string, unknown>;
+  const submittedAt = doc.submitted_at ?? new Date();
   // The submitted data first (an idempotent $set), so no claim below can lose it.
   await IntakeSubmission.updateOne(
     { _id: access.orderId },
     {
       $set: {
         status: "submitted",
-        submitted_at: doc.submitted_at ?? new Date(),
+        submitted_at: submittedAt,
         // A customer who opted out of AI (step 12) has nothing prepared for it: the site is built by hand.
         ai_safe_data: data.ai_processing_consent ? aiSafeData(data) : null,
         privacy_summary: privacySummary(data),
@@ -213,6 +215,8 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
       $max: { furthest_step: 15 },
     },
   );
+  // The materials are in: the delivery clock starts (once; a later update does not move it).
+  const deadline = await startClock(access.orderId, submittedAt);
   if (!(await claimOnce(`intake-submit:${access.tokenId}`))) return "updated"; // a repeat of a submit already done
   const created = await claimOnce(`intake-created:${access.orderId}`);
   await markTokenUsed(access.tokenId);
@@ -240,7 +244,13 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
     key: `intake-notice:${access.tokenId}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: contact ?? buyer,
-    ...intakeNotice({ businessName, orderId: access.orderId, updated: !created }),
+    ...intakeNotice({
+      businessName,
+      orderId: access.orderId,
+      updated: !created,
+      deadline,
+      adminUrl: `${getEnv().APP_URL}/admin/orders/${access.orderId}`,
+    }),
   });
   log("info", "intake.submitted", { order_id: access.orderId, updated: !created });
   return created ? "submitted" : "updated";

@@ -1,7 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { formatCents } from "~/content/offer";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { deliveryHours } from "~/domain/admin/orders";
 import { adminTokenState } from "~/domain/admin/token";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
@@ -10,6 +9,7 @@ import { formatDateTime } from "~/domain/dates";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
+import { recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
@@ -89,22 +89,14 @@ export async function loadOrderDetail(
   };
 }
 
-/** Saves the draft URL; the first one also records when the first draft was delivered (the Avg Delivery measure). */
+/**
+ * Saves the draft URL. The first save while the delivery clock runs delivers the
+ * first draft: its time is stored once and the customer e-mailed the link once.
+ */
 export async function saveDraftUrl(input: { orderId: string; url: string; actor: Actor; now?: Date }) {
   await connectDb();
-  const now = input.now ?? new Date();
   await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
-  const submission = await IntakeSubmission.findById(input.orderId, { submitted_at: 1 }).lean();
-  // Only the first save matches draft_delivered_at: null, so racing saves measure once.
-  await Order.updateOne(
-    { _id: input.orderId, draft_delivered_at: null },
-    {
-      $set: {
-        draft_delivered_at: now,
-        delivery_hours: submission?.submitted_at ? deliveryHours(submission.submitted_at, now) : null,
-      },
-    },
-  );
+  await recordDelivery({ orderId: input.orderId, draftUrl: input.url, now: input.now });
   await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
 }
 

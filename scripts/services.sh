@@ -36,9 +36,29 @@ ports() { # profile -> sets MONGO_PORT SMTP_PORT MAIL_HTTP_PORT S3_PORT STRIPE_P
   esac
 }
 
+# FerretDB is built with the patches in scripts/services/patches/ (each says why, and what
+# upstream does): the pinned module comes from the Go module proxy as go.sum says, a copy of it
+# in .cache/ferretdb-build/src gets the patches, and FerretDB is built against that copy through
+# a go.mod of its own there (ours plus one `replace`). Ours and the module cache stay untouched.
+ferretdb_modfile() { # prints the path of the go.mod to build FerretDB with
+  local dir out
+  dir="$(cd "$SRC" && GOFLAGS=-mod=mod go mod download -json github.com/FerretDB/FerretDB | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [[ -d "$dir" ]] || { say "could not find the FerretDB module after go mod download"; exit 1; }
+  out="$ROOT/.cache/ferretdb-build"
+  rm -rf "$out" && mkdir -p "$out" && cp -R "$dir" "$out/src" && chmod -R u+w "$out/src"
+  for patch in "$SRC"/patches/ferretdb-*.patch; do
+    # GIT_DIR: a patch applied to plain files, whatever repository the checkout sits in.
+    (cd "$out/src" && GIT_DIR=/nonexistent git apply -p1 "$patch") ||
+      { say "the patch $patch no longer applies to $dir"; exit 1; }
+  done
+  cp "$SRC/go.sum" "$out/go.sum"
+  { cat "$SRC/go.mod"; echo; echo "replace github.com/FerretDB/FerretDB => $out/src"; } >"$out/go.mod"
+  echo "$out/go.mod"
+}
+
 build() {
-  local stamp want
-  want="$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -d' ' -f1)"
+  local stamp want modfile
+  want="$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" "$SRC"/patches/* | sha256sum | cut -d' ' -f1)"
   stamp="$BIN/.stamp"
   if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] &&
      [[ -x "$BIN/ferretdb" && -x "$BIN/mailpit" && -x "$BIN/versitygw" && -x "$BIN/stripe-mock" ]]; then
@@ -47,7 +67,9 @@ build() {
   command -v go >/dev/null || { say "Go is needed to build the local services (https://go.dev/dl/)"; exit 1; }
   say "building FerretDB, Mailpit, versitygw and stripe-mock with Go (a first build takes a few minutes)..."
   mkdir -p "$BIN"
-  (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$BIN/ferretdb" . && GOFLAGS=-mod=mod go build -o "$BIN/" tool)
+  modfile="$(ferretdb_modfile)"
+  (cd "$SRC" && GOFLAGS=-mod=mod go build -modfile "$modfile" -o "$BIN/ferretdb" . &&
+    GOFLAGS=-mod=mod go build -o "$BIN/" tool)
   echo "$want" >"$stamp"
   say "built into $BIN"
 }

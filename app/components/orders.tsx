@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { FormAlert } from "~/components/forms";
+import { formatDateTime } from "~/domain/dates";
 import { useIsPending } from "~/components/hooks";
 import {
   FEEDBACK_MAX,
@@ -77,11 +78,7 @@ export function RevisionRounds({
               <>
                 <p className="badges">
                   <span className="badge">Submitted</span>
-                  {r.submittedAt ? (
-                    <span className="hint">
-                      {new Date(r.submittedAt).toLocaleString("en-AU", { dateStyle: "medium", timeStyle: "short" })}
-                    </span>
-                  ) : null}
+                  {r.submittedAt ? <span className="hint">{formatDateTime(r.submittedAt)}</span> : null}
                 </p>
                 <label htmlFor={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
                   Your feedback for revision {r.round}

@@ -1,5 +1,5 @@
 import { findPackage } from "~/content/packages";
-import { BUSINESS_TIME_ZONE } from "./dates";
+import { formatDeadline } from "./dates";
 import * as z from "./zod";
 
 /**
@@ -148,30 +148,12 @@ export function clockSummary(state: ClockState): string {
   }
 }
 
-/** "Tue 25 Nov, 3:00 pm" in the business's time zone (Sydney): the due line's date. */
-export function formatDueDate(value: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-AU", {
-      timeZone: BUSINESS_TIME_ZONE,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      hour: "numeric",
-      minute: "2-digit",
-      hour12: true,
-    })
-      .formatToParts(value)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.weekday} ${parts.day} ${parts.month}, ${parts.hour}:${parts.minute} ${String(parts.dayPeriod).toLowerCase()}`;
-}
-
 /** What the customer reads about the clock (dashboard, order status), or null before it starts. */
 export function customerClockLine(state: ClockState): string | null {
   switch (state.kind) {
     case "running":
     case "overdue":
-      return `Your first draft is due by ${formatDueDate(state.deadline)}`;
+      return `Your first draft is due by ${formatDeadline(state.deadline)}`;
     case "delivered":
       return `Draft delivered in ${formatSpan(state.msTaken)}`;
     case "refunded":

@@ -117,8 +117,8 @@ export const REVISION_MESSAGES = {
   already: "Feedback for this round was already submitted.",
 } as const;
 
-/** A revision round posted by a form: 1, 2 or 3. */
-export const RoundSchema = z.coerce.number().check(z.int(), z.gte(1), z.lte(3));
+/** A revision round posted by a form ("1", "2" or "3"), parsed to the `Round` it names. */
+export const RoundSchema = z.pipe(z.coerce.number(), z.literal(ROUNDS));
 
 /** The feedback form, shared by the dashboard and the order status page. */
 export const FeedbackSchema = z.object({

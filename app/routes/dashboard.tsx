@@ -5,6 +5,7 @@ import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { formatCents } from "~/content/offer";
+import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
 import { isPaid, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
@@ -59,9 +60,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
-
 export default function Dashboard() {
   const { user, orders, plan } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FeedbackReply;
@@ -105,7 +103,7 @@ export default function Dashboard() {
           {plan ? (
             <p>
               Your plan: <strong>{plan.name}</strong>
-              {plan.nextBilling ? `. Next billing date: ${dateText(plan.nextBilling)}.` : "."}
+              {plan.nextBilling ? `. Next billing date: ${formatDate(plan.nextBilling)}.` : "."}
             </p>
           ) : (
             <p>Keep your website secure, backed up and up to date with a monthly plan.</p>
@@ -152,7 +150,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         Order #{order.shortId} <StatusBadge status={order.status} />
       </h3>
       <p>
-        {order.productName} · {formatCents(order.amount)} AUD · {dateText(order.createdAt)}
+        {order.productName} · {formatCents(order.amount)} AUD · {formatDate(order.createdAt)}
       </p>
       {order.draftUrl ? (
         <p>

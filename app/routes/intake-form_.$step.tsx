@@ -178,7 +178,11 @@ async function save(
 ): Promise<Saved> {
   const reached = intent.type === "next" ? step + 1 : step;
   if (step !== 4)
-    return { doc: await saveStep(access.orderId, step, values, reached), problems: [], photosWithoutAlt: false };
+    return {
+      doc: await saveStep(access.orderId, step, values, reached, before),
+      problems: [],
+      photosWithoutAlt: false,
+    };
 
   const branding = await brandingChanges({
     orderId: access.orderId,
@@ -196,6 +200,7 @@ async function save(
     step,
     { ...fields, photoMetadata: branding.photos },
     photosWithoutAlt ? step : reached,
+    before,
     branding.set,
   );
   await deleteUploads(branding.obsolete);

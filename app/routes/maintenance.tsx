@@ -6,6 +6,7 @@ import { PageHero } from "~/components/PageHero";
 import { findPlan, MAINTENANCE_GUARANTEE, MAINTENANCE_PLANS } from "~/content/maintenance";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
+import { formatDate } from "~/domain/dates";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { getUser, requireUser } from "~/server/auth.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
@@ -104,12 +105,7 @@ export default function Maintenance() {
                   <Form method="post">
                     {current?.nextBilling ? (
                       <p className="hint">
-                        {current.cancelAtPeriodEnd ? "Ends on" : "Next billing date:"}{" "}
-                        {new Date(current.nextBilling).toLocaleDateString("en-AU", {
-                          day: "numeric",
-                          month: "short",
-                          year: "numeric",
-                        })}
+                        {current.cancelAtPeriodEnd ? "Ends on" : "Next billing date:"} {formatDate(current.nextBilling)}
                       </p>
                     ) : null}
                     <button

@@ -5,6 +5,7 @@ import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackR
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
+import { formatDate } from "~/domain/dates";
 import { BUSINESS } from "~/content/site";
 import {
   ACCESS_LABELS,
@@ -119,9 +120,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric" });
-
 function SupportLink() {
   return <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>;
 }
@@ -178,7 +176,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <dt>Order</dt>
           <dd>#{order.shortId}</dd>
           <dt>Ordered</dt>
-          <dd>{dateText(order.createdAt)}</dd>
+          <dd>{formatDate(order.createdAt)}</dd>
           <dt>Amount paid</dt>
           <dd>{formatCents(order.amountPaid)} AUD</dd>
           <dt>Contact e-mail</dt>
@@ -208,8 +206,8 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             ? "You've submitted your intake form."
             : access.expiresAt
               ? access.state === "expired"
-                ? `Your link expired on ${dateText(access.expiresAt)}.`
-                : `Your link works until ${dateText(access.expiresAt)} (${access.daysLeft} days left).`
+                ? `Your link expired on ${formatDate(access.expiresAt)}.`
+                : `Your link works until ${formatDate(access.expiresAt)} (${access.daysLeft} days left).`
               : null}
         </p>
         {access.state === "expired" || access.state === "expiring" ? (

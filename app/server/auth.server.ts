@@ -226,9 +226,11 @@ export async function signUp(
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
     const hour = Math.floor(Date.now() / (60 * MINUTE));
+    const existing = await User.findOne({ email }, { _id: 1 }).lean();
     await queueMail({
       key: `account-exists:${email}:${hour}`,
       to: email,
+      about: existing ? { userId: String(existing._id) } : {},
       ...accountExists({ signInUrl: absoluteUrl("/auth"), resetUrl: absoluteUrl("/auth/forgot-password") }),
     });
   }
@@ -269,6 +271,7 @@ async function sendConfirmation(user: { id: string; email: string }) {
   await queueMail({
     key: `verify:${hashLinkToken(token)}`,
     to: user.email,
+    about: { userId: user.id },
     ...confirmEmail({ url: absoluteUrl(`/auth/verify?token=${token}`) }),
   });
 }
@@ -315,6 +318,7 @@ async function sendResetLink(email: string) {
   await queueMail({
     key: `reset:${hashLinkToken(token)}`,
     to: email,
+    about: { userId: String(user._id) },
     ...passwordReset({ url: absoluteUrl(`/auth/reset-password?token=${token}`), validMinutes: RESET_VALID_MINUTES }),
   });
   log("info", "auth.reset_requested", { user_id: String(user._id) });

@@ -21,6 +21,7 @@ export async function receiveContactMessage(input: ContactInput) {
     key: `contact:${id}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: input.email,
+    about: {}, // an enquiry belongs to no order or account
     ...contactNotice(input),
   });
   await ContactMessage.create({

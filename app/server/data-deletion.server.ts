@@ -1,4 +1,3 @@
-import mongoose from "mongoose";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
 import {
@@ -27,8 +26,6 @@ export const DELETED_EMAIL = "deleted@deleted.invalid";
 
 /** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
 export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail. */
 function submissionKeys(submission: Record<string, unknown> | null): string[] {
@@ -62,28 +59,16 @@ export async function deleteOrderData(input: {
   const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };
   const submission = (await IntakeSubmission.findById(orderId).lean()) as unknown as Record<string, unknown> | null;
-  const addresses = [
-    ...new Set(
-      [order.email, submission?.contact_email]
-        .filter((a): a is string => typeof a === "string" && a.includes("@") && a !== DELETED_EMAIL)
-        .map((a) => a.toLowerCase()),
-    ),
-  ];
 
   // Uploads first: the submission names the keys, so it is removed only after them.
   const storage = getStorage();
   for (const key of submissionKeys(submission)) await storage.delete(key);
   for (const prefix of UPLOAD_PREFIXES) await storage.deletePrefix(`${prefix}/${orderId}/`);
 
-  // Mail: everything queued for this order (keyed by its id or one of its tokens' ids), and every
-  // message already sent to its addresses. Mail still waiting for the same person's other orders stays.
-  const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
-  const forOrder = { key: mongoose.trusted({ $regex: [orderId, ...tokenIds].map(escapeRegex).join("|") }) };
-  const kept = {
-    to: mongoose.trusted({ $in: addresses }),
-    status: mongoose.trusted({ $in: ["sent" as const, "failed" as const] }),
-  };
-  await OutboxMessage.deleteMany(addresses.length ? { $or: [forOrder, kept] } : forOrder);
+  // Mail: every message recorded as being about this order when it was queued (to the customer, to the
+  // contact address they typed, the business's notices of it), whatever its state. Never by address: another
+  // order, or the business, may share the address the customer typed.
+  await OutboxMessage.deleteMany({ order_id: orderId });
 
   await Promise.all([
     IntakeToken.deleteMany({ order_id: orderId }),

@@ -1,4 +1,3 @@
-import mongoose from "mongoose";
 import { connectDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -22,8 +21,11 @@ const INTERNAL_FIELDS = new Set([
 ]);
 const MAX_EMAILS = 200;
 
-/** E-mailed links carry access tokens; a downloaded file that lies around must not open anything. */
-const withoutTokens = (text: string) => text.replace(/((?:access_)?token=)[A-Za-z0-9_-]+/g, "$1[removed]");
+/**
+ * E-mailed links carry access tokens (intake, order status, confirmation, reset); a downloaded file that lies
+ * around must not open anything, so every token in a message's text is removed.
+ */
+const withoutTokens = (text: string) => text.replace(/((?:access_)?token=)[^\s&"'<>)\]]+/g, "$1[removed]");
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -57,10 +59,11 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
   const order = await Order.findById(input.orderId).lean();
   if (!order) return null;
   const submission = await IntakeSubmission.findOne({ order_id: input.orderId }).lean();
-  const addresses = [...new Set([order.email, submission?.contact_email].filter((a): a is string => Boolean(a)))];
   const [emails, feedback, audit, reminders] = await Promise.all([
+    // The mail recorded as being about this order when it was queued: never chosen by address, since the
+    // customer types the intake's contact address and could name anyone's (the business's, another customer's).
     OutboxMessage.find(
-      { to: mongoose.trusted({ $in: addresses }) },
+      { order_id: input.orderId },
       { to: 1, subject: 1, text: 1, status: 1, created_at: 1, sent_at: 1 },
     )
       .sort({ created_at: -1 })

@@ -153,6 +153,7 @@ export async function restartClock(input: {
   await queueMail({
     key,
     to: order.email,
+    about: { orderId: input.orderId },
     ...clockRestarted({
       missing: input.missing,
       deadline: event.deadline!,
@@ -198,6 +199,7 @@ export async function recordDelivery(input: { orderId: string; draftUrl: string;
   await queueMail({
     key,
     to: order.email,
+    about: { orderId: input.orderId },
     ...draftDelivered({ draftUrl: event.draft_url!, statusUrl: await statusUrlOf(input.orderId) }),
   });
   if (made) log("info", "clock.delivered", { order_id: input.orderId });
@@ -238,6 +240,7 @@ export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKin
       await queueMail({
         key,
         to: getEnv().BUSINESS_EMAIL,
+        about: { orderId: order._id },
         ...clockAlert({
           kind,
           orderId: order._id,

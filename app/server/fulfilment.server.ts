@@ -117,6 +117,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
   await queueMail({
     key: `order-paid:${payment.orderId}`,
     to: order.email,
+    about: { orderId: payment.orderId },
     ...orderConfirmation({
       orderId: payment.orderId,
       productName: order.product_name,
@@ -128,6 +129,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
     key: `order-paid-notice:${payment.orderId}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: order.email,
+    about: { orderId: payment.orderId },
     ...orderPaidNotice({
       orderId: payment.orderId,
       productName: order.product_name,

@@ -29,47 +29,58 @@ export async function loadSubmission(orderId: string): Promise<Submission | null
 
 /**
  * Applies an update to the order's submission, creating the draft on the first
- * save, in one round trip; returns the document as saved. Two first saves that
- * race both try to insert: the loser's E11000 is retried as an update.
+ * save, in one round trip. Two first saves that race both try to insert: the
+ * loser's E11000 is retried as an update.
  */
-async function upsertSubmission(orderId: string, update: Record<string, unknown>): Promise<Submission> {
+async function upsertSubmission(orderId: string, update: Record<string, unknown>): Promise<void> {
   await connectDb();
   const write = () =>
-    IntakeSubmission.findOneAndUpdate(
-      { _id: orderId },
-      { ...update, $setOnInsert: { order_id: orderId } },
-      { upsert: true, returnDocument: "after" },
-    ).lean<Submission>();
+    IntakeSubmission.updateOne({ _id: orderId }, { ...update, $setOnInsert: { order_id: orderId } }, { upsert: true });
   try {
-    return (await write())!;
+    await write();
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    return (await write())!;
+    await write();
   }
 }
 
 /**
  * Saves one step's fields (and `extra` stored fields) to the order's draft and
- * updates the order's intake_progress. `reached` raises the furthest step.
+ * returns the draft as saved, worked out from `before` (the draft this request
+ * read) rather than read back. `reached` raises the furthest step. The order's
+ * intake_progress is written beside it, and only when the save changes it: a
+ * step post is then three round trips (the link, the draft, this save).
  */
 export async function saveStep(
   orderId: string,
   step: number,
   values: IntakeData,
   reached: number,
+  before: Submission | null,
   extra: Record<string, unknown> = {},
 ): Promise<Submission> {
-  const doc = await upsertSubmission(orderId, {
-    $set: { ...storedFields(step, values), ...extra },
-    $max: { furthest_step: reached },
-  });
-  await Order.updateOne({ _id: orderId }, { $set: { intake_progress: intakeProgress(doc) } });
+  const set = { ...storedFields(step, values), ...extra };
+  const doc: Submission = {
+    // A first save inserts the draft with the model's defaults (no round trip to build them).
+    ...(before ?? new IntakeSubmission({ _id: orderId, order_id: orderId }).toObject<Submission>()),
+    // mongoose leaves a field that is undefined in an update as it was stored.
+    ...Object.fromEntries(Object.entries(set).filter(([, value]) => value !== undefined)),
+    furthest_step: Math.max(Number(before?.furthest_step ?? 0), reached),
+    updated_at: new Date(),
+  };
+  const progress = intakeProgress(doc);
+  await Promise.all([
+    upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }),
+    before && progress === intakeProgress(before)
+      ? null
+      : Order.updateOne({ _id: orderId }, { $set: { intake_progress: progress } }),
+  ]);
   return doc;
 }
 
 /** Saves only these stored fields (files that arrived with a post refused for its other fields). */
-export async function saveFields(orderId: string, set: Record<string, unknown>): Promise<Submission> {
-  return upsertSubmission(orderId, { $set: set });
+export async function saveFields(orderId: string, set: Record<string, unknown>): Promise<void> {
+  await upsertSubmission(orderId, { $set: set });
 }
 
 /* Step 4: the logo and photos */
@@ -238,12 +249,18 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const businessName = (doc.business_name as string | null) ?? "your business";
   const message = intakeConfirmation({ businessName, updated: !created });
   for (const [i, to] of recipients.entries()) {
-    await queueMail({ key: `intake-confirmation:${access.tokenId}${i ? `:${i}` : ""}`, to, ...message });
+    await queueMail({
+      key: `intake-confirmation:${access.tokenId}${i ? `:${i}` : ""}`,
+      to,
+      about: { orderId: access.orderId },
+      ...message,
+    });
   }
   await queueMail({
     key: `intake-notice:${access.tokenId}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: contact ?? buyer,
+    about: { orderId: access.orderId },
     ...intakeNotice({
       businessName,
       orderId: access.orderId,

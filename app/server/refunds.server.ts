@@ -195,6 +195,7 @@ async function finishRefund(orderId: string) {
   await queueMail({
     key: refundKey(orderId),
     to: order.email,
+    about: { orderId },
     ...orderRefunded({ orderId, amount: formatCents(event.amount ?? 0) }),
   });
 }

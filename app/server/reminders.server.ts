@@ -230,7 +230,7 @@ async function deliver(
     throw error;
   }
   try {
-    await queueMail({ key, to: g.order.email, ...mail });
+    await queueMail({ key, to: g.order.email, about: { orderId: g.order._id }, ...mail });
   } catch (error) {
     // Not queued: free the window so the next run tries again, rather than record a reminder nobody got.
     await ReminderLog.deleteOne({ key });

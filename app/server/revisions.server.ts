@@ -71,6 +71,7 @@ export async function submitFeedback(input: {
     key: `notify-admin-revision:${input.orderId}:${input.round}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: order.email,
+    about: { orderId: input.orderId },
     ...revisionNotice({
       orderId: input.orderId,
       businessName: submission?.business_name ?? order.email,

@@ -4,7 +4,10 @@ import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
+import { receiveContactMessage } from "~/server/contact.server";
 import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
+import { getEnv } from "~/server/env.server";
+import { submitIntake } from "~/server/intake.server";
 import { queueMail } from "~/server/mail/outbox.server";
 import {
   AdminAuditLog,
@@ -60,7 +63,14 @@ async function customerWithData() {
     { _id: orderId },
     { $set: { revision_1_feedback: "Please change my phone", draft_url: "https://draft.example" } },
   );
-  await queueMail({ key: `something-later:${orderId}`, to: contact, subject: "s", text: "t", html: "h" });
+  await queueMail({
+    key: `something-later:${orderId}`,
+    to: contact,
+    about: { orderId },
+    subject: "s",
+    text: "t",
+    html: "h",
+  });
   return { orderId, email, contact };
 }
 
@@ -141,6 +151,36 @@ describe("Confirm Data Deletion", () => {
     expect(await IntakeSubmission.countDocuments({ order_id: theirs.orderId })).toBe(1);
     expect(await objectsUnder(`logos/${theirs.orderId}/`)).toHaveLength(1);
     expect(await OutboxMessage.countDocuments({ to: theirs.contact })).toBe(1);
+  });
+
+  it("deletes only the order's own mail: another order typing the same contact address, and the business, keep theirs", async () => {
+    const shared = `shared-${randomUUID()}@example.test`;
+    await receiveContactMessage({ name: "Neighbour", email: shared, message: "Do you build sites for plumbers?" });
+    await receiveContactMessage({ name: "Someone", email: `x-${randomUUID()}@example.test`, message: "Hello there" });
+    // Two orders whose intake names the same contact address, and one naming the business's own.
+    const orders: Awaited<ReturnType<typeof paidOrderWithSession>>[] = [];
+    for (const contact of [shared, shared, getEnv().BUSINESS_EMAIL]) {
+      const order = await paidOrderWithSession(`buyer-${randomUUID()}@example.test`);
+      await IntakeSubmission.create({ order_id: order.orderId, business_name: "Shared Co", contact_email: contact });
+      await submitIntake({ orderId: order.orderId, tokenId: order.tokenId });
+      orders.push(order);
+    }
+    // Delivered, as the business's notices and the enquiries are by now.
+    const all = await OutboxMessage.find({}, { key: 1 }).lean();
+    await OutboxMessage.updateMany(
+      { _id: mongoose.trusted({ $in: all.map((m) => m._id) }) },
+      { $set: { status: "sent", sent_at: new Date() } },
+    );
+    const [first, other, business] = orders;
+    const ofOrder = (o: (typeof orders)[number], key: string) => key.includes(o.orderId) || key.includes(o.tokenId);
+    const expected = all.filter((m) => !ofOrder(first, m.key) && !ofOrder(business, m.key)).map((m) => m.key);
+    expect(expected.filter((k) => k.startsWith("contact:"))).toHaveLength(2);
+    expect(expected.filter((k) => ofOrder(other, k))).toHaveLength(5); // paid, paid notice, 2 confirmations, intake notice
+
+    await deleteOrderData({ orderId: first.orderId, reason: "test" });
+    await deleteOrderData({ orderId: business.orderId, reason: "test" });
+    const left = (await OutboxMessage.find({}, { key: 1 }).lean()).map((m) => m.key);
+    expect(left.sort()).toEqual(expected.sort());
   });
 
   it("is a 404 for an unknown order, and a 400 for an unknown intent", async () => {

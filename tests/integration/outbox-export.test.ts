@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import { action as outboxAction, loader as outboxLoader } from "~/routes/admin.outbox";
 import { action as accountExport, loader as accountExportLoader } from "~/routes/dashboard.orders.$orderId.export";
 import { action as tokenExport } from "~/routes/order-status.export";
+import { receiveContactMessage } from "~/server/contact.server";
 import { EXPORT_LIMIT } from "~/server/data-export.server";
+import { getEnv } from "~/server/env.server";
+import { submitIntake } from "~/server/intake.server";
 import { fulfilOrder, intakeTokenFor, statusTokenFor } from "~/server/fulfilment.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { layout } from "~/server/mail/templates.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
+import { paidOrderWithSession } from "../support/admin";
 import { tokenCookie } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -195,10 +199,12 @@ describe("the data export routes", () => {
     expect(data.intake.logo_url).toMatch(/^http.*\/uploads\/logos\//);
     expect(data.consents.data_retention_period).toBe("1year");
     expect(JSON.stringify(data)).not.toContain("secret-key");
-    expect(data.emails).toHaveLength(1);
+    // The payment e-mail, and the business's notice of the order.
+    expect(data.emails).toHaveLength(2);
+    const paymentMail = data.emails.find((m: { to: string }) => m.to === mine.email);
     // The e-mail's text is there, but its links no longer open anything.
-    expect(data.emails[0].text).toContain("intake-form?token=[removed]");
-    expect(data.emails[0].text).toContain("order-status?access_token=[removed]");
+    expect(paymentMail.text).toContain("intake-form?token=[removed]");
+    expect(paymentMail.text).toContain("order-status?access_token=[removed]");
     expect(JSON.stringify(data)).not.toContain(mine.statusToken);
 
     // No link, a forged cookie, or the intake form's cookie: back to the status page with the spec's message.
@@ -207,6 +213,39 @@ describe("the data export routes", () => {
         tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
       );
       expect(refused.headers.get("Location"), cookie).toBe("/order-status");
+    }
+  });
+
+  it("hold only the mail about this order, whatever contact address the intake names (the business's, another customer's)", async () => {
+    // Other people's mail: a stranger's enquiry (to the business) and another customer's payment e-mail.
+    const stranger = uniqueAddress("stranger");
+    await receiveContactMessage({
+      name: "Stranger",
+      email: stranger,
+      phone: "0400 111 222",
+      message: "Please call me, I live at 1 Secret Street",
+    });
+    const other = await paidOrder();
+    for (const contactEmail of [getEnv().BUSINESS_EMAIL, other.email]) {
+      const mine = await paidOrderWithSession(uniqueAddress("mine"));
+      await IntakeSubmission.create({ order_id: mine.orderId, business_name: "Acme", contact_email: contactEmail });
+      await submitIntake({ orderId: mine.orderId, tokenId: mine.tokenId });
+      const cookie = await statusCookie(await statusTokenFor(mine.orderId));
+      const r = await call(() =>
+        tokenExport({ request: post("http://localhost/order-status/export", cookie), params: {}, context: {} }),
+      );
+      const data = await r.json();
+      const file = JSON.stringify(data);
+      expect(file, contactEmail).not.toContain(stranger);
+      expect(file, contactEmail).not.toContain("1 Secret Street");
+      expect(file, contactEmail).not.toContain(other.orderId.slice(0, 8));
+      // Its own: the payment e-mail, the intake confirmations (to the buyer and the typed address), the business's
+      // two notices (paid, intake submitted).
+      const subjects = data.emails.map((m: { subject: string }) => m.subject);
+      expect(subjects, contactEmail).toHaveLength(5);
+      expect(subjects.filter((s: string) => s === "We've received your details")).toHaveLength(2);
+      expect(subjects).toContain("Intake submitted: Acme");
+      expect(file).not.toMatch(/token=(?!\[removed\])/);
     }
   });
 

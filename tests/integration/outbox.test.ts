@@ -11,6 +11,7 @@ useTestDatabase();
 const mail = (to: string, key: string) => ({
   key,
   to,
+  about: {},
   ...layout("Your intake link", ["Hello & welcome", { link: "http://x/intake", label: "Open the form" }]),
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -55,7 +55,7 @@ describe("the coupon form", () => {
       }),
     );
     expect(record).toMatchObject({ discount_value: 5000, max_uses: 10 });
-    expect(record.valid_until?.toISOString()).toBe("2026-12-31T13:59:59.000Z");
+    expect(record.valid_until?.toISOString()).toBe("2026-12-31T12:59:59.999Z");
     expect(couponFormDefaults(record)).toMatchObject({
       discount_value: "50",
       max_uses: "10",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatDeadline } from "~/domain/dates";
 import {
   alertKey,
   alertTimes,
@@ -10,7 +11,6 @@ import {
   deliveryHoursBetween,
   deliveryWindowHours,
   dueAlerts,
-  formatDueDate,
   formatSpan,
   refundDue,
   RestartClockSchema,
@@ -144,10 +144,10 @@ describe("alerts", () => {
 
 describe("what people read", () => {
   it("formats the due date in Sydney time", () => {
-    expect(formatDueDate(at(24))).toBe("Tue 25 Nov, 3:00 pm");
+    expect(formatDeadline(at(24))).toBe("Tue 25 Nov, 3:00 pm");
     expect(customerClockLine(clockState(facts(24), at(2)))).toBe("Your first draft is due by Tue 25 Nov, 3:00 pm");
     // Winter (AEST, UTC+10): 23:30 UTC is 9:30 am the next day.
-    expect(formatDueDate(new Date("2026-06-15T23:30:00Z"))).toBe("Tue 16 June, 9:30 am");
+    expect(formatDeadline(new Date("2026-06-15T23:30:00Z"))).toBe("Tue 16 June, 9:30 am");
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { BUSINESS_TIME_ZONE } from "~/domain/dates";
+import { formatDayMonth } from "~/domain/dates";
 
 /**
  * Revenue (bars) and orders (line) per week, drawn on the server as SVG: no chart
@@ -19,8 +19,7 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
   const x = (i: number) => PAD.left + i * slot;
   const yRevenue = (v: number) => PAD.top + innerH - (v / maxRevenue) * innerH;
   const yOrders = (v: number) => PAD.top + innerH - (v / maxOrders) * innerH;
-  const label = (iso: string) =>
-    new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", timeZone: BUSINESS_TIME_ZONE });
+  const label = formatDayMonth;
   const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString("en-AU")}`;
   const line = weeks.map((w, i) => `${x(i) + slot / 2},${yOrders(w.orders)}`).join(" ");
   return (

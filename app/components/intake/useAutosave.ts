@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { formatTime } from "~/domain/dates";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 
 /** Spec: the open step is saved every 30 seconds. */
@@ -39,7 +40,7 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
   }, [formId, step, savedAt]);
   useEffect(() => {
     const at = fetcher.data?.savedAt;
-    if (at) setLastSaved(new Date(at).toLocaleTimeString("en-AU", { hour: "numeric", minute: "2-digit" }));
+    if (at) setLastSaved(formatTime(at));
     else if (fetcher.state === "idle" && fetcher.data) console.warn("Autosave failed");
   }, [fetcher.data, fetcher.state]);
   return lastSaved;

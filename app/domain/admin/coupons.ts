@@ -1,4 +1,5 @@
 import * as z from "../zod";
+import { endOfSydneyDay, sydneyDateInput } from "../dates";
 import { normalizeCouponCode } from "../pricing";
 
 /** The admin coupon form (spec 2 section 5), shared by the browser and the server. Messages are the spec's. */
@@ -115,7 +116,7 @@ export function couponRecord(v: CouponFormValue) {
     discount_type: v.discount_type,
     discount_value: v.discount_type === "fixed" ? Math.round(v.discount_value * 100) : v.discount_value,
     max_uses: v.max_uses ?? null,
-    valid_until: v.valid_until ? new Date(`${v.valid_until}T23:59:59+10:00`) : null,
+    valid_until: v.valid_until ? endOfSydneyDay(v.valid_until) : null,
     active: v.active,
     allowed_emails: v.allowed_emails,
     allowed_domains: v.allowed_domains,
@@ -138,9 +139,7 @@ export function couponFormDefaults(c: {
     discount_type: c.discount_type,
     discount_value: String(c.discount_type === "fixed" ? c.discount_value / 100 : c.discount_value),
     max_uses: c.max_uses == null ? "" : String(c.max_uses),
-    valid_until: c.valid_until
-      ? new Date(new Date(c.valid_until).getTime() + 10 * 3_600_000).toISOString().slice(0, 10)
-      : "",
+    valid_until: c.valid_until ? sydneyDateInput(c.valid_until) : "",
     active: c.active ? "on" : "",
     allowed_emails: c.allowed_emails.join(", "),
     allowed_domains: c.allowed_domains.join(", "),

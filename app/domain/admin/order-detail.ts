@@ -1,5 +1,18 @@
 import * as z from "../zod";
-import { RoundSchema } from "../orders";
+import { formatDateTime } from "../dates";
+import { RoundSchema, type Round } from "../orders";
+
+/** The order detail page's actions: each form's `intent` button names one. */
+export const ORDER_INTENT = {
+  saveDraftUrl: "save-draft-url",
+  toggleRevision: "toggle-revision",
+  renewToken: "renew-token",
+  sendReminder: "send-reminder",
+  saveData: "save-data",
+  generatePrompt: "generate-prompt",
+  revisionPrompt: "revision-prompt",
+} as const;
+export type OrderIntent = (typeof ORDER_INTENT)[keyof typeof ORDER_INTENT];
 
 /** The order detail page's tabs, each a URL (?tab=...). */
 export const DETAIL_TABS = [
@@ -15,11 +28,55 @@ export function parseDetailTab(value: string | null): DetailTab {
   return DETAIL_TABS.find((t) => t.id === value)?.id ?? "ai-prompt";
 }
 
+/** The tab of one revision round. */
+export const revisionTab = (round: Round) => `revision-${round}` as const;
+
+/** The revision round a tab shows, or null for the other tabs. */
+export function tabRound(tab: DetailTab): Round | null {
+  return tab === "revision-1" ? 1 : tab === "revision-2" ? 2 : tab === "revision-3" ? 3 : null;
+}
+
 export const DRAFT_URL_MESSAGES = {
   required: "Please enter a draft URL",
   scheme: "Enter a web address starting with http:// or https://",
   tooLong: "The draft URL must be at most 2000 characters",
 } as const;
+
+/** The flash messages (title and description) of the order detail page's actions. */
+export const DETAIL_MESSAGES = {
+  draftSaved: { title: "Draft URL Saved" },
+  urlRequired: { title: "URL Required", description: DRAFT_URL_MESSAGES.required },
+  tokenRenewed: (expires: Date) => ({
+    title: "Token Renewed",
+    description: `Access now runs until ${formatDateTime(expires)}.`,
+  }),
+  renewFailed: "Failed to renew token. Please try again.",
+  noToken: "This order has no intake link yet: send a reminder to issue one.",
+  notFound: "Order not found",
+  saveError: "Save Error",
+  editSaveError: "Error Saving",
+  noPrompt: "No prompt",
+  revisionError: "Error",
+  nothingChanged: "Nothing was changed. Please try again.",
+} as const;
+
+/** The admin's revision toggle: what it says when it worked, and why it may refuse. */
+export const ADMIN_REVISION_MESSAGES = {
+  enabled: (round: Round) => ({
+    title: "Revision Enabled",
+    description: `Round ${round} enabled and customer notified.`,
+  }),
+  disabled: (round: Round) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
+  notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
+  notFound: "Order not found",
+} as const;
+
+/** The flash for a draft URL the schema refused: an empty one has its own title (spec 2 section 5). */
+export function draftUrlRefused(message: string): { title: string; description: string } {
+  return message === DRAFT_URL_MESSAGES.required
+    ? DETAIL_MESSAGES.urlRequired
+    : { title: DETAIL_MESSAGES.saveError, description: message };
+}
 
 /**
  * The draft URL (spec 2 section 5: non-empty after trimming, no other format check).

@@ -427,10 +427,19 @@ export const STEP_SCHEMAS = [
   step14,
 ];
 
+/** Each step's schema is built once per mode and reused: a schema holds no state of a request. */
+const builtSchemas = new Map<string, ReturnType<(typeof STEP_SCHEMAS)[number]>>();
+
 export function stepSchema(step: number, mode: Mode) {
-  const build = STEP_SCHEMAS[step - 1];
-  if (!build) throw new Error(`No intake step ${step}`);
-  return build(mode);
+  const key = `${step}:${mode}`;
+  let schema = builtSchemas.get(key);
+  if (!schema) {
+    const build = STEP_SCHEMAS[step - 1];
+    if (!build) throw new Error(`No intake step ${step}`);
+    schema = build(mode);
+    builtSchemas.set(key, schema);
+  }
+  return schema;
 }
 
 /** How each list field of the intake is posted: a list of texts, a list of rows of texts, or one row. */

@@ -5,7 +5,7 @@ import { adminTokenState } from "~/domain/admin/token";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
-import { formatDateTime } from "~/domain/dates";
+import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
@@ -15,18 +15,6 @@ import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server
 import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
 import { hasOpenPaymentIssue } from "./payments.server";
-
-export const DETAIL_MESSAGES = {
-  draftSaved: { title: "Draft URL Saved" },
-  urlRequired: { title: "URL Required", description: "Please enter a draft URL" },
-  tokenRenewed: (expires: Date) => ({
-    title: "Token Renewed",
-    description: `Access now runs until ${formatDateTime(expires)}.`,
-  }),
-  renewFailed: "Failed to renew token. Please try again.",
-  noToken: "This order has no intake link yet: send a reminder to issue one.",
-  notFound: "Order not found",
-} as const;
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
 export async function loadOrderDetail(
@@ -174,7 +162,7 @@ export async function generatePrompt(input: { orderId: string; actor: Actor }): 
 /** A revision round's prompt from the admin's notes; null when there is no submission or no AI consent. */
 export async function generateRevisionPrompt(input: {
   orderId: string;
-  round: 1 | 2 | 3;
+  round: Round;
   notes: string;
   actor: Actor;
 }): Promise<string | null> {

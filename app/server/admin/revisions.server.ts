@@ -1,4 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
+import { ADMIN_REVISION_MESSAGES } from "~/domain/admin/order-detail";
+import type { Round } from "~/domain/orders";
 import { connectDb } from "../db.server";
 import { getEnv } from "../env.server";
 import { statusLink, statusTokenFor } from "../fulfilment.server";
@@ -7,16 +9,6 @@ import { queueMail } from "../mail/outbox.server";
 import { setRevisionEnabled } from "../revisions.server";
 import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
 import { recordAdminAction, type Actor } from "./audit.server";
-
-export const REVISION_MESSAGES = {
-  enabled: (round: number) => ({
-    title: "Revision Enabled",
-    description: `Round ${round} enabled and customer notified.`,
-  }),
-  disabled: (round: number) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
-  notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
-  notFound: "Order not found",
-} as const;
 
 export class RevisionError extends Error {}
 
@@ -34,20 +26,20 @@ async function feedbackUrl(order: { _id: string; user_id?: string | null }): Pro
  */
 export async function setRevisionRound(input: {
   orderId: string;
-  round: 1 | 2 | 3;
+  round: Round;
   enabled: boolean;
   actor: Actor;
 }): Promise<{ notified: boolean }> {
   await connectDb();
   const { orderId, round, enabled, actor } = input;
   const order = await Order.findById(orderId).lean();
-  if (!order || order.data_deleted_at) throw new RevisionError(REVISION_MESSAGES.notFound);
+  if (!order || order.data_deleted_at) throw new RevisionError(ADMIN_REVISION_MESSAGES.notFound);
   const rounds = revisionRoundsFor(order.product_id);
-  if (round > rounds) throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
+  if (round > rounds) throw new RevisionError(ADMIN_REVISION_MESSAGES.notIncluded(rounds));
 
   // One writer of revision_n_enabled: the customer side's setRevisionEnabled.
   if (!(await setRevisionEnabled(orderId, round, enabled)))
-    throw new RevisionError(REVISION_MESSAGES.notIncluded(rounds));
+    throw new RevisionError(ADMIN_REVISION_MESSAGES.notIncluded(rounds));
   await recordAdminAction(actor, `revision.${round}.${enabled ? "enabled" : "disabled"}`, {
     type: "order",
     id: orderId,
@@ -59,6 +51,7 @@ export async function setRevisionRound(input: {
   const notified = await queueMail({
     key: `revision-opened:${orderId}:${round}:${closings}`,
     to: order.email,
+    about: { orderId },
     ...revisionOpened({
       businessName: submission?.business_name ?? "",
       round,

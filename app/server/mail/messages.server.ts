@@ -1,7 +1,7 @@
 import type { ContactInput } from "~/domain/contact";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay } from "~/domain/dates";
-import { formatDueDate, formatSpan, type AlertKind } from "~/domain/delivery-clock";
+import { formatDay, formatDeadline } from "~/domain/dates";
+import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -53,7 +53,7 @@ export function intakeNotice(input: {
   return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
     `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${input.orderId.slice(0, 8)}.`,
     input.deadline
-      ? `The first draft is due by ${formatDueDate(input.deadline)} (Sydney time).${input.updated ? " The update does not move the deadline." : ""}`
+      ? `The first draft is due by ${formatDeadline(input.deadline)} (Sydney time).${input.updated ? " The update does not move the deadline." : ""}`
       : "The order's delivery clock has not started.",
     { link: input.adminUrl, label: "Open the order" },
   ]);
@@ -78,7 +78,7 @@ export function orderPaidNotice(input: {
 /** To the business: an undelivered order has a quarter of its window left, or is overdue. */
 export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: Date; adminUrl: string; now: Date }) {
   const short = input.orderId.slice(0, 8);
-  const due = formatDueDate(input.deadline);
+  const due = formatDeadline(input.deadline);
   return input.kind === "overdue"
     ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
         `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the 24-hour guarantee.`,
@@ -95,7 +95,7 @@ export function clockRestarted(input: { missing: string; deadline: Date; statusU
   return layout("We need a little more from you for your website", [
     "We've started on your website, but some of what we need is missing:",
     { quote: input.missing },
-    `Please reply to this e-mail with it. Your first draft is now due by ${formatDueDate(input.deadline)} (Sydney time).`,
+    `Please reply to this e-mail with it. Your first draft is now due by ${formatDeadline(input.deadline)} (Sydney time).`,
     { link: input.statusUrl, label: "See your order status" },
   ]);
 }

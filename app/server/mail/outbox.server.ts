@@ -10,7 +10,14 @@ import { keysetPage } from "../paging.server";
 import type { MailContent } from "./templates.server";
 import { getMailTransport, type MailTransport } from "./transport.server";
 
-export type QueuedMail = MailContent & { key: string; to: string; replyTo?: string | null };
+/**
+ * The order or account a message is about (the one whose data it carries), or `{}` for one about neither (a
+ * contact enquiry). Every caller says it: exports and deletion select by it, never by the address.
+ */
+export type MailAbout =
+  { orderId: string; userId?: undefined } | { userId: string; orderId?: undefined } | Record<string, never>;
+
+export type QueuedMail = MailContent & { key: string; to: string; replyTo?: string | null; about: MailAbout };
 
 /**
  * Stores an e-mail under its idempotency key and wakes the worker. Queuing the
@@ -24,6 +31,8 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
       key: mail.key,
       to: mail.to,
       reply_to: mail.replyTo ?? undefined,
+      order_id: mail.about.orderId ?? null,
+      user_id: mail.about.userId ?? null,
       subject: mail.subject,
       text: mail.text,
       html: mail.html,

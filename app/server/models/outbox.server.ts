@@ -11,6 +11,10 @@ const OutboxMessageSchema = new mongoose.Schema(
     key: { type: String, required: true, unique: true },
     to: { type: String, required: true },
     reply_to: { type: String, default: null },
+    // What the message is about, recorded when it is queued: a customer's data export and the deletion
+    // of an order's data select by these, never by address (anyone can type anyone's address).
+    order_id: { type: String, default: null },
+    user_id: { type: String, default: null },
     subject: { type: String, required: true },
     text: { type: String, required: true },
     html: { type: String, required: true },
@@ -24,10 +28,12 @@ const OutboxMessageSchema = new mongoose.Schema(
 );
 
 OutboxMessageSchema.index({ status: 1, next_attempt_at: 1 });
-// The admin outbox page (keyset pages, ties broken by _id), all or by status; a customer's e-mails (data export and deletion); the cron's purge of old delivered mail.
+// The admin outbox page (keyset pages, ties broken by _id), all or by status; an order's e-mails (data export and
+// deletion); the cron's purge of old delivered mail.
 OutboxMessageSchema.index({ created_at: -1, _id: -1 });
 OutboxMessageSchema.index({ status: 1, created_at: -1, _id: -1 });
-OutboxMessageSchema.index({ to: 1, created_at: -1 });
+OutboxMessageSchema.index({ order_id: 1, created_at: -1 });
+OutboxMessageSchema.index({ user_id: 1, created_at: -1 });
 OutboxMessageSchema.index({ status: 1, sent_at: 1 });
 
 export const OutboxMessage = mongoose.model("OutboxMessage", OutboxMessageSchema);

@@ -1,0 +1,245 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { CopyableText } from "~/components/admin/CopyableText";
+import { SubTabs } from "~/components/admin/AdminTabs";
+import { FormAlert } from "~/components/forms";
+import { EDIT_FIELDS, EditDataSchema } from "~/domain/admin/edit-data";
+import { DETAIL_TABS, ORDER_INTENT, tabRound, type DetailTab } from "~/domain/admin/order-detail";
+import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema, type PromptView } from "~/domain/ai-prompt";
+import { formatDateTime } from "~/domain/dates";
+import type { Round } from "~/domain/orders";
+
+type Reply = SubmissionResult<string[]>;
+
+/** What the order page's action answers in place (everything else redirects with a flash). */
+export type OrderDataReply =
+  | { intent: typeof ORDER_INTENT.generatePrompt; prompt: string }
+  | { intent: typeof ORDER_INTENT.revisionPrompt; round: Round; prompt?: string; result?: Reply }
+  | { intent: typeof ORDER_INTENT.saveData; result: Reply };
+
+export type RevisionRow = {
+  round: Round;
+  included: boolean;
+  enabled: boolean;
+  feedback: string | null;
+  submittedAt: string | null;
+};
+
+/**
+ * The order page's data tabs (AI Prompt, Edit Data, Revision 1-3): each tab is a
+ * URL (?tab=...), so they work without JavaScript; only the current one renders.
+ */
+export function OrderDataTabs({
+  orderId,
+  tab,
+  prompt,
+  editValues,
+  revisions,
+  reply,
+}: {
+  orderId: string;
+  tab: DetailTab;
+  prompt: PromptView;
+  editValues: Record<string, string> | null;
+  revisions: RevisionRow[];
+  reply: OrderDataReply | undefined;
+}) {
+  const round = tabRound(tab);
+  return (
+    <>
+      <SubTabs
+        label="Order data"
+        current={tab}
+        tabs={DETAIL_TABS.map((t) => ({ id: t.id, label: t.label, href: `/admin/orders/${orderId}?tab=${t.id}` }))}
+      />
+      <section className="card tab-panel" aria-label={DETAIL_TABS.find((t) => t.id === tab)?.label}>
+        {tab === "ai-prompt" ? (
+          <AiPromptTab prompt={prompt} reply={reply} />
+        ) : tab === "edit-data" ? (
+          <EditDataTab editValues={editValues} reply={reply} />
+        ) : round ? (
+          <RevisionTab revision={revisions[round - 1]} prompt={prompt} reply={reply} />
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function NoSubmission() {
+  return <p className="empty">Customer hasn't completed the intake form yet</p>;
+}
+
+function AiPromptTab({ prompt, reply }: { prompt: PromptView; reply: OrderDataReply | undefined }) {
+  const generated = reply && reply.intent === ORDER_INTENT.generatePrompt ? reply.prompt : null;
+  if (prompt.state === "no-submission") return <NoSubmission />;
+  if (prompt.state === "opted-out") return <p className="banner">{AI_OPT_OUT_MESSAGE}</p>;
+  return (
+    <>
+      <h2>AI Prompt</h2>
+      <p>
+        Completeness <span className={`status status-${prompt.tone}`}>{prompt.completeness}%</span>
+      </p>
+      {prompt.warnings.length ? (
+        <ul className="warnings" aria-label="Warnings">
+          {prompt.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="hint">
+        The prompt holds only what the customer agreed AI may see: no contact details, staff, reviews or tracking ids.
+        Each generation is recorded in the privacy audit log.
+      </p>
+      {generated ? (
+        <CopyableText id="ai-prompt" label="Generated prompt" text={generated} />
+      ) : (
+        <Form method="post">
+          <button type="submit" name="intent" value={ORDER_INTENT.generatePrompt} className="button button-primary">
+            Generate AI Prompt
+          </button>
+        </Form>
+      )}
+    </>
+  );
+}
+
+function EditDataTab({
+  editValues,
+  reply,
+}: {
+  editValues: Record<string, string> | null;
+  reply: OrderDataReply | undefined;
+}) {
+  const lastResult = reply && reply.intent === ORDER_INTENT.saveData ? reply.result : undefined;
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: editValues ?? {},
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: EditDataSchema }),
+    shouldValidate: "onSubmit",
+  });
+  if (!editValues) return <NoSubmission />;
+  const firstError = EDIT_FIELDS.map((f) => fields[f.name]?.errors?.[0]).find(Boolean);
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate>
+      <h2>Edit Data</h2>
+      <FormAlert message={firstError} />
+      <p className="hint">
+        Lists are JSON: a change is saved only when its text is valid JSON. Uploads and the customer's consent are not
+        edited here.
+      </p>
+      <div className="edit-grid">
+        {EDIT_FIELDS.map((f) => {
+          const meta = fields[f.name];
+          const value = String(meta?.initialValue ?? "");
+          const errors = meta?.errors;
+          const common = {
+            id: meta.id,
+            name: f.name,
+            "aria-invalid": errors ? true : undefined,
+            "aria-describedby": errors ? meta.errorId : undefined,
+          };
+          return (
+            <div
+              key={f.name}
+              className={`field${f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
+            >
+              <label htmlFor={meta.id}>{f.label}</label>
+              {f.kind === "flag" ? (
+                <select {...common} defaultValue={value}>
+                  <option value="">Not answered</option>
+                  <option value="yes">Yes</option>
+                  <option value="no">No</option>
+                </select>
+              ) : f.kind === "text" ? (
+                <input {...common} type="text" defaultValue={value} />
+              ) : (
+                <textarea
+                  {...common}
+                  defaultValue={value}
+                  rows={f.kind === "textarea" ? 4 : 5}
+                  className={f.kind === "textarea" ? undefined : "mono"}
+                />
+              )}
+              <p className="field-error" id={meta.errorId}>
+                {errors?.[0]}
+              </p>
+            </div>
+          );
+        })}
+      </div>
+      <button type="submit" name="intent" value={ORDER_INTENT.saveData} className="button button-primary">
+        Save Changes
+      </button>
+    </Form>
+  );
+}
+
+function RevisionTab({
+  revision: r,
+  prompt,
+  reply,
+}: {
+  revision: RevisionRow;
+  prompt: PromptView;
+  reply: OrderDataReply | undefined;
+}) {
+  const { round } = r;
+  const mine = reply && reply.intent === ORDER_INTENT.revisionPrompt && reply.round === round ? reply : undefined;
+  const [form, fields] = useForm({
+    id: `revision-prompt-${round}`,
+    lastResult: mine?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RevisionPromptSchema }),
+    shouldValidate: "onSubmit",
+  });
+  if (!r.included) return <p>This order's package does not include revision round {round}.</p>;
+  return (
+    <>
+      <h2>Revision {round}</h2>
+      <p>
+        {r.submittedAt ? (
+          <>
+            <span className="badge">Submitted</span> {formatDateTime(r.submittedAt)}
+          </>
+        ) : r.enabled ? (
+          "Open: waiting for the customer's feedback."
+        ) : (
+          "Locked: enable the round in the revision workflow above."
+        )}
+      </p>
+      {r.feedback ? <blockquote className="feedback">{r.feedback}</blockquote> : null}
+      <h3>Revision prompt generator</h3>
+      {prompt.state === "ready" ? (
+        <Form method="post" {...getFormProps(form)} noValidate>
+          <input type="hidden" name="round" value={round} />
+          <FormAlert message={fields.notes.errors?.[0]} />
+          <div className="field">
+            <label htmlFor={fields.notes.id}>Revision notes</label>
+            <textarea
+              id={fields.notes.id}
+              name={fields.notes.name}
+              defaultValue={String(fields.notes.initialValue ?? "")}
+              rows={5}
+              maxLength={REVISION_NOTES_MAX}
+              aria-invalid={fields.notes.errors ? true : undefined}
+              aria-describedby={fields.notes.errors ? fields.notes.errorId : undefined}
+            />
+            <p className="field-error" id={fields.notes.errorId}>
+              {fields.notes.errors?.[0]}
+            </p>
+          </div>
+          <button type="submit" name="intent" value={ORDER_INTENT.revisionPrompt} className="button button-small">
+            Generate Revision Prompt
+          </button>
+        </Form>
+      ) : prompt.state === "opted-out" ? (
+        <p className="banner">{AI_OPT_OUT_MESSAGE}</p>
+      ) : (
+        <NoSubmission />
+      )}
+      {mine?.prompt ? (
+        <CopyableText id={`revision-prompt-text-${round}`} label="Revision prompt" text={mine.prompt} rows={12} />
+      ) : null}
+    </>
+  );
+}

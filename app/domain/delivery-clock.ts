@@ -1,5 +1,6 @@
 import { findPackage } from "~/content/packages";
 import { formatDeadline } from "./dates";
+import { PAID_STATUSES } from "./order-status";
 import * as z from "./zod";
 
 /**
@@ -89,6 +90,11 @@ export function clockRuns(facts: ClockFacts): boolean {
 /** The promise was missed: overdue and undelivered, or delivered after the deadline. Not once refunded. */
 export function refundDue(state: ClockState): boolean {
   return state.kind === "overdue" || (state.kind === "delivered" && !state.onTime);
+}
+
+/** An order can be refunded when it was paid for (a positive amount) and is not refunded yet. */
+export function refundable(order: { status: string; amount_paid: number; refunded_at?: Date | null }): boolean {
+  return (PAID_STATUSES as readonly string[]).includes(order.status) && order.amount_paid > 0 && !order.refunded_at;
 }
 
 /** The alerts to the business, each sent once per order and deadline. */

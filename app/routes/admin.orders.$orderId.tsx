@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
+import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
@@ -260,6 +261,8 @@ export default function AdminOrder() {
               </p>
             )}
           </section>
+
+          <DeliveryClockCard orderId={order.id} clock={d.clock} />
 
           <section className="card" aria-labelledby="token-heading">
             <h2 id="token-heading">Intake Access</h2>

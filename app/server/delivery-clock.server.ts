@@ -9,6 +9,8 @@ import {
   deliveryHoursBetween,
   deliveryWindowHours,
   dueAlerts,
+  refundable,
+  refundDue,
   type AlertKind,
   type ClockFacts,
 } from "~/domain/delivery-clock";
@@ -289,5 +291,28 @@ export async function restartPage(orderId: string, now = new Date()) {
     deadline: facts.deadline?.toISOString() ?? null,
     windowHours: facts.windowHours,
     restarts: order.clock_restarts ?? 0,
+  };
+}
+
+/** The order page's Delivery Clock card: the clock now, what the admin may do, and its history. */
+export async function clockView(
+  order: OrderClockDoc & { status: string; amount_paid: number; amount_refunded?: number | null },
+  now = new Date(),
+) {
+  const facts = clockFactsOf(order);
+  const state = clockState(facts, now);
+  return {
+    kind: state.kind,
+    summary: clockSummary(state),
+    startedAt: facts.startedAt?.toISOString() ?? null,
+    deadline: facts.deadline?.toISOString() ?? null,
+    windowHours: facts.windowHours,
+    deliveredAt: facts.deliveredAt?.toISOString() ?? null,
+    refundedAt: facts.refundedAt?.toISOString() ?? null,
+    amountRefunded: order.amount_refunded ?? 0,
+    runs: clockRuns(facts),
+    refundDue: refundDue(state),
+    refundable: refundable(order),
+    events: await orderEvents(order._id),
   };
 }

@@ -1,6 +1,5 @@
 import { formatCents } from "~/content/offer";
-import { clockState, clockSummary, refundDue } from "~/domain/delivery-clock";
-import { PAID_STATUSES } from "~/domain/order-status";
+import { clockState, clockSummary, refundable, refundDue } from "~/domain/delivery-clock";
 import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 import { DELETED_EMAIL } from "./data-deletion.server";
@@ -35,11 +34,6 @@ type RefundableOrder = {
 };
 
 const refundKey = (orderId: string) => `refund:${orderId}`;
-
-/** True when an order can be refunded: paid for (a positive amount) and not refunded yet. */
-export function refundable(order: Pick<RefundableOrder, "status" | "amount_paid" | "refunded_at">): boolean {
-  return (PAID_STATUSES as readonly string[]).includes(order.status) && order.amount_paid > 0 && !order.refunded_at;
-}
 
 /** The admin's Refund: the full amount paid, with the admin's reason in the audit log. */
 export async function refundOrder(input: { orderId: string; reason: string; actor: Actor }): Promise<RefundOutcome> {

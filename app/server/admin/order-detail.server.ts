@@ -9,7 +9,7 @@ import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
-import { recordDelivery } from "../delivery-clock.server";
+import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
@@ -25,11 +25,12 @@ export async function loadOrderDetail(
   await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [newest, submission, history, paymentIssueOpen] = await Promise.all([
+  const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
     newestToken(orderId, "intake"),
     IntakeSubmission.findById(orderId).lean(),
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
+    clockView(order, now),
   ]);
   const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
   const rounds = revisionRoundsFor(order.product_id);
@@ -62,6 +63,7 @@ export async function loadOrderDetail(
         }
       : null,
     paymentIssueOpen,
+    clock,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,
       included: n <= rounds,

@@ -48,6 +48,9 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // Cleared once the document is out (or the render failed): a pending timer would keep the
+    // render, and with it the request and the whole page, reachable for ABORT_DELAY after the answer.
+    const abortTimer = setTimeout(() => abort(), ABORT_DELAY);
     // Wait for everything: pages are small, and a complete document is what works without JavaScript.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
@@ -68,6 +71,7 @@ export default function handleRequest(
               done();
             },
             final(done) {
+              clearTimeout(abortTimer);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
               done();
@@ -76,6 +80,7 @@ export default function handleRequest(
           pipe(sink);
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
@@ -84,7 +89,6 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
   });
 }
 

@@ -1,13 +1,25 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ConnectionNotice } from "~/components/connection";
 import { Flashes } from "~/components/Flashes";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
+import { pageWantsScripts } from "~/components/static-page";
 import { takeFlashes } from "~/server/flash.server";
+import { newFormKey } from "~/server/form-keys.server";
 
 // The stylesheet is not linked: entry.server inlines it (components/InlineStylesheet.tsx).
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -19,12 +31,14 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { flashes, headers } = await takeFlashes(request);
-  return data({ flashes, year: new Date().getFullYear() }, { headers });
+  // A fresh key per page (components/forms.tsx FormKey): a resend of a post whose answer was lost changes nothing twice.
+  return data({ flashes, year: new Date().getFullYear(), formKey: newFormKey() }, { headers });
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
+  const scripts = pageWantsScripts(useMatches());
   return (
     <html lang="en-AU">
       <head>
@@ -41,11 +55,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteHeader />
         <main id="main" tabIndex={-1}>
           <Flashes flashes={root?.flashes ?? []} />
+          <ConnectionNotice />
           {children}
         </main>
         <SiteFooter year={root?.year ?? new Date().getFullYear()} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

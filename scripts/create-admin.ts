@@ -24,4 +24,16 @@ if (existing) {
   await createUser({ email, password, admin: true });
   console.log(`Created admin ${email}${process.env.ADMIN_PASSWORD ? "" : ` with password ${password}`}`);
 }
+console.log(
+  [
+    "",
+    "Admin accounts need two-factor sign-in. To set it up:",
+    "  1. Install an authenticator app on your phone (Google Authenticator, 1Password, Authy, ...).",
+    `  2. Sign in at ${process.env.APP_URL ?? "http://localhost:3000"}/auth with ${email} and the password.`,
+    "  3. Scan the QR code shown (or type the key), enter the 6-digit code the app shows,",
+    "     and save the ten recovery codes somewhere safe: they are shown only once.",
+    "Lost the phone and the codes? Another admin can reset your second factor (Admin Panel > Security),",
+    `or, on the server: npm run two-factor -- reset ${email}`,
+  ].join("\n"),
+);
 await disconnectDb();

@@ -48,6 +48,7 @@ if ((await Order.countDocuments()) === 0) {
       amount_total: 30000,
       amount_paid: status === "pending" || status === "failed" ? 0 : 30000,
       intake_progress: [0, 20, 60, 100, 0, 0][i],
+      intake_submitted_at: status === "completed" ? new Date() : null,
       draft_url: status === "completed" ? "https://example.com/draft" : null,
     });
     if (status === "paid" || status === "in_progress" || status === "completed") {

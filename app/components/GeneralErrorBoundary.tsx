@@ -43,6 +43,9 @@ function UnexpectedError({ status, text }: { status: number; text: string }) {
           {text ? ` ${text}` : ""}
         </p>
         <p>
+          <Link to="/" className="button">
+            Return to Home
+          </Link>{" "}
           Please try again, or <Link to="/contact">contact us</Link> if it keeps happening.
         </p>
       </div>

@@ -5,12 +5,22 @@ import { useNonce } from "./nonce";
 export const StylesheetContext = createContext<string>("");
 
 /**
+ * In the browser: the text the server inlined, read once before hydration. When
+ * an error screen re-renders the document shell, its new <style> gets the same
+ * text, so the error screen keeps the site's look.
+ */
+const clientCss =
+  typeof document === "undefined" ? "" : (document.querySelector("style[data-app-css]")?.textContent ?? "");
+
+/**
  * The stylesheet inlined in the document head, allowed by the response's CSP
  * nonce (scripts/server.mjs). The browser renders it without JavaScript and
  * hydration keeps the server's text (React does not rewrite innerHTML it did
  * not create), so the client bundle never carries the CSS.
  */
 export function InlineStylesheet() {
-  const css = useContext(StylesheetContext);
-  return <style nonce={useNonce()} dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
+  const css = useContext(StylesheetContext) || clientCss;
+  return (
+    <style nonce={useNonce()} data-app-css="" dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />
+  );
 }

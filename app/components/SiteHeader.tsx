@@ -3,14 +3,17 @@ import { useEffect, useRef } from "react";
 import { BUSINESS, NAV_LINKS } from "~/content/site";
 
 /**
- * Sticky header. On small screens the menu is a checkbox toggle, so it opens and
- * closes without JavaScript; with JavaScript it also closes when a link is chosen.
+ * Sticky header. On small screens the menu opens from a `<details>` disclosure: it
+ * works with no script at all (most pages ship none), and its summary is announced
+ * as a button that says whether the menu is expanded or collapsed. The disclosure
+ * holds only its button; the one navigation follows it and is shown while it is open.
+ * With JavaScript the menu also closes when a link is chosen (the header stays mounted).
  */
 export function SiteHeader() {
-  const toggle = useRef<HTMLInputElement>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   useEffect(() => {
-    if (toggle.current) toggle.current.checked = false;
+    if (menu.current) menu.current.open = false;
   }, [location.pathname]);
 
   return (
@@ -22,10 +25,11 @@ export function SiteHeader() {
           </span>{" "}
           {BUSINESS.name}
         </Link>
-        <input ref={toggle} type="checkbox" id="menu-toggle" className="menu-toggle" aria-controls="site-nav" />
-        <label htmlFor="menu-toggle" className="menu-button">
-          Menu
-        </label>
+        <details ref={menu} className="menu">
+          <summary className="menu-button" aria-controls="site-nav">
+            Menu
+          </summary>
+        </details>
         <nav id="site-nav" className="site-nav" aria-label="Main">
           <ul>
             {NAV_LINKS.map((link) => (

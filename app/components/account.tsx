@@ -5,6 +5,7 @@ import type * as z from "~/domain/zod";
 import { Field, FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
+import { SendStatus } from "~/components/connection";
 
 type LinkSchema = z.ZodMiniType<{ token: string; password: string }>;
 
@@ -68,8 +69,53 @@ export function LinkPasswordPage(props: {
           >
             {props.submit.label}
           </button>
+          <SendStatus />
         </Form>
       </div>
     </>
+  );
+}
+
+/** The dashboard's card for two-factor sign-in: turn it on (enrolment page) or, for a customer, off with a code. */
+export function TwoFactorCard({ on, admin }: { on: boolean; admin: boolean }) {
+  return (
+    <section className="card" aria-labelledby="two-factor-heading">
+      <h2 id="two-factor-heading">Two-Factor Sign-In</h2>
+      {!on ? (
+        <>
+          <p>
+            Off. Turn it on to enter a code from an authenticator app after your password, so a stolen password alone
+            can't open your account.
+          </p>
+          <Form method="post" action="/auth/two-factor/setup?redirectTo=%2Fdashboard">
+            <button type="submit" name="intent" value="start" className="button button-small">
+              Turn on two-factor sign-in
+            </button>
+          </Form>
+        </>
+      ) : admin ? (
+        <p>
+          On. Admin accounts always need it. <Link to="/admin/security">Your sessions and sign-in security</Link>
+        </p>
+      ) : (
+        <Form method="post" action="/auth/two-factor/setup" aria-label="Turn off two-factor sign-in">
+          <p>On: you enter a code from your authenticator app after your password.</p>
+          <div className="field">
+            <label htmlFor="two-factor-off-code">Code from your app (or a recovery code) to turn it off</label>
+            <input
+              id="two-factor-off-code"
+              name="code"
+              type="text"
+              autoComplete="one-time-code"
+              maxLength={40}
+              required
+            />
+          </div>
+          <button type="submit" name="intent" value="disable" className="button button-small">
+            Turn off two-factor sign-in
+          </button>
+        </Form>
+      )}
+    </section>
   );
 }

@@ -1,4 +1,6 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 
 /**
  * A labelled field with its error beside it. `children` is the control; it gets
@@ -39,4 +41,14 @@ export function FormAlert({ message }: { message?: string }) {
       {message}
     </div>
   );
+}
+
+/**
+ * The page's form key (made by the root loader when the page was rendered), in
+ * every form that creates something: a resend of a post whose answer was lost
+ * is then answered as the first was, and changes nothing twice.
+ */
+export function FormKey() {
+  const root = useRouteLoaderData<{ formKey?: string }>("root");
+  return <input type="hidden" name={FORM_KEY_FIELD} value={root?.formKey ?? ""} />;
 }

@@ -2,7 +2,7 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
-import { FormAlert } from "~/components/forms";
+import { FormAlert, FormKey } from "~/components/forms";
 import { formatDateTime } from "~/domain/dates";
 import { useIsPending } from "~/components/hooks";
 import {
@@ -16,6 +16,7 @@ import {
   type RoundView,
   type TimelineStep,
 } from "~/domain/orders";
+import { SendStatus } from "~/components/connection";
 
 /** Pieces of the customer's view of an order, shared by /dashboard and /order-status. */
 
@@ -88,7 +89,7 @@ export function RevisionRounds({
             ) : r.state === "available" ? (
               <FeedbackForm orderId={orderId} round={r.round} reply={reply} withOrderId={withOrderId} />
             ) : (
-              <p className="hint">We'll open this round when your next draft is ready.</p>
+              <p className="hint">{r.note}</p>
             )}
           </li>
         ))}
@@ -122,6 +123,7 @@ function FeedbackForm({
     <Form method="post" {...getFormProps(form)} noValidate>
       <FormAlert message={form.errors?.[0] ?? fields.feedback.errors?.[0]} />
       <input type="hidden" name="formId" value={id} />
+      <FormKey />
       <input type="hidden" name="round" value={round} />
       {withOrderId ? <input type="hidden" name="orderId" value={orderId} /> : null}
       <label htmlFor={fields.feedback.id}>What would you like changed in revision {round}?</label>
@@ -143,6 +145,7 @@ function FeedbackForm({
       >
         {sending ? "Sending..." : "Submit Feedback"}
       </button>
+      <SendStatus />
     </Form>
   );
 }

@@ -9,6 +9,11 @@ export type WebsitePackage = {
   revisionRounds: 1 | 2 | 3;
   features: string[];
   limitations: string[];
+  /**
+   * The add-ons offered with this package, each described for it (the catalogue's texts describe the
+   * 24-Hour Website: five pages, a draft in 24 hours). One missing here is not offered with the package.
+   */
+  addOns: { id: string; description?: string }[];
 };
 
 export const PACKAGES: readonly WebsitePackage[] = [
@@ -27,6 +32,12 @@ export const PACKAGES: readonly WebsitePackage[] = [
       "Contact form",
     ],
     limitations: ["No blog", "No online store"],
+    addOns: [
+      { id: "priority-12hr", description: "Your first draft in 12 hours instead of 48." },
+      { id: "logo-design" },
+      { id: "domain-setup" },
+      { id: "extra-pages", description: "Two more pages on top of the five included." },
+    ],
   },
   {
     id: "professional",
@@ -44,6 +55,12 @@ export const PACKAGES: readonly WebsitePackage[] = [
       "Basic SEO setup",
     ],
     limitations: ["No online store"],
+    addOns: [
+      { id: "priority-12hr", description: "Your first draft in 12 hours instead of 24." },
+      { id: "logo-design" },
+      { id: "domain-setup" },
+      { id: "extra-pages", description: "Two more pages on top of the ten included." },
+    ],
   },
   {
     id: "enterprise",
@@ -60,6 +77,8 @@ export const PACKAGES: readonly WebsitePackage[] = [
       "Advanced SEO",
     ],
     limitations: [],
+    // Delivered in 12 hours with unlimited pages already: priority delivery and extra pages add nothing.
+    addOns: [{ id: "logo-design" }, { id: "domain-setup" }],
   },
 ];
 

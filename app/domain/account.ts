@@ -7,6 +7,9 @@ export const PASSWORD_MAX = 200;
 
 export const AUTH_MESSAGES = {
   missing: "Missing Information: Please provide email and password",
+  // Each empty field's own message, under the field; the form's one alert says `missing`.
+  emailMissing: "Enter your email address",
+  passwordMissing: "Enter a password",
   weak: `Weak Password: Password must be at least ${PASSWORD_MIN} characters`,
   tooLong: `Password must be less than ${PASSWORD_MAX} characters`,
   invalid: "Invalid email or password",
@@ -41,17 +44,21 @@ export const VERIFY_INTENTS = { confirm: "confirm", resend: "resend" } as const;
 
 const email = z.pipe(
   z
-    .string({ error: AUTH_MESSAGES.missing })
-    .check(z.trim(), z.minLength(1, AUTH_MESSAGES.missing), z.maxLength(255, "Email must be less than 255 characters")),
+    .string({ error: AUTH_MESSAGES.emailMissing })
+    .check(
+      z.trim(),
+      z.minLength(1, AUTH_MESSAGES.emailMissing),
+      z.maxLength(255, "Email must be less than 255 characters"),
+    ),
   z.email("Invalid email address"),
 );
 const anyPassword = z
-  .string({ error: AUTH_MESSAGES.missing })
-  .check(z.minLength(1, AUTH_MESSAGES.missing), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
+  .string({ error: AUTH_MESSAGES.passwordMissing })
+  .check(z.minLength(1, AUTH_MESSAGES.passwordMissing), z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong));
 export const NewPasswordSchema = z
-  .string({ error: AUTH_MESSAGES.missing })
+  .string({ error: AUTH_MESSAGES.passwordMissing })
   .check(
-    z.minLength(1, AUTH_MESSAGES.missing),
+    z.minLength(1, AUTH_MESSAGES.passwordMissing),
     z.minLength(PASSWORD_MIN, AUTH_MESSAGES.weak),
     z.maxLength(PASSWORD_MAX, AUTH_MESSAGES.tooLong),
   );
@@ -86,6 +93,17 @@ export function safeRedirect(to: string | null | undefined, fallback = "/dashboa
   if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\") || [...to].some((c) => c.charCodeAt(0) < 32))
     return fallback;
   return to;
+}
+
+/**
+ * The form's one alert: the spec's 'Missing Information' when the e-mail or password is empty (each field
+ * says its own message once, beneath it), otherwise the first error.
+ */
+export function authAlert(errors: { form?: string[]; email?: string[]; password?: string[]; fullName?: string[] }) {
+  const empty = [AUTH_MESSAGES.emailMissing, AUTH_MESSAGES.passwordMissing] as string[];
+  if ([...(errors.email ?? []), ...(errors.password ?? [])].some((m) => empty.includes(m)))
+    return AUTH_MESSAGES.missing;
+  return errors.form?.[0] ?? errors.email?.[0] ?? errors.password?.[0] ?? errors.fullName?.[0];
 }
 
 export type AuthTab = "signin" | "signup";

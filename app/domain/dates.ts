@@ -5,6 +5,9 @@
  */
 export const BUSINESS_TIME_ZONE = "Australia/Sydney";
 
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
 type DateInput = Date | string | number;
 
 const formatters = {

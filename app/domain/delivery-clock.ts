@@ -169,6 +169,26 @@ export function customerClockLine(state: ClockState): string | null {
   }
 }
 
+/** The customer's line for a stored order (dashboard, order status): due by, delivered in, refunded; null before the start. */
+export function customerDueLine(
+  order: {
+    clock_started_at?: Date | null;
+    clock_deadline?: Date | null;
+    draft_delivered_at?: Date | null;
+    refunded_at?: Date | null;
+  },
+  now: Date,
+): string | null {
+  const facts: ClockFacts = {
+    startedAt: order.clock_started_at ?? null,
+    deadline: order.clock_deadline ?? null,
+    windowHours: null,
+    deliveredAt: order.draft_delivered_at ?? null,
+    refundedAt: order.refunded_at ?? null,
+  };
+  return customerClockLine(clockState(facts, now));
+}
+
 /** Hours from start to delivery, to one decimal: the Avg Delivery card's measure. */
 export function deliveryHoursBetween(startedAt: Date, deliveredAt: Date): number {
   return Math.round(((deliveredAt.getTime() - startedAt.getTime()) / HOUR_MS) * 10) / 10;

@@ -1,6 +1,7 @@
 import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
+import { isPaid } from "./order-status";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -39,12 +40,12 @@ export function statusTone(status: string): StatusTone {
 }
 
 /** An order whose payment went through (it may have moved on since). */
-export const isPaid = (status: string) => status === "paid" || status === "in_progress" || status === "completed";
 
 export type OrderView = {
   status: string;
   product_id?: string | null;
   intake_progress: number;
+  intake_submitted_at?: Date | string | null;
   draft_url?: string | null;
   revision_1_enabled?: boolean | null;
   revision_1_feedback?: string | null;
@@ -60,8 +61,18 @@ export type OrderView = {
 export type TimelineStep = { label: string; done: boolean };
 
 /**
+ * The one meaning of "the intake is finished" on every customer page: the customer pressed Submit.
+ * It drives the timeline's Intake Form step, the progress shown and 'Intake form completed!'.
+ */
+export const intakeFinished = (order: Pick<OrderView, "intake_submitted_at">) => Boolean(order.intake_submitted_at);
+
+/** The intake percentage a customer sees: 100 once submitted, never 100 before (all filled but not sent is 99). */
+export const shownIntakePercent = (percent: number, finished: boolean) =>
+  finished ? 100 : Math.min(99, Math.max(0, Math.round(percent)));
+
+/**
  * The build timeline by the spec's rules: Payment Received (paid), Intake Form
- * (progress 100), Draft In Progress and Draft Delivered (a draft link exists),
+ * (submitted: see intakeFinished), Draft In Progress and Draft Delivered (a draft link exists),
  * Revisions (the last included round submitted), Final Launch (completed).
  * Empty for an order that is not paid: the timeline shows only then.
  */
@@ -71,7 +82,7 @@ export function timeline(order: OrderView): TimelineStep[] {
   const lastRound = revisionRoundsFor(order.product_id);
   return [
     { label: "Payment Received", done: true },
-    { label: "Intake Form", done: order.intake_progress >= 100 },
+    { label: "Intake Form", done: intakeFinished(order) },
     { label: "Draft In Progress", done: draft },
     { label: "Draft Delivered", done: draft },
     { label: "Revisions", done: Boolean(roundOf(order, lastRound).submittedAt) },
@@ -80,7 +91,19 @@ export function timeline(order: OrderView): TimelineStep[] {
 }
 
 export type RoundState = "locked" | "available" | "completed";
-export type RoundView = { round: Round; state: RoundState; feedback: string | null; submittedAt: Date | null };
+export type RoundView = {
+  round: Round;
+  state: RoundState;
+  feedback: string | null;
+  submittedAt: Date | null;
+  /** What a locked round tells the customer. */
+  note: string;
+};
+
+export const ROUND_NOTES = {
+  waiting: "We'll open this round when your next draft is ready.",
+  projectComplete: "Your project is complete, so no more rounds will open. Need a change? Contact us.",
+} as const;
 
 function roundOf(order: OrderView, round: Round) {
   const feedback = order[`revision_${round}_feedback`] ?? null;
@@ -96,7 +119,8 @@ export function revisionRounds(order: OrderView): RoundView[] {
   return ROUNDS.slice(0, revisionRoundsFor(order.product_id)).map((round) => {
     const r = roundOf(order, round);
     const state: RoundState = r.submittedAt ? "completed" : r.enabled ? "available" : "locked";
-    return { round, state, feedback: r.feedback, submittedAt: r.submittedAt };
+    const note = order.status === "completed" ? ROUND_NOTES.projectComplete : ROUND_NOTES.waiting;
+    return { round, state, feedback: r.feedback, submittedAt: r.submittedAt, note };
   });
 }
 

@@ -42,9 +42,19 @@ export function productFor(packageId: string | null | undefined, withMaintenance
 /** The first month of the maintenance plan that comes with a package bought "With Maintenance". */
 export type MaintenanceLine = { planId: string; name: string; price: number };
 
-/** Known add-ons among `ids`, once each, in catalogue order; unknown ids are ignored. */
-export function addOnsFor(ids: readonly string[]): AddOn[] {
-  return ADD_ONS.filter((a) => ids.includes(a.id));
+/** The add-ons offered with a package (or the 24-Hour Website without one), each with that package's text. */
+export function offeredAddOns(packageId?: string | null): AddOn[] {
+  const pkg = findPackage(packageId);
+  if (!pkg) return [...ADD_ONS];
+  return ADD_ONS.flatMap((a) => {
+    const offer = pkg.addOns.find((o) => o.id === a.id);
+    return offer ? [{ ...a, description: offer.description ?? a.description }] : [];
+  });
+}
+
+/** Offered add-ons among `ids`, once each, in catalogue order; unknown or not offered ids are ignored. */
+export function addOnsFor(ids: readonly string[], packageId?: string | null): AddOn[] {
+  return offeredAddOns(packageId).filter((a) => ids.includes(a.id));
 }
 
 export type Quote = {
@@ -74,7 +84,7 @@ export function quote(input: {
   const maintenance = withMaintenance
     ? { planId: plan.id, name: `${plan.name} maintenance, first month`, price: plan.price }
     : null;
-  const addOns = addOnsFor(input.addOnIds);
+  const addOns = addOnsFor(input.addOnIds, input.packageId);
   const subtotal = product.price + addOns.reduce((sum, a) => sum + a.price, 0);
   const coupon = input.coupon ?? null;
   let discount = 0;

@@ -39,6 +39,8 @@ export const PURGE_AFTER = {
   couponReservationMs: 48 * HOUR_MS,
   /** Delivered e-mails (and every delivery claim) are kept this long for the outbox page, then removed. */
   deliveredMailMs: 90 * DAY_MS,
+  /** A post's receipt (its form key's answer): a resend comes within minutes; a week is plenty. */
+  formReceiptsMs: 7 * DAY_MS,
 } as const;
 
 /** The moment before which a record of that age is purged. */

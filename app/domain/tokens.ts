@@ -36,6 +36,9 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const addDays = (from: Date, days: number) => new Date(from.getTime() + days * DAY_MS);
 
+/** `/order-status?link=unknown`: where an order-status link that matches no order lands ('Order Not Found'). */
+export const UNKNOWN_LINK = "unknown";
+
 export const TOKEN_MESSAGES = {
   statusTokenRequired: {
     title: "Access Token Required",

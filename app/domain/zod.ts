@@ -49,3 +49,6 @@ export function preprocess<A, U extends z.core.SomeType>(
 ): z.ZodMiniPipe<z.ZodMiniTransform<A, unknown>, U> {
   return z.pipe(z.transform(fn), schema as never) as never;
 }
+
+/** A form or query-string value left empty (or null) counts as absent: `preprocess(emptyAsAbsent, z.optional(...))`. */
+export const emptyAsAbsent = (value: unknown) => (value === "" || value === null ? undefined : value);

@@ -1,6 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NotFound } from "~/root";
 import { log } from "~/server/log.server";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () => [
   { title: "Page not found | 24-Hour Website" },

@@ -4,18 +4,16 @@ import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
+import { BULK_ACTION_LABELS, BULK_ACTIONS, BULK_MESSAGES, BulkSchema, isBulkAction } from "~/domain/admin/bulk";
 import {
-  BULK_ACTION_LABELS,
-  BULK_ACTIONS,
-  BULK_MESSAGES,
-  BulkSchema,
   DATE_FILTERS,
   filterQuery,
   hasActiveFilters,
-  isBulkAction,
   OrderFiltersSchema,
   parseOrderFilters,
-} from "~/domain/admin/orders";
+  CLOCK_FILTER_LABELS,
+  CLOCK_FILTERS,
+} from "~/domain/admin/order-filters";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
@@ -57,6 +55,8 @@ export async function action({ request }: ActionFunctionArgs) {
     q: form.get("q") ?? undefined,
     status: form.get("status") ?? undefined,
     date: form.get("date") ?? undefined,
+    clock: form.get("clock") ?? undefined,
+    sort: form.get("sort") ?? undefined,
   });
   const back = `/admin${filterQuery(filters)}`;
   const fail = (title: string) => redirectWithFlash(request, back, { kind: "error", title }, { status: 303 });
@@ -146,6 +146,24 @@ export default function AdminOrders() {
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="clock">Delivery</label>
+            <select id="clock" name="clock" defaultValue={filters.clock ?? ""}>
+              <option value="">Any deadline</option>
+              {CLOCK_FILTERS.map((c) => (
+                <option key={c} value={c}>
+                  {CLOCK_FILTER_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="sort">Sort</label>
+            <select id="sort" name="sort" defaultValue={filters.sort ?? ""}>
+              <option value="">Newest first</option>
+              <option value="deadline">Deadline, soonest first</option>
+            </select>
+          </div>
           <div className="filter-actions">
             <button type="submit" className="button button-small">
               Apply Filters
@@ -168,6 +186,8 @@ export default function AdminOrders() {
             <input type="hidden" name="q" value={filters.q ?? ""} />
             <input type="hidden" name="status" value={filters.status ?? ""} />
             <input type="hidden" name="date" value={filters.date ?? ""} />
+            <input type="hidden" name="clock" value={filters.clock ?? ""} />
+            <input type="hidden" name="sort" value={filters.sort ?? ""} />
             <div className="bulk-bar card">
               <label className="choice">
                 <input type="checkbox" name="all" onChange={(e) => toggleAll(e.currentTarget.checked)} />
@@ -214,6 +234,11 @@ export default function AdminOrders() {
                       <span>{o.amount}</span>
                       <span>{formatDateTime(o.createdAt)}</span>
                     </p>
+                    {o.clock ? (
+                      <p>
+                        <span className={`status status-${o.clockTone}`}>{o.clock}</span>
+                      </p>
+                    ) : null}
                     {o.paymentIntentId ? <p className="hint mono">{o.paymentIntentId}</p> : null}
                   </div>
                   <Link

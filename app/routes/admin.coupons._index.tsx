@@ -9,6 +9,7 @@ import { formatDate } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -29,7 +30,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.get("intent") !== INTENT.create) return new Response("Unknown intent", { status: 400 });
   const submission = parseWithZod(form, { schema: CouponFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await createCoupon(submission.value, admin);
+  // Once per post: a resend after a lost answer is told "created" again, not "code taken" by its own coupon.
+  const result = await oncePerPost(`coupon:${admin.id}`, form, async () => {
+    const answer = await createCoupon(submission.value, admin);
+    return { done: answer.ok, answer };
+  });
   if (!result.ok)
     return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
   return redirectWithFlash(

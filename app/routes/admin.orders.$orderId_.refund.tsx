@@ -7,7 +7,7 @@ import { Field, FormAlert } from "~/components/forms";
 import { ORDER_ID } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, MISSED_PROMISE_REASON, RefundSchema } from "~/domain/delivery-clock";
 import { formatDateTime } from "~/domain/dates";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { refundOrder, refundPage } from "~/server/refunds.server";
@@ -15,7 +15,8 @@ import { refundOrder, refundPage } from "~/server/refunds.server";
 /**
  * /admin/orders/:orderId/refund: the Refund action's confirmation page (a plain
  * form: it works without JavaScript). Refunds the full amount paid once, however
- * often it is posted (app/server/refunds.server.ts).
+ * often it is posted (app/server/refunds.server.ts). A destructive action: it
+ * asks for fresh proof (an admin code within the last minutes) first.
  */
 
 export const links = adminLinks;
@@ -34,7 +35,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = await refundPage(orderIdFrom(params));
   if (!page) throw new Response("Order not found", { status: 404 });
-  return page;
+  // Back from the fresh-proof step with the reason that was typed.
+  const typed = new URL(request.url).searchParams.get("reason")?.slice(0, 1000) ?? null;
+  return { ...page, typedReason: typed };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -44,6 +47,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (form.get("intent") !== INTENT.refund) return new Response("Unknown intent", { status: 400 });
   const submission = parseWithZod(form, { schema: RefundSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  // A destructive action: an admin code entered within the last minutes, else the code step and back here.
+  const returnTo = `/admin/orders/${orderId}/refund?${new URLSearchParams({ reason: submission.value.reason })}`;
+  await requireFreshProof(request, returnTo);
   const outcome = await refundOrder({ orderId, reason: submission.value.reason, actor: admin });
   switch (outcome) {
     case "refunded":
@@ -73,7 +79,7 @@ export default function RefundOrder() {
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { reason: d.refundDue ? MISSED_PROMISE_REASON : "" },
+    defaultValue: { reason: d.typedReason ?? (d.refundDue ? MISSED_PROMISE_REASON : "") },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",

@@ -2,11 +2,12 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import {
+  authAlert,
   AUTH_INTENTS,
   AUTH_MESSAGES,
   AuthSchema,
@@ -26,7 +27,9 @@ import {
 } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () =>
   pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
@@ -62,12 +65,15 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case AUTH_INTENTS.signUp: {
-      if (
-        !(await signUp(
+      // Once per post: a resend after a lost answer neither mails twice nor says "account exists" to its own maker.
+      const created = await oncePerPost("sign-up", formData, async () => {
+        const done = await signUp(
           { email: value.email, password: value.password, fullName: value.fullName },
           clientAddress(request),
-        ))
-      ) {
+        );
+        return { done, answer: done };
+      });
+      if (!created) {
         return reply(429, [AUTH_MESSAGES.tooMany]);
       }
       return redirectWithFlash(request, "/auth", { kind: "success", ...AUTH_MESSAGES.created }, { status: 303 });
@@ -114,7 +120,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem = form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0];
+  const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-in-heading">
       <h2 id="sign-in-heading">Sign In</h2>
@@ -139,6 +145,7 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
       >
         {pending ? "Signing in..." : "Sign In"}
       </button>
+      <SendStatus />
       <p>
         <Link to="/auth/forgot-password">Forgot password?</Link>
       </p>
@@ -155,13 +162,18 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
     shouldValidate: "onSubmit",
   });
-  const problem =
-    form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0] ?? fields.fullName.errors?.[0];
+  const problem = authAlert({
+    form: form.errors,
+    email: fields.email.errors,
+    password: fields.password.errors,
+    fullName: fields.fullName.errors,
+  });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">Sign Up</h2>
       <FormAlert message={problem} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
+      <FormKey />
       <Field
         id={fields.fullName.id}
         label="Full name (optional)"
@@ -195,6 +207,7 @@ function SignUpForm({ redirectTo }: { redirectTo: string }) {
       >
         {pending ? "Creating account..." : "Create Account"}
       </button>
+      <SendStatus />
     </Form>
   );
 }

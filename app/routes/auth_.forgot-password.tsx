@@ -11,6 +11,7 @@ import { requestPasswordReset } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () =>
   pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");
@@ -48,6 +49,7 @@ export default function ForgotPassword() {
           <button type="submit" className="button button-primary" disabled={pending}>
             Send Reset Link
           </button>
+          <SendStatus />
           <p>
             <Link to="/auth">Back to Sign In</Link>
           </p>

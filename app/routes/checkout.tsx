@@ -3,22 +3,24 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { ADD_ONS, formatCents } from "~/content/offer";
+import { formatCents } from "~/content/offer";
 import { findPackage } from "~/content/packages";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
-import { COUPON_MESSAGES, DEFAULT_PRODUCT, quote, type CouponTerms } from "~/domain/pricing";
+import { COUPON_MESSAGES, DEFAULT_PRODUCT, offeredAddOns, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { validateCoupon } from "~/server/coupons.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -110,13 +112,17 @@ export async function action({ request }: ActionFunctionArgs) {
     case CHECKOUT_INTENTS.pay: {
       const user = await getUser(request);
       try {
-        const result = await startCheckout({
-          email: value.email!,
-          addOnIds: value.addOns,
-          couponCode: value.appliedCoupon || value.couponCode || null,
-          packageId: value.package,
-          userId: user?.id,
-          withMaintenance: value.maintenance === "1",
+        // Once per post: a resend after a lost answer goes to the same payment session, never a second order.
+        const result = await oncePerPost(`checkout:${user?.id ?? "guest"}`, formData, async () => {
+          const answer = await startCheckout({
+            email: value.email!,
+            addOnIds: value.addOns,
+            couponCode: value.appliedCoupon || value.couponCode || null,
+            packageId: value.package,
+            userId: user?.id,
+            withMaintenance: value.maintenance === "1",
+          });
+          return { done: "redirectTo" in answer, answer };
         });
         if ("redirectTo" in result) {
           // This browser started the checkout: the success page may show it the intake link.
@@ -178,6 +184,7 @@ export default function Checkout() {
         <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="checkout-form-heading" className="card">
           <h2 id="checkout-form-heading">Your Order</h2>
           <FormAlert message={problem} />
+          <FormKey />
           {actionData?.notice ? (
             <p className="flash flash-success" role="status">
               {actionData.notice}
@@ -210,7 +217,7 @@ export default function Checkout() {
 
           <fieldset className="add-ons">
             <legend>Add-ons (optional)</legend>
-            {ADD_ONS.map((a) => (
+            {offeredAddOns(loaderData.packageId).map((a) => (
               <label key={a.id} className="add-on">
                 <input
                   type="checkbox"
@@ -300,6 +307,7 @@ export default function Checkout() {
               {paying ? "Opening secure payment..." : "Proceed to Payment"}
             </button>
           </div>
+          <SendStatus />
           <p className="hint">Payments are processed securely by Stripe. You'll return here if you cancel.</p>
           <p>
             {loaderData.quote.product.id === DEFAULT_PRODUCT.id ? (

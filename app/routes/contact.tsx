@@ -3,8 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useState } from "react";
+import { SendStatus } from "~/components/connection";
 import { ContactLinks } from "~/components/ContactLinks";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -12,6 +13,7 @@ import { BUSINESS } from "~/content/site";
 import { CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
@@ -31,15 +33,21 @@ export async function action({ request }: ActionFunctionArgs) {
     log("warn", "contact.honeypot");
     return data(submission.reply({ formErrors: [CONTACT_MESSAGES.automated] }), { status: 400 });
   }
+  let sent: boolean;
   try {
-    if (!(await consumeRateLimit(CONTACT_LIMIT, clientAddress(request)))) {
-      log("warn", "contact.rate_limited");
-      return data(submission.reply({ formErrors: [CONTACT_MESSAGES.tooMany] }), { status: 429 });
-    }
-    await receiveContactMessage(submission.value);
+    // Once per post: a resend after a lost answer is told "sent" again, and nothing is stored or mailed twice.
+    sent = await oncePerPost("contact", formData, async () => {
+      if (!(await consumeRateLimit(CONTACT_LIMIT, clientAddress(request)))) return { done: false, answer: false };
+      await receiveContactMessage(submission.value);
+      return { done: true, answer: true };
+    });
   } catch (error) {
     log("error", "contact.store_failed", { reason: errorMessage(error) });
     return data(submission.reply({ formErrors: [CONTACT_MESSAGES.failed] }), { status: 503 });
+  }
+  if (!sent) {
+    log("warn", "contact.rate_limited");
+    return data(submission.reply({ formErrors: [CONTACT_MESSAGES.tooMany] }), { status: 429 });
   }
   return redirectWithFlash(request, "/contact", { kind: "success", ...CONTACT_MESSAGES.sent }, { status: 303 });
 }
@@ -83,6 +91,7 @@ function ContactForm() {
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="contact-form-heading">
       <h2 id="contact-form-heading">Send us a message</h2>
+      <FormKey />
       <FormAlert message={firstError} />
       <Field id={fields.name.id} label="Name" errors={fields.name.errors} errorId={fields.name.errorId}>
         <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" aria-required="true" />
@@ -118,6 +127,7 @@ function ContactForm() {
       <button type="submit" className="button button-primary" disabled={sending}>
         {sending ? "Sending..." : "Send Message"}
       </button>
+      <SendStatus />
     </Form>
   );
 }

@@ -1,13 +1,16 @@
+import { customerDueLine } from "~/domain/delivery-clock";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
-import { isPaid, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
+import { isPaid } from "~/domain/order-status";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
@@ -26,18 +29,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
   const plan = planOf(subscription);
   return {
-    user: { email: user.email, fullName: user.fullName, isAdmin: user.isAdmin, emailVerified: user.emailVerified },
+    user: {
+      email: user.email,
+      fullName: user.fullName,
+      isAdmin: user.isAdmin,
+      emailVerified: user.emailVerified,
+      twoFactor: user.twoFactor,
+    },
     plan: plan ? { name: plan.name, nextBilling: subscription?.currentPeriodEnd?.toISOString() ?? null } : null,
     orders: orders.map((o) => ({
       id: o._id,
       shortId: shortId(o._id),
       status: o.status,
       productName: o.product_name,
-      amount: isPaid(o.status) ? o.amount_paid : o.amount_total,
+      amountPaid: o.amount_paid,
       createdAt: (o.created_at as Date).toISOString(),
       draftUrl: o.draft_url,
-      progress: o.intake_progress,
+      progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
       paid: isPaid(o.status),
+      dueLine: customerDueLine(o, new Date()),
       timeline: timeline(o),
       rounds: revisionRounds(o),
     })),
@@ -113,6 +123,8 @@ export default function Dashboard() {
           </Link>
         </section>
 
+        <TwoFactorCard on={user.twoFactor} admin={user.isAdmin} />
+
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Your Orders</h2>
           {orders.length === 0 ? (
@@ -150,13 +162,18 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         Order #{order.shortId} <StatusBadge status={order.status} />
       </h3>
       <p>
-        {order.productName} · {formatCents(order.amount)} AUD · {formatDate(order.createdAt)}
+        {order.productName} · {formatCents(order.amountPaid)} AUD paid · Ordered {formatDate(order.createdAt)}
       </p>
       {order.draftUrl ? (
         <p>
           <a href={order.draftUrl} target="_blank" rel="noreferrer noopener">
             View your draft
           </a>
+        </p>
+      ) : null}
+      {order.dueLine ? (
+        <p className="due-line">
+          <strong>{order.dueLine}</strong>
         </p>
       ) : null}
       {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}

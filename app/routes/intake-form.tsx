@@ -1,5 +1,13 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
 import { PageHero } from "~/components/PageHero";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { furthestStep } from "~/domain/intake/data";
@@ -19,10 +27,23 @@ export const meta: MetaFunction = () => [
  * in the address bar, history, logs or Referer. Then: the current step, or a
  * screen that explains an expired or already-submitted link.
  */
+/** Spec: 'Access Renewed!', then the page reloads after 1.5 s (into the form). */
+export const RENEWED_RELOAD_MS = 1500;
+const RENEWED = "renewed";
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+  const params = new URL(request.url).searchParams;
+  const token = params.get("token");
   if (token !== null) throw await exchangeToken(request, token, "intake");
   const state = await requireTokenSession(request, "intake");
+  // Just renewed: say so, then reload. Without JavaScript the Refresh header does it (whole seconds only).
+  if (state.state === "valid" && params.has(RENEWED))
+    return data(
+      { screen: RENEWED },
+      { headers: { Refresh: `${Math.ceil(RENEWED_RELOAD_MS / 1000)}; url=/intake-form` } },
+    );
   if (state.state === "valid")
     throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
   return { screen: state.state };
@@ -41,11 +62,28 @@ export async function action({ request }: ActionFunctionArgs) {
       { kind: "error", title: INTAKE_MESSAGES.renewFailed },
       { status: 303 },
     );
-  return redirectWithFlash(request, "/intake-form", { kind: "success", ...INTAKE_MESSAGES.renewed }, { status: 303 });
+  return redirect(`/intake-form?${RENEWED}`, 303);
+}
+
+function Renewed() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate("/intake-form", { replace: true }), RENEWED_RELOAD_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <PageHero title={INTAKE_MESSAGES.renewed.title} lead={INTAKE_MESSAGES.renewed.description}>
+      <p role="status">Taking you back to your intake form...</p>
+      <Link to="/intake-form" className="button button-primary" replace>
+        Continue now
+      </Link>
+    </PageHero>
+  );
 }
 
 export default function IntakeEntry() {
   const { screen } = useLoaderData<typeof loader>();
+  if (screen === RENEWED) return <Renewed />;
   if (screen === "used") {
     return (
       <PageHero

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
@@ -305,6 +306,7 @@ export default function IntakeStep() {
           />
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
+          <SendStatus />
         </Form>
 
         <nav aria-labelledby="jump-heading" className="section">

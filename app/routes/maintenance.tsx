@@ -118,6 +118,25 @@ export default function Maintenance() {
                       Manage Subscription
                     </button>
                   </Form>
+                ) : current ? (
+                  // Spec: only the current plan's button is disabled. A subscriber changes plan in Stripe's
+                  // portal (one subscription, prorated), so this card says so and opens it.
+                  <Form method="post">
+                    <p className="hint" id={`switch-${plan.id}`}>
+                      You're on {findPlan(current.planId)?.name ?? "another plan"}. Switching opens Manage Subscription,
+                      where you change plans.
+                    </p>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={MAINTENANCE_INTENTS.manage}
+                      className="button"
+                      disabled={pending}
+                      aria-describedby={`switch-${plan.id}`}
+                    >
+                      Switch to {plan.name}
+                    </button>
+                  </Form>
                 ) : (
                   <Form method="post">
                     <input type="hidden" name="plan" value={plan.id} />
@@ -126,7 +145,7 @@ export default function Maintenance() {
                       name="intent"
                       value={MAINTENANCE_INTENTS.subscribe}
                       className="button button-primary"
-                      disabled={pending || Boolean(current)}
+                      disabled={pending}
                       aria-label={`Subscribe Now to ${plan.name}`}
                     >
                       Subscribe Now

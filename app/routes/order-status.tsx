@@ -1,11 +1,14 @@
+import { customerDueLine } from "~/domain/delivery-clock";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
+import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
   ACCESS_LABELS,
@@ -13,14 +16,15 @@ import {
   customerCompleteness,
   daysLeft,
   INTAKE_COMPLETE_MESSAGE,
-  isPaid,
+  intakeFinished,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
   shortId,
+  shownIntakePercent,
   timeline,
 } from "~/domain/orders";
-import { TOKEN_MESSAGES } from "~/domain/tokens";
+import { TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   loadOrderStatus,
@@ -30,7 +34,9 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
+import { SendStatus } from "~/components/connection";
 
 export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
 
@@ -39,8 +45,11 @@ export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website
  * for that one order and leaves the address bar; then the page shows the order.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("access_token");
+  const params = new URL(request.url).searchParams;
+  const token = params.get("access_token");
   if (token) throw await exchangeToken(request, token, "status");
+  // Where a link that matches no order lands (spec: the 'Order Not Found' card, with a way to contact support).
+  if (params.get("link") === UNKNOWN_LINK) return data({ screen: "not-found" as const }, { status: 404 });
   const access = await orderStatusAccess(request);
   // Both are ordinary pages (the site's public /order-status), each saying what to do next.
   if (!access) return { screen: "token-required" as const };
@@ -65,10 +74,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : order.email,
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
+      dueLine: customerDueLine(order, new Date()),
       timeline: timeline(order),
       rounds: revisionRounds(order),
     },
-    completeness: customerCompleteness(submission),
+    intakeDone: intakeFinished(order),
+    completeness: shownIntakePercent(customerCompleteness(submission), intakeFinished(order)),
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -107,7 +118,10 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case ORDER_INTENTS.requestDeletion: {
-      await requestDataDeletion(access.orderId);
+      await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
+        await requestDataDeletion(access.orderId);
+        return { done: true, answer: true };
+      });
       return redirectWithFlash(
         request,
         "/order-status",
@@ -192,13 +206,18 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             )}
           </dd>
         </dl>
+        {order.dueLine ? (
+          <p className="due-line">
+            <strong>{order.dueLine}</strong>
+          </p>
+        ) : null}
         <OrderTimeline steps={order.timeline} />
       </section>
 
       <section className="card" aria-labelledby="intake-heading">
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
-        {view.completeness === 100 ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
+        {view.intakeDone ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}
@@ -242,6 +261,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <p>You've asked us to delete your data. We'll e-mail you when it's done.</p>
         ) : view.confirmDeletion ? (
           <Form method="post">
+            <FormKey />
             <p role="alert">
               <strong>Are you sure?</strong> We'll permanently delete your intake details and uploads. This cannot be
               undone.
@@ -259,6 +279,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
                 Cancel
               </Link>
             </div>
+            <SendStatus />
           </Form>
         ) : (
           <Link to="/order-status?confirm=delete" className="button">

@@ -5,6 +5,10 @@ import { PACKAGE_MAINTENANCE_PLAN } from "~/content/maintenance";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/content/offer";
 import { PACKAGE_COMPARISON, PACKAGES, packagePrice, WITH_MAINTENANCE_DISCOUNT_PERCENT } from "~/content/packages";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

@@ -3,6 +3,10 @@ import { Link } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { BUSINESS } from "~/content/site";
 import { pageMeta } from "~/content/meta";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

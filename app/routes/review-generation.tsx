@@ -5,6 +5,10 @@ import { PageHero } from "~/components/PageHero";
 import { REVIEW_BENEFITS, REVIEW_FEATURES } from "~/content/marketing";
 import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

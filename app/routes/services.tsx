@@ -4,6 +4,10 @@ import { CallToAction, Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { SERVICES } from "~/content/marketing";
 import { pageMeta } from "~/content/meta";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

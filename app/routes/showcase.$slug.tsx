@@ -4,6 +4,10 @@ import { CallToAction } from "~/components/marketing";
 import { SiteMockup } from "~/components/SiteMockup";
 import { pageMeta } from "~/content/meta";
 import { findExample } from "~/content/showcase";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 /** A demo site; an unknown slug shows the generic example business rather than a dead end. */
 export async function loader({ params }: LoaderFunctionArgs) {

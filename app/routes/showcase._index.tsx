@@ -5,6 +5,10 @@ import { PageHero } from "~/components/PageHero";
 import { SiteMockup } from "~/components/SiteMockup";
 import { pageMeta } from "~/content/meta";
 import { SHOWCASE } from "~/content/showcase";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

@@ -2,6 +2,10 @@ import type { MetaFunction } from "@remix-run/node";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
+import { STATIC_PAGE } from "~/components/static-page";
+
+/** Nothing on this page needs a script. */
+export const handle = STATIC_PAGE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

@@ -4,7 +4,8 @@ import { redirect } from "@remix-run/node";
 import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { AUTH_MESSAGES } from "~/domain/account";
+import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
+import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
@@ -14,6 +15,7 @@ import { queueMail } from "./mail/outbox.server";
 import { AccountToken, Order, User, UserRole } from "./models/index.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { endAllSessions, getSession, rotateSession, sessionStorage } from "./session.server";
+import { startEnrolment } from "./two-factor.server";
 
 /**
  * Accounts: passwords, sign-in and sign-up (remix-auth's form strategy), the
@@ -24,7 +26,15 @@ import { endAllSessions, getSession, rotateSession, sessionStorage } from "./ses
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
-export type AuthUser = { id: string; email: string; fullName: string | null; isAdmin: boolean; emailVerified: boolean };
+export type AuthUser = {
+  id: string;
+  email: string;
+  fullName: string | null;
+  isAdmin: boolean;
+  emailVerified: boolean;
+  /** Two-factor sign-in is on for this account. */
+  twoFactor: boolean;
+};
 
 /* Limits: per client address, and per account (the e-mail typed, whether or not it has an account). */
 const MINUTE = 60_000;
@@ -87,7 +97,13 @@ async function withinLimits(limits: { address: RateLimit; account: RateLimit }, 
   return byAddress && byAccount;
 }
 
-type UserDoc = { _id: unknown; email: string; full_name?: string | null; email_verified_at?: Date | null };
+type UserDoc = {
+  _id: unknown;
+  email: string;
+  full_name?: string | null;
+  email_verified_at?: Date | null;
+  two_factor_enabled_at?: Date | null;
+};
 
 async function toAuthUser(user: UserDoc): Promise<AuthUser> {
   const id = String(user._id);
@@ -98,8 +114,12 @@ async function toAuthUser(user: UserDoc): Promise<AuthUser> {
     fullName: user.full_name ?? null,
     isAdmin: Boolean(admin),
     emailVerified: Boolean(user.email_verified_at),
+    twoFactor: Boolean(user.two_factor_enabled_at),
   };
 }
+
+/** Admins always need the second factor; a customer who turned it on does too. */
+export const needsSecondFactor = (user: AuthUser) => user.isAdmin || user.twoFactor;
 
 /**
  * Checks an e-mail and password, within the limits. The same error, after the
@@ -128,11 +148,43 @@ authenticator.use(
   "password",
 );
 
-/** Starts a fresh session for `user` (a new id) and redirects with a message. */
+/**
+ * After the password (or a reset or confirmation link): a fresh session (a new
+ * id) and on to `to`. An account that needs a second factor gets a session that
+ * opens nothing yet and goes to the code step (an admin without one, to set it
+ * up: the key is made here, on the post, so the page that shows it changes nothing).
+ */
 export async function signIn(request: Request, user: AuthUser, to: string, flash?: Flash) {
+  if (needsSecondFactor(user)) {
+    const cookie = await rotateSession(request, user.id, { admin: user.isAdmin });
+    if (!user.twoFactor) await startEnrolment(user.id);
+    const next = user.twoFactor ? "/auth/two-factor" : "/auth/two-factor/setup";
+    return redirect(`${next}?redirectTo=${encodeURIComponent(to)}`, {
+      status: 303,
+      headers: { "Set-Cookie": cookie },
+    });
+  }
   const cookie = await rotateSession(request, user.id);
   if (flash) return redirectWithFlash(request, to, flash, { status: 303, headers: { "Set-Cookie": cookie } });
   return redirect(to, { status: 303, headers: { "Set-Cookie": cookie } });
+}
+
+/**
+ * A second-factor code was just entered (at sign-in, at enrolment, or as fresh
+ * proof): a fresh session id again, now carrying the proof's time, and on to `to`.
+ */
+export async function completeSecondFactor(
+  request: Request,
+  user: AuthUser,
+  to: string,
+  flash?: Flash,
+  init: { headers?: HeadersInit } = {},
+) {
+  const cookie = await rotateSession(request, user.id, { verifiedAt: Date.now(), admin: user.isAdmin });
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", cookie);
+  if (flash) return redirectWithFlash(request, to, flash, { status: 303, headers });
+  return redirect(to, { status: 303, headers });
 }
 
 /** Ends this browser's session on the server and clears its cookie. */
@@ -149,31 +201,63 @@ export async function signOut(request: Request, to = "/") {
   );
 }
 
-/** The signed-in user, or null. Roles are read fresh on every request, so revoking admin takes effect at once. */
-export async function getUser(request: Request): Promise<AuthUser | null> {
+/**
+ * Who this request is from. "pending": the password was right but the second
+ * factor is still to come (the account needs one and this session has no code
+ * yet); such a session opens nothing but the code step. Roles are read fresh on
+ * every request, so revoking admin takes effect at once.
+ */
+export type SignInState =
+  | { kind: "none" }
+  | { kind: "pending"; user: AuthUser; sessionId: string }
+  | { kind: "signed-in"; user: AuthUser; sessionId: string; verifiedAt: number | null };
+
+export async function signInState(request: Request): Promise<SignInState> {
   const session = await getSession(request);
   const userId = session.get("userId");
-  if (typeof userId !== "string" || !mongoose.isValidObjectId(userId)) return null;
+  if (typeof userId !== "string" || !mongoose.isValidObjectId(userId)) return { kind: "none" };
   await connectDb();
-  const user = await User.findById(userId).lean();
-  return user ? toAuthUser(user) : null;
+  const doc = await User.findById(userId).lean();
+  if (!doc) return { kind: "none" };
+  const user = await toAuthUser(doc);
+  const verifiedAt = session.get("verifiedAt");
+  const proven = typeof verifiedAt === "number" ? verifiedAt : null;
+  if (needsSecondFactor(user) && proven === null) return { kind: "pending", user, sessionId: session.id };
+  return { kind: "signed-in", user, sessionId: session.id, verifiedAt: proven };
 }
 
-/** First line of every signed-in loader and action. */
+/** The signed-in user (past the second factor when the account has one), or null. */
+export async function getUser(request: Request): Promise<AuthUser | null> {
+  const state = await signInState(request);
+  return state.kind === "signed-in" ? state.user : null;
+}
+
+/** Where a refused request goes back to after signing in. */
+function backTo(request: Request) {
+  const url = new URL(request.url);
+  return request.method === "GET" ? url.pathname + url.search : url.pathname;
+}
+
+/** First line of every signed-in loader and action. A session still owing its second factor is sent to it. */
 export async function requireUser(
   request: Request,
   flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
 ): Promise<AuthUser> {
-  const user = await getUser(request);
-  if (!user) {
-    const url = new URL(request.url);
-    const back = request.method === "GET" ? url.pathname + url.search : url.pathname;
-    throw await redirectWithFlash(request, `/auth?redirectTo=${encodeURIComponent(back)}`, flash, { status: 303 });
+  const state = await signInState(request);
+  if (state.kind === "signed-in") return state.user;
+  const back = encodeURIComponent(backTo(request));
+  if (state.kind === "pending") {
+    const step = state.user.twoFactor ? "/auth/two-factor" : "/auth/two-factor/setup";
+    throw redirect(`${step}?redirectTo=${back}`, { status: 303 });
   }
-  return user;
+  throw await redirectWithFlash(request, `/auth?redirectTo=${back}`, flash, { status: 303 });
 }
 
-/** First line of every admin loader and action (spec 2 section 6). */
+/**
+ * First line of every admin loader and action (spec 2 section 6). An admin
+ * session exists only past the second factor (requireUser sends a password-only
+ * one to the code step or to enrolment).
+ */
 export async function requireAdmin(request: Request): Promise<AuthUser> {
   const user = await requireUser(request);
   if (!user.isAdmin) {
@@ -184,6 +268,23 @@ export async function requireAdmin(request: Request): Promise<AuthUser> {
     });
   }
   return user;
+}
+
+/**
+ * Fresh proof before a destructive action: a code entered in this session within
+ * the last 10 minutes. Otherwise the admin is sent to enter one, and from there
+ * back to `returnTo`: the same confirmation, with what was typed in its query.
+ * Call it after requireAdmin and before anything changes.
+ */
+export async function requireFreshProof(request: Request, returnTo: string) {
+  const state = await signInState(request);
+  if (state.kind === "signed-in" && isFresh(state.verifiedAt, Date.now())) return;
+  throw await redirectWithFlash(
+    request,
+    `/auth/two-factor?redirectTo=${encodeURIComponent(safeRedirect(returnTo, "/admin"))}`,
+    { kind: "info", ...TWO_FACTOR_MESSAGES.freshProof },
+    { status: 303 },
+  );
 }
 
 /** Creates a user (and, with admin: true, the admin role); used by sign-up, the seed and create-admin scripts. */

@@ -67,6 +67,7 @@ const EnvSchema = z
     ),
     SESSION_SECRET: secretList("SESSION_SECRET"),
     TOKEN_SECRET: secretList("TOKEN_SECRET"),
+    TWO_FACTOR_SECRET: secretList("TWO_FACTOR_SECRET"),
     MONGODB_URI: z.optional(
       z.string().check(z.regex(/^mongodb(\+srv)?:\/\//, "MONGODB_URI must start with mongodb:// or mongodb+srv://")),
     ),
@@ -102,6 +103,13 @@ const EnvSchema = z
   .check(
     z.superRefine((env, ctx) => {
       if (env.NODE_ENV !== "production") return;
+      if (env.TWO_FACTOR_SECRET.some((s) => env.SESSION_SECRET.includes(s) || env.TOKEN_SECRET.includes(s))) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["TWO_FACTOR_SECRET"],
+          message: "TWO_FACTOR_SECRET must differ from SESSION_SECRET and TOKEN_SECRET, so each can be rotated alone",
+        });
+      }
       if (env.TOKEN_SECRET.some((s) => env.SESSION_SECRET.includes(s))) {
         ctx.addIssue({
           code: "custom",
@@ -132,6 +140,7 @@ const EnvSchema = z
       };
       need("SESSION_SECRET", "it signs the session and flash cookies");
       need("TOKEN_SECRET", "it derives the access tokens in e-mailed links");
+      need("TWO_FACTOR_SECRET", "it encrypts the authenticator-app keys stored for two-factor sign-in");
       need("MONGODB_URI", "production data lives in MongoDB, not the embedded server");
       need("SMTP_URL", "the mail folder is for development only");
       need("S3_BUCKET", "uploads go to S3 in production, not to a local folder");
@@ -160,11 +169,13 @@ function isLocalAddress(url: string): boolean {
 }
 
 type Parsed = z.infer<typeof EnvSchema>;
-export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET"> & {
+export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET" | "TWO_FACTOR_SECRET"> & {
   /** Cookie signing secrets, newest first (at least one). */
   SESSION_SECRETS: string[];
   /** Token derivation secrets, newest first (at least one). */
   TOKEN_SECRETS: string[];
+  /** Keys that encrypt the stored two-factor secrets, newest first (at least one). */
+  TWO_FACTOR_SECRETS: string[];
 };
 
 /** Validates a set of variables; throws an error that names every missing or bad one. */
@@ -174,11 +185,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = parsed.error.issues.map((i) => `  - ${String(i.path[0] ?? "env")}: ${i.message}`);
     throw new Error(`Invalid environment (see .env.example):\n${lines.join("\n")}`);
   }
-  const { SESSION_SECRET, TOKEN_SECRET, ...rest } = parsed.data;
+  const { SESSION_SECRET, TOKEN_SECRET, TWO_FACTOR_SECRET, ...rest } = parsed.data;
   return {
     ...rest,
     SESSION_SECRETS: SESSION_SECRET.length ? SESSION_SECRET : ["development-only-secret-never-used-in-production"],
     TOKEN_SECRETS: TOKEN_SECRET.length ? TOKEN_SECRET : ["development-only-token-secret-never-used-in-production"],
+    TWO_FACTOR_SECRETS: TWO_FACTOR_SECRET.length
+      ? TWO_FACTOR_SECRET
+      : ["development-only-two-factor-secret-never-used-in-production"],
   };
 }
 
@@ -194,7 +208,8 @@ export function getEnv(): Env {
         !env.SMTP_URL && `mail to ${env.MAIL_DIR}`,
         !env.S3_BUCKET && `uploads to ${env.UPLOAD_DIR}`,
         !env.STRIPE_SECRET_KEY && "the offline test checkout",
-        !(process.env.SESSION_SECRET && process.env.TOKEN_SECRET) && "development secrets",
+        !(process.env.SESSION_SECRET && process.env.TOKEN_SECRET && process.env.TWO_FACTOR_SECRET) &&
+          "development secrets",
       ].filter(Boolean);
       log("warn", "env.local_standins", {
         message: `LOCAL_STANDINS=1: the production build on this machine, never a deployment; stand-ins: ${standIns.join(", ") || "none"}`,

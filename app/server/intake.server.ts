@@ -226,6 +226,11 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
       $max: { furthest_step: 15 },
     },
   );
+  // The order says its intake is finished (the dashboard reads only orders); set once, never moved.
+  await Order.updateOne(
+    { _id: access.orderId, intake_submitted_at: null },
+    { $set: { intake_submitted_at: submittedAt } },
+  );
   // The materials are in: the delivery clock starts (once; a later update does not move it).
   const deadline = await startClock(access.orderId, submittedAt);
   if (!(await claimOnce(`intake-submit:${access.tokenId}`))) return "updated"; // a repeat of a submit already done

@@ -8,6 +8,7 @@ import {
   AccountToken,
   CouponRedemption,
   IntakeSubmission,
+  FormReceipt,
   OutboxClaim,
   OutboxMessage,
   RateLimitHit,
@@ -59,6 +60,7 @@ export type PurgeSummary = {
   couponReservations: number;
   deliveredMail: number;
   outboxClaims: number;
+  formReceipts: number;
 };
 
 /**
@@ -66,7 +68,7 @@ export type PurgeSummary = {
  * past their absolute end or idle timeout, expired password-reset and e-mail
  * confirmation links, old rate-limit hits, coupon uses reserved for checkouts never paid
  * (the checkout is abandoned the way Stripe's 'expired' event does it, which
- * frees the slot), and delivered e-mails past their keeping age.
+ * frees the slot), delivered e-mails past their keeping age, and old form receipts.
  */
 export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummary> {
   await connectDb();
@@ -92,6 +94,7 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   const mailBefore = purgeBefore(now, PURGE_AFTER.deliveredMailMs);
   const mail = await OutboxMessage.deleteMany({ status: "sent", sent_at: lt(mailBefore) });
   const claims = await OutboxClaim.deleteMany({ claimed_at: lt(mailBefore) });
+  const receipts = await FormReceipt.deleteMany({ created_at: lt(purgeBefore(now, PURGE_AFTER.formReceiptsMs)) });
 
   return {
     sessions: ended.deletedCount + idle.deletedCount,
@@ -100,5 +103,6 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
     couponReservations,
     deliveredMail: mail.deletedCount,
     outboxClaims: claims.deletedCount,
+    formReceipts: receipts.deletedCount,
   };
 }

@@ -1,8 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { revisionRoundsFor } from "~/content/packages";
-import { FeedbackSchema, isPaid, REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { FeedbackSchema, REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { isPaid } from "~/domain/order-status";
 import { connectDb, isDuplicateKeyError } from "./db.server";
+import { oncePerPost } from "./form-keys.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./flash.server";
 import { log } from "./log.server";
@@ -93,10 +95,14 @@ export async function feedbackPost(request: Request, formData: FormData, orderId
   const formId = String(formData.get("formId") ?? "").slice(0, 100);
   const submission = parseWithZod(formData, { schema: FeedbackSchema });
   if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: 400 });
-  const outcome = await submitFeedback({
-    orderId,
-    round: submission.value.round as Round,
-    feedback: submission.value.feedback,
+  // Once per post: a resend after a lost answer is answered "submitted" again, as the first was.
+  const outcome = await oncePerPost(`feedback:${orderId}`, formData, async () => {
+    const answer = await submitFeedback({
+      orderId,
+      round: submission.value.round as Round,
+      feedback: submission.value.feedback,
+    });
+    return { done: answer === "submitted", answer };
   });
   if (outcome === "not-open")
     return data({ formId, result: submission.reply({ formErrors: [REVISION_MESSAGES.notOpen] }) }, { status: 409 });

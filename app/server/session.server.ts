@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createSessionStorage } from "@remix-run/node";
+import mongoose from "mongoose";
 import { connectDb } from "./db.server";
 import { cookieOptions, readSession } from "./cookies.server";
 import { Session } from "./models/index.server";
@@ -7,10 +8,28 @@ import { Session } from "./models/index.server";
 /** A session ends 30 days after sign-in however busy it is, or after 7 days unused. */
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
 export const SESSION_IDLE_MS = 7 * 86_400_000;
+/** A session with admin rights is shorter: 12 hours at most, 30 minutes unused (issue 24). */
+export const ADMIN_SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
+export const ADMIN_SESSION_IDLE_MS = 30 * 60_000;
 /** last_seen_at is written at most this often, so a page view is not a database write. */
 const TOUCH_MS = 60 * 60_000;
+const ADMIN_TOUCH_MS = 60_000;
 
-type SessionData = { userId: string };
+export type SessionData = {
+  userId: string;
+  /** When a second-factor code was last entered in this session (ms), if ever. */
+  verifiedAt?: number;
+  /** The account had admin rights at sign-in: the shorter limits apply (kept on the document too). */
+  admin?: boolean;
+  /** Where the session was started, for the admin's sessions list. */
+  userAgent?: string;
+  address?: string;
+};
+
+const limitsOf = (admin: boolean | undefined | null) =>
+  admin
+    ? { absolute: ADMIN_SESSION_ABSOLUTE_MS, idle: ADMIN_SESSION_IDLE_MS, touch: ADMIN_TOUCH_MS }
+    : { absolute: SESSION_ABSOLUTE_MS, idle: SESSION_IDLE_MS, touch: TOUCH_MS };
 
 let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
 
@@ -30,7 +49,8 @@ export function sessionStorage() {
           _id: id,
           data: { ...data },
           user_id: data.userId ?? null,
-          expires_at: new Date(now + SESSION_ABSOLUTE_MS),
+          admin: Boolean(data.admin),
+          expires_at: new Date(now + limitsOf(data.admin).absolute),
           last_seen_at: new Date(now),
         });
         return id;
@@ -41,11 +61,13 @@ export function sessionStorage() {
         if (!doc) return null;
         const now = Date.now();
         const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
-        if ((doc.expires_at && doc.expires_at.getTime() <= now) || lastSeen + SESSION_IDLE_MS <= now) {
+        const limits = limitsOf(doc.admin);
+        if ((doc.expires_at && doc.expires_at.getTime() <= now) || lastSeen + limits.idle <= now) {
           await Session.deleteOne({ _id: id });
           return null;
         }
-        if (now - lastSeen > TOUCH_MS) await Session.updateOne({ _id: id }, { $set: { last_seen_at: new Date(now) } });
+        if (now - lastSeen > limits.touch)
+          await Session.updateOne({ _id: id }, { $set: { last_seen_at: new Date(now) } });
         return doc.data as SessionData;
       },
       async updateData(id, data) {
@@ -69,18 +91,75 @@ export function getSession(request: Request) {
 
 /**
  * A fresh session for `userId` (a new id: whatever id the browser held before
- * sign-in is never promoted), ending the old one. Returns its Set-Cookie header.
+ * sign-in, or before a second-factor code, is never promoted), ending the old
+ * one. Returns its Set-Cookie header.
  */
-export async function rotateSession(request: Request, userId: string): Promise<string> {
+export async function rotateSession(
+  request: Request,
+  userId: string,
+  extra: { verifiedAt?: number; admin?: boolean } = {},
+): Promise<string> {
   const old = await getSession(request);
   if (old.id) await sessionStorage().destroySession(old);
   const session = await sessionStorage().getSession();
   session.set("userId", userId);
+  if (extra.verifiedAt) session.set("verifiedAt", extra.verifiedAt);
+  if (extra.admin) session.set("admin", true);
+  session.set("userAgent", (request.headers.get("User-Agent") ?? "").slice(0, 300));
+  session.set("address", (request.headers.get("x-client-address") ?? "").slice(0, 64));
   return sessionStorage().commitSession(session);
 }
 
-/** Ends every session of a user (after a password reset). */
-export async function endAllSessions(userId: string) {
+/** The id of the session a Set-Cookie header carries (to keep that one when ending the others). */
+export async function sessionIdOf(setCookie: string): Promise<string | undefined> {
+  const session = await sessionStorage().getSession(setCookie.split(";")[0]);
+  return session.id || undefined;
+}
+
+/** Ends every session of a user (after a password reset or a second-factor change), or all but one. */
+export async function endAllSessions(userId: string, exceptSessionId?: string) {
   await connectDb();
-  await Session.deleteMany({ user_id: userId });
+  await Session.deleteMany(
+    exceptSessionId ? { user_id: userId, _id: mongoose.trusted({ $ne: exceptSessionId }) } : { user_id: userId },
+  );
+}
+
+/** A session's handle in the sessions list: never its id (the id is the bearer secret the cookie carries). */
+const handleOf = (sessionId: string) => createHash("sha256").update(sessionId).digest("base64url").slice(0, 22);
+
+/** A user's live sessions, newest first, marking the one this request came with. */
+export async function listSessions(userId: string, currentSessionId: string | undefined) {
+  await connectDb();
+  const docs = await Session.find({ user_id: userId }).sort({ created_at: -1 }).limit(100).lean();
+  const now = Date.now();
+  return docs
+    .filter((doc) => {
+      const limits = limitsOf(doc.admin);
+      const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
+      return (!doc.expires_at || doc.expires_at.getTime() > now) && lastSeen + limits.idle > now;
+    })
+    .map((doc) => {
+      const data = (doc.data ?? {}) as Partial<SessionData>;
+      return {
+        handle: handleOf(doc._id),
+        current: doc._id === currentSessionId,
+        admin: Boolean(doc.admin),
+        secondFactor: typeof data.verifiedAt === "number",
+        userAgent: data.userAgent || null,
+        address: data.address || null,
+        startedAt: (doc.created_at ?? new Date(0)).toISOString(),
+        lastSeenAt: (doc.last_seen_at ?? doc.created_at ?? new Date(0)).toISOString(),
+        expiresAt: doc.expires_at ? doc.expires_at.toISOString() : null,
+      };
+    });
+}
+
+/** Ends one of a user's sessions by its handle; false when it is not theirs (or already ended). */
+export async function endSessionByHandle(userId: string, handle: string): Promise<boolean> {
+  await connectDb();
+  const docs = await Session.find({ user_id: userId }, { _id: 1 }).limit(100).lean();
+  const doc = docs.find((d) => handleOf(d._id) === handle);
+  if (!doc) return false;
+  await Session.deleteOne({ _id: doc._id });
+  return true;
 }

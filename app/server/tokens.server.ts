@@ -34,7 +34,7 @@
  * returning a link whose hash was never stored.
  */
 import { createHash, createHmac } from "node:crypto";
-import { createCookieSessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import mongoose from "mongoose";
 import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import {
@@ -47,6 +47,7 @@ import {
   TOKEN_VALID_DAYS,
   tokenState,
   type TokenPurpose,
+  UNKNOWN_LINK,
 } from "~/domain/tokens";
 import { cookieOptions, readSession } from "./cookies.server";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
@@ -70,7 +71,7 @@ export type TokenAccess = { orderId: string; tokenId: string };
 /** Where each purpose lives, and where a browser without access is sent (with the spec's message). */
 const PURPOSES: Record<
   TokenPurpose,
-  { cookie: string; home: string; denied: { to: string; flash: Flash }; invalid: { to: string; flash: Flash } }
+  { cookie: string; home: string; denied: { to: string; flash?: Flash }; invalid: { to: string; flash?: Flash } }
 > = {
   intake: {
     cookie: "__intake",
@@ -81,8 +82,10 @@ const PURPOSES: Record<
   status: {
     cookie: "__status",
     home: "/order-status",
-    denied: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
-    invalid: { to: "/order-status", flash: { kind: "error", ...TOKEN_MESSAGES.statusTokenRequired } },
+    // Its card says 'Access Token Required' already: a flash would say it twice.
+    denied: { to: "/order-status" },
+    // An unknown link is an order the page cannot load: its own 'Order Not Found' card says so, once.
+    invalid: { to: `/order-status?link=${UNKNOWN_LINK}` },
   },
 };
 
@@ -183,7 +186,10 @@ function storageFor(purpose: TokenPurpose) {
 export async function exchangeToken(request: Request, raw: string, purpose: TokenPurpose): Promise<Response> {
   const state = await checkToken(raw, purpose);
   const config = PURPOSES[purpose];
-  if (state.state === "invalid") return redirectWithFlash(request, config.invalid.to, config.invalid.flash);
+  if (state.state === "invalid")
+    return config.invalid.flash
+      ? redirectWithFlash(request, config.invalid.to, config.invalid.flash)
+      : new Response(null, { status: 302, headers: { Location: config.invalid.to } });
   const storage = storageFor(purpose);
   const session = await readSession(storage, request);
   session.set("tokenId", state.token._id);
@@ -216,8 +222,11 @@ export async function requireTokenSession(request: Request, purpose: TokenPurpos
     const { to, flash } = PURPOSES[purpose].denied;
     // The order-status page is its own fallback: it answers 401 with the message instead of redirecting to itself.
     if (new URL(request.url).pathname === to)
-      throw new Response(flash.description ?? null, { status: 401, statusText: flash.title });
-    throw await redirectWithFlash(request, to, flash);
+      throw new Response(TOKEN_MESSAGES.statusTokenRequired.description, {
+        status: 401,
+        statusText: TOKEN_MESSAGES.statusTokenRequired.title,
+      });
+    throw flash ? await redirectWithFlash(request, to, flash) : redirect(to);
   }
   return state;
 }

@@ -11,7 +11,9 @@
 // and "explain" is the server's own executionTimeMillis where the server reports one.
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
-import { CHART_WEEKS, DAY_MS, parseOrderFilters, PAGE_SIZE } from "~/domain/admin/orders";
+import { CHART_WEEKS } from "~/domain/admin/chart";
+import { PAGE_SIZE, parseOrderFilters } from "~/domain/admin/order-filters";
+import { DAY_MS } from "~/domain/dates";
 import { PAID_STATUSES } from "~/domain/order-status";
 import { listOrders, orderFigures, ordersFilter } from "~/server/admin/orders.server";
 import { connectDb, disconnectDb } from "~/server/db.server";

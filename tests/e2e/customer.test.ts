@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { IntakeToken } from "~/server/models/index.server";
+import { IntakeToken, Order } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { addSessionCookie, signedInUser } from "../support/auth";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
@@ -55,6 +55,12 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await check(page, "auth-signin", javaScriptEnabled);
     await page.getByRole("link", { name: "Sign Up" }).click();
     await page.getByRole("heading", { name: "Sign Up", level: 2 }).waitFor();
+    // Nothing typed: one alert with the spec's words, and each field says its own message once.
+    await page.getByRole("button", { name: "Create Account" }).click();
+    expect(await alertText(page)).toBe("Missing Information: Please provide email and password");
+    expect(await page.getByText("Missing Information").count()).toBe(1);
+    expect(await page.getByText("Enter your email address", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("Enter a password", { exact: true }).count()).toBe(1);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("12345");
     await page.getByRole("button", { name: "Create Account" }).click();
@@ -144,6 +150,13 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/order-status");
     await page.getByText("Access Token Required").waitFor();
     expect(await page.getByText("Please use the link from your order confirmation email.").count()).toBe(1);
+    // A link that matches no order: the 'Order Not Found' card, once, with a way to contact support.
+    await page.goto(`/order-status?access_token=${"A".repeat(43)}`);
+    await page.getByRole("heading", { name: "Order Not Found" }).waitFor();
+    expect(page.url()).not.toContain("access_token");
+    expect(await page.getByText("Access Token Required").count()).toBe(0);
+    expect(await page.getByRole("link", { name: "contact support" }).getAttribute("href")).toBe("/contact");
+    await check(page, "order-status-not-found", javaScriptEnabled);
 
     await page.goto(
       await linkFromMail(
@@ -178,6 +191,58 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     ]);
   });
 
+  it("tells one story about an order: submitted intake, what was paid, a complete project, Sydney dates", async () => {
+    const { user, cookie } = await signedInUser();
+    const done = await paidOrder(uniqueAddress(`story-${tag}`));
+    // Ordered at 15:48 UTC on 23 Nov: already 24 Nov, 2:48 am in Sydney.
+    await Order.updateOne(
+      { _id: done.orderId },
+      {
+        $set: {
+          user_id: user.id,
+          status: "completed",
+          created_at: new Date("2026-11-23T15:48:00Z"),
+          intake_progress: 60,
+          intake_submitted_at: new Date("2026-11-24T01:00:00Z"),
+          draft_url: "https://draft.example.test",
+        },
+      },
+    );
+    const failed = await Order.create({
+      email: user.email,
+      user_id: user.id,
+      status: "failed",
+      amount_total: 30_000,
+      amount_paid: 0,
+    });
+    const page = await browser.newPage({ javaScriptEnabled });
+    await addSessionCookie(page.context(), cookie, APP_URL);
+    await page.goto("/dashboard");
+    const card = page.getByRole("listitem").filter({ hasText: `Order #${done.orderId.slice(0, 8)}` });
+    expect(await card.getByText("Ordered 24 Nov 2026").count()).toBe(1);
+    expect(await card.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(
+      "Intake Form (done)",
+    );
+    expect(await card.getByText("Intake form progress: 100%").count()).toBe(1);
+    expect(
+      await card.getByText("Your project is complete, so no more rounds will open. Need a change? Contact us.").count(),
+    ).toBe(3);
+    const failedCard = page.getByRole("listitem").filter({ hasText: `Order #${failed._id.slice(0, 8)}` });
+    expect(await failedCard.textContent()).toContain("$0.00 AUD paid");
+    await check(page, "dashboard-story", javaScriptEnabled);
+
+    await page.goto(`/order-status?access_token=${done.statusToken}`);
+    await page.getByRole("heading", { name: /Your Project/ }).waitFor();
+    const facts = await page.getByRole("main").textContent();
+    expect(facts).toContain("24 Nov 2026");
+    expect(facts).toContain("Intake form completeness: 100%");
+    expect(facts).toContain("Intake form completed! We're building your website now.");
+    expect(await page.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(
+      "Intake Form (done)",
+    );
+    await check(page, "order-status-complete", javaScriptEnabled);
+  });
+
   it("subscribes to a plan through the offline checkout and manages it", async () => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/maintenance");
@@ -203,6 +268,14 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await current.getByRole("heading").textContent()).toContain("Professional");
     expect(await current.textContent()).toContain("Next billing date");
     await check(page, "maintenance-subscribed", javaScriptEnabled);
+    // Only the current plan is taken; every other plan says how to switch, and its button opens the portal.
+    const essentials = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Essentials/ }) });
+    expect(await essentials.getByText("You're on Professional. Switching opens Manage Subscription").count()).toBe(1);
+    const switchTo = essentials.getByRole("button", { name: "Switch to Essentials" });
+    expect(await switchTo.isEnabled()).toBe(true);
+    await switchTo.click();
+    await page.getByRole("heading", { name: "Test billing portal" }).waitFor();
+    await page.goto("/maintenance");
 
     await page.getByRole("button", { name: "Manage Subscription" }).click();
     await page.getByRole("heading", { name: "Test billing portal" }).waitFor();

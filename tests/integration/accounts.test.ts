@@ -94,7 +94,7 @@ describe("sign up", () => {
     expect(status(weak)).toBe(400);
     expect(weak.data?.result?.error?.password).toEqual([AUTH_MESSAGES.weak]);
     const missing = await post(authAction, { intent: "sign-in", email: "", password: "" });
-    expect(missing.data?.result?.error?.email).toEqual([AUTH_MESSAGES.missing]);
+    expect(missing.data?.result?.error?.email).toEqual([AUTH_MESSAGES.emailMissing]);
     expect(status(await post(authAction, { intent: "drop-tables", email: email(), password: "123456" }))).toBe(400);
   });
 });

@@ -7,6 +7,8 @@ import * as order from "~/routes/admin.orders.$orderId";
 import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
 import * as payments from "~/routes/admin.payments";
+import * as outbox from "~/routes/admin.outbox";
+import { readdirSync } from "node:fs";
 import { Coupon, Order, PaymentIssue } from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, people, post, type Answer } from "../support/admin";
 import { useTestDatabase } from "../support/db";
@@ -15,12 +17,22 @@ useTestDatabase();
 
 /**
  * The authorization matrix: every admin route's loader and action, as a visitor,
- * a holder of an intake token, a signed-in customer and an admin. One test per cell.
- * Non-admins post real changes, and nothing may change; the admin's post carries an
- * unknown intent, which only code past the access check can answer (400).
+ * a holder of an intake token, a signed-in customer, an admin who has only given
+ * the password (the code step still owed), an admin who has not set up the second
+ * factor, and an admin past it. One test per cell. Everyone but the full admin posts
+ * real changes, and nothing may change; the admin's post carries an unknown intent,
+ * which only code past the access check can answer (400).
  */
-type Person = "visitor" | "token holder" | "customer" | "admin";
-const PEOPLE: Person[] = ["visitor", "token holder", "customer", "admin"];
+type Person =
+  "visitor" | "token holder" | "customer" | "admin with password only" | "admin without a second factor" | "admin";
+const PEOPLE: Person[] = [
+  "visitor",
+  "token holder",
+  "customer",
+  "admin with password only",
+  "admin without a second factor",
+  "admin",
+];
 
 let who: Awaited<ReturnType<typeof people>>;
 let orderId: string;
@@ -111,12 +123,40 @@ const cells: Cell[] = [
     name: "POST /admin/payments (accept)",
     call: (c, p) => post(payments.action, "/admin/payments", c, admin(p, { intent: "accept", issueId })),
   },
+  { name: "GET /admin/outbox", call: (c) => get(outbox.loader, "/admin/outbox", c) },
+  {
+    name: "POST /admin/outbox (retry)",
+    call: (c, p) => post(outbox.action, "/admin/outbox", c, admin(p, { intent: "retry", messageId: "0".repeat(24) })),
+  },
   {
     name: "POST /admin/privacy/delete/:id (delete)",
     call: (c, p) =>
       post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }),
   },
 ];
+
+/** Every admin route module, and the matrix rows that cover it: a new admin route must join the matrix. */
+const COVERED: Record<string, string> = {
+  "admin._index.tsx": "/admin",
+  "admin.orders[.]csv.ts": "/admin/orders.csv",
+  "admin.orders.$orderId.tsx": "/admin/orders/:id",
+  "admin.coupons._index.tsx": "/admin/coupons",
+  "admin.coupons.$couponId.tsx": "/admin/coupons/:id",
+  "admin.privacy._index.tsx": "/admin/privacy",
+  "admin.privacy.delete.$orderId.tsx": "/admin/privacy/delete/:id",
+  "admin.payments.tsx": "/admin/payments",
+  "admin.outbox.tsx": "/admin/outbox",
+};
+
+it("covers every admin route module", () => {
+  const modules = readdirSync(new URL("../../app/routes", import.meta.url)).filter((f) => f.startsWith("admin"));
+  expect(modules.sort()).toEqual(Object.keys(COVERED).sort());
+  for (const path of Object.values(COVERED))
+    expect(
+      cells.some((c) => c.name.endsWith(` ${path}`) || c.name.includes(` ${path} `)),
+      path,
+    ).toBe(true);
+});
 
 async function unchanged() {
   const o = await Order.findById(orderId).lean();
@@ -130,7 +170,13 @@ describe.each(cells)("$name", ({ name, call }) => {
   it.each(PEOPLE)("as %s", async (person) => {
     const answer = await call(who[person].cookie, person);
     const isPost = name.startsWith("POST");
-    if (person === "visitor" || person === "token holder") {
+    if (person === "admin with password only") {
+      expect(answer.status).toBe(303);
+      expect(answer.location).toMatch(/^\/auth\/two-factor\?redirectTo=/);
+    } else if (person === "admin without a second factor") {
+      expect(answer.status).toBe(303);
+      expect(answer.location).toMatch(/^\/auth\/two-factor\/setup\?redirectTo=/);
+    } else if (person === "visitor" || person === "token holder") {
       expect([302, 303]).toContain(answer.status);
       expect(answer.location).toMatch(/^\/auth\?redirectTo=/);
     } else if (person === "customer") {

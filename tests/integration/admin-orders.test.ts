@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PAGE_SIZE } from "~/domain/admin/orders";
+import { PAGE_SIZE } from "~/domain/admin/order-filters";
 import * as orders from "~/routes/admin._index";
 import * as csv from "~/routes/admin.orders[.]csv";
 import { AdminAuditLog, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";

@@ -178,8 +178,11 @@ describe("the order status page", () => {
       statusLoader as Handler,
       "http://localhost/order-status?access_token=not-a-real-token-at-all-xx",
     );
-    expect(wrong.headers.get("Location")).toBe("/order-status");
-    expect(wrong.headers.get("Set-Cookie")).not.toContain("__status");
+    // A link that matches no order: the 'Order Not Found' card, no cookie and no flash.
+    expect(wrong.headers.get("Location")).toBe("/order-status?link=unknown");
+    expect(wrong.headers.get("Set-Cookie")).toBeNull();
+    const notFound = await call(statusLoader as Handler, "http://localhost/order-status?link=unknown");
+    expect(notFound).toMatchObject({ data: { screen: "not-found" }, init: { status: 404 } });
 
     const order = await paidOrder(null);
     // The intake link's token is not the status link's.
@@ -187,7 +190,7 @@ describe("the order status page", () => {
       statusLoader as Handler,
       `http://localhost/order-status?access_token=${order.intakeToken}`,
     );
-    expect(intake.headers.get("Set-Cookie")).not.toContain("__status");
+    expect(intake.headers.get("Set-Cookie")).toBeNull();
 
     const r = await call(statusLoader as Handler, `http://localhost/order-status?access_token=${order.token}`);
     expect(r.status).toBe(302);

@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { alertKey } from "~/domain/delivery-clock";
+import { parseCursor, type PageCursor } from "~/domain/paging";
 import * as detail from "~/routes/admin.orders.$orderId";
 import * as restart from "~/routes/admin.orders.$orderId_.restart-clock";
+import { listOrders } from "~/server/admin/orders.server";
 import { runCron } from "~/server/cron.server";
 import { recordDelivery, sendClockAlerts, startClock } from "~/server/delivery-clock.server";
 import { getEnv } from "~/server/env.server";
@@ -223,5 +225,46 @@ describe("restarting the clock", () => {
       { orderId: c.orderId },
     );
     expect(r.status).toBe(409);
+  });
+});
+
+describe("the admin list's delivery filters and sort", () => {
+  it("shows time left, filters due within 6 hours and overdue, sorts by deadline soonest first", async () => {
+    const now = new Date();
+    const made: Record<string, string> = {};
+    for (const [name, hoursAgo] of [
+      ["due-soon", 20],
+      ["overdue", 26],
+      ["later", 2],
+      ["overdue-more", 30],
+    ] as const) {
+      const c = await ordered();
+      await startClock(c.orderId, new Date(now.getTime() - hoursAgo * H));
+      made[name] = c.orderId;
+    }
+    const ids = async (filters: Record<string, string>) =>
+      (await listOrders(filters as never, { now, pageSize: 100 })).page.rows
+        .map((r) => r.id)
+        .filter((id) => Object.values(made).includes(id));
+    expect(await ids({ clock: "due-soon" })).toEqual([made["due-soon"]]);
+    expect((await ids({ clock: "overdue" })).sort()).toEqual([made.overdue, made["overdue-more"]].sort());
+    expect(await ids({ sort: "deadline" })).toEqual([made["overdue-more"], made.overdue, made["due-soon"], made.later]);
+    // Keyset pages of 1 walk the same order.
+    const walked: string[] = [];
+    let cursor: PageCursor | null = null;
+    do {
+      const { page } = await listOrders({ sort: "deadline" } as never, { now, pageSize: 1, cursor });
+      walked.push(...page.rows.map((r) => r.id));
+      cursor = page.next ? parseCursor(page.next) : null;
+    } while (cursor);
+    expect(walked.filter((id) => Object.values(made).includes(id))).toEqual([
+      made["overdue-more"],
+      made.overdue,
+      made["due-soon"],
+      made.later,
+    ]);
+    const rows = (await listOrders({ sort: "deadline" } as never, { now, pageSize: 100 })).page.rows;
+    expect(rows.find((r) => r.id === made["due-soon"])!.clock).toBe("4 h left");
+    expect(rows.find((r) => r.id === made.overdue)!.clock).toBe("Overdue by 2 h");
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isDuplicateKeyError } from "~/server/db.server";
 import {
   CouponRedemption,
+  FormReceipt,
   Fulfilment,
   IntakeSubmission,
   IntakeToken,
@@ -66,6 +67,7 @@ const cases: [string, (i: number) => Promise<unknown>][] = [
     () => PrivacyAuditLog.create({ key: "consent:o1", action: "consent_given", order_id: "o1" }),
   ],
   ["one account per e-mail", () => User.create({ email: "Same@Example.test", password_hash: "x" })],
+  ["one answer per form post (its receipt)", () => FormReceipt.create({ _id: "contact:receipt-1" })],
 ];
 
 describe("unique indexes make each effect happen once under concurrency", () => {

@@ -8,6 +8,7 @@ import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
 import {
   checkToken,
+  exchangeToken,
   hashToken,
   issueToken,
   newestToken,
@@ -467,7 +468,19 @@ describe("access tokens", () => {
     ).catch((r: Response) => r);
     expect(elsewhere).toMatchObject({ status: 302 });
     expect((elsewhere as Response).headers.get("Location")).toBe("/order-status");
-    expect(await flashTitle(elsewhere as Response)).toBe("Access Token Required");
+    // No flash: the page's own card says 'Access Token Required', once.
+    expect(await flashTitle(elsewhere as Response)).toBeUndefined();
+  });
+
+  it("send an order-status link that matches no order to the 'Order Not Found' card, without the token", async () => {
+    const r = await exchangeToken(
+      new Request(`http://localhost/order-status?access_token=${"x".repeat(43)}`),
+      "x".repeat(43),
+      "status",
+    );
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/order-status?link=unknown");
+    expect(await flashTitle(r)).toBeUndefined();
   });
 
   it("issued again after TOKEN_SECRET was rotated, return the link whose hash was stored", async () => {

@@ -65,15 +65,23 @@ export function post(
   return settle(() => (action as RouteFn)({ request, params, context: {} }));
 }
 
-/** The four people of the authorization matrix, each as the cookie their browser sends. */
+/**
+ * The people of the authorization matrix, each as the cookie their browser sends:
+ * besides the admin past the second factor, an admin whose password was right but
+ * who has not entered a code yet, and one who has not set up the second factor.
+ */
 export async function people() {
   const admin = await signedInUser({ admin: true });
+  const passwordOnly = await signedInUser({ admin: true, secondFactor: "password-only" });
+  const unenrolled = await signedInUser({ admin: true, secondFactor: false });
   const customer = await signedInUser();
   const holder = await paidOrderWithSession(`holder-${randomUUID()}@example.test`);
   return {
     visitor: { cookie: "" },
     "token holder": { cookie: holder.cookie },
     customer: { cookie: customer.cookie, user: customer.user },
+    "admin with password only": { cookie: passwordOnly.cookie, user: passwordOnly.user },
+    "admin without a second factor": { cookie: unenrolled.cookie, user: unenrolled.user },
     admin: { cookie: admin.cookie, user: admin.user },
   } as const;
 }

@@ -32,6 +32,7 @@ export async function startAppProcess({
       APP_URL: url,
       SESSION_SECRET: "fault-test-session-secret-0123456789abcdef",
       TOKEN_SECRET: "fault-test-token-secret-fedcba9876543210xyz",
+      TWO_FACTOR_SECRET: "fault-test-two-factor-secret-0123456789xyz",
       STRIPE_PRICE_ESSENTIALS: "price_fault_essentials",
       STRIPE_PRICE_PROFESSIONAL: "price_fault_professional",
       STRIPE_PRICE_ENTERPRISE: "price_fault_enterprise",

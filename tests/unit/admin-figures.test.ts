@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/content/offer";
-import {
-  BulkSchema,
-  csvCell,
-  csvLine,
-  dateFilterStart,
-  parseOrderFilters,
-  percentChange,
-  searchTerm,
-  startOfDay,
-  summaryCards,
-  weeklySeries,
-  type FigureRow,
-} from "~/domain/admin/orders";
+import { BulkSchema } from "~/domain/admin/bulk";
+import { weeklySeries } from "~/domain/admin/chart";
+import { percentChange, summaryCards, type FigureRow } from "~/domain/admin/figures";
+import { dateFilterStart, parseOrderFilters, searchTerm } from "~/domain/admin/order-filters";
+import { csvCell, csvLine } from "~/domain/admin/orders-csv";
+import { startOfSydneyDay } from "~/domain/dates";
 import { adminTokenState } from "~/domain/admin/token";
 import { adminStatusTone, statusText } from "~/domain/order-status";
 
@@ -112,8 +105,8 @@ describe("filters", () => {
   });
 
   it("starts 'today' at midnight in New South Wales, in winter and in summer", () => {
-    expect(startOfDay(new Date("2026-06-30T00:00:00Z")).toISOString()).toBe("2026-06-29T14:00:00.000Z");
-    expect(startOfDay(new Date("2026-01-15T00:00:00Z")).toISOString()).toBe("2026-01-14T13:00:00.000Z");
+    expect(startOfSydneyDay(new Date("2026-06-30T00:00:00Z")).toISOString()).toBe("2026-06-29T14:00:00.000Z");
+    expect(startOfSydneyDay(new Date("2026-01-15T00:00:00Z")).toISOString()).toBe("2026-01-14T13:00:00.000Z");
   });
 
   it("goes back 7 days, a month or three months", () => {

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { MAINTENANCE_PLANS } from "~/content/maintenance";
 import { findPackage, PACKAGES, packagePrice, revisionRoundsFor } from "~/content/packages";
-import { AuthSchema, safeRedirect } from "~/domain/account";
+import { authAlert, AuthSchema, safeRedirect } from "~/domain/account";
 import { quote } from "~/domain/pricing";
 import {
   accessState,
   customerCompleteness,
   FeedbackSchema,
+  intakeFinished,
+  ROUND_NOTES,
+  shownIntakePercent,
   revisionRounds,
   shortId,
   statusLabel,
@@ -49,11 +52,12 @@ describe("the build timeline", () => {
       Revisions: false,
       "Final Launch": false,
     });
-    const drafted = done(order({ intake_progress: 100, draft_url: "https://draft.example" }));
+    const drafted = done(order({ intake_submitted_at: new Date(), draft_url: "https://draft.example" }));
     expect(drafted["Intake Form"]).toBe(true);
     expect(drafted["Draft In Progress"]).toBe(true);
     expect(drafted["Draft Delivered"]).toBe(true);
-    expect(done(order({ intake_progress: 99 }))["Intake Form"]).toBe(false);
+    // Finished means submitted: every item filled but not sent is not done.
+    expect(done(order({ intake_progress: 100 }))["Intake Form"]).toBe(false);
     // Revisions: done when the last round the product includes is submitted (3 for the 24-Hour Website).
     expect(done(order({ revision_2_submitted_at: new Date() })).Revisions).toBe(false);
     expect(done(order({ revision_3_submitted_at: new Date() })).Revisions).toBe(true);
@@ -62,7 +66,25 @@ describe("the build timeline", () => {
   });
 });
 
+describe("a finished intake (submitted) drives the timeline, the percentage and the message", () => {
+  it("is 100% only once submitted, and never 100% before", () => {
+    expect(intakeFinished(order())).toBe(false);
+    expect(intakeFinished(order({ intake_submitted_at: "2026-11-23T10:00:00Z" }))).toBe(true);
+    expect(shownIntakePercent(100, false)).toBe(99);
+    expect(shownIntakePercent(60, false)).toBe(60);
+    expect(shownIntakePercent(60, true)).toBe(100);
+    expect(done(order({ intake_submitted_at: new Date() }))["Intake Form"]).toBe(true);
+  });
+});
+
 describe("revision rounds", () => {
+  it("say the project is complete when a completed order's round is locked", () => {
+    expect(revisionRounds(order()).map((r) => r.note)).toEqual(Array(3).fill(ROUND_NOTES.waiting));
+    const closed = revisionRounds(order({ status: "completed", revision_1_enabled: true }));
+    expect(closed.map((r) => r.state)).toEqual(["available", "locked", "locked"]);
+    expect(closed[1].note).toBe("Your project is complete, so no more rounds will open. Need a change? Contact us.");
+  });
+
   it("are Locked, Available or Completed, as many as the product includes", () => {
     const rounds = revisionRounds(
       order({
@@ -187,9 +209,18 @@ describe("sign-in forms", () => {
   const messages = (value: Record<string, string>) =>
     AuthSchema.safeParse(value).error?.issues.map((i) => i.message) ?? [];
   it("use the spec's messages", () => {
-    expect(messages({ intent: "sign-in", email: "", password: "" })).toContain(
+    // Empty fields: one alert with the spec's words, and each field's own message once.
+    expect(messages({ intent: "sign-in", email: "", password: "" })).toEqual([
+      "Enter your email address",
+      "Enter a password",
+    ]);
+    expect(authAlert({ email: ["Enter your email address"], password: ["Enter a password"] })).toBe(
       "Missing Information: Please provide email and password",
     );
+    expect(authAlert({ password: ["Enter a password"] })).toBe(
+      "Missing Information: Please provide email and password",
+    );
+    expect(authAlert({ email: ["Invalid email address"] })).toBe("Invalid email address");
     expect(messages({ intent: "sign-up", email: "a@b.au", password: "12345" })).toEqual([
       "Weak Password: Password must be at least 6 characters",
     ]);

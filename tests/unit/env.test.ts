@@ -21,6 +21,7 @@ describe("environment validation", () => {
     for (const name of [
       "SESSION_SECRET",
       "TOKEN_SECRET",
+      "TWO_FACTOR_SECRET",
       "MONGODB_URI",
       "SMTP_URL",
       "S3_BUCKET",
@@ -69,6 +70,14 @@ describe("environment validation", () => {
         TOKEN_SECRET: "s".repeat(32),
       }),
     ).toThrow(/TOKEN_SECRET must differ/);
+    expect(() =>
+      parseEnv({
+        NODE_ENV: "production",
+        LOCAL_STANDINS: "1",
+        TOKEN_SECRET: "s".repeat(32),
+        TWO_FACTOR_SECRET: "s".repeat(32),
+      }),
+    ).toThrow(/TWO_FACTOR_SECRET must differ/);
     expect(() => parseEnv({ LOCAL_STANDINS: "yes" })).toThrow(/LOCAL_STANDINS: LOCAL_STANDINS must be 1/);
     // "0" or empty is off: production refuses the stand-ins as before.
     for (const LOCAL_STANDINS of ["0", ""])
@@ -92,6 +101,7 @@ describe("environment validation", () => {
       APP_URL: "https://northernriverswebsites.com.au",
       SESSION_SECRET: "x".repeat(40),
       TOKEN_SECRET: "t".repeat(40),
+      TWO_FACTOR_SECRET: "f".repeat(40),
       MONGODB_URI: "mongodb+srv://db.example/site",
       SMTP_URL: "smtps://user:pass@smtp.example:465",
       S3_BUCKET: "uploads",

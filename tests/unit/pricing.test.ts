@@ -5,6 +5,7 @@ import {
   COUPON_MESSAGES,
   couponProblem,
   normalizeCouponCode,
+  offeredAddOns,
   quote,
   type CouponRecord,
   type CouponTerms,
@@ -115,4 +116,24 @@ describe("the checkout form", () => {
     );
   });
   it("refuses an unknown intent", () => expect(parse({ intent: "refund-me" }).success).toBe(false));
+});
+
+describe("add-ons on a package checkout", () => {
+  const text = (packageId: string | null) =>
+    Object.fromEntries(offeredAddOns(packageId).map((a) => [a.id, a.description]));
+  it("describe the package they are added to, or are not offered there", () => {
+    expect(text(null)["extra-pages"]).toBe("Two more pages on top of the five included.");
+    expect(text(null)["priority-12hr"]).toBe("Your first draft in 12 hours instead of 24.");
+    expect(text("starter")["priority-12hr"]).toBe("Your first draft in 12 hours instead of 48.");
+    expect(text("professional")["extra-pages"]).toBe("Two more pages on top of the ten included.");
+    expect(Object.keys(text("enterprise"))).toEqual(["logo-design", "domain-setup"]);
+  });
+  it("charge only what is offered: an add-on posted for a package without it is ignored", () => {
+    const q = quote({ packageId: "enterprise", addOnIds: ["priority-12hr", "logo-design"] });
+    expect(q.addOns.map((a) => a.id)).toEqual(["logo-design"]);
+    expect(q.total).toBe(399_700 + 15_000);
+    expect(quote({ packageId: "professional", addOnIds: ["extra-pages"] }).addOns[0].description).toBe(
+      "Two more pages on top of the ten included.",
+    );
+  });
 });

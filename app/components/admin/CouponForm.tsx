@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { Field, FormAlert } from "../forms";
+import { Field, FormAlert, FormKey } from "../forms";
 import { COUPON_FIELDS, CouponFormSchema } from "~/domain/admin/coupons";
 
 /** The coupon form, for creating and editing: one schema checks it in the browser and on the server. */
@@ -27,6 +27,7 @@ export function CouponForm({
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="coupon-form">
       <FormAlert message={firstError} />
+      <FormKey />
       <div className="edit-grid">
         <Field id={fields.code.id} label="Code (required)" errors={fields.code.errors} errorId={fields.code.errorId}>
           <input

@@ -5,7 +5,7 @@ import { AdminAuditLog } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 
 export type Actor = Pick<AuthUser, "id" | "email">;
-type Target = "order" | "coupon" | "submission";
+type Target = "order" | "coupon" | "submission" | "user";
 
 /** Records one admin change: who, what, when (the insert's time) and which record. */
 export async function recordAdminAction(

@@ -1,21 +1,11 @@
 import mongoose from "mongoose";
-import {
-  BULK_MAX,
-  BULK_MESSAGES,
-  CHART_WEEKS,
-  CSV_COLUMNS,
-  csvLine,
-  DAY_MS,
-  dateFilterStart,
-  PAGE_SIZE,
-  searchTerm,
-  summaryCards,
-  weeklySeries,
-  type BulkAction,
-  type FigureRow,
-  type OrderFilters,
-  type StatusTotals,
-} from "~/domain/admin/orders";
+import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
+import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
+import { summaryCards, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
+import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
+import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
+import { DAY_MS } from "~/domain/dates";
+import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/content/offer";
 import type { PageCursor } from "~/domain/paging";
@@ -37,6 +27,16 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
   const and: Record<string, unknown>[] = [];
   if (f.status) and.push({ status: f.status });
   if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
+  // The delivery clock: only orders whose clock runs (started, undelivered, not refunded) have a deadline to sort or filter by.
+  if (f.clock || f.sort === "deadline") {
+    const deadline =
+      f.clock === "overdue"
+        ? { $ne: null, $lt: now }
+        : f.clock === "due-soon"
+          ? { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) }
+          : { $ne: null };
+    and.push({ draft_delivered_at: null, refunded_at: null, clock_deadline: trusted(deadline) });
+  }
   if (f.q) {
     const { emailPrefix, idPrefix } = searchTerm(f.q);
     const or: Record<string, unknown>[] = [{ email: trusted({ $gte: emailPrefix, $lt: `${emailPrefix}\uffff` }) }];
@@ -56,6 +56,10 @@ const ROW_FIELDS = {
   created_at: 1,
   stripe_payment_intent_id: 1,
   product_name: 1,
+  clock_started_at: 1,
+  clock_deadline: 1,
+  draft_delivered_at: 1,
+  refunded_at: 1,
 } as const;
 
 export type AdminOrderRow = {
@@ -69,17 +73,37 @@ export type AdminOrderRow = {
   amount: string;
   createdAt: string;
   paymentIntentId: string | null;
+  /** The delivery clock in words ("5 h 12 min left", "Overdue by 2 h"), null before it starts. */
+  clock: string | null;
+  clockTone: "green" | "yellow" | "red" | "grey";
 };
 
-function toRow(o: {
-  _id: string;
-  email: string;
-  user_id?: string | null;
-  status: string;
-  amount_paid: number;
-  created_at?: Date;
-  stripe_payment_intent_id?: string | null;
-}): AdminOrderRow {
+function toRow(
+  o: {
+    _id: string;
+    email: string;
+    user_id?: string | null;
+    status: string;
+    amount_paid: number;
+    created_at?: Date;
+    stripe_payment_intent_id?: string | null;
+    clock_started_at?: Date | null;
+    clock_deadline?: Date | null;
+    draft_delivered_at?: Date | null;
+    refunded_at?: Date | null;
+  },
+  now: Date,
+): AdminOrderRow {
+  const clock = clockState(
+    {
+      startedAt: o.clock_started_at ?? null,
+      deadline: o.clock_deadline ?? null,
+      windowHours: null,
+      deliveredAt: o.draft_delivered_at ?? null,
+      refundedAt: o.refunded_at ?? null,
+    },
+    now,
+  );
   return {
     id: o._id,
     shortId: o._id.slice(0, 8),
@@ -91,6 +115,9 @@ function toRow(o: {
     amount: formatCents(o.amount_paid),
     createdAt: (o.created_at ?? new Date(0)).toISOString(),
     paymentIntentId: o.stripe_payment_intent_id ?? null,
+    clock: clock.kind === "not-started" || clock.kind === "refunded" ? null : clockSummary(clock),
+    clockTone:
+      clock.kind === "overdue" ? "red" : clock.kind === "running" ? (clock.dueSoon ? "yellow" : "green") : "grey",
   };
 }
 
@@ -102,11 +129,14 @@ export async function listOrders(
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
 ) {
   await connectDb();
-  const filter = ordersFilter(f, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const filter = ordersFilter(f, now);
+  const byDeadline = f.sort === "deadline";
   const [page, total, any] = await Promise.all([
     keysetPage<OrderRowDoc>(Order, {
       filter,
-      field: "created_at",
+      field: byDeadline ? "clock_deadline" : "created_at",
+      direction: byDeadline ? "asc" : "desc",
       cursor: options.cursor ?? null,
       pageSize: options.pageSize ?? PAGE_SIZE,
       projection: ROW_FIELDS,
@@ -114,7 +144,7 @@ export async function listOrders(
     Order.countDocuments(filter),
     Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
   ]);
-  return { page: { ...page, rows: page.rows.map(toRow) }, total, anyOrders: Boolean(any) };
+  return { page: { ...page, rows: page.rows.map((r) => toRow(r, now)) }, total, anyOrders: Boolean(any) };
 }
 
 /** All-time count and revenue per status: two $group queries, one accumulator each. */

@@ -10,7 +10,7 @@ const AdminAuditLogSchema = new mongoose.Schema(
     actor_id: { type: String, required: true },
     actor_email: { type: String, required: true },
     action: { type: String, required: true }, // "order.status", "revision.enabled", "coupon.deleted", ...
-    target_type: { type: String, enum: ["order", "coupon", "submission"], required: true },
+    target_type: { type: String, enum: ["order", "coupon", "submission", "user"], required: true },
     target_id: { type: String, required: true },
     details: { type: mongoose.Schema.Types.Mixed, default: {} },
   },

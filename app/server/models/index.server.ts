@@ -2,6 +2,7 @@ import { AccountToken } from "./account-token.server";
 import { AdminAuditLog } from "./admin-audit.server";
 import { ContactMessage } from "./contact-message.server";
 import { Coupon, CouponRedemption } from "./coupon.server";
+import { FormReceipt } from "./form-receipt.server";
 import { Fulfilment } from "./fulfilment.server";
 import { IntakeSubmission } from "./intake-submission.server";
 import { IntakeToken } from "./intake-token.server";
@@ -17,6 +18,7 @@ import { RevisionFeedback } from "./revision-feedback.server";
 import { Session } from "./session.server";
 import { StripeEvent } from "./stripe-event.server";
 import { Subscription } from "./subscription.server";
+import { TwoFactor } from "./two-factor.server";
 import { User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and for tests. */
@@ -26,6 +28,7 @@ export const allModels = [
   ContactMessage,
   Coupon,
   CouponRedemption,
+  FormReceipt,
   Fulfilment,
   IntakeSubmission,
   IntakeToken,
@@ -42,6 +45,7 @@ export const allModels = [
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 ];
@@ -52,6 +56,7 @@ export {
   ContactMessage,
   Coupon,
   CouponRedemption,
+  FormReceipt,
   Fulfilment,
   IntakeSubmission,
   IntakeToken,
@@ -68,6 +73,7 @@ export {
   Session,
   StripeEvent,
   Subscription,
+  TwoFactor,
   User,
   UserRole,
 };

@@ -47,6 +47,8 @@ const OrderSchema = new mongoose.Schema(
     stripe_refund_id: { type: String, default: null },
     data_deleted_at: { type: Date, default: null }, // personal data removed; the financial record stays
     intake_progress: { type: Number, default: 0, min: 0, max: 100 },
+    // The intake's first submission: what "the intake is finished" means on every customer page.
+    intake_submitted_at: { type: Date, default: null },
     // Revision rounds 1-3: enabled by an admin, then submitted once by the customer.
     revision_1_enabled: { type: Boolean, default: false },
     revision_1_feedback: { type: String, default: null },

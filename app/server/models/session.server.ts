@@ -11,6 +11,8 @@ const SessionSchema = new mongoose.Schema(
     _id: { type: String, required: true },
     data: { type: mongoose.Schema.Types.Mixed, default: {} },
     user_id: { type: String, default: null },
+    // A session with admin rights: 12 hours at most, 30 minutes idle (session.server.ts).
+    admin: { type: Boolean, default: false },
     expires_at: { type: Date, default: null },
     last_seen_at: { type: Date, default: () => new Date() },
   },

@@ -8,6 +8,8 @@ const UserSchema = new mongoose.Schema(
     // Set once the owner of the address opened a link we e-mailed to it; only
     // then do guest orders bought with this address join the account.
     email_verified_at: { type: Date, default: null },
+    // Set while two-factor sign-in is on (its key and recovery codes: two_factors).
+    two_factor_enabled_at: { type: Date, default: null },
   },
   { collection: "users", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );

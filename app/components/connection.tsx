@@ -1,0 +1,210 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+
+/**
+ * What happens when the link drops (ARCHITECTURE.md rule 1), in one place.
+ *
+ * Remix loads every page's data and sends every form through `fetch`. On a
+ * satellite link a request that fails half-way is ordinary, and Remix would
+ * answer it with the error screen, unmounting the form and what was typed.
+ * `keepRequestsThroughDrops` (called once by entry.client) wraps `fetch` for
+ * Remix's own requests: a request that cannot reach the server (offline, reset,
+ * a proxy's 502/503/504 page) is not failed but held, the page stays as it is,
+ * and it is sent again once when the browser is back online, on "Try again",
+ * or after a back-off while the browser believes it is online. Remix still
+ * sees one request in flight, so pending states stay on and nothing is sent
+ * twice at once; a held request is dropped when Remix aborts it (the person
+ * went elsewhere). Effects are keyed on the server (form keys, ordered saves),
+ * so a resend after a lost answer changes nothing twice.
+ *
+ * `<SendStatus />` beside a form's button and `<ConnectionNotice />` in the
+ * page shell say so in a live region.
+ */
+
+export const CONNECTION_MESSAGES = {
+  failed:
+    "We couldn't reach the server. What you typed is kept on this device and will be sent when the connection is back.",
+  failedPage:
+    "We couldn't reach the server. You're still on this page; the next one opens when the connection is back.",
+  retrying: "Sending again...",
+  slow: "Still sending. The connection is slow; please keep this page open.",
+} as const;
+
+/** A request still on its way is called slow after this long. */
+export const SLOW_MS = 8_000;
+/** Back-off between resends while the browser says it is online (reset, timeout, proxy errors). */
+const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
+
+type Delivery = { id: number; path: string; post: boolean; state: "sending" | "slow" | "failed" | "retrying" };
+
+let deliveries: Delivery[] = [];
+const listeners = new Set<() => void>();
+const retryWaiters = new Set<() => void>();
+let nextId = 1;
+
+function update(id: number, change: Partial<Delivery> | null) {
+  deliveries = change
+    ? deliveries.map((d) => (d.id === id ? { ...d, ...change } : d))
+    : deliveries.filter((d) => d.id !== id);
+  listeners.forEach((l) => l());
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** Every request held or on its way (React reads it through useDeliveries). */
+export function useDeliveries(): Delivery[] {
+  return useSyncExternalStore(
+    subscribe,
+    () => deliveries,
+    () => EMPTY,
+  );
+}
+const EMPTY: Delivery[] = [];
+
+/** "Try again": every held request is sent again now. */
+export function retryNow() {
+  const waiting = [...retryWaiters];
+  retryWaiters.clear();
+  waiting.forEach((go) => go());
+}
+
+/** The page path a Remix data request is for (`/contact.data` -> `/contact`, `/_root.data` -> `/`). */
+export function pagePath(url: URL): string {
+  if (url.pathname === "/_root.data") return "/";
+  return url.pathname.replace(/\.data$/, "");
+}
+
+const isRemixRequest = (url: URL) =>
+  url.origin === window.location.origin && (url.pathname.endsWith(".data") || url.pathname === "/__manifest");
+
+/** A gateway's error page (not an answer of ours, which Remix encodes as text/x-script). */
+const isGatewayFailure = (res: Response) =>
+  [502, 503, 504].includes(res.status) && !res.headers.get("Content-Type")?.includes("text/x-script");
+
+function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      cleanup();
+      resolve();
+    };
+    const aborted = () => {
+      cleanup();
+      reject(signal?.reason ?? new DOMException("Aborted", "AbortError"));
+    };
+    // Offline: wait for the browser to come back. Online (a reset or a proxy error): back off.
+    const timer = navigator.onLine ? setTimeout(done, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]) : null;
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      window.removeEventListener("online", done);
+      signal?.removeEventListener("abort", aborted);
+      retryWaiters.delete(done);
+    };
+    window.addEventListener("online", done);
+    signal?.addEventListener("abort", aborted);
+    retryWaiters.add(done);
+  });
+}
+
+/** Wraps window.fetch for Remix's own requests (entry.client calls it once, before hydration). */
+export function keepRequestsThroughDrops() {
+  const send = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+    const signal = init?.signal;
+    // Navigations, submissions and fetchers carry a signal; the background route discovery does not.
+    if (!isRemixRequest(url) || input instanceof Request || !signal) return send(input, init);
+    const id = nextId++;
+    const post = (init?.method ?? "GET").toUpperCase() !== "GET";
+    deliveries = [...deliveries, { id, path: pagePath(url), post, state: "sending" }];
+    listeners.forEach((l) => l());
+    const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await send(input, init);
+          if (!isGatewayFailure(res)) return res;
+        } catch (error) {
+          if (signal?.aborted) throw error;
+        }
+        update(id, { state: "failed" });
+        await waitForRetry(attempt, signal);
+        update(id, { state: "retrying" });
+      }
+    } finally {
+      clearTimeout(slow);
+      update(id, null);
+    }
+  };
+  // Leaving with a post not yet delivered asks first (the browser words the question).
+  window.addEventListener("beforeunload", (event) => {
+    if (deliveries.some((d) => d.post && d.state !== "sending")) event.preventDefault();
+  });
+}
+
+/** The message for the worst of some deliveries, or null when all is well. */
+function messageFor(list: Delivery[]) {
+  if (list.some((d) => d.state === "failed")) return list.some((d) => d.post) ? "failed" : "failedPage";
+  if (list.some((d) => d.state === "retrying")) return "retrying";
+  if (list.some((d) => d.state === "slow")) return "slow";
+  return null;
+}
+
+function Status({ list }: { list: Delivery[] }) {
+  const key = messageFor(list);
+  return (
+    <div className="send-status" aria-live="polite">
+      {key ? (
+        <p className={`flash ${key.startsWith("failed") ? "flash-error" : "flash-info"}`}>
+          {CONNECTION_MESSAGES[key]}{" "}
+          {key.startsWith("failed") ? (
+            <button type="button" className="button" onClick={retryNow}>
+              Try again
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form a status element sits in (or names with `form=`), by its action's path. */
+function formPathOf(el: HTMLElement | null) {
+  const form = el?.closest("form");
+  return form ? new URL(form.action, window.location.href).pathname : null;
+}
+
+/**
+ * Beside a form's buttons: what is happening to this form's posts (and its
+ * autosaves, which post to the same path), in a live region.
+ */
+export function SendStatus() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [path, setPath] = useState<string | null>(null);
+  useEffect(() => setPath(formPathOf(ref.current)), []);
+  const mine = useDeliveries().filter((d) => d.post && d.path === path);
+  return (
+    <div ref={ref} data-send-status="">
+      <Status list={mine} />
+    </div>
+  );
+}
+
+/**
+ * In the page shell: page loads held by a dropped link, and posts of a form
+ * that has no SendStatus of its own.
+ */
+export function ConnectionNotice() {
+  const list = useDeliveries();
+  const shown = list.filter((d) => {
+    if (!d.post) return true;
+    const statuses = document.querySelectorAll<HTMLElement>("[data-send-status]");
+    return ![...statuses].some((s) => formPathOf(s) === d.path);
+  });
+  return (
+    <div className="wrap connection-notice">
+      <Status list={shown} />
+    </div>
+  );
+}

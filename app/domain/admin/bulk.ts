@@ -1,0 +1,58 @@
+import * as z from "../zod";
+import { REMINDER_MESSAGES } from "../reminders";
+
+/**
+ * The admin orders list's bulk actions: a discriminated choice of action, the
+ * ticked orders or "all matching the filters", each checked by the server.
+ */
+
+/** The most orders one bulk action touches; "Select all" beyond this asks for narrower filters. */
+export const BULK_MAX = 500;
+
+export const BULK_ACTIONS = ["completed", "in_progress", "enable_revision_1", "send_reminders"] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+export const BULK_ACTION_LABELS: Record<BulkAction, string> = {
+  completed: "Mark as completed",
+  in_progress: "Mark as in progress",
+  enable_revision_1: "Enable revision 1",
+  send_reminders: "Send reminders",
+};
+
+const OrderId = z.uuid();
+
+/** The bulk form: the action, the ticked orders or "all matching the filters". Checked by the server whatever the browser sent. */
+export const BulkSchema = z.object({
+  action: z.preprocess(z.emptyAsAbsent, z.optional(z.string())),
+  orderIds: z.catch(
+    z.preprocess(
+      (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+      z.array(OrderId).check(z.maxLength(BULK_MAX)),
+    ),
+    [],
+  ),
+  all: z.preprocess((v) => v === "on", z.boolean()),
+});
+
+export const BULK_MESSAGES = {
+  noAction: "Please choose a bulk action",
+  invalid: "Invalid action selected",
+  noneSelected: "Please select at least one order",
+  tooMany: `Select at most ${BULK_MAX} orders at once: narrow the filters first`,
+  failed: "Failed to perform bulk action",
+  done(action: BulkAction, n: number): string {
+    switch (action) {
+      case "completed":
+        return `Updated ${n} orders to completed`;
+      case "in_progress":
+        return `Updated ${n} orders to in progress`;
+      case "enable_revision_1":
+        return `Enabled revision 1 for ${n} orders`;
+      case "send_reminders":
+        return REMINDER_MESSAGES.bulkSent(n);
+    }
+  },
+} as const;
+
+export function isBulkAction(v: unknown): v is BulkAction {
+  return typeof v === "string" && (BULK_ACTIONS as readonly string[]).includes(v);
+}

@@ -1,0 +1,85 @@
+import * as z from "../zod";
+import { DAY_MS, startOfSydneyDay } from "../dates";
+import { DUE_SOON_HOURS } from "../delivery-clock";
+import { ORDER_STATUSES } from "../order-status";
+
+/**
+ * The admin orders list's filters (spec 2 section 9): the query string of its
+ * `<Form method="get">`, parsed by one schema, and what each filter means for a
+ * query. The server module (app/server/admin/orders.server.ts) runs the queries.
+ */
+
+export const PAGE_SIZE = 25;
+export const DATE_FILTERS = ["today", "week", "month", "quarter"] as const;
+export type DateFilter = (typeof DATE_FILTERS)[number];
+/** The delivery clock's filters: orders whose clock runs, due within DUE_SOON_HOURS, or overdue. */
+export const CLOCK_FILTERS = ["due-soon", "overdue"] as const;
+export type ClockFilter = (typeof CLOCK_FILTERS)[number];
+export const CLOCK_FILTER_LABELS: Record<ClockFilter, string> = {
+  "due-soon": `Due within ${DUE_SOON_HOURS} hours`,
+  overdue: "Overdue",
+};
+/** Newest first (the default), or by deadline, soonest first (orders whose clock runs). */
+export const ORDER_SORTS = ["deadline"] as const;
+
+/** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
+const dropInvalid = <T extends z.core.SomeType>(schema: T) =>
+  z.catch(z.optional(z.preprocess(z.emptyAsAbsent, schema)), undefined);
+
+/**
+ * The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error.
+ * The page's keyset cursor (`?before=`) is read apart from them, by app/domain/paging.ts, like every admin list's.
+ */
+export const OrderFiltersSchema = z.object({
+  q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
+  status: dropInvalid(z.enum(ORDER_STATUSES)),
+  date: dropInvalid(z.enum(DATE_FILTERS)),
+  clock: dropInvalid(z.enum(CLOCK_FILTERS)),
+  sort: dropInvalid(z.enum(ORDER_SORTS)),
+});
+export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
+
+export function parseOrderFilters(params: URLSearchParams): OrderFilters {
+  return OrderFiltersSchema.parse({
+    q: params.get("q") ?? undefined,
+    status: params.get("status") ?? undefined,
+    date: params.get("date") ?? undefined,
+    clock: params.get("clock") ?? undefined,
+    sort: params.get("sort") ?? undefined,
+  });
+}
+
+export function hasActiveFilters(f: OrderFilters): boolean {
+  return Boolean(f.q || f.status || f.date || f.clock || f.sort);
+}
+
+/** The filters as a query string, for links, the CSV and the bulk form. */
+export function filterQuery(f: OrderFilters): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date, clock: f.clock, sort: f.sort }))
+    if (v) params.set(k, v);
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Date filters (spec 2 section 9): today from start of day, week the last 7 days, month the last month, quarter the last 3 months. */
+export function dateFilterStart(filter: DateFilter, now: Date): Date {
+  switch (filter) {
+    case "today":
+      return startOfSydneyDay(now);
+    case "week":
+      return new Date(now.getTime() - 7 * DAY_MS);
+    case "month":
+    case "quarter": {
+      const d = new Date(now);
+      d.setUTCMonth(d.getUTCMonth() - (filter === "month" ? 1 : 3));
+      return d;
+    }
+  }
+}
+
+/** What the search box means: an e-mail prefix or an order-id prefix, both compared in lower case. */
+export function searchTerm(q: string): { emailPrefix: string; idPrefix: string | null } {
+  const id = q.replace(/^order\s*#?\s*/, "").replace(/^#/, "");
+  return { emailPrefix: q, idPrefix: /^[0-9a-f-]{1,36}$/.test(id) ? id : null };
+}

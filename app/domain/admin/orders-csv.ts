@@ -1,0 +1,46 @@
+/** The admin orders list as CSV (one line per order, the columns below); cells safe to open in a spreadsheet. */
+
+export const CSV_COLUMNS = [
+  "order_id",
+  "status",
+  "guest",
+  "email",
+  "amount_paid",
+  "currency",
+  "created_at",
+  "payment_intent_id",
+  "product",
+] as const;
+export type CsvRow = {
+  id: string;
+  status: string;
+  user_id: string | null;
+  email: string;
+  amount_paid: number;
+  currency: string;
+  created_at: Date;
+  stripe_payment_intent_id: string | null;
+  product_name: string;
+};
+
+/** One CSV cell: quoted when needed, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(row: CsvRow): string {
+  return [
+    row.id,
+    row.status,
+    row.user_id ? "no" : "yes",
+    row.email,
+    (row.amount_paid / 100).toFixed(2),
+    row.currency.toUpperCase(),
+    row.created_at.toISOString(),
+    row.stripe_payment_intent_id ?? "",
+    row.product_name,
+  ]
+    .map(csvCell)
+    .join(",");
+}

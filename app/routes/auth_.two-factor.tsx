@@ -1,0 +1,131 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, FormAlert } from "~/components/forms";
+import { useIsPending } from "~/components/hooks";
+import { PageHero } from "~/components/PageHero";
+import { pageMeta } from "~/content/meta";
+import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
+import { CodeSchema, TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import { completeSecondFactor, signInState } from "~/server/auth.server";
+import { readForm } from "~/server/forms.server";
+import { checkSecondFactor } from "~/server/two-factor.server";
+
+export const meta: MetaFunction = () =>
+  pageMeta("Two-Factor Sign-In | 24-Hour Website", "Enter the code from your authenticator app.");
+
+/**
+ * /auth/two-factor: the code step. After the password ("pending" session) it
+ * finishes signing in; in a signed-in session it is the fresh proof a
+ * destructive admin action asks for, and returns to that action's confirmation.
+ * Either way: a 6-digit authenticator code or a recovery code.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
+  const state = await signInState(request);
+  if (state.kind === "none") throw redirect(`/auth?redirectTo=${encodeURIComponent(redirectTo)}`);
+  if (!state.user.twoFactor) {
+    if (state.kind === "pending") throw redirect(`/auth/two-factor/setup?redirectTo=${encodeURIComponent(redirectTo)}`);
+    throw redirect(redirectTo);
+  }
+  return { redirectTo, reprompt: state.kind === "signed-in" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: CodeSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const state = await signInState(request);
+  if (state.kind === "none")
+    throw redirect(`/auth?redirectTo=${encodeURIComponent(safeRedirect(submission.value.redirectTo))}`);
+  const to = safeRedirect(submission.value.redirectTo);
+  const check = await checkSecondFactor(state.user, submission.value.code);
+  if (!check.ok) {
+    const status = check.message === TWO_FACTOR_MESSAGES.tooMany ? 429 : 400;
+    return data(submission.reply({ formErrors: [check.message] }), { status });
+  }
+  const flash =
+    check.via === "recovery" && check.recoveryCodesLeft === 0
+      ? TWO_FACTOR_MESSAGES.lastRecoveryCode
+      : check.via === "recovery"
+        ? {
+            title: "Recovery code used",
+            description: `You have ${check.recoveryCodesLeft} recovery code${check.recoveryCodesLeft === 1 ? "" : "s"} left.`,
+          }
+        : state.kind === "pending"
+          ? AUTH_MESSAGES.welcome
+          : TWO_FACTOR_MESSAGES.confirmed;
+  return completeSecondFactor(request, state.user, to, {
+    kind: check.via === "recovery" ? "info" : "success",
+    ...flash,
+  });
+}
+
+export default function TwoFactorStep() {
+  const { redirectTo, reprompt } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const pending = useIsPending({ intent: TWO_FACTOR_INTENTS.verify });
+  const [form, fields] = useForm({
+    id: "two-factor",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CodeSchema }),
+    shouldValidate: "onSubmit",
+  });
+  return (
+    <>
+      <PageHero
+        title={reprompt ? "Confirm it's you" : "Two-Factor Sign-In"}
+        lead={
+          reprompt
+            ? "This action can't be undone, so we ask for a fresh code. You'll come back to it with everything you chose kept."
+            : "Your password was right. Now enter the code from your authenticator app."
+        }
+      />
+      <div className="wrap section narrow">
+        <Form method="post" {...getFormProps(form)} noValidate className="card" aria-labelledby="code-heading">
+          <h2 id="code-heading">{reprompt ? "Enter a code to continue" : "Enter your code"}</h2>
+          <FormAlert message={form.errors?.[0] ?? fields.code.errors?.[0]} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <Field
+            id={fields.code.id}
+            label="Authentication code"
+            hint="The 6-digit code your authenticator app shows now. Lost your phone? Enter one of your recovery codes instead."
+            errors={fields.code.errors}
+            errorId={fields.code.errorId}
+          >
+            <input
+              {...getInputProps(fields.code, { type: "text" })}
+              key={fields.code.key}
+              autoComplete="one-time-code"
+              inputMode="text"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={40}
+              aria-required="true"
+            />
+          </Field>
+          <button
+            type="submit"
+            name="intent"
+            value={TWO_FACTOR_INTENTS.verify}
+            className="button button-primary"
+            disabled={pending}
+          >
+            {pending ? "Checking..." : reprompt ? "Confirm" : "Verify"}
+          </button>
+        </Form>
+        {reprompt ? (
+          <p>
+            <Link to="/admin">Cancel and go back to the admin panel</Link>
+          </p>
+        ) : (
+          <Form method="post" action="/auth/sign-out" className="actions">
+            <button type="submit" className="button">
+              Not you? Sign out
+            </button>
+          </Form>
+        )}
+      </div>
+    </>
+  );
+}

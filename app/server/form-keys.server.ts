@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from "node:crypto";
+import { FORM_KEY_FIELD, FORM_KEY_PATTERN } from "~/domain/form-key";
+import { connectDb, isDuplicateKeyError } from "./db.server";
+import { FormReceipt } from "./models/index.server";
+
+/** A new form key (the root loader puts one in every page; components/FormKey renders it). */
+export const newFormKey = () => randomBytes(16).toString("base64url");
+
+/** Fields never hashed into a receipt id (a password must not feed a fast hash we store). */
+const UNHASHED = /password|^formKey$|^csrf/i;
+
+/**
+ * The id of one post: its scope, its form key and what it carried. The content
+ * is part of it so that a key shared by accident (a cached page, two forms on
+ * one page) can only ever merge a post with an identical one. Null when the
+ * post has no well-formed key (it then runs as an ordinary post).
+ */
+export function receiptId(scope: string, form: FormData): string | null {
+  const key = form.get(FORM_KEY_FIELD);
+  if (typeof key !== "string" || !FORM_KEY_PATTERN.test(key)) return null;
+  const hash = createHash("sha256").update(`${scope}\n${key}\n`);
+  for (const [name, value] of form) {
+    if (UNHASHED.test(name)) continue;
+    hash.update(`${name}=${typeof value === "string" ? value : `file:${value.name}:${value.size}`}\n`);
+  }
+  return `${scope}:${hash.digest("base64url")}`;
+}
+
+/** What an effect reports: its answer, and whether it happened (refusals are not kept, so a resend tries again). */
+export type Outcome<T> = { done: boolean; answer: T };
+
+const WAIT_FOR_FIRST_MS = 10_000;
+const POLL_MS = 200;
+
+export class StillRunningError extends Error {}
+
+/**
+ * Runs `effect` once per post (ARCHITECTURE.md rule 7): the first post claims
+ * its receipt id by an insert under a unique index, runs the effect and stores
+ * the answer; a resend of the same post (the first's answer was lost) gets the
+ * stored answer and changes nothing. A resend arriving while the first still
+ * runs waits for its answer (up to 10 s, then StillRunningError). A refusal or
+ * a failure releases the claim, so the resend tries again.
+ */
+export async function oncePerPost<T>(scope: string, form: FormData, effect: () => Promise<Outcome<T>>): Promise<T> {
+  const id = receiptId(scope, form);
+  if (!id) return (await effect()).answer;
+  await connectDb();
+  while (!(await claim(id))) {
+    const answer = await firstAnswer<T>(id);
+    if (answer !== undefined) return answer;
+    // The first was refused or failed meanwhile (its claim is gone): this one runs.
+  }
+  let outcome: Outcome<T>;
+  try {
+    outcome = await effect();
+  } catch (error) {
+    await FormReceipt.deleteOne({ _id: id }).catch(() => undefined);
+    throw error;
+  }
+  if (outcome.done) await FormReceipt.updateOne({ _id: id }, { $set: { answer: outcome.answer } });
+  else await FormReceipt.deleteOne({ _id: id });
+  return outcome.answer;
+}
+
+async function claim(id: string): Promise<boolean> {
+  try {
+    await FormReceipt.create({ _id: id });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/** The first post's answer once it has one; undefined when its claim was released. */
+async function firstAnswer<T>(id: string): Promise<T | undefined> {
+  for (let waited = 0; waited <= WAIT_FOR_FIRST_MS; waited += POLL_MS) {
+    const receipt = await FormReceipt.findById(id).lean();
+    if (!receipt) return undefined;
+    if (receipt.answer !== undefined && receipt.answer !== null) return receipt.answer as T;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new StillRunningError("The first post is still being handled.");
+}

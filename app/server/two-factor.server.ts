@@ -1,0 +1,209 @@
+import { createHash, randomInt } from "node:crypto";
+import mongoose from "mongoose";
+import QRCode from "qrcode";
+import { matchTotp, newTotpSecret, totpUri } from "~/domain/totp";
+import {
+  ENROLMENT_VALID_MS,
+  isAppCode,
+  isRecoveryCode,
+  RECOVERY_CODE_COUNT,
+  TWO_FACTOR_MESSAGES,
+} from "~/domain/two-factor";
+import { claimOnce, connectDb } from "./db.server";
+import { log } from "./log.server";
+import { TwoFactor, User } from "./models/index.server";
+import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
+import { isSealedUnderNewest, open, seal } from "./secret-box.server";
+
+/**
+ * Two-factor sign-in's records: enrolment (a key shown once as a QR code and as
+ * text, confirmed by a first code, then ten single-use recovery codes), checking
+ * a code (never the same time step twice, within the account's limits) and
+ * reset. Keys are sealed at rest (secret-box.server.ts); recovery codes are kept
+ * only as hashes. Sessions and what a checked code unlocks are auth.server.ts's.
+ */
+
+const PURPOSE = "totp-secret";
+const MINUTE = 60_000;
+/**
+ * Wrong codes slow an attacker who has the password: at most this many code
+ * attempts per account per window (the password's own sign-in limit is
+ * separate). Over it, authenticator codes are refused but a recovery code still
+ * works, so the owner is never locked out (a recovery code has 50 random bits).
+ */
+export const TWO_FACTOR_LIMIT: RateLimit = { name: "two-factor:account", max: 10, windowMs: 15 * MINUTE };
+
+type Account = { id: string; email: string };
+export type CodeCheck =
+  { ok: true; via: "app" | "recovery"; recoveryCodesLeft: number } | { ok: false; message: string };
+
+const hashRecoveryCode = (userId: string, code: string) =>
+  createHash("sha256").update(`${userId}:${code}`).digest("hex");
+
+const RECOVERY_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+const newRecoveryCode = () => Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(32)]).join("");
+
+/** Starts (or restarts) enrolment: a new key, sealed, waiting for its first code. */
+export async function startEnrolment(userId: string, now = new Date()) {
+  await connectDb();
+  await TwoFactor.updateOne(
+    { _id: userId },
+    { $set: { pending_secret: seal(newTotpSecret(), PURPOSE), pending_at: now } },
+    { upsert: true },
+  );
+}
+
+/** What the enrolment page shows: the key as text and as a QR code (SVG, drawn here); null when none is pending. */
+export async function enrolmentView(account: Account, now = Date.now()) {
+  await connectDb();
+  const doc = await TwoFactor.findById(account.id).lean();
+  if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now) return null;
+  const secret = open(doc.pending_secret, PURPOSE);
+  const uri = totpUri(secret, account.email);
+  const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, uri, qrSvg };
+}
+
+/**
+ * Confirms enrolment with the first code: turns two-factor on and returns the
+ * ten recovery codes (shown once, stored as hashes). Exactly once per started
+ * enrolment, however many confirmations race.
+ */
+export async function confirmEnrolment(
+  account: Account,
+  code: string,
+  now = Date.now(),
+): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
+  await connectDb();
+  const doc = await TwoFactor.findById(account.id).lean();
+  if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now)
+    return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
+  if (!(await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now))))
+    return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
+  const secret = open(doc.pending_secret, PURPOSE);
+  const step = matchTotp(secret, code, now);
+  if (step === null) return { ok: false, message: TWO_FACTOR_MESSAGES.enrolInvalid };
+  if (!(await claimOnce(`two-factor-enrol:${account.id}:${doc.pending_at.getTime()}`)))
+    return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
+  await claimOnce(`totp:${account.id}:${step}`);
+  const recoveryCodes = await enableSecondFactor(account.id, secret, {
+    lastStep: step,
+    now: new Date(now),
+  });
+  log("info", "two_factor.enabled", { user_id: account.id });
+  return { ok: true, recoveryCodes };
+}
+
+/**
+ * Checks a code typed at sign-in or as fresh proof: an authenticator code for
+ * now or one step either side, never for a step already used (RFC 6238 5.2), or
+ * an unused recovery code (then spent). Authenticator codes count against
+ * TWO_FACTOR_LIMIT; recovery codes work past it.
+ */
+export async function checkSecondFactor(account: Account, rawCode: string, now = Date.now()): Promise<CodeCheck> {
+  await connectDb();
+  const doc = await TwoFactor.findById(account.id).lean();
+  if (!doc?.secret) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+  const code = rawCode.replace(/[\s-]/g, "").toLowerCase();
+  const left = (used: number) => doc.recovery_codes.filter((c) => !c.used_at).length - used;
+
+  if (isRecoveryCode(code)) {
+    const hash = hashRecoveryCode(account.id, code);
+    const entry = doc.recovery_codes.find((c) => c.hash === hash && !c.used_at);
+    // The once-key makes "used once" hold when two requests race with the same code.
+    if (!entry || !(await claimOnce(`recovery-code:${account.id}:${hash}`))) {
+      await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now));
+      return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+    }
+    // The whole list is written back (FerretDB has no positional update); the once-key above is what
+    // refuses a second use, the mark is for counting what is left.
+    const codes = doc.recovery_codes.map((c) => (c.hash === hash ? { hash: c.hash, used_at: new Date(now) } : c));
+    await TwoFactor.updateOne({ _id: account.id }, { $set: { recovery_codes: codes } });
+    log("info", "two_factor.recovery_code_used", { user_id: account.id, left: left(1) });
+    return { ok: true, via: "recovery", recoveryCodesLeft: left(1) };
+  }
+
+  if (!(await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now))))
+    return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
+  if (!isAppCode(code)) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+  const secret = open(doc.secret, PURPOSE);
+  const step = matchTotp(secret, code, now);
+  if (step === null) {
+    log("info", "two_factor.code_refused", { user_id: account.id });
+    return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+  }
+  if (step <= doc.last_step || !(await claimOnce(`totp:${account.id}:${step}`)))
+    return { ok: false, message: TWO_FACTOR_MESSAGES.codeUsed };
+  await TwoFactor.updateOne(
+    { _id: account.id, last_step: mongoose.trusted({ $lt: step }) },
+    { $set: { last_step: step, ...(isSealedUnderNewest(doc.secret) ? {} : { secret: seal(secret, PURPOSE) }) } },
+  );
+  return { ok: true, via: "app", recoveryCodesLeft: left(0) };
+}
+
+/**
+ * Turns two-factor on with this key (sealed here) and ten new recovery codes,
+ * which it returns (the only time they exist unhashed). Enrolment calls it once
+ * its first code matched; the test helper calls it to give a test admin a key.
+ */
+export async function enableSecondFactor(
+  userId: string,
+  secretBase32: string,
+  { lastStep = 0, now = new Date() }: { lastStep?: number; now?: Date } = {},
+): Promise<string[]> {
+  await connectDb();
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await TwoFactor.updateOne(
+    { _id: userId },
+    {
+      $set: {
+        secret: seal(secretBase32, PURPOSE),
+        enabled_at: now,
+        pending_secret: null,
+        pending_at: null,
+        last_step: lastStep,
+        recovery_codes: recoveryCodes.map((c) => ({ hash: hashRecoveryCode(userId, c), used_at: null })),
+      },
+    },
+    { upsert: true },
+  );
+  await User.updateOne({ _id: userId }, { $set: { two_factor_enabled_at: now } });
+  return recoveryCodes;
+}
+
+/** Whether an account has two-factor sign-in on, and how many recovery codes it has left. */
+export async function secondFactorStatus(userId: string) {
+  await connectDb();
+  const doc = await TwoFactor.findById(userId, { enabled_at: 1, secret: 1, recovery_codes: 1 }).lean();
+  if (!doc?.secret) return { enabled: false as const, recoveryCodesLeft: 0 };
+  return {
+    enabled: true as const,
+    enabledAt: doc.enabled_at,
+    recoveryCodesLeft: doc.recovery_codes.filter((c) => !c.used_at).length,
+  };
+}
+
+/** Turns two-factor off for an account (key and recovery codes deleted). The caller ends its sessions. */
+export async function removeSecondFactor(userId: string) {
+  await connectDb();
+  await TwoFactor.deleteOne({ _id: userId });
+  await User.updateOne({ _id: userId }, { $set: { two_factor_enabled_at: null } });
+  log("info", "two_factor.removed", { user_id: userId });
+}
+
+/** Re-seals every stored key under the newest TWO_FACTOR_SECRET (after adding a new one). */
+export async function resealAll(): Promise<number> {
+  await connectDb();
+  let count = 0;
+  for await (const doc of TwoFactor.find({}, { secret: 1, pending_secret: 1 }).lean().cursor()) {
+    const set: Record<string, string> = {};
+    if (doc.secret && !isSealedUnderNewest(doc.secret)) set.secret = seal(open(doc.secret, PURPOSE), PURPOSE);
+    if (doc.pending_secret && !isSealedUnderNewest(doc.pending_secret))
+      set.pending_secret = seal(open(doc.pending_secret, PURPOSE), PURPOSE);
+    if (Object.keys(set).length) {
+      await TwoFactor.updateOne({ _id: doc._id }, { $set: set });
+      count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import { totpCode } from "~/domain/totp";
+import { TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import { loader as adminLoader } from "~/routes/admin._index";
+import { action as authAction } from "~/routes/auth";
+import { action as codeAction, loader as codeLoader } from "~/routes/auth_.two-factor";
+import { action as setupAction, loader as setupLoader } from "~/routes/auth_.two-factor_.setup";
+import { loader as dashboardLoader } from "~/routes/dashboard";
+import { getUser } from "~/server/auth.server";
+import { Session, TwoFactor } from "~/server/models/index.server";
+import { ADMIN_SESSION_IDLE_MS } from "~/server/session.server";
+import { TWO_FACTOR_LIMIT } from "~/server/two-factor.server";
+import { signedInUser } from "../support/auth";
+import { useTestDatabase } from "../support/db";
+
+useTestDatabase();
+
+type Reply = Response & { init?: { status?: number; headers?: HeadersInit }; data?: Record<string, unknown> };
+type Handler = (args: { request: Request; params: Record<string, string>; context: object }) => unknown;
+
+let ip = 0;
+async function call(handler: Handler, url: string, cookie: string, body?: Record<string, string>): Promise<Reply> {
+  const request = new Request(`http://localhost${url}`, {
+    method: body ? "POST" : "GET",
+    body: body ? new URLSearchParams(body) : undefined,
+    headers: { Cookie: cookie, "x-client-address": `10.9.0.${++ip}`, "User-Agent": "two-factor-test" },
+  });
+  try {
+    return (await handler({ request, params: {}, context: {} })) as Reply;
+  } catch (thrown) {
+    return thrown as Reply;
+  }
+}
+const status = (r: Reply) => r.init?.status ?? r.status;
+const headersOf = (r: Reply) =>
+  r instanceof Response ? r.headers : new Headers((r as { init?: { headers?: HeadersInit } }).init?.headers);
+const sessionCookie = (r: Reply) =>
+  headersOf(r)
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("__session=")) ?? "";
+const formError = (r: Reply) =>
+  ((r.data?.result ?? r.data) as { error?: Record<string, string[]> } | undefined)?.error?.[""]?.[0];
+
+/** Signs in with the password; returns the answer and the (pending) session cookie it set. */
+async function passwordStep(email: string, password: string, redirectTo = "/admin") {
+  const answer = await call(authAction as Handler, "/auth", "", { intent: "sign-in", email, password, redirectTo });
+  return { answer, cookie: sessionCookie(answer) };
+}
+
+describe("admin sign-in with a second factor", () => {
+  it("asks for a code after the password; the password alone opens nothing; the code opens the admin panel with a new session id", async () => {
+    const admin = await signedInUser({ admin: true });
+    const { answer, cookie } = await passwordStep(admin.email, admin.password);
+    expect(status(answer)).toBe(303);
+    expect(answer.headers.get("Location")).toBe("/auth/two-factor?redirectTo=%2Fadmin");
+    expect(cookie).not.toBe("");
+
+    // Password only: no admin page, not even the dashboard.
+    const refused = await call(adminLoader as Handler, "/admin", cookie);
+    expect(refused.headers.get("Location")).toBe("/auth/two-factor?redirectTo=%2Fadmin");
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toBeNull();
+    expect((await call(dashboardLoader as Handler, "/dashboard", cookie)).headers.get("Location")).toMatch(
+      /^\/auth\/two-factor/,
+    );
+    expect(await call(codeLoader as Handler, "/auth/two-factor?redirectTo=%2Fadmin", cookie)).toMatchObject({
+      redirectTo: "/admin",
+      reprompt: false,
+    });
+
+    const done = await call(codeAction as Handler, "/auth/two-factor", cookie, {
+      intent: "verify",
+      code: admin.code(),
+      redirectTo: "/admin",
+    });
+    expect(status(done)).toBe(303);
+    expect(done.headers.get("Location")).toBe("/admin");
+    const full = sessionCookie(done);
+    expect(full).not.toBe(cookie);
+    const ok = await call(adminLoader as Handler, "/admin", full);
+    expect(ok).not.toBeInstanceOf(Response);
+    // The pending session's id was ended, not promoted.
+    expect(await Session.countDocuments({ user_id: admin.user.id })).toBe(2); // the helper's and this one
+  });
+
+  it("never accepts a code twice, even in another sign-in", async () => {
+    const admin = await signedInUser({ admin: true });
+    const code = admin.code();
+    const first = await passwordStep(admin.email, admin.password);
+    const ok = await call(codeAction as Handler, "/auth/two-factor", first.cookie, { intent: "verify", code });
+    expect(status(ok)).toBe(303);
+    const second = await passwordStep(admin.email, admin.password);
+    const replay = await call(codeAction as Handler, "/auth/two-factor", second.cookie, { intent: "verify", code });
+    expect(status(replay)).toBe(400);
+    expect(formError(replay)).toBe(TWO_FACTOR_MESSAGES.codeUsed);
+    // The step before the used one is refused too (the counter only moves forward).
+    const older = await call(codeAction as Handler, "/auth/two-factor", second.cookie, {
+      intent: "verify",
+      code: admin.code(Date.now() - 30_000),
+    });
+    expect(status(older)).toBe(400);
+    expect(sessionCookie(older)).toBe("");
+  });
+
+  it("accepts each recovery code once, and a recovery code past the code limit", async () => {
+    const admin = await signedInUser({ admin: true });
+    const [first, second] = admin.recoveryCodes;
+    const a = await passwordStep(admin.email, admin.password);
+    const used = await call(codeAction as Handler, "/auth/two-factor", a.cookie, { intent: "verify", code: first });
+    expect(status(used)).toBe(303);
+    const b = await passwordStep(admin.email, admin.password);
+    const again = await call(codeAction as Handler, "/auth/two-factor", b.cookie, { intent: "verify", code: first });
+    expect(status(again)).toBe(400);
+    expect(formError(again)).toBe(TWO_FACTOR_MESSAGES.codeInvalid);
+
+    // Wrong codes use up the account's code limit: app codes are refused from then on...
+    for (let i = 0; i < TWO_FACTOR_LIMIT.max; i++)
+      await call(codeAction as Handler, "/auth/two-factor", b.cookie, { intent: "verify", code: "000000" });
+    const limited = await call(codeAction as Handler, "/auth/two-factor", b.cookie, {
+      intent: "verify",
+      code: admin.code(),
+    });
+    expect(status(limited)).toBe(429);
+    expect(formError(limited)).toBe(TWO_FACTOR_MESSAGES.tooMany);
+    // ...but the owner's recovery code still works (typed with a dash and capitals, as shown).
+    const owner = await call(codeAction as Handler, "/auth/two-factor", b.cookie, {
+      intent: "verify",
+      code: `${second.slice(0, 5).toUpperCase()}-${second.slice(5)}`,
+    });
+    expect(status(owner)).toBe(303);
+    const stored = await TwoFactor.findById(admin.user.id).lean();
+    expect(stored?.recovery_codes.filter((c) => c.used_at)).toHaveLength(2);
+  });
+});
+
+describe("enrolment", () => {
+  it("sends an admin without a second factor to set one up, shows the key as an SVG QR code and text, and gives ten recovery codes once", async () => {
+    const admin = await signedInUser({ admin: true, secondFactor: false });
+    const { answer, cookie } = await passwordStep(admin.email, admin.password);
+    expect(answer.headers.get("Location")).toBe("/auth/two-factor/setup?redirectTo=%2Fadmin");
+    expect((await call(adminLoader as Handler, "/admin", cookie)).headers.get("Location")).toBe(
+      "/auth/two-factor/setup?redirectTo=%2Fadmin",
+    );
+    const view = (await call(
+      setupLoader as Handler,
+      "/auth/two-factor/setup?redirectTo=%2Fadmin",
+      cookie,
+    )) as unknown as {
+      enrolment: { secret: string; qrSvg: string };
+      admin: boolean;
+    };
+    expect(view.admin).toBe(true);
+    expect(view.enrolment.qrSvg).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const secret = view.enrolment.secret.replace(/ /g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    // Stored sealed, never in the clear.
+    const stored = await TwoFactor.findById(admin.user.id).lean();
+    expect(stored?.pending_secret).toMatch(/^v1\./);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    const wrong = await call(setupAction as Handler, "/auth/two-factor/setup?redirectTo=%2Fadmin", cookie, {
+      intent: "confirm",
+      code: "000000",
+    });
+    expect(status(wrong)).toBe(400);
+    expect(formError(wrong)).toBe(TWO_FACTOR_MESSAGES.enrolInvalid);
+
+    const done = await call(setupAction as Handler, "/auth/two-factor/setup?redirectTo=%2Fadmin", cookie, {
+      intent: "confirm",
+      code: totpCode(secret, Date.now()),
+    });
+    const codes = (done.data as { recoveryCodes: string[]; continueTo: string }).recoveryCodes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    expect((done.data as { continueTo: string }).continueTo).toBe("/admin");
+    const full = sessionCookie(done);
+    expect(await call(adminLoader as Handler, "/admin", full)).not.toBeInstanceOf(Response);
+    const enabled = await TwoFactor.findById(admin.user.id).lean();
+    expect(enabled?.secret).toMatch(/^v1\./);
+    expect(enabled?.recovery_codes).toHaveLength(10);
+    for (const c of codes) expect(JSON.stringify(enabled)).not.toContain(c.replace("-", ""));
+    // Shown once: confirming again does nothing more.
+    const again = await call(setupAction as Handler, "/auth/two-factor/setup", full, {
+      intent: "confirm",
+      code: totpCode(secret, Date.now()),
+    });
+    expect(again.headers.get("Location")).toBe("/dashboard");
+  });
+
+  it("lets a customer opt in from the dashboard and off again with a code", async () => {
+    const customer = await signedInUser();
+    const start = await call(
+      setupAction as Handler,
+      "/auth/two-factor/setup?redirectTo=%2Fdashboard",
+      customer.cookie,
+      {
+        intent: "start",
+      },
+    );
+    expect(start.headers.get("Location")).toBe("/auth/two-factor/setup?redirectTo=%2Fdashboard");
+    const view = (await call(setupLoader as Handler, "/auth/two-factor/setup", customer.cookie)) as unknown as {
+      enrolment: { secret: string };
+    };
+    const secret = view.enrolment.secret.replace(/ /g, "");
+    const done = await call(setupAction as Handler, "/auth/two-factor/setup", customer.cookie, {
+      intent: "confirm",
+      code: totpCode(secret, Date.now()),
+    });
+    const full = sessionCookie(done);
+    expect(full).not.toBe("");
+    // The old password-only session now owes a code; the new one is signed in.
+    expect(await getUser(new Request("http://localhost/", { headers: { Cookie: customer.cookie } }))).toBeNull();
+    expect((await getUser(new Request("http://localhost/", { headers: { Cookie: full } })))?.twoFactor).toBe(true);
+    // Next sign-in asks for a code.
+    const { answer } = await passwordStep(customer.email, customer.password, "/dashboard");
+    expect(answer.headers.get("Location")).toBe("/auth/two-factor?redirectTo=%2Fdashboard");
+
+    const off = await call(setupAction as Handler, "/auth/two-factor/setup", full, {
+      intent: "disable",
+      code: totpCode(secret, Date.now() + 30_000),
+    });
+    expect(off.headers.get("Location")).toBe("/dashboard");
+    expect(await TwoFactor.exists({ _id: customer.user.id })).toBeNull();
+    const after = sessionCookie(off);
+    expect((await getUser(new Request("http://localhost/", { headers: { Cookie: after } })))?.twoFactor).toBe(false);
+  });
+});
+
+describe("admin sessions", () => {
+  it("end after 30 minutes idle or 12 hours, while a customer's last longer", async () => {
+    const admin = await signedInUser({ admin: true });
+    const customer = await signedInUser();
+    const req = (cookie: string) => new Request("http://localhost/", { headers: { Cookie: cookie } });
+    for (const user_id of [admin.user.id, customer.user.id])
+      await Session.updateMany(
+        { user_id },
+        { $set: { last_seen_at: new Date(Date.now() - ADMIN_SESSION_IDLE_MS - 1000) } },
+      );
+    expect(await getUser(req(admin.cookie))).toBeNull();
+    expect(await getUser(req(customer.cookie))).not.toBeNull();
+
+    const busy = await signedInUser({ admin: true });
+    const doc = await Session.findOne({ user_id: busy.user.id }).lean();
+    expect(doc?.admin).toBe(true);
+    expect(doc!.expires_at!.getTime() - doc!.created_at!.getTime()).toBeLessThanOrEqual(12 * 3_600_000 + 1000);
+    await Session.updateOne({ _id: doc!._id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    expect(await getUser(req(busy.cookie))).toBeNull();
+  });
+});

@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
 import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
-import { summaryCards, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
+import { PERIOD_DAYS, summaryCards, type DeliveryRow, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
 import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { DAY_MS } from "~/domain/dates";
@@ -167,22 +167,35 @@ async function recentRows(now: Date): Promise<FigureRow[]> {
   const since = new Date(now.getTime() - Math.max(CHART_WEEKS * 7, 60) * DAY_MS);
   const docs = await Order.find(
     { status: trusted({ $in: [...PAID_STATUSES] }), created_at: trusted({ $gte: since }) },
-    { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 },
+    { status: 1, amount_paid: 1, created_at: 1, _id: 0 },
   ).lean();
   return docs.map((d) => ({
     status: d.status,
     amount_paid: d.amount_paid,
     created_at: d.created_at as Date,
-    delivery_hours: d.delivery_hours ?? null,
   }));
+}
+
+/** First drafts delivered in the two Avg Delivery periods: when, and hours from the clock's start. */
+async function recentDeliveries(now: Date): Promise<DeliveryRow[]> {
+  const since = new Date(now.getTime() - 2 * PERIOD_DAYS * DAY_MS);
+  const docs = await Order.find(
+    { draft_delivered_at: trusted({ $gte: since }) },
+    { draft_delivered_at: 1, delivery_hours: 1, _id: 0 },
+  ).lean();
+  return docs.flatMap((d) =>
+    d.draft_delivered_at && typeof d.delivery_hours === "number"
+      ? [{ delivered_at: d.draft_delivered_at, hours: d.delivery_hours }]
+      : [],
+  );
 }
 
 /** The six cards and the weekly chart. */
 export async function orderFigures(now = new Date()) {
   await connectDb();
-  const [totals, recent] = await Promise.all([statusTotals(), recentRows(now)]);
+  const [totals, recent, deliveries] = await Promise.all([statusTotals(), recentRows(now), recentDeliveries(now)]);
   return {
-    cards: summaryCards({ totals, recent, now, formatMoney: formatCents }),
+    cards: summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }),
     weeks: weeklySeries(recent, now).map((w) => ({
       weekStart: w.weekStart.toISOString(),
       revenue: w.revenue,

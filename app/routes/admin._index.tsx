@@ -1,10 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
-import { BULK_ACTION_LABELS, BULK_ACTIONS, BULK_MESSAGES, BulkSchema, isBulkAction } from "~/domain/admin/bulk";
+import { useIsPending } from "~/components/hooks";
+import {
+  BULK_ACTION_LABELS,
+  BULK_ACTIONS,
+  BULK_MESSAGES,
+  bulkReturnQuery,
+  BulkSchema,
+  isBulkAction,
+  keptBulk,
+  needsFreshProof,
+} from "~/domain/admin/bulk";
 import {
   DATE_FILTERS,
   filterQuery,
@@ -18,10 +28,10 @@ import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 
 export const links = adminLinks;
 
@@ -45,7 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listOrders(filters, { cursor: cursorParam(params), now }),
     orderFigures(now),
   ]);
-  return { filters, ...list, ...figures };
+  // Back from the code page: the bulk form as it was posted (bulkReturnQuery).
+  return { filters, ...list, ...figures, kept: keptBulk(params), before: params.get("before") };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -71,6 +82,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const { action, orderIds, all } = parsed.data;
   if (!action) return fail(BULK_MESSAGES.noAction);
   if (!isBulkAction(action)) return fail(BULK_MESSAGES.invalid);
+  if (needsFreshProof(action)) {
+    const before = String(form.get("before") ?? "").slice(0, 200) || null;
+    await requireFreshProof(
+      request,
+      `/admin${bulkReturnQuery(filterQuery(filters), { action, orderIds, all, before })}`,
+    );
+  }
   const ids = await bulkTargets({ orderIds, all, filters });
   if (ids === "too-many") return fail(BULK_MESSAGES.tooMany);
   if (ids.length === 0) return fail(BULK_MESSAGES.noneSelected);
@@ -78,16 +96,15 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = await runBulkAction(action, ids, admin);
     return redirectWithFlash(request, back, { kind: "success", title: message }, { status: 303 });
   } catch (error) {
-    log("error", "admin.bulk_failed", { action, reason: error instanceof Error ? error.message : String(error) });
+    log("error", "admin.bulk_failed", { action, reason: errorMessage(error) });
     return fail(BULK_MESSAGES.failed);
   }
 }
 
 export default function AdminOrders() {
-  const { filters, page, total, anyOrders, cards, weeks } = useLoaderData<typeof loader>();
+  const { filters, page, total, anyOrders, cards, weeks, kept, before } = useLoaderData<typeof loader>();
   const rows = page.rows;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending();
   const active = hasActiveFilters(filters);
   const listRef = useRef<HTMLUListElement>(null);
   const toggleAll = (checked: boolean) =>
@@ -188,15 +205,21 @@ export default function AdminOrders() {
             <input type="hidden" name="date" value={filters.date ?? ""} />
             <input type="hidden" name="clock" value={filters.clock ?? ""} />
             <input type="hidden" name="sort" value={filters.sort ?? ""} />
+            {before ? <input type="hidden" name="before" value={before} /> : null}
             <div className="bulk-bar card">
               <label className="choice">
-                <input type="checkbox" name="all" onChange={(e) => toggleAll(e.currentTarget.checked)} />
+                <input
+                  type="checkbox"
+                  name="all"
+                  defaultChecked={kept.all}
+                  onChange={(e) => toggleAll(e.currentTarget.checked)}
+                />
                 Select all ({total} orders)
               </label>
               <label htmlFor="bulk-action" className="visually-hidden">
                 Bulk action
               </label>
-              <select id="bulk-action" name="action" defaultValue="">
+              <select id="bulk-action" name="action" defaultValue={kept.action ?? ""}>
                 <option value="">Choose a bulk action</option>
                 {BULK_ACTIONS.map((a) => (
                   <option key={a} value={a}>
@@ -221,6 +244,7 @@ export default function AdminOrders() {
                     type="checkbox"
                     name="orderIds"
                     value={o.id}
+                    defaultChecked={kept.all || kept.selected.includes(o.id)}
                     id={`select-${o.id}`}
                     aria-label={`Select order #${o.shortId}`}
                   />

@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -52,6 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     }
     case INTENT.delete: {
+      await requireFreshProof(request, `/admin/coupons/${id}?confirm=delete`);
       const outcome = await deleteCoupon(id, admin);
       const flash =
         outcome === "deactivated"
@@ -106,5 +108,14 @@ export default function EditCoupon() {
         )}
       </div>
     </>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <AdminErrorBoundary
+      notFound={COUPON_FORM_MESSAGES.notFound}
+      back={{ to: "/admin/coupons", label: "Back to coupons" }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { clockState, clockSummary, refundable, refundDue } from "~/domain/delivery-clock";
 import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";

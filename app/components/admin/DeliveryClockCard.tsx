@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { formatDateTime } from "~/domain/dates";
 import type { AlertKind } from "~/domain/delivery-clock";
 

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
 import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
 import { PERIOD_DAYS, summaryCards, type DeliveryRow, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
@@ -7,7 +8,7 @@ import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { DAY_MS } from "~/domain/dates";
 import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import type { PageCursor } from "~/domain/paging";
 import { connectDb } from "../db.server";
 import { Order } from "../models/index.server";
@@ -106,7 +107,7 @@ function toRow(
   );
   return {
     id: o._id,
-    shortId: o._id.slice(0, 8),
+    shortId: shortId(o._id),
     email: o.email,
     guest: !o.user_id,
     status: o.status,

@@ -38,6 +38,16 @@ const formatters = {
   dayMonth: new Intl.DateTimeFormat("en-AU", { timeZone: BUSINESS_TIME_ZONE, day: "numeric", month: "short" }),
   // "2:48 pm"
   time: new Intl.DateTimeFormat("en-AU", { timeZone: BUSINESS_TIME_ZONE, hour: "numeric", minute: "2-digit" }),
+  // "Tue 25 Nov, 3:00 pm", assembled from its parts by formatDeadline
+  deadline: new Intl.DateTimeFormat("en-AU", {
+    timeZone: BUSINESS_TIME_ZONE,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "numeric",
+    minute: "2-digit",
+    hour12: true,
+  }),
   parts: new Intl.DateTimeFormat("en-AU", {
     timeZone: BUSINESS_TIME_ZONE,
     year: "numeric",
@@ -64,6 +74,12 @@ export const formatDayMonth = (value: DateInput) => formatters.dayMonth.format(n
 
 /** "2:48 pm" (Sydney): "Saved at …". */
 export const formatTime = (value: DateInput) => formatters.time.format(new Date(value));
+
+/** "Tue 25 Nov, 3:00 pm" (Sydney): a first draft's deadline ("Your first draft is due by …"). */
+export function formatDeadline(value: DateInput): string {
+  const p = Object.fromEntries(formatters.deadline.formatToParts(new Date(value)).map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.day} ${p.month}, ${p.hour}:${p.minute} ${String(p.dayPeriod).toLowerCase()}`;
+}
 
 /** The wall clock in Sydney at an instant, as numbers. */
 function sydneyParts(at: Date) {

@@ -1,5 +1,13 @@
-/** An order's status values (spec 2 section 4). */
-export const ORDER_STATUSES = ["pending", "paid", "in_progress", "completed", "cancelled", "failed"] as const;
+/** An order's status values (spec 2 section 4), and refunded (a full refund, issue 23). */
+export const ORDER_STATUSES = [
+  "pending",
+  "paid",
+  "in_progress",
+  "completed",
+  "cancelled",
+  "failed",
+  "refunded",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Orders that were paid for: what revenue, order counts and averages are computed over. */

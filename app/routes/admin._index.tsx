@@ -22,6 +22,8 @@ import {
   hasActiveFilters,
   OrderFiltersSchema,
   parseOrderFilters,
+  CLOCK_FILTER_LABELS,
+  CLOCK_FILTERS,
 } from "~/domain/admin/order-filters";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
@@ -65,6 +67,8 @@ export async function action({ request }: ActionFunctionArgs) {
     q: form.get("q") ?? undefined,
     status: form.get("status") ?? undefined,
     date: form.get("date") ?? undefined,
+    clock: form.get("clock") ?? undefined,
+    sort: form.get("sort") ?? undefined,
   });
   const back = `/admin${filterQuery(filters)}`;
   const fail = (title: string) => redirectWithFlash(request, back, { kind: "error", title }, { status: 303 });
@@ -160,6 +164,24 @@ export default function AdminOrders() {
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="clock">Delivery</label>
+            <select id="clock" name="clock" defaultValue={filters.clock ?? ""}>
+              <option value="">Any deadline</option>
+              {CLOCK_FILTERS.map((c) => (
+                <option key={c} value={c}>
+                  {CLOCK_FILTER_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="sort">Sort</label>
+            <select id="sort" name="sort" defaultValue={filters.sort ?? ""}>
+              <option value="">Newest first</option>
+              <option value="deadline">Deadline, soonest first</option>
+            </select>
+          </div>
           <div className="filter-actions">
             <button type="submit" className="button button-small">
               Apply Filters
@@ -191,6 +213,8 @@ export default function AdminOrders() {
             <input type="hidden" name="q" value={filters.q ?? ""} />
             <input type="hidden" name="status" value={filters.status ?? ""} />
             <input type="hidden" name="date" value={filters.date ?? ""} />
+            <input type="hidden" name="clock" value={filters.clock ?? ""} />
+            <input type="hidden" name="sort" value={filters.sort ?? ""} />
             {before ? <input type="hidden" name="before" value={before} /> : null}
             <div className="bulk-bar card">
               <label className="choice">
@@ -244,6 +268,11 @@ export default function AdminOrders() {
                       <span>{o.amount}</span>
                       <span>{formatDateTime(o.createdAt)}</span>
                     </p>
+                    {o.clock ? (
+                      <p>
+                        <span className={`status status-${o.clockTone}`}>{o.clock}</span>
+                      </p>
+                    ) : null}
                     {o.paymentIntentId ? <p className="hint mono">{o.paymentIntentId}</p> : null}
                   </div>
                   <Link

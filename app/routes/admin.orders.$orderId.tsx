@@ -3,6 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
+import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
@@ -254,6 +255,8 @@ export default function AdminOrder() {
               </p>
             )}
           </section>
+
+          <DeliveryClockCard orderId={order.id} clock={d.clock} />
 
           <section className="card" aria-labelledby="token-heading">
             <h2 id="token-heading">Intake Access</h2>

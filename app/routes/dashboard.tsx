@@ -1,3 +1,4 @@
+import { customerDueLine } from "~/domain/delivery-clock";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -45,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       draftUrl: o.draft_url,
       progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
       paid: isPaid(o.status),
+      dueLine: customerDueLine(o, new Date()),
       timeline: timeline(o),
       rounds: revisionRounds(o),
     })),
@@ -166,6 +168,11 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
           <a href={order.draftUrl} target="_blank" rel="noreferrer noopener">
             View your draft
           </a>
+        </p>
+      ) : null}
+      {order.dueLine ? (
+        <p className="due-line">
+          <strong>{order.dueLine}</strong>
         </p>
       ) : null}
       {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}

@@ -1,3 +1,4 @@
+import { customerDueLine } from "~/domain/delivery-clock";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormKey } from "~/components/forms";
@@ -72,6 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : order.email,
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
+      dueLine: customerDueLine(order, new Date()),
       timeline: timeline(order),
       rounds: revisionRounds(order),
     },
@@ -203,6 +205,11 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             )}
           </dd>
         </dl>
+        {order.dueLine ? (
+          <p className="due-line">
+            <strong>{order.dueLine}</strong>
+          </p>
+        ) : null}
         <OrderTimeline steps={order.timeline} />
       </section>
 

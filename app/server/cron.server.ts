@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { sendClockAlerts } from "./delivery-clock.server";
 import { getEnv } from "./env.server";
 import { errorMessage, log } from "./log.server";
 import { outboxCounts } from "./mail/outbox.server";
@@ -32,16 +33,17 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<Part<T>> {
 }
 
 /**
- * One cron run: reminders, retention deletion, purges, then the outbox's state.
+ * One cron run: reminders, the delivery clock's alerts, retention deletion, purges, then the outbox's state.
  * Each part runs even if another fails; every effect is keyed, so a second run
  * at the same time, or a retry, changes nothing twice.
  */
 export async function runCron(now = new Date()) {
   const reminders = await part("reminders", () => runReminders(now));
+  const clockAlerts = await part("clock alerts", () => sendClockAlerts(now));
   const retention = await part("retention", () => deleteExpiredIntakeData(now));
   const purged = await part("purge", () => purgeExpiredRecords(now));
   const outbox = await part("outbox", () => outboxCounts());
-  const parts = { reminders, retention, purged, outbox };
+  const parts = { reminders, clockAlerts, retention, purged, outbox };
   const errors = Object.values(parts).flatMap((p) => (p.ok ? [] : [p.error]));
   const summary = {
     ok: errors.length === 0,

@@ -29,6 +29,10 @@ const FIELDS = {
   revision_3_enabled: 1,
   revision_3_feedback: 1,
   revision_3_submitted_at: 1,
+  clock_started_at: 1,
+  clock_deadline: 1,
+  draft_delivered_at: 1,
+  refunded_at: 1,
 } as const;
 
 /** The user's orders, newest first (spec 2: read orders by user_id newest first). */

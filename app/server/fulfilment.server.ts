@@ -1,11 +1,12 @@
 import mongoose from "mongoose";
+import { formatCents } from "~/domain/money";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { claimGuestOrders } from "./auth.server";
 import { keepCouponUse, releaseCouponUse } from "./coupons.server";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { absoluteUrl } from "./env.server";
+import { absoluteUrl, getEnv } from "./env.server";
 import { log } from "./log.server";
-import { orderConfirmation } from "./mail/messages.server";
+import { orderConfirmation, orderPaidNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { Fulfilment, Order, PaymentIssue, User } from "./models/index.server";
 import type { PaymentIssueKind } from "~/domain/admin/payments";
@@ -127,6 +128,20 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
       productName: order.product_name,
       validDays: TOKEN_VALID_DAYS.intake,
       ...orderLinks({ intake: token, status: statusToken }),
+    }),
+  });
+  await queueMail({
+    key: `order-paid-notice:${payment.orderId}`,
+    to: getEnv().BUSINESS_EMAIL,
+    replyTo: order.email,
+    about: { orderId: payment.orderId },
+    ...orderPaidNotice({
+      orderId: payment.orderId,
+      productName: order.product_name,
+      addOns: (order.add_ons ?? []).map((a) => a.name),
+      amount: formatCents(payment.amountPaid),
+      email: order.email,
+      adminUrl: `${getEnv().APP_URL}/admin/orders/${payment.orderId}`,
     }),
   });
   return { token };

@@ -5,6 +5,7 @@ import { getEnv } from "./env.server";
 import { log } from "./log.server";
 import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
+import { startClock } from "./delivery-clock.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
 import { markTokenUsed, type TokenAccess } from "./tokens.server";
 import { MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
@@ -210,13 +211,14 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const doc = await loadSubmission(access.orderId);
   if (!doc) throw new Error("Nothing to submit");
   const data = doc as Record<string, unknown>;
+  const submittedAt = doc.submitted_at ?? new Date();
   // The submitted data first (an idempotent $set), so no claim below can lose it.
   await IntakeSubmission.updateOne(
     { _id: access.orderId },
     {
       $set: {
         status: "submitted",
-        submitted_at: doc.submitted_at ?? new Date(),
+        submitted_at: submittedAt,
         // A customer who opted out of AI (step 12) has nothing prepared for it: the site is built by hand.
         ai_safe_data: data.ai_processing_consent ? aiSafeData(data) : null,
         privacy_summary: privacySummary(data),
@@ -227,8 +229,10 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   // The order says its intake is finished (the dashboard reads only orders); set once, never moved.
   await Order.updateOne(
     { _id: access.orderId, intake_submitted_at: null },
-    { $set: { intake_submitted_at: doc.submitted_at ?? new Date() } },
+    { $set: { intake_submitted_at: submittedAt } },
   );
+  // The materials are in: the delivery clock starts (once; a later update does not move it).
+  const deadline = await startClock(access.orderId, submittedAt);
   if (!(await claimOnce(`intake-submit:${access.tokenId}`))) return "updated"; // a repeat of a submit already done
   const created = await claimOnce(`intake-created:${access.orderId}`);
   await markTokenUsed(access.tokenId);
@@ -262,7 +266,13 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
     to: getEnv().BUSINESS_EMAIL,
     replyTo: contact ?? buyer,
     about: { orderId: access.orderId },
-    ...intakeNotice({ businessName, orderId: access.orderId, updated: !created }),
+    ...intakeNotice({
+      businessName,
+      orderId: access.orderId,
+      updated: !created,
+      deadline,
+      adminUrl: `${getEnv().APP_URL}/admin/orders/${access.orderId}`,
+    }),
   });
   log("info", "intake.submitted", { order_id: access.orderId, updated: !created });
   return created ? "submitted" : "updated";

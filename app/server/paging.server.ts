@@ -14,15 +14,20 @@ export function afterCursor(
   filter: Record<string, unknown>,
   field: string,
   cursor: PageCursor | null,
+  direction: Direction = "desc",
 ): Record<string, unknown> {
   if (!cursor) return filter;
+  const past = direction === "desc" ? "$lt" : "$gt";
   const range = {
-    $or: [{ [field]: trusted({ $lt: cursor.at }) }, { [field]: cursor.at, _id: trusted({ $lt: cursor.id }) }],
+    $or: [{ [field]: trusted({ [past]: cursor.at }) }, { [field]: cursor.at, _id: trusted({ [past]: cursor.id }) }],
   };
   return Object.keys(filter).length ? { $and: [filter, range] } : range;
 }
 
 export const newestFirst = (field: string) => ({ [field]: -1, _id: -1 }) as Record<string, -1>;
+
+/** Newest first (every list), or soonest first (the orders list sorted by deadline). */
+type Direction = "desc" | "asc";
 
 /** A cursor whose id cannot be one of this collection's ids would fail the cast: it names no row, so it is the first page. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- only its schema is read
@@ -32,7 +37,7 @@ function usableCursor(model: Model<any>, cursor: PageCursor | null): PageCursor 
 }
 
 /**
- * One page of `model`'s documents matching `filter`, newest `field` first.
+ * One page of `model`'s documents matching `filter`, newest `field` first (or oldest first: direction "asc").
  * `pageSize` is a parameter so a test can walk a list with pages of 3.
  */
 export async function keysetPage<D extends { _id: unknown }>(
@@ -44,12 +49,14 @@ export async function keysetPage<D extends { _id: unknown }>(
     cursor: PageCursor | null;
     pageSize: number;
     projection?: Record<string, 0 | 1>;
+    direction?: Direction;
   },
 ): Promise<Page<D>> {
   const cursor = usableCursor(model, input.cursor);
+  const direction = input.direction ?? "desc";
   const docs = await model
-    .find(afterCursor(input.filter ?? {}, input.field, cursor), input.projection)
-    .sort(newestFirst(input.field))
+    .find(afterCursor(input.filter ?? {}, input.field, cursor, direction), input.projection)
+    .sort(direction === "desc" ? newestFirst(input.field) : { [input.field]: 1, _id: 1 })
     .limit(input.pageSize + 1)
     .lean<D[]>();
   const rows = docs.slice(0, input.pageSize);

@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout, settlePayment } from "./fulfilment.server";
 import { log } from "./log.server";
+import { recordStripeRefund } from "./refunds.server";
 import { paymentIntentIdOf } from "./stripe.server";
 import { StripeEvent } from "./models/index.server";
 import { recordInvoiceEvent, recordSubscriptionEvent } from "./subscriptions.server";
@@ -36,6 +37,8 @@ async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
     case "invoice.paid":
     case "invoice.payment_failed":
       return recordInvoiceEvent(event);
+    case "charge.refunded":
+      return recordStripeRefund(event.data.object);
   }
   if (!event.type.startsWith("checkout.session.")) return "ignored";
   const session = event.data.object as Stripe.Checkout.Session;

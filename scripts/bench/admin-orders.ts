@@ -116,7 +116,7 @@ function rawQueries(query: string, now: Date) {
       orders
         .find(
           { status: { $in: [...PAID_STATUSES] }, created_at: { $gte: since } },
-          { projection: { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 } },
+          { projection: { status: 1, amount_paid: 1, created_at: 1, _id: 0 } },
         )
         .toArray(),
   ];

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as detail from "~/routes/admin.orders.$orderId";
+import { startClock } from "~/server/delivery-clock.server";
 import {
   IntakeSubmission,
   IntakeToken,
@@ -64,6 +65,7 @@ describe("order detail", () => {
   it("saves a draft URL, measuring the first delivery once", async () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
     await submitted(orderId);
+    await startClock(orderId, new Date(Date.now() - 20 * 3_600_000)); // as the submission does
     const blank = await send(orderId, { intent: "save-draft-url", draftUrl: "   " });
     expect(await flashOf(blank)).toEqual({
       kind: "error",

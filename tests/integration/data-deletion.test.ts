@@ -175,7 +175,7 @@ describe("Confirm Data Deletion", () => {
     const ofOrder = (o: (typeof orders)[number], key: string) => key.includes(o.orderId) || key.includes(o.tokenId);
     const expected = all.filter((m) => !ofOrder(first, m.key) && !ofOrder(business, m.key)).map((m) => m.key);
     expect(expected.filter((k) => k.startsWith("contact:"))).toHaveLength(2);
-    expect(expected.filter((k) => ofOrder(other, k))).toHaveLength(4); // paid, 2 confirmations, notice
+    expect(expected.filter((k) => ofOrder(other, k))).toHaveLength(5); // paid, paid notice, 2 confirmations, intake notice
 
     await deleteOrderData({ orderId: first.orderId, reason: "test" });
     await deleteOrderData({ orderId: business.orderId, reason: "test" });

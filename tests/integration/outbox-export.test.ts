@@ -199,10 +199,12 @@ describe("the data export routes", () => {
     expect(data.intake.logo_url).toMatch(/^http.*\/uploads\/logos\//);
     expect(data.consents.data_retention_period).toBe("1year");
     expect(JSON.stringify(data)).not.toContain("secret-key");
-    expect(data.emails).toHaveLength(1);
+    // The payment e-mail, and the business's notice of the order.
+    expect(data.emails).toHaveLength(2);
+    const paymentMail = data.emails.find((m: { to: string }) => m.to === mine.email);
     // The e-mail's text is there, but its links no longer open anything.
-    expect(data.emails[0].text).toContain("intake-form?token=[removed]");
-    expect(data.emails[0].text).toContain("order-status?access_token=[removed]");
+    expect(paymentMail.text).toContain("intake-form?token=[removed]");
+    expect(paymentMail.text).toContain("order-status?access_token=[removed]");
     expect(JSON.stringify(data)).not.toContain(mine.statusToken);
 
     // No link, a forged cookie, or the intake form's cookie: back to the status page with the spec's message.
@@ -237,9 +239,10 @@ describe("the data export routes", () => {
       expect(file, contactEmail).not.toContain(stranger);
       expect(file, contactEmail).not.toContain("1 Secret Street");
       expect(file, contactEmail).not.toContain(other.orderId.slice(0, 8));
-      // Its own: the payment e-mail, the intake confirmations (to the buyer and the typed address), the business's notice.
+      // Its own: the payment e-mail, the intake confirmations (to the buyer and the typed address), the business's
+      // two notices (paid, intake submitted).
       const subjects = data.emails.map((m: { subject: string }) => m.subject);
-      expect(subjects, contactEmail).toHaveLength(4);
+      expect(subjects, contactEmail).toHaveLength(5);
       expect(subjects.filter((s: string) => s === "We've received your details")).toHaveLength(2);
       expect(subjects).toContain("Intake submitted: Acme");
       expect(file).not.toMatch(/token=(?!\[removed\])/);

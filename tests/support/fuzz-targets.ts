@@ -1,6 +1,7 @@
 import { CheckoutSchema } from "~/domain/checkout";
 import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
 import { PaymentIssueFormSchema } from "~/domain/admin/payments";
+import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
 import { OutboxActionSchema } from "~/domain/outbox";
@@ -99,6 +100,16 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/admin/coupons/000000000000000000000000", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/privacy", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/privacy/delete/00000000-0000-4000-8000-000000000000", needs: "admin", fields: ADMIN_FIELDS },
+  {
+    path: "/admin/orders/00000000-0000-4000-8000-000000000000/refund",
+    needs: "admin",
+    fields: [...schemaFields(RefundSchema), "intent"],
+  },
+  {
+    path: "/admin/orders/00000000-0000-4000-8000-000000000000/restart-clock",
+    needs: "admin",
+    fields: [...schemaFields(RestartClockSchema), "intent"],
+  },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
@@ -123,5 +134,6 @@ export const FUZZ_INTENTS = [
   "send-reminder",
   "accept",
   "resolve",
+  "restart",
   "",
 ];

@@ -15,12 +15,19 @@ const ago = (days: number) => new Date(now.getTime() - days * DAY);
 
 // A hand-computed fixture: three paid orders this month, two last month, one unpaid checkout.
 const recent: FigureRow[] = [
-  { status: "paid", amount_paid: 30_000, created_at: ago(5), delivery_hours: null },
-  { status: "completed", amount_paid: 33_000, created_at: ago(10), delivery_hours: 20 },
-  { status: "in_progress", amount_paid: 30_000, created_at: ago(20), delivery_hours: 16 },
-  { status: "pending", amount_paid: 0, created_at: ago(3), delivery_hours: null },
-  { status: "completed", amount_paid: 30_000, created_at: ago(40), delivery_hours: 22 },
-  { status: "completed", amount_paid: 30_000, created_at: ago(50), delivery_hours: 26 },
+  { status: "paid", amount_paid: 30_000, created_at: ago(5) },
+  { status: "completed", amount_paid: 33_000, created_at: ago(10) },
+  { status: "in_progress", amount_paid: 30_000, created_at: ago(20) },
+  { status: "pending", amount_paid: 0, created_at: ago(3) },
+  { status: "completed", amount_paid: 30_000, created_at: ago(40) },
+  { status: "completed", amount_paid: 30_000, created_at: ago(50) },
+];
+// First drafts delivered: two in the last 30 days (by delivery date), two in the 30 before.
+const deliveries = [
+  { delivered_at: ago(4), hours: 20 },
+  { delivered_at: ago(19), hours: 16 },
+  { delivered_at: ago(39), hours: 22 },
+  { delivered_at: ago(49), hours: 26 },
 ];
 const totals = {
   count: { paid: 1, completed: 3, in_progress: 1, pending: 1 },
@@ -29,7 +36,7 @@ const totals = {
 
 describe("the six summary cards", () => {
   const cards = Object.fromEntries(
-    summaryCards({ totals, recent, now, formatMoney: formatCents }).map((c) => [c.label, c]),
+    summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }).map((c) => [c.label, c]),
   );
 
   it("computes the values from paid orders only", () => {
@@ -38,7 +45,7 @@ describe("the six summary cards", () => {
     expect(cards["Avg Order Value"].value).toBe("$306.00"); // 1530 / 5
     expect(cards["Active Projects"].value).toBe("2"); // paid + in progress
     expect(cards["Completion Rate"].value).toBe("60%"); // 3 / 5
-    expect(cards["Avg Delivery"].value).toBe("21h"); // (20 + 16 + 22 + 26) / 4
+    expect(cards["Avg Delivery"].value).toBe("18h"); // (20 + 16) / 2: this period's deliveries
   });
 
   it("compares the last 30 days with the 30 before, the way the spec's captions read", () => {
@@ -47,28 +54,34 @@ describe("the six summary cards", () => {
     expect(cards["Avg Order Value"].caption).toBe("+3.3% from last month"); // 310 vs 300
     expect(cards["Active Projects"].caption).toBe("1 pending");
     expect(cards["Completion Rate"].caption).toBe("-67.0% from last month"); // 33% vs 100%
-    expect(cards["Avg Delivery"].caption).toBe("-6h from last month"); // 18h vs 24h
+    expect(cards["Avg Delivery"].caption).toBe("-6h from last month"); // 18h vs 24h (22 + 26) / 2
   });
 
-  it("shows the spec's fixed 18 hours only while no delivery is measured", () => {
-    const unmeasured = recent.map((r) => ({ ...r, delivery_hours: null }));
-    const card = summaryCards({ totals, recent: unmeasured, now, formatMoney: formatCents }).find(
-      (c) => c.label === "Avg Delivery",
-    )!;
-    expect(card.value).toBe("18h");
-    expect(card.caption).toBe("fixed estimate until a delivery is measured");
+  it("reads 'no deliveries yet' when none was delivered this period, and 'new this month' with none before", () => {
+    const card = (rows: typeof deliveries) =>
+      summaryCards({ totals, recent, deliveries: rows, now, formatMoney: formatCents }).find(
+        (c) => c.label === "Avg Delivery",
+      )!;
+    expect(card(deliveries.slice(2))).toEqual({ label: "Avg Delivery", value: "–", caption: "no deliveries yet" });
+    expect(card(deliveries.slice(0, 2))).toMatchObject({ value: "18h", caption: "new this month" });
   });
 
   it("has no figures to divide by on an empty shop", () => {
-    const cards = summaryCards({ totals: { count: {}, revenue: {} }, recent: [], now, formatMoney: formatCents });
-    expect(cards.map((c) => c.value)).toEqual(["$0.00", "0", "$0.00", "0", "0%", "18h"]);
+    const cards = summaryCards({
+      totals: { count: {}, revenue: {} },
+      recent: [],
+      deliveries: [],
+      now,
+      formatMoney: formatCents,
+    });
+    expect(cards.map((c) => c.value)).toEqual(["$0.00", "0", "$0.00", "0", "0%", "–"]);
     expect(cards.map((c) => c.caption)).toEqual([
       "no change",
       "no change",
       "no change",
       "0 pending",
       "no change",
-      "fixed estimate until a delivery is measured",
+      "no deliveries yet",
     ]);
   });
 

@@ -1,5 +1,6 @@
 import * as z from "../zod";
 import { DAY_MS, startOfSydneyDay } from "../dates";
+import { DUE_SOON_HOURS } from "../delivery-clock";
 import { ORDER_STATUSES } from "../order-status";
 
 /**
@@ -11,6 +12,15 @@ import { ORDER_STATUSES } from "../order-status";
 export const PAGE_SIZE = 25;
 export const DATE_FILTERS = ["today", "week", "month", "quarter"] as const;
 export type DateFilter = (typeof DATE_FILTERS)[number];
+/** The delivery clock's filters: orders whose clock runs, due within DUE_SOON_HOURS, or overdue. */
+export const CLOCK_FILTERS = ["due-soon", "overdue"] as const;
+export type ClockFilter = (typeof CLOCK_FILTERS)[number];
+export const CLOCK_FILTER_LABELS: Record<ClockFilter, string> = {
+  "due-soon": `Due within ${DUE_SOON_HOURS} hours`,
+  overdue: "Overdue",
+};
+/** Newest first (the default), or by deadline, soonest first (orders whose clock runs). */
+export const ORDER_SORTS = ["deadline"] as const;
 
 /** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
 const dropInvalid = <T extends z.core.SomeType>(schema: T) =>
@@ -24,6 +34,8 @@ export const OrderFiltersSchema = z.object({
   q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
   status: dropInvalid(z.enum(ORDER_STATUSES)),
   date: dropInvalid(z.enum(DATE_FILTERS)),
+  clock: dropInvalid(z.enum(CLOCK_FILTERS)),
+  sort: dropInvalid(z.enum(ORDER_SORTS)),
 });
 export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
 
@@ -32,17 +44,20 @@ export function parseOrderFilters(params: URLSearchParams): OrderFilters {
     q: params.get("q") ?? undefined,
     status: params.get("status") ?? undefined,
     date: params.get("date") ?? undefined,
+    clock: params.get("clock") ?? undefined,
+    sort: params.get("sort") ?? undefined,
   });
 }
 
 export function hasActiveFilters(f: OrderFilters): boolean {
-  return Boolean(f.q || f.status || f.date);
+  return Boolean(f.q || f.status || f.date || f.clock || f.sort);
 }
 
 /** The filters as a query string, for links, the CSV and the bulk form. */
 export function filterQuery(f: OrderFilters): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date })) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries({ q: f.q, status: f.status, date: f.date, clock: f.clock, sort: f.sort }))
+    if (v) params.set(k, v);
   const s = params.toString();
   return s ? `?${s}` : "";
 }

@@ -2,7 +2,6 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { deliveryHours } from "~/domain/admin/figures";
 import { adminTokenState } from "~/domain/admin/token";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
@@ -11,6 +10,7 @@ import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
+import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
@@ -26,11 +26,12 @@ export async function loadOrderDetail(
   await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [newest, submission, history, paymentIssueOpen] = await Promise.all([
+  const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
     newestToken(orderId, "intake"),
     IntakeSubmission.findById(orderId).lean(),
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
+    clockView(order, now),
   ]);
   const token = newest?.token;
   const link = token ? linkToken(token) : null;
@@ -62,6 +63,7 @@ export async function loadOrderDetail(
         }
       : null,
     paymentIssueOpen,
+    clock,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,
       included: n <= rounds,
@@ -77,22 +79,14 @@ export async function loadOrderDetail(
   };
 }
 
-/** Saves the draft URL; the first one also records when the first draft was delivered (the Avg Delivery measure). */
+/**
+ * Saves the draft URL. The first save while the delivery clock runs delivers the
+ * first draft: its time is stored once and the customer e-mailed the link once.
+ */
 export async function saveDraftUrl(input: { orderId: string; url: string; actor: Actor; now?: Date }) {
   await connectDb();
-  const now = input.now ?? new Date();
   await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
-  const submission = await IntakeSubmission.findById(input.orderId, { submitted_at: 1 }).lean();
-  // Only the first save matches draft_delivered_at: null, so racing saves measure once.
-  await Order.updateOne(
-    { _id: input.orderId, draft_delivered_at: null },
-    {
-      $set: {
-        draft_delivered_at: now,
-        delivery_hours: submission?.submitted_at ? deliveryHours(submission.submitted_at, now) : null,
-      },
-    },
-  );
+  await recordDelivery({ orderId: input.orderId, draftUrl: input.url, now: input.now });
   await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
 }
 

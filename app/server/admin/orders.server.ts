@@ -2,10 +2,11 @@ import mongoose from "mongoose";
 import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
 import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
-import { summaryCards, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
+import { PERIOD_DAYS, summaryCards, type DeliveryRow, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
 import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { DAY_MS } from "~/domain/dates";
+import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
 import type { PageCursor } from "~/domain/paging";
@@ -27,6 +28,16 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
   const and: Record<string, unknown>[] = [];
   if (f.status) and.push({ status: f.status });
   if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
+  // The delivery clock: only orders whose clock runs (started, undelivered, not refunded) have a deadline to sort or filter by.
+  if (f.clock || f.sort === "deadline") {
+    const deadline =
+      f.clock === "overdue"
+        ? { $ne: null, $lt: now }
+        : f.clock === "due-soon"
+          ? { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) }
+          : { $ne: null };
+    and.push({ draft_delivered_at: null, refunded_at: null, clock_deadline: trusted(deadline) });
+  }
   if (f.q) {
     const { emailPrefix, idPrefix } = searchTerm(f.q);
     const or: Record<string, unknown>[] = [{ email: trusted({ $gte: emailPrefix, $lt: `${emailPrefix}\uffff` }) }];
@@ -46,6 +57,10 @@ const ROW_FIELDS = {
   created_at: 1,
   stripe_payment_intent_id: 1,
   product_name: 1,
+  clock_started_at: 1,
+  clock_deadline: 1,
+  draft_delivered_at: 1,
+  refunded_at: 1,
 } as const;
 
 export type AdminOrderRow = {
@@ -59,17 +74,37 @@ export type AdminOrderRow = {
   amount: string;
   createdAt: string;
   paymentIntentId: string | null;
+  /** The delivery clock in words ("5 h 12 min left", "Overdue by 2 h"), null before it starts. */
+  clock: string | null;
+  clockTone: "green" | "yellow" | "red" | "grey";
 };
 
-function toRow(o: {
-  _id: string;
-  email: string;
-  user_id?: string | null;
-  status: string;
-  amount_paid: number;
-  created_at?: Date;
-  stripe_payment_intent_id?: string | null;
-}): AdminOrderRow {
+function toRow(
+  o: {
+    _id: string;
+    email: string;
+    user_id?: string | null;
+    status: string;
+    amount_paid: number;
+    created_at?: Date;
+    stripe_payment_intent_id?: string | null;
+    clock_started_at?: Date | null;
+    clock_deadline?: Date | null;
+    draft_delivered_at?: Date | null;
+    refunded_at?: Date | null;
+  },
+  now: Date,
+): AdminOrderRow {
+  const clock = clockState(
+    {
+      startedAt: o.clock_started_at ?? null,
+      deadline: o.clock_deadline ?? null,
+      windowHours: null,
+      deliveredAt: o.draft_delivered_at ?? null,
+      refundedAt: o.refunded_at ?? null,
+    },
+    now,
+  );
   return {
     id: o._id,
     shortId: shortId(o._id),
@@ -81,6 +116,9 @@ function toRow(o: {
     amount: formatCents(o.amount_paid),
     createdAt: (o.created_at ?? new Date(0)).toISOString(),
     paymentIntentId: o.stripe_payment_intent_id ?? null,
+    clock: clock.kind === "not-started" || clock.kind === "refunded" ? null : clockSummary(clock),
+    clockTone:
+      clock.kind === "overdue" ? "red" : clock.kind === "running" ? (clock.dueSoon ? "yellow" : "green") : "grey",
   };
 }
 
@@ -92,11 +130,14 @@ export async function listOrders(
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
 ) {
   await connectDb();
-  const filter = ordersFilter(f, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const filter = ordersFilter(f, now);
+  const byDeadline = f.sort === "deadline";
   const [page, total, any] = await Promise.all([
     keysetPage<OrderRowDoc>(Order, {
       filter,
-      field: "created_at",
+      field: byDeadline ? "clock_deadline" : "created_at",
+      direction: byDeadline ? "asc" : "desc",
       cursor: options.cursor ?? null,
       pageSize: options.pageSize ?? PAGE_SIZE,
       projection: ROW_FIELDS,
@@ -104,7 +145,7 @@ export async function listOrders(
     Order.countDocuments(filter),
     Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
   ]);
-  return { page: { ...page, rows: page.rows.map(toRow) }, total, anyOrders: Boolean(any) };
+  return { page: { ...page, rows: page.rows.map((r) => toRow(r, now)) }, total, anyOrders: Boolean(any) };
 }
 
 /** All-time count and revenue per status: two $group queries, one accumulator each. */
@@ -127,22 +168,35 @@ async function recentRows(now: Date): Promise<FigureRow[]> {
   const since = new Date(now.getTime() - Math.max(CHART_WEEKS * 7, 60) * DAY_MS);
   const docs = await Order.find(
     { status: trusted({ $in: [...PAID_STATUSES] }), created_at: trusted({ $gte: since }) },
-    { status: 1, amount_paid: 1, created_at: 1, delivery_hours: 1, _id: 0 },
+    { status: 1, amount_paid: 1, created_at: 1, _id: 0 },
   ).lean();
   return docs.map((d) => ({
     status: d.status,
     amount_paid: d.amount_paid,
     created_at: d.created_at as Date,
-    delivery_hours: d.delivery_hours ?? null,
   }));
+}
+
+/** First drafts delivered in the two Avg Delivery periods: when, and hours from the clock's start. */
+async function recentDeliveries(now: Date): Promise<DeliveryRow[]> {
+  const since = new Date(now.getTime() - 2 * PERIOD_DAYS * DAY_MS);
+  const docs = await Order.find(
+    { draft_delivered_at: trusted({ $gte: since }) },
+    { draft_delivered_at: 1, delivery_hours: 1, _id: 0 },
+  ).lean();
+  return docs.flatMap((d) =>
+    d.draft_delivered_at && typeof d.delivery_hours === "number"
+      ? [{ delivered_at: d.draft_delivered_at, hours: d.delivery_hours }]
+      : [],
+  );
 }
 
 /** The six cards and the weekly chart. */
 export async function orderFigures(now = new Date()) {
   await connectDb();
-  const [totals, recent] = await Promise.all([statusTotals(), recentRows(now)]);
+  const [totals, recent, deliveries] = await Promise.all([statusTotals(), recentRows(now), recentDeliveries(now)]);
   return {
-    cards: summaryCards({ totals, recent, now, formatMoney: formatCents }),
+    cards: summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }),
     weeks: weeklySeries(recent, now).map((w) => ({
       weekStart: w.weekStart.toISOString(),
       revenue: w.revenue,

@@ -1,7 +1,8 @@
 import type { ContactInput } from "~/domain/contact";
 import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay } from "~/domain/dates";
+import { formatDay, formatDeadline } from "~/domain/dates";
+import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -43,10 +44,79 @@ export function intakeConfirmation(input: { businessName: string; updated: boole
   ]);
 }
 
-export function intakeNotice(input: { businessName: string; orderId: string; updated: boolean }) {
+export function intakeNotice(input: {
+  businessName: string;
+  orderId: string;
+  updated: boolean;
+  deadline: Date | null;
+  adminUrl: string;
+}) {
   return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
     `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${shortId(input.orderId)}.`,
-    "The 24-hour clock for the first draft starts now.",
+    input.deadline
+      ? `The first draft is due by ${formatDeadline(input.deadline)} (Sydney time).${input.updated ? " The update does not move the deadline." : ""}`
+      : "The order's delivery clock has not started.",
+    { link: input.adminUrl, label: "Open the order" },
+  ]);
+}
+
+/** To the business: an order was paid (what was bought, the amount, a link to the admin order). */
+export function orderPaidNotice(input: {
+  orderId: string;
+  productName: string;
+  addOns: string[];
+  amount: string;
+  email: string;
+  adminUrl: string;
+}) {
+  return layout(`New order #${input.orderId.slice(0, 8)}: ${input.productName}, ${input.amount}`, [
+    `${input.email} paid ${input.amount} for the ${input.productName}${input.addOns.length ? ` with ${input.addOns.join(", ")}` : ""}.`,
+    "The delivery clock starts when they submit the intake form; you'll get another e-mail then.",
+    { link: input.adminUrl, label: "Open the order" },
+  ]);
+}
+
+/** To the business: an undelivered order has a quarter of its window left, or is overdue. */
+export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: Date; adminUrl: string; now: Date }) {
+  const short = input.orderId.slice(0, 8);
+  const due = formatDeadline(input.deadline);
+  return input.kind === "overdue"
+    ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
+        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the 24-hour guarantee.`,
+        { link: input.adminUrl, label: "Open the order" },
+      ])
+    : layout(`Due soon: order #${short}'s first draft is due ${due}`, [
+        `The first draft of order #${short} is due by ${due} (Sydney time): ${formatSpan(input.deadline.getTime() - input.now.getTime())} left.`,
+        { link: input.adminUrl, label: "Open the order" },
+      ]);
+}
+
+/** To the customer: the clock was restarted because materials were missing. */
+export function clockRestarted(input: { missing: string; deadline: Date; statusUrl: string }) {
+  return layout("We need a little more from you for your website", [
+    "We've started on your website, but some of what we need is missing:",
+    { quote: input.missing },
+    `Please reply to this e-mail with it. Your first draft is now due by ${formatDeadline(input.deadline)} (Sydney time).`,
+    { link: input.statusUrl, label: "See your order status" },
+  ]);
+}
+
+/** To the customer: the first draft is ready. */
+export function draftDelivered(input: { draftUrl: string; statusUrl: string }) {
+  return layout("Your website's first draft is ready", [
+    "Your first draft is ready: have a look.",
+    { link: input.draftUrl, label: "View your draft" },
+    "When the first revision round opens you can tell us what you'd like changed. You can follow your order here:",
+    { link: input.statusUrl, label: "See your order status" },
+  ]);
+}
+
+/** To the customer: a full refund was made. */
+export function orderRefunded(input: { orderId: string; amount: string }) {
+  return layout(`Your refund for order #${input.orderId.slice(0, 8)}`, [
+    `We've refunded ${input.amount}, the full amount you paid for order #${input.orderId.slice(0, 8)}.`,
+    "It goes back to the card you paid with and usually shows within 5 to 10 business days.",
+    "Reply to this e-mail if you have any questions.",
   ]);
 }
 

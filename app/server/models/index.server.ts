@@ -8,6 +8,7 @@ import { IntakeSubmission } from "./intake-submission.server";
 import { IntakeToken } from "./intake-token.server";
 import { OnceKey } from "./once-key.server";
 import { Order } from "./order.server";
+import { OrderEvent } from "./order-event.server";
 import { PaymentIssue } from "./payment-issue.server";
 import { OutboxClaim, OutboxMessage } from "./outbox.server";
 import { PrivacyAuditLog } from "./privacy-audit.server";
@@ -33,6 +34,7 @@ export const allModels = [
   IntakeToken,
   OnceKey,
   Order,
+  OrderEvent,
   OutboxClaim,
   OutboxMessage,
   PaymentIssue,
@@ -60,6 +62,7 @@ export {
   IntakeToken,
   OnceKey,
   Order,
+  OrderEvent,
   OutboxClaim,
   OutboxMessage,
   PaymentIssue,

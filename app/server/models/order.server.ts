@@ -32,9 +32,19 @@ const OrderSchema = new mongoose.Schema(
     stripe_payment_intent_id: { type: String, default: null },
     paid_at: { type: Date, default: null },
     draft_url: { type: String, default: null },
-    // Set once, when the first draft URL is saved: the Avg Delivery card's measure.
+    // The delivery clock (app/domain/delivery-clock.ts), copied from its events in order_events:
+    // started at the intake's first submission (or an admin's latest restart), due window_hours later.
+    clock_started_at: { type: Date, default: null },
+    clock_deadline: { type: Date, default: null },
+    clock_window_hours: { type: Number, default: null, min: 0 },
+    clock_restarts: { type: Number, default: 0, min: 0 },
+    // Set once, when the first draft URL is saved while the clock runs: the Avg Delivery card's measure.
     draft_delivered_at: { type: Date, default: null },
-    delivery_hours: { type: Number, default: null, min: 0 }, // intake submission to first draft
+    delivery_hours: { type: Number, default: null, min: 0 }, // clock start to first draft
+    // A full refund (admin or Stripe's dashboard); the status becomes "refunded".
+    refunded_at: { type: Date, default: null },
+    amount_refunded: { type: Number, default: 0, min: 0 },
+    stripe_refund_id: { type: String, default: null },
     data_deleted_at: { type: Date, default: null }, // personal data removed; the financial record stays
     intake_progress: { type: Number, default: 0, min: 0, max: 100 },
     // The intake's first submission: what "the intake is finished" means on every customer page.
@@ -62,5 +72,9 @@ OrderSchema.index({ email: 1, created_at: -1, _id: -1 });
 OrderSchema.index({ stripe_session_id: 1 });
 // The cron walks the orders being worked on in _id order (reminders).
 OrderSchema.index({ status: 1, _id: 1 });
+// The cron's clock alerts (undelivered clocks), the admin list's deadline filters and sort.
+OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
+// charge.refunded webhooks find their order by payment intent.
+OrderSchema.index({ stripe_payment_intent_id: 1 });
 
 export const Order = mongoose.model("Order", OrderSchema);

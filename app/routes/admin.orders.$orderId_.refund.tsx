@@ -1,0 +1,146 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { Field, FormAlert } from "~/components/forms";
+import { ORDER_ID } from "~/domain/admin/order-detail";
+import { CLOCK_MESSAGES, MISSED_PROMISE_REASON, RefundSchema } from "~/domain/delivery-clock";
+import { formatDateTime } from "~/domain/dates";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
+import { refundOrder, refundPage } from "~/server/refunds.server";
+
+/**
+ * /admin/orders/:orderId/refund: the Refund action's confirmation page (a plain
+ * form: it works without JavaScript). Refunds the full amount paid once, however
+ * often it is posted (app/server/refunds.server.ts). A destructive action: it
+ * asks for fresh proof (an admin code within the last minutes) first.
+ */
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [{ title: "Refund order | Admin" }, { name: "robots", content: "noindex" }];
+
+const INTENT = { refund: "refund" } as const;
+
+function orderIdFrom(params: { orderId?: string }) {
+  const id = params.orderId ?? "";
+  if (!ORDER_ID.test(id)) throw new Response("Order not found", { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const page = await refundPage(orderIdFrom(params));
+  if (!page) throw new Response("Order not found", { status: 404 });
+  // Back from the fresh-proof step with the reason that was typed.
+  const typed = new URL(request.url).searchParams.get("reason")?.slice(0, 1000) ?? null;
+  return { ...page, typedReason: typed };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const orderId = orderIdFrom(params);
+  const form = await readForm(request);
+  if (form.get("intent") !== INTENT.refund) return new Response("Unknown intent", { status: 400 });
+  const submission = parseWithZod(form, { schema: RefundSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  // A destructive action: an admin code entered within the last minutes, else the code step and back here.
+  const returnTo = `/admin/orders/${orderId}/refund?${new URLSearchParams({ reason: submission.value.reason })}`;
+  await requireFreshProof(request, returnTo);
+  const outcome = await refundOrder({ orderId, reason: submission.value.reason, actor: admin });
+  switch (outcome) {
+    case "refunded":
+      return redirectWithFlash(
+        request,
+        `/admin/orders/${orderId}`,
+        { kind: "success", title: CLOCK_MESSAGES.refunded, description: "The customer was e-mailed." },
+        { status: 303 },
+      );
+    case "already-refunded":
+      return redirectWithFlash(
+        request,
+        `/admin/orders/${orderId}`,
+        { kind: "info", title: CLOCK_MESSAGES.alreadyRefunded },
+        { status: 303 },
+      );
+    case "not-refundable":
+      return data(submission.reply({ formErrors: [CLOCK_MESSAGES.notRefundable] }), { status: 409 });
+    case "failed":
+      return data(submission.reply({ formErrors: [CLOCK_MESSAGES.refundFailed] }), { status: 502 });
+  }
+}
+
+export default function RefundOrder() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { reason: d.typedReason ?? (d.refundDue ? MISSED_PROMISE_REASON : "") },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="orders" />
+      <div className="wrap section admin-page">
+        <p>
+          <Link to={`/admin/orders/${d.orderId}`}>Back to order #{d.shortId}</Link>
+        </p>
+        <section className="card confirm" aria-labelledby="refund-heading">
+          <h2 id="refund-heading">Refund order #{d.shortId}</h2>
+          {d.refundedAt ? (
+            <p className="banner">This order was refunded on {formatDateTime(d.refundedAt)}.</p>
+          ) : !d.refundable ? (
+            <p className="banner">{CLOCK_MESSAGES.notRefundable}.</p>
+          ) : (
+            <>
+              <p>
+                {d.amount}, the full amount {d.email} paid, goes back to their card
+                {d.offline ? " (offline test checkout: an offline refund, no money moves)" : " through Stripe"}. The
+                order's status becomes REFUNDED and the customer is e-mailed. This cannot be undone.
+              </p>
+              <p>
+                Delivery clock: {d.clock}.{" "}
+                {d.refundDue ? (
+                  <strong>Refund due: the 24-hour promise was missed.</strong>
+                ) : (
+                  "The promise was not missed: say why you are refunding."
+                )}
+              </p>
+              <Form method="post" {...getFormProps(form)} noValidate>
+                <FormAlert message={form.errors?.[0] ?? fields.reason.errors?.[0]} />
+                <Field
+                  id={fields.reason.id}
+                  label="Reason (kept in the audit log)"
+                  errors={fields.reason.errors}
+                  errorId={fields.reason.errorId}
+                >
+                  <textarea {...getTextareaProps(fields.reason)} rows={3} maxLength={1000} />
+                </Field>
+                <div className="actions">
+                  <Link to={`/admin/orders/${d.orderId}`} className="button">
+                    Cancel
+                  </Link>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={INTENT.refund}
+                    className="button button-danger"
+                    disabled={busy}
+                  >
+                    {busy ? "Refunding..." : `Refund ${d.amount}`}
+                  </button>
+                </div>
+              </Form>
+            </>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

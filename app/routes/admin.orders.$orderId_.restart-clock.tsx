@@ -1,0 +1,129 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { Field, FormAlert } from "~/components/forms";
+import { ORDER_ID } from "~/domain/admin/order-detail";
+import { CLOCK_MESSAGES, RestartClockSchema } from "~/domain/delivery-clock";
+import { formatDateTime } from "~/domain/dates";
+import { requireAdmin } from "~/server/auth.server";
+import { restartClock, restartPage } from "~/server/delivery-clock.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
+
+/**
+ * /admin/orders/:orderId/restart-clock: restarts the delivery clock when
+ * materials turn out to be missing. The customer is e-mailed what is missing and
+ * the new deadline; the restart is audited and listed in the order's history.
+ */
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [
+  { title: "Restart the delivery clock | Admin" },
+  { name: "robots", content: "noindex" },
+];
+
+const INTENT = { restart: "restart" } as const;
+
+function orderIdFrom(params: { orderId?: string }) {
+  const id = params.orderId ?? "";
+  if (!ORDER_ID.test(id)) throw new Response("Order not found", { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const page = await restartPage(orderIdFrom(params));
+  if (!page) throw new Response("Order not found", { status: 404 });
+  return page;
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const orderId = orderIdFrom(params);
+  const form = await readForm(request);
+  if (form.get("intent") !== INTENT.restart) return new Response("Unknown intent", { status: 400 });
+  const submission = parseWithZod(form, { schema: RestartClockSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const outcome = await restartClock({
+    orderId,
+    missing: submission.value.missing,
+    seenRestarts: submission.value.restarts,
+    actor: admin,
+  });
+  if (outcome === "restarted")
+    return redirectWithFlash(
+      request,
+      `/admin/orders/${orderId}`,
+      {
+        kind: "success",
+        title: CLOCK_MESSAGES.restarted,
+        description: "The customer was e-mailed what is missing and the new deadline.",
+      },
+      { status: 303 },
+    );
+  const message = outcome === "raced" ? CLOCK_MESSAGES.restartRaced : CLOCK_MESSAGES.notRunning;
+  return data(submission.reply({ formErrors: [message] }), { status: 409 });
+}
+
+export default function RestartClock() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { restarts: String(d.restarts) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RestartClockSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      <AdminHeader title="Admin Panel" current="orders" />
+      <div className="wrap section admin-page">
+        <p>
+          <Link to={`/admin/orders/${d.orderId}`}>Back to order #{d.shortId}</Link>
+        </p>
+        <section className="card confirm" aria-labelledby="restart-heading">
+          <h2 id="restart-heading">Restart the delivery clock of order #{d.shortId}</h2>
+          <p>
+            Delivery clock: {d.clock}
+            {d.deadline ? ` (due ${formatDateTime(d.deadline)})` : ""}.
+          </p>
+          {d.runs ? (
+            <>
+              <p>
+                Restarting gives a new {d.windowHours}-hour window from now. {d.email} is e-mailed what you write below
+                and the new deadline.
+              </p>
+              <Form method="post" {...getFormProps(form)} noValidate>
+                <FormAlert message={form.errors?.[0] ?? fields.missing.errors?.[0]} />
+                <input {...getInputProps(fields.restarts, { type: "hidden" })} key={d.restarts} value={d.restarts} />
+                <Field
+                  id={fields.missing.id}
+                  label="What is missing (sent to the customer)"
+                  errors={fields.missing.errors}
+                  errorId={fields.missing.errorId}
+                >
+                  <textarea {...getTextareaProps(fields.missing)} rows={4} maxLength={1000} />
+                </Field>
+                <div className="actions">
+                  <Link to={`/admin/orders/${d.orderId}`} className="button">
+                    Cancel
+                  </Link>
+                  <button type="submit" name="intent" value={INTENT.restart} className="button" disabled={busy}>
+                    {busy ? "Restarting..." : "Restart the clock"}
+                  </button>
+                </div>
+              </Form>
+            </>
+          ) : (
+            <p className="banner">The clock is not running, so there is nothing to restart.</p>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

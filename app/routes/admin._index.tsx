@@ -20,6 +20,7 @@ import { requireAdmin } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
+import { countOf } from "~/domain/words";
 
 export const links = adminLinks;
 
@@ -108,7 +109,9 @@ export default function AdminOrders() {
         <WeeklyChart weeks={weeks} />
 
         <h2 id="orders-heading">Orders</h2>
-        <Form method="get" className="filters" aria-label="Filter orders">
+        {/* Keyed by the filters: after Reset Filters (or any change) with JavaScript, the fields show
+            what is applied, not what was typed before (uncontrolled inputs keep their old text). */}
+        <Form method="get" className="filters" aria-label="Filter orders" key={filterQuery(filters)}>
           <div className="field">
             <label htmlFor="q">Search</label>
             <input
@@ -167,7 +170,7 @@ export default function AdminOrders() {
             <div className="bulk-bar card">
               <label className="choice">
                 <input type="checkbox" name="all" onChange={(e) => toggleAll(e.currentTarget.checked)} />
-                Select all ({total} orders)
+                Select all ({countOf(total, "order")})
               </label>
               <label htmlFor="bulk-action" className="visually-hidden">
                 Bulk action

@@ -12,6 +12,9 @@ import { startOutboxWorker } from "~/server/mail/outbox.server";
 import { stylesheetText } from "~/server/stylesheet.server";
 import styles from "~/styles/app.css";
 
+// scripts/server.mjs runs each request inside this, and marks private what the answer read.
+export { trackResponsePrivacy } from "~/server/private-response.server";
+
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
 startOutboxWorker();

@@ -22,38 +22,14 @@ import https from "node:https";
 import { gzipSync } from "node:zlib";
 import { EMPTY_CHUNK } from "./empty-chunk.mjs";
 import { CRITICAL_BUDGET, JS_BUDGET, KB, pageKind } from "./page-budgets.mjs";
+import { PUBLIC_PAGES } from "./page-list.mjs";
 
 const args = process.argv.slice(2);
 const strict = args.includes("--strict");
 const [base, ...extra] = args.filter((a) => a !== "--strict");
 const BASE = base ?? process.env.APP_URL ?? "http://127.0.0.1:3000";
 
-const ROUTES = [
-  "/",
-  "/services",
-  "/about",
-  "/contact",
-  "/24-hour-website",
-  "/rapid-website",
-  "/review-generation",
-  "/showcase",
-  "/showcase/dog-groomer",
-  "/showcase/electrician",
-  "/showcase/accountant",
-  "/privacy",
-  "/terms",
-  "/facebook-disclaimer",
-  "/checkout",
-  "/checkout?package=professional",
-  "/packages",
-  "/maintenance",
-  "/auth",
-  "/order-status",
-  "/dashboard",
-  "/admin",
-  "/no-such-page",
-  ...extra,
-];
+const ROUTES = [...PUBLIC_PAGES, ...extra];
 const INTAKE_STEPS = 14;
 const STATUS_PAGE = "/order-status (its link)";
 const DASHBOARD_PAGE = "/dashboard (signed in)";

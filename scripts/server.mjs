@@ -102,44 +102,25 @@ app.use((req, res, next) => {
 });
 
 /**
- * Pages that carry a token or personal data are never stored by a browser or a
- * proxy: one list, by path prefix, so every page under these paths (including
- * ones added later) gets the header, and so does any answer to a POST. Not
- * /uploads: owner-only images are "private, max-age" there, so a satellite link
- * fetches each one once.
+ * Private answers, derived from what each answer read (app/server/private-response.server.ts): one that read
+ * a credential the request carried (the session, a link's token cookie, the checkout cookie, a flash) or a
+ * token in its address, or that sets a cookie, is `no-store` (a route's own `private` caching, as /uploads
+ * sets for owner-only images, is kept); one that read cookies the request did not carry varies by cookie.
+ * Every answer to a POST is `no-store`.
  */
-const PRIVATE_PATHS = [
-  "/intake-form",
-  "/order-success",
-  "/order-status",
-  "/dashboard",
-  "/admin",
-  "/auth",
-  "/login",
-  "/logout",
-  "/signup",
-  "/sign-in",
-  "/sign-up",
-  "/reset-password",
-  "/forgot-password",
-  "/account",
-  "/checkout",
-  "/dev/mail",
-];
-function isPrivatePath(pathname) {
-  return PRIVATE_PATHS.some(
-    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`),
-  );
-}
+const trackResponsePrivacy = build.entry.module.trackResponsePrivacy;
 app.use((req, res, next) => {
-  const isPrivate = req.method !== "GET" && req.method !== "HEAD" ? true : isPrivatePath(req.path);
+  const read = { readCookies: false, private: false };
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    // Set last, over whatever the route set: a private page is never cacheable.
-    if (isPrivate) res.setHeader("Cache-Control", "no-store");
+    // Set last, over whatever the route set: a private answer is never stored.
+    const isPrivate = (req.method !== "GET" && req.method !== "HEAD") || read.private || res.hasHeader("Set-Cookie");
+    const own = String(res.getHeader("Cache-Control") ?? "");
+    if (isPrivate && !/\b(private|no-store)\b/.test(own)) res.setHeader("Cache-Control", "no-store");
+    else if (read.readCookies && !isPrivate) res.vary("Cookie");
     return writeHead.apply(this, args);
   };
-  next();
+  trackResponsePrivacy(read, next);
 });
 
 /**

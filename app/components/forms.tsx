@@ -1,9 +1,12 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
+import { useHydrated } from "./hooks";
 
 /**
- * A labelled field with its error beside it. `children` is the control; it gets
+ * A labelled field with its hint and its error tied to the control (WCAG 1.3.1, 3.3.1): the
+ * control gets `aria-describedby` naming the hint and the error (Conform's `errorId` is set only
+ * when there is an error, so `describedBy` adds the hint's id). `children` is the control; it gets
  * its id, name and aria attributes from the caller (Conform's field metadata).
  */
 export function Field({
@@ -24,21 +27,74 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={hintId(id)}>
+          {hint}
+        </p>
+      ) : null}
       {children}
-      <p className="field-error" id={errorId} aria-live="polite">
+      <p className="field-error" id={errorId}>
         {errors?.[0]}
       </p>
     </div>
   );
 }
 
-/** The form's one announced message: the first failing field's error, or a form-level error. */
-export function FormAlert({ message }: { message?: string }) {
-  if (!message) return null;
+/** The id of a field's hint (Field renders it with this id). */
+export const hintId = (fieldId: string) => `${fieldId}-hint`;
+
+/**
+ * The `aria-describedby` of a control: its hint (when it has one) and its error (when it has one).
+ * Spread after Conform's props, which name only the error.
+ */
+export function describedBy(field: { id: string; errorId: string; errors?: string[] }, hint = false) {
+  const ids = [hint ? hintId(field.id) : null, field.errors?.length ? field.errorId : null].filter(Boolean);
+  return { "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined };
+}
+
+/** A field that failed, as the form's alert lists it: its control's id, its label and its messages. */
+export type FailedField = { id: string; label: string; errors?: string[] };
+
+/** The failed fields of a Conform form, in the order given, each with the label a person reads. */
+export function failedFields(
+  fields: Record<string, { id: string; errors?: string[] }>,
+  labels: Record<string, string>,
+): FailedField[] {
+  return Object.entries(labels)
+    .map(([name, label]) => ({ id: fields[name]!.id, label, errors: fields[name]!.errors }))
+    .filter((f) => f.errors?.length);
+}
+
+/**
+ * The form's one announced message: a form-level error (the spec's sentence) or the first failing
+ * field's error, and, when more than that one field failed, a link to each field that failed
+ * (WCAG 3.3.1). Without JavaScript the page that shows it after a refused post focuses it
+ * (`autofocus`), so the person hears what to fix and the browser scrolls it into view below the
+ * header; with JavaScript, Conform focuses the first field that failed instead.
+ */
+export function FormAlert({ message, failed = [] }: { message?: string; failed?: FailedField[] }) {
+  const hydrated = useHydrated();
+  const text = message ?? failed[0]?.errors?.[0];
+  const others = failed.length === 1 && text && failed[0]!.errors?.includes(text) ? [] : failed;
+  // role="alert" is announced when it appears (unlike a polite status, which must be there first).
+  if (!text) return null;
   return (
-    <div className="flash flash-error form-alert" role="alert">
-      {message}
+    // Focused on a page load only (the answer to a post without JavaScript): what the person came back to fix.
+    // eslint-disable-next-line jsx-a11y/no-autofocus -- WCAG 2.4.3: without it, focus starts at the top of the refused page
+    <div className="flash flash-error form-alert" role="alert" tabIndex={-1} autoFocus={!hydrated}>
+      <p>{text}</p>
+      {others.length > 0 ? (
+        <p>
+          {others.length === 1 ? "Check this field: " : "Check these fields: "}
+          {others.map((f, i) => (
+            <span key={f.id}>
+              {i > 0 ? ", " : null}
+              <a href={`#${f.id}`}>{f.label}</a>
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -87,12 +87,22 @@ const token = z.string().check(z.maxLength(200));
 export const ResetPasswordSchema = z.object({ token, password: NewPasswordSchema });
 export const VerifyEmailSchema = z.object({ token, password: anyPassword });
 
-/** `to` when it is a path on this site, otherwise the fallback (an open redirect is a phishing tool). */
+/**
+ * A plain path on this site: one leading slash, then only the printable ASCII a Location header can carry (no
+ * space, no backslash, which browsers read as a slash). Anything else (another host, a control character, a
+ * raw non-ASCII character that would make the redirect itself fail) is not a place we send anyone.
+ */
+const PLAIN_PATH = /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/;
+
+/** `to` when it is a plain path on this site, otherwise the fallback (an open redirect is a phishing tool). */
 export function safeRedirect(to: string | null | undefined, fallback = "/dashboard"): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.includes("\\") || [...to].some((c) => c.charCodeAt(0) < 32))
+  if (typeof to !== "string" || !PLAIN_PATH.test(to)) return fallback;
+  const base = "http://this-site.invalid";
+  try {
+    return new URL(to, base).origin === base ? to : fallback;
+  } catch {
     return fallback;
-  return to;
+  }
 }
 
 /**

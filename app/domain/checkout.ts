@@ -13,6 +13,12 @@ export const CHECKOUT_INTENTS = {
 /** The message the browser checks itself; the others below stay with the server (the bundle drops what it does not use). */
 const MISSING_INFORMATION = "Missing Information: Please provide your email and agree to the terms.";
 
+/** Beside each missing field when paying (the alert keeps the spec's sentence). */
+export const CHECKOUT_FIELD_MESSAGES = {
+  email: "Enter the email address for your intake form link",
+  terms: "Tick the box to agree to the terms",
+} as const;
+
 export const CHECKOUT_MESSAGES = {
   missing: MISSING_INFORMATION,
   checkoutError: "Checkout Error: Failed to create checkout session. Please try again.",
@@ -50,7 +56,10 @@ export const CheckoutSchema = z
   .check(
     z.superRefine((value, ctx) => {
       if (value.intent === CHECKOUT_INTENTS.pay && (!value.email || !value.terms)) {
+        // The spec's sentence for the form, and each missing field marked with its own message.
         ctx.addIssue({ code: "custom", path: [], message: MISSING_INFORMATION });
+        if (!value.email) ctx.addIssue({ code: "custom", path: ["email"], message: CHECKOUT_FIELD_MESSAGES.email });
+        if (!value.terms) ctx.addIssue({ code: "custom", path: ["terms"], message: CHECKOUT_FIELD_MESSAGES.terms });
       }
       if (value.intent === CHECKOUT_INTENTS.applyCoupon && !value.couponCode) {
         ctx.addIssue({ code: "custom", path: ["couponCode"], message: EMPTY_COUPON_MESSAGE });

@@ -31,8 +31,12 @@ import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
-export const meta: MetaFunction = () =>
-  pageMeta("Sign In | 24-Hour Website", "Sign in or create an account to follow your orders.");
+// The title names the tab shown (WCAG 2.4.2): the sign-up page is not "Sign In".
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(
+    `${data?.tab === "signup" ? "Sign Up" : "Sign In"} | 24-Hour Website`,
+    "Sign in or create an account to follow your orders.",
+  );
 
 /** /auth: Sign In and Sign Up. The tabs are links (?tab=signup), so they work without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {

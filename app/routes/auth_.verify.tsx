@@ -3,7 +3,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
-import { findLink, requireUser, resendConfirmation, signIn, verifyEmail } from "~/server/auth.server";
+import {
+  findLink,
+  requireUser,
+  resendConfirmation,
+  signIn,
+  TooManyAttemptsError,
+  verifyEmail,
+} from "~/server/auth.server";
+import { clientAddress } from "~/server/rate-limit.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 
@@ -37,7 +45,15 @@ export async function action({ request }: ActionFunctionArgs) {
     case VERIFY_INTENTS.confirm: {
       const submission = parseWithZod(formData, { schema: VerifyEmailSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-      const user = await verifyEmail(submission.value.token, submission.value.password);
+      let user;
+      try {
+        user = await verifyEmail(submission.value.token, submission.value.password, clientAddress(request));
+      } catch (error) {
+        if (!(error instanceof TooManyAttemptsError)) throw error;
+        return data(submission.reply({ formErrors: [AUTH_MESSAGES.tooMany], hideFields: ["password"] }), {
+          status: 429,
+        });
+      }
       if (!user) {
         const message = (await findLink("verify", submission.value.token))
           ? AUTH_MESSAGES.invalid

@@ -3,8 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { Field, FormAlert, FormKey } from "~/components/forms";
+import { describedBy, failedFields, Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
+import { LiveRegion } from "~/components/LiveRegion";
 import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -110,7 +111,16 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     case CHECKOUT_INTENTS.pay: {
-      const user = await getUser(request);
+      // A plan belongs to an account: a signed-out buyer of a package with maintenance signs in first, then
+      // comes back to the same package.
+      const pkg = value.maintenance === "1" ? findPackage(value.package) : undefined;
+      const user = pkg
+        ? await requireUser(
+            request,
+            { kind: "info", ...AUTH_MESSAGES.signInToSubscribe },
+            `/checkout?package=${pkg.id}&maintenance=1`,
+          )
+        : await getUser(request);
       try {
         // Once per post: a resend after a lost answer goes to the same payment session, never a second order.
         const result = await oncePerPost(`checkout:${user?.id ?? "guest"}`, formData, async () => {
@@ -170,7 +180,8 @@ export default function Checkout() {
     : (actionData?.quote ?? loaderData.quote);
   const paying = useIsPending({ intent: CHECKOUT_INTENTS.pay });
   // Problems with fields that have no box of their own (the terms tick, the button pressed) show at the top.
-  const problem = form.errors?.[0] ?? fields.terms.errors?.[0] ?? fields.intent.errors?.[0];
+  const problem = form.errors?.[0] ?? fields.intent.errors?.[0];
+  const failed = failedFields(fields, { email: "Email", couponCode: "Coupon code", terms: "Terms agreement" });
   const applyButton = useRef<HTMLButtonElement>(null);
 
   return (
@@ -183,13 +194,12 @@ export default function Checkout() {
         <OrderSummary quote={summary} />
         <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="checkout-form-heading" className="card">
           <h2 id="checkout-form-heading">Your Order</h2>
-          <FormAlert message={problem} />
+          <FormAlert message={problem} failed={failed} />
           <FormKey />
-          {actionData?.notice ? (
-            <p className="flash flash-success" role="status">
-              {actionData.notice}
-            </p>
-          ) : null}
+          {/* In the page from the start, so "Coupon Applied!" is announced when it arrives. */}
+          <LiveRegion className={actionData?.notice ? "flash flash-success" : undefined}>
+            {actionData?.notice}
+          </LiveRegion>
           {/* The form's default button: Enter in a field pays (the coupon box applies its code instead, with JavaScript). */}
           <button
             type="submit"
@@ -212,7 +222,12 @@ export default function Checkout() {
             errors={fields.email.errors}
             errorId={fields.email.errorId}
           >
-            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
+            <input
+              {...getInputProps(fields.email, { type: "email" })}
+              {...describedBy(fields.email, true)}
+              autoComplete="email"
+              aria-required="true"
+            />
           </Field>
 
           <fieldset className="add-ons">
@@ -279,8 +294,16 @@ export default function Checkout() {
 
           <div className="field terms">
             <label>
-              <input type="checkbox" name="terms" defaultChecked={submitted.terms === "on"} aria-required="true" /> I
-              agree to the{" "}
+              <input
+                type="checkbox"
+                id={fields.terms.id}
+                name="terms"
+                defaultChecked={submitted.terms === "on"}
+                aria-required="true"
+                aria-invalid={fields.terms.errors ? true : undefined}
+                {...describedBy(fields.terms)}
+              />{" "}
+              I agree to the{" "}
               <Link to="/terms" target="_blank">
                 Terms of Service
               </Link>{" "}
@@ -289,6 +312,9 @@ export default function Checkout() {
                 Privacy Policy
               </Link>
             </label>
+            <p className="field-error" id={fields.terms.errorId}>
+              {fields.terms.errors?.[0]}
+            </p>
           </div>
 
           <div className="actions">
@@ -311,9 +337,13 @@ export default function Checkout() {
           <p className="hint">Payments are processed securely by Stripe. You'll return here if you cancel.</p>
           <p>
             {loaderData.quote.product.id === DEFAULT_PRODUCT.id ? (
-              <Link to="/rapid-website">← Back to the 24-Hour Website</Link>
+              <Link to="/rapid-website">
+                <span aria-hidden="true">←</span> Back to the 24-Hour Website
+              </Link>
             ) : (
-              <Link to="/packages">← Back to packages</Link>
+              <Link to="/packages">
+                <span aria-hidden="true">←</span> Back to packages
+              </Link>
             )}
           </p>
         </Form>

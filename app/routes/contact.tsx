@@ -5,12 +5,18 @@ import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { SendStatus } from "~/components/connection";
 import { ContactLinks } from "~/components/ContactLinks";
-import { Field, FormAlert, FormKey } from "~/components/forms";
+import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { BUSINESS } from "~/content/site";
-import { CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import {
+  type CONTACT_FIELDS,
+  CONTACT_MESSAGE_MAX,
+  CONTACT_MESSAGES,
+  ContactSchema,
+  HONEYPOT_FIELD,
+} from "~/domain/contact";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { oncePerPost } from "~/server/form-keys.server";
@@ -75,6 +81,14 @@ export default function Contact() {
   );
 }
 
+/** The form's fields as their labels name them, in the form's order (the alert lists those that failed). */
+const CONTACT_LABELS: Record<(typeof CONTACT_FIELDS)[number], string> = {
+  name: "Name",
+  email: "Email",
+  phone: "Phone",
+  message: "Message",
+};
+
 function ContactForm() {
   const lastResult = useActionData<typeof action>();
   const hydrated = useHydrated();
@@ -86,13 +100,13 @@ function ContactForm() {
     shouldRevalidate: "onInput",
   });
   const [length, setLength] = useState(() => String(fields.message.initialValue ?? "").length);
-  const firstError = form.errors?.[0] ?? CONTACT_FIELDS.map((name) => fields[name].errors?.[0]).find(Boolean);
+  const failed = failedFields(fields, CONTACT_LABELS);
 
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="contact-form-heading">
       <h2 id="contact-form-heading">Send us a message</h2>
       <FormKey />
-      <FormAlert message={firstError} />
+      <FormAlert message={form.errors?.[0]} failed={failed} />
       <Field id={fields.name.id} label="Name" errors={fields.name.errors} errorId={fields.name.errorId}>
         <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" aria-required="true" />
       </Field>
@@ -114,8 +128,9 @@ function ContactForm() {
           aria-required="true"
           onInput={(e) => setLength(e.currentTarget.value.length)}
         />
+        {/* Read with the field, not announced at every key (the label states the limit). */}
         {hydrated ? (
-          <p className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`} aria-live="polite">
+          <p className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`}>
             {length}/{CONTACT_MESSAGE_MAX}
           </p>
         ) : null}

@@ -2,14 +2,16 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useRef } from "react";
 import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
-import { namedError } from "~/components/intake/labels";
+import { fieldLabel, namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
-import { useAutosave } from "~/components/intake/useAutosave";
+import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
+import { useKeepTyping } from "~/components/useKeepTyping";
 import {
   canOpenStep,
   completedSteps,
@@ -18,6 +20,14 @@ import {
   withoutItem,
   type IntakeData,
 } from "~/domain/intake/data";
+import {
+  differences,
+  INTAKE_CONFLICT,
+  nextStamp,
+  readSaveStamp,
+  SAVE_FIELDS,
+  saveOrder,
+} from "~/domain/intake/save-order";
 import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
 import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
 import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
@@ -73,6 +83,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     completed: completedSteps(doc),
     furthest: furthestStep(doc),
     savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
+    revision: Number(doc?.revision ?? 0),
     extras: {
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
@@ -92,9 +103,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * (a 400 that still saved uploads or other fields). Never after an autosave:
  * reloading remounts the form, which could drop keystrokes made meanwhile.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formData, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  formData,
+  actionStatus,
+  defaultShouldRevalidate,
+}) => {
   if (formMethod?.toUpperCase() !== "POST") return defaultShouldRevalidate;
-  return formData?.get("intent") !== INTENT_VALUES.autosave;
+  // A conflict keeps the page as typed (the customer chooses); an autosave never remounts the form.
+  return actionStatus !== 409 && formData?.get("intent") !== INTENT_VALUES.autosave;
 };
 
 /** A refused post: its messages beside what was typed (lists in a shape the form never sends are dropped, not echoed). */
@@ -132,12 +149,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return refuse(submission.reply());
   }
 
+  // Saves are ordered: an older save never overwrites a newer one, and a change made elsewhere is shown, not overwritten.
+  const stamp = readSaveStamp(form);
+  switch (saveOrder(before, stamp)) {
+    case "stale":
+      // A newer save of this page has landed already: this one changes nothing.
+      return intent.type === "autosave"
+        ? data({ result: null, savedAt: new Date().toISOString() })
+        : redirect(stepPath(step), 303);
+    case "conflict":
+      return data(
+        {
+          result: null,
+          conflict: {
+            revision: Number(before?.revision ?? 0),
+            fields: differences(formValues(before), submission.value),
+          },
+        },
+        { status: 409 },
+      );
+  }
+
   let values: IntakeData = { ...submission.value };
   if (intent.type === "remove" && intent.field !== "photoMetadata")
     values = withoutItem(values, intent.field, intent.index);
   let saved: Saved;
   try {
-    saved = await save(access, step, values, intent, form, before);
+    saved = await save(access, step, values, intent, form, before, nextStamp(before, stamp));
   } catch (error) {
     log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
     return intent.type === "autosave"
@@ -176,11 +214,12 @@ async function save(
   intent: IntakeIntent,
   form: FormData,
   before: Submission | null,
+  stamp: Record<string, unknown>,
 ): Promise<Saved> {
   const reached = intent.type === "next" ? step + 1 : step;
   if (step !== 4)
     return {
-      doc: await saveStep(access.orderId, step, values, reached, before),
+      doc: await saveStep(access.orderId, step, values, reached, before, stamp),
       problems: [],
       photosWithoutAlt: false,
     };
@@ -202,7 +241,7 @@ async function save(
     { ...fields, photoMetadata: branding.photos },
     photosWithoutAlt ? step : reached,
     before,
-    branding.set,
+    { ...branding.set, ...stamp },
   );
   await deleteUploads(branding.obsolete);
   return { doc, problems: branding.problems, photosWithoutAlt };
@@ -245,7 +284,7 @@ async function submit(request: Request, access: TokenAccess, doc: Submission) {
 }
 
 export default function IntakeStep() {
-  const { step, name, values: saved, completed, furthest, savedAt, extras } = useLoaderData<typeof loader>();
+  const { step, name, values: saved, completed, furthest, savedAt, revision, extras } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const meta = stepMeta(step)!;
   const busy = useIsPending();
@@ -260,7 +299,14 @@ export default function IntakeStep() {
     shouldRevalidate: "onInput",
   });
   const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
-  const lastSaved = useAutosave(form.id, step, savedAt);
+  const autosave = useAutosave(form.id, step, savedAt);
+  const conflict = (actionData && "conflict" in actionData ? actionData.conflict : undefined) ?? autosave.conflict;
+  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
+  useKeepTyping(form.id, savedAt, renameAfterRemove);
+  const hydrated = useHydrated();
+  const basedOn = useRef<HTMLInputElement>(null);
+  const seqField = useRef<HTMLInputElement>(null);
+  const formProps = getFormProps(form);
 
   return (
     <div className="wrap section">
@@ -273,14 +319,23 @@ export default function IntakeStep() {
         <p className="badges">
           <span className="badge badge-muted">About {meta.minutes} min</span>
           <span className="badge">{meta.category}</span>
-          {lastSaved ? <span className="hint">Last saved {lastSaved}</span> : null}
+          {autosave.lastSaved && !autosave.unsaved ? (
+            <span className="hint">Last saved {autosave.lastSaved}</span>
+          ) : null}
+          <span className="hint" aria-live="polite">
+            {autosave.unsaved ? "Not saved yet" : ""}
+          </span>
         </p>
       </header>
 
       <StepFormContext.Provider value={{ formId: form.id, values, errors: form.allErrors }}>
         <Form
           method="post"
-          {...getFormProps(form)}
+          {...formProps}
+          onSubmit={(event) => {
+            if (seqField.current) seqField.current.value = nextSeq(); // this save is newer than every one before
+            formProps.onSubmit(event);
+          }}
           key={savedAt ?? "new"}
           encType={step === 4 ? "multipart/form-data" : undefined}
           noValidate
@@ -304,6 +359,23 @@ export default function IntakeStep() {
               (actionData && "notice" in actionData ? actionData.notice : undefined)
             }
           />
+          {/* What this save is based on (domain/intake/save-order.ts). */}
+          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} defaultValue={revision} />
+          {hydrated ? (
+            <>
+              <input type="hidden" name={SAVE_FIELDS.writer} value={WRITER} />
+              <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" />
+            </>
+          ) : null}
+          {conflict ? (
+            <ConflictNotice
+              conflict={conflict}
+              step={step}
+              keepMine={() => {
+                if (basedOn.current) basedOn.current.value = String(conflict.revision);
+              }}
+            />
+          ) : null}
           <StepBody step={step} extras={extras} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
@@ -333,6 +405,50 @@ export default function IntakeStep() {
           </ul>
         </nav>
       </StepFormContext.Provider>
+    </div>
+  );
+}
+
+/** A list row's field after Remove: the rows below the removed one move up, the removed row's fields go. */
+function renameAfterRemove(name: string, submitter: string | null): string | null {
+  const intent = parseIntakeIntent(submitter);
+  if (intent?.type !== "remove") return name;
+  const row = new RegExp(`^${intent.field}\\[(\\d+)\\](.*)$`).exec(name);
+  if (!row) return name;
+  const index = Number(row[1]);
+  if (index === intent.index) return null;
+  return index > intent.index ? `${intent.field}[${index - 1}]${row[2]}` : name;
+}
+
+/** The step was saved elsewhere since this page loaded: what differs, and the customer's choice. */
+function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step: number; keepMine: () => void }) {
+  return (
+    <div className="flash flash-error conflict" role="alert">
+      <p>
+        <strong>{INTAKE_CONFLICT.title}</strong> {INTAKE_CONFLICT.lead}
+      </p>
+      {conflict.fields.length ? (
+        <dl>
+          {conflict.fields.map((f) => (
+            <div key={f.field}>
+              <dt>{fieldLabel(f.field) ?? f.field}</dt>
+              <dd>
+                Saved: {f.saved || "(empty)"}
+                <br />
+                This page: {f.yours || "(empty)"}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <p className="actions">
+        <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button" onClick={keepMine}>
+          Keep this page's answers
+        </button>{" "}
+        <Link to={`/intake-form/${step}`} reloadDocument className="button">
+          Show the saved answers
+        </Link>
+      </p>
     </div>
   );
 }

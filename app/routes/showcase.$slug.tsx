@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { CallToAction } from "~/components/marketing";
 import { SiteMockup } from "~/components/SiteMockup";
 import { pageMeta } from "~/content/meta";
-import { findExample } from "~/content/showcase";
+import { findExample, GENERIC_EXAMPLE } from "~/content/showcase";
 import { STATIC_PAGE } from "~/components/static-page";
 
 /** Nothing on this page needs a script. */
@@ -16,7 +16,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(
-    `${data?.example.name ?? "Example"} (Demo) | 24-Hour Website`,
+    // The generic example's name is a placeholder ("Your Business Name"), not a title that says what the page is.
+    `${!data || data.example.slug === GENERIC_EXAMPLE.slug ? "Example Small Business Website" : data.example.name} (Demo) | 24-Hour Website`,
     data?.example.description ?? "An example small-business website.",
   );
 
@@ -34,7 +35,9 @@ export default function ShowcaseDemo() {
           <span>
             Demo website: {e.category}. Built by 24-Hour Website; the business and its phone number are examples.
           </span>
-          <Link to="/showcase">← Back to Portfolio</Link>
+          <Link to="/showcase">
+            <span aria-hidden="true">←</span> Back to Portfolio
+          </Link>
         </div>
       </div>
       <article className={`demo-site theme-${e.theme}`} aria-labelledby="demo-name">

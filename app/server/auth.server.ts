@@ -13,6 +13,7 @@ import { errorMessage, log } from "./log.server";
 import { accountExists, confirmEmail, passwordReset } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { AccountToken, Order, User, UserRole } from "./models/index.server";
+import { notePrivateRead } from "./private-response.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { endAllSessions, getSession, rotateSession, sessionStorage } from "./session.server";
 import { startEnrolment } from "./two-factor.server";
@@ -36,19 +37,28 @@ export type AuthUser = {
   twoFactor: boolean;
 };
 
-/* Limits: per client address, and per account (the e-mail typed, whether or not it has an account). */
+/*
+ * Limits (OWASP ASVS 2.2.1): an attacker may slow an account, never lock its owner out. The hard limits fall on
+ * the guesser: per client address, and per account from one address (the e-mail typed, whether or not it has an
+ * account). Guesses at one account from every address together only slow it: past `account`, each sign-in for
+ * that account waits SLOW_SIGN_IN_MS first, and the right password still gets in. The README lists them all.
+ */
 const MINUTE = 60_000;
 export const SIGN_IN_LIMITS = {
   address: { name: "sign-in:address", max: 20, windowMs: 15 * MINUTE },
-  account: { name: "sign-in:account", max: 10, windowMs: 15 * MINUTE },
+  accountFromAddress: { name: "sign-in:account-address", max: 10, windowMs: 15 * MINUTE },
+  account: { name: "sign-in:account", max: 30, windowMs: 15 * MINUTE },
 } satisfies Record<string, RateLimit>;
+export const SLOW_SIGN_IN_MS = 2_000;
 export const SIGN_UP_LIMITS = {
   address: { name: "sign-up:address", max: 10, windowMs: 60 * MINUTE },
   account: { name: "sign-up:account", max: 3, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateLimit>;
+/** Forgot password: its own limits, so failed sign-ins never close it; the owner's inbox gets at most `mail` a day. */
 export const RESET_LIMITS = {
   address: { name: "reset:address", max: 10, windowMs: 60 * MINUTE },
-  account: { name: "reset:account", max: 3, windowMs: 60 * MINUTE },
+  accountFromAddress: { name: "reset:account-address", max: 3, windowMs: 60 * MINUTE },
+  mail: { name: "reset:mail", max: 10, windowMs: 24 * 60 * MINUTE },
 } satisfies Record<string, RateLimit>;
 
 /** "Send the link again" from the dashboard: a few a day is plenty, and it mails only the account's own address. */
@@ -97,6 +107,23 @@ async function withinLimits(limits: { address: RateLimit; account: RateLimit }, 
   return byAddress && byAccount;
 }
 
+/**
+ * One password guess at `email` from `address` (sign-in and the confirmation page): throws TooManyAttemptsError
+ * when this address is over its limits; slows, never refuses, an account guessed at from everywhere.
+ */
+async function allowPasswordGuess(email: string, address: string) {
+  const [byAddress, fromAddress, byAccount] = await Promise.all([
+    consumeRateLimit(SIGN_IN_LIMITS.address, address),
+    consumeRateLimit(SIGN_IN_LIMITS.accountFromAddress, `${email}\n${address}`),
+    consumeRateLimit(SIGN_IN_LIMITS.account, email),
+  ]);
+  if (!byAddress || !fromAddress) throw new TooManyAttemptsError();
+  if (!byAccount) {
+    log("warn", "auth.sign_in_slowed");
+    await new Promise((resolve) => setTimeout(resolve, SLOW_SIGN_IN_MS));
+  }
+}
+
 type UserDoc = {
   _id: unknown;
   email: string;
@@ -128,7 +155,7 @@ export const needsSecondFactor = (user: AuthUser) => user.isAdmin || user.twoFac
 export async function verifyLogin(email: string, password: string, address = "unknown"): Promise<AuthUser> {
   await connectDb();
   const normalized = normalizeEmail(email);
-  if (!(await withinLimits(SIGN_IN_LIMITS, address, normalized))) throw new TooManyAttemptsError();
+  await allowPasswordGuess(normalized, address);
   const user = await User.findOne({ email: normalized }).lean();
   decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
   const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
@@ -238,19 +265,24 @@ function backTo(request: Request) {
   return request.method === "GET" ? url.pathname + url.search : url.pathname;
 }
 
-/** First line of every signed-in loader and action. A session still owing its second factor is sent to it. */
+/**
+ * First line of every signed-in loader and action. A session still owing its second factor is sent to it; a
+ * visitor is sent to /auth with `flash`, to come back to `back` (by default this page; a post comes back to its
+ * page without the query).
+ */
 export async function requireUser(
   request: Request,
   flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
+  back?: string,
 ): Promise<AuthUser> {
   const state = await signInState(request);
   if (state.kind === "signed-in") return state.user;
-  const back = encodeURIComponent(backTo(request));
+  const to = encodeURIComponent(back ?? backTo(request));
   if (state.kind === "pending") {
     const step = state.user.twoFactor ? "/auth/two-factor" : "/auth/two-factor/setup";
-    throw redirect(`${step}?redirectTo=${back}`, { status: 303 });
+    throw redirect(`${step}?redirectTo=${to}`, { status: 303 });
   }
-  throw await redirectWithFlash(request, `/auth?redirectTo=${back}`, flash, { status: 303 });
+  throw await redirectWithFlash(request, `/auth?redirectTo=${to}`, flash, { status: 303 });
 }
 
 /**
@@ -348,14 +380,25 @@ async function issueLink(
   validMs: number,
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await AccountToken.create({
+  const link = await AccountToken.create({
     _id: hashLinkToken(token),
     purpose,
     user_id: user.id,
     email: user.email,
     expires_at: new Date(Date.now() + validMs),
   });
+  // A new reset link ends every older one: only the newest e-mail works.
+  if (purpose === "reset")
+    await endResetLinks(user.id, { created_at: mongoose.trusted({ $lt: link.get("created_at") as Date }) });
   return token;
+}
+
+/** Ends the account's live reset links (those matching `which`). */
+async function endResetLinks(userId: string, which: Record<string, unknown> = {}) {
+  await AccountToken.updateMany(
+    { user_id: userId, purpose: "reset", used_at: null, ...which },
+    { $set: { used_at: new Date() } },
+  );
 }
 
 /** "Send the link again": a new confirmation link for a signed-in, unconfirmed account, within its limit. */
@@ -379,6 +422,7 @@ async function sendConfirmation(user: { id: string; email: string }) {
 
 /** A link's record when it is for this purpose, unexpired and unused; null otherwise. */
 export async function findLink(purpose: "reset" | "verify", token: string) {
+  notePrivateRead(); // a page that reads a link's token holds it
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   await connectDb();
   const link = await AccountToken.findById(hashLinkToken(token)).lean();
@@ -405,7 +449,11 @@ async function spendLink(linkId: string): Promise<boolean> {
 export async function requestPasswordReset(rawEmail: string, address: string): Promise<{ done: Promise<void> } | null> {
   await connectDb();
   const email = normalizeEmail(rawEmail);
-  if (!(await withinLimits(RESET_LIMITS, address, email))) return null;
+  const [byAddress, fromAddress] = await Promise.all([
+    consumeRateLimit(RESET_LIMITS.address, address),
+    consumeRateLimit(RESET_LIMITS.accountFromAddress, `${email}\n${address}`),
+  ]);
+  if (!byAddress || !fromAddress) return null;
   const done = sendResetLink(email).catch((error: unknown) =>
     log("error", "auth.reset_failed", { reason: errorMessage(error) }),
   );
@@ -415,6 +463,10 @@ export async function requestPasswordReset(rawEmail: string, address: string): P
 async function sendResetLink(email: string) {
   const user = await User.findOne({ email }).lean();
   if (!user) return;
+  if (!(await consumeRateLimit(RESET_LIMITS.mail, String(user._id)))) {
+    log("warn", "auth.reset_mail_capped", { user_id: String(user._id) });
+    return;
+  }
   const token = await issueLink("reset", { id: String(user._id), email }, RESET_VALID_MINUTES * MINUTE);
   await queueMail({
     key: `reset:${hashLinkToken(token)}`,
@@ -433,6 +485,8 @@ async function sendResetLink(email: string) {
 export async function resetPassword(token: string, password: string): Promise<AuthUser | null> {
   const link = await findLink("reset", token);
   if (!link || !(await spendLink(link._id))) return null;
+  await endResetLinks(link.user_id); // using one ends every other
+
   const user = await User.findById(link.user_id).lean();
   if (!user || user.email !== link.email) return null;
   await User.updateOne(
@@ -450,11 +504,13 @@ export async function resetPassword(token: string, password: string): Promise<Au
  * Confirms the address: the link proves the inbox, the password proves the
  * account, so someone who signed up with another person's address can't have
  * it confirmed by that person's click. Null when the link or password is wrong
- * (the link stays usable after a wrong password).
+ * (the link stays usable after a wrong password). Each password tried counts
+ * against the account's sign-in limits, as on /auth (TooManyAttemptsError).
  */
-export async function verifyEmail(token: string, password: string): Promise<AuthUser | null> {
+export async function verifyEmail(token: string, password: string, address = "unknown"): Promise<AuthUser | null> {
   const link = await findLink("verify", token);
   if (!link) return null;
+  await allowPasswordGuess(link.email, address);
   const user = await User.findById(link.user_id).lean();
   if (!user || user.email !== link.email || !(await verifyPassword(password, user.password_hash))) return null;
   if (!(await spendLink(link._id))) return null;

@@ -7,6 +7,7 @@ import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.se
 import { connectDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { cookieOptions, readCookie } from "./cookies.server";
+import { notePrivateRead } from "./private-response.server";
 import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
@@ -167,6 +168,7 @@ export type Confirmation =
  * and the webhook has not arrived yet (fulfilment is idempotent).
  */
 export async function confirmCheckout(sessionId: string): Promise<Confirmation> {
+  notePrivateRead(); // a payment looked up by the session id in the address
   await connectDb();
   const done = await Fulfilment.findOne({ stripe_session_id: sessionId }).lean();
   if (done) return { state: "paid", orderId: done.order_id, token: await intakeTokenFor(done.order_id) };

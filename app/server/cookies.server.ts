@@ -1,5 +1,6 @@
 import type { Cookie, CookieOptions, SessionData, SessionStorage } from "@remix-run/node";
 import { getEnv } from "./env.server";
+import { noteCookieRead } from "./private-response.server";
 
 /**
  * The one cookie policy: HttpOnly, SameSite=Lax, Secure in production (not in the
@@ -24,11 +25,16 @@ export function cookieOptions(
   };
 }
 
-/** A cookie session's data; a forged or unreadable cookie is an empty session, never an error. */
+/**
+ * A cookie session's data; a forged or unreadable cookie is an empty session, never an error. `name` is the
+ * session's cookie: reading it makes the answer private (app/server/private-response.server.ts).
+ */
 export async function readSession<D extends SessionData, F extends SessionData>(
   storage: SessionStorage<D, F>,
   request: Request,
+  name: string,
 ) {
+  noteCookieRead(name, request);
   try {
     return await storage.getSession(request.headers.get("Cookie"));
   } catch {
@@ -41,6 +47,7 @@ export async function readSession<D extends SessionData, F extends SessionData>(
  * cookie the server cannot trust is treated as no cookie, never as an error.
  */
 export async function readCookie(cookie: Cookie, request: Request): Promise<unknown> {
+  noteCookieRead(cookie.name, request);
   try {
     return (await cookie.parse(request.headers.get("Cookie"))) ?? null;
   } catch {

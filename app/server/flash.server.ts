@@ -1,5 +1,6 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 import { cookieOptions, readSession } from "./cookies.server";
+import { noteCookieRead } from "./private-response.server";
 
 /**
  * Flash messages (the spec's toasts) ride a signed cookie across a redirect and
@@ -11,16 +12,17 @@ export type Flash = { kind: FlashKind; title: string; description?: string };
 type FlashData = { messages: Flash[] };
 
 let storage: ReturnType<typeof createCookieSessionStorage<FlashData>> | undefined;
+const FLASH_COOKIE = "__flash";
 
 function flashStorage() {
   if (!storage) {
-    storage = createCookieSessionStorage<FlashData>({ cookie: cookieOptions("__flash") });
+    storage = createCookieSessionStorage<FlashData>({ cookie: cookieOptions(FLASH_COOKIE) });
   }
   return storage;
 }
 
 /** The flash cookie's messages; a forged or unreadable cookie is none, never an error. */
-const flashSession = (request: Request) => readSession(flashStorage(), request);
+const flashSession = (request: Request) => readSession(flashStorage(), request, FLASH_COOKIE);
 
 /** A Set-Cookie header that shows `flash` on the next page rendered. */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {
@@ -32,8 +34,9 @@ export async function flashCookie(request: Request, flash: Flash): Promise<strin
 
 /** Reads and clears pending flash messages; returns the header that clears them. */
 export async function takeFlashes(request: Request): Promise<{ flashes: Flash[]; headers: HeadersInit | undefined }> {
+  noteCookieRead(FLASH_COOKIE, request);
   const cookie = request.headers.get("Cookie");
-  if (!cookie?.includes("__flash=")) return { flashes: [], headers: undefined };
+  if (!cookie?.includes(`${FLASH_COOKIE}=`)) return { flashes: [], headers: undefined };
   const session = await flashSession(request);
   const stored: unknown = session.get("messages");
   const flashes = Array.isArray(stored) ? (stored as Flash[]) : [];

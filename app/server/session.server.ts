@@ -32,6 +32,7 @@ const limitsOf = (admin: boolean | undefined | null) =>
     : { absolute: SESSION_ABSOLUTE_MS, idle: SESSION_IDLE_MS, touch: TOUCH_MS };
 
 let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
+const SESSION_COOKIE = "__session";
 
 /**
  * Sign-in sessions, stored in the database so they can be revoked and timed
@@ -40,7 +41,7 @@ let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
 export function sessionStorage() {
   if (!storage) {
     storage = createSessionStorage<SessionData>({
-      cookie: cookieOptions("__session", { maxAge: SESSION_ABSOLUTE_MS / 1000 }),
+      cookie: cookieOptions(SESSION_COOKIE, { maxAge: SESSION_ABSOLUTE_MS / 1000 }),
       async createData(data) {
         await connectDb();
         const id = randomBytes(24).toString("base64url");
@@ -86,7 +87,7 @@ export function sessionStorage() {
 
 /** The sign-in session; a forged or unreadable cookie is no session, never an error. */
 export function getSession(request: Request) {
-  return readSession(sessionStorage(), request);
+  return readSession(sessionStorage(), request, SESSION_COOKIE);
 }
 
 /**

@@ -50,6 +50,7 @@ import {
   UNKNOWN_LINK,
 } from "~/domain/tokens";
 import { cookieOptions, readSession } from "./cookies.server";
+import { notePrivateRead } from "./private-response.server";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
@@ -149,6 +150,7 @@ async function findToken(tokenId: string): Promise<TokenDoc | null> {
 
 /** What an e-mailed token is now, for this purpose: unknown (or another purpose's), expired, used or valid. */
 export async function checkToken(raw: string, purpose: TokenPurpose): Promise<TokenState> {
+  notePrivateRead();
   if (!TOKEN_PATTERN.test(raw)) return { state: "invalid" };
   return stateOf(await findToken(hashToken(raw)), purpose);
 }
@@ -191,7 +193,7 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
       ? redirectWithFlash(request, config.invalid.to, config.invalid.flash)
       : new Response(null, { status: 302, headers: { Location: config.invalid.to } });
   const storage = storageFor(purpose);
-  const session = await readSession(storage, request);
+  const session = await readSession(storage, request, config.cookie);
   session.set("tokenId", state.token._id);
   session.set("orderId", state.token.order_id);
   await IntakeToken.updateOne({ _id: state.token._id }, { $set: { last_accessed: new Date() } });
@@ -203,7 +205,7 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
 
 /** The token named by this browser's cookie for `purpose`, as it is now; null without one. */
 export async function tokenSession(request: Request, purpose: TokenPurpose): Promise<TokenState | null> {
-  const session = await readSession(storageFor(purpose), request);
+  const session = await readSession(storageFor(purpose), request, PURPOSES[purpose].cookie);
   const tokenId = session.get("tokenId");
   if (typeof tokenId !== "string" || !/^[0-9a-f]{64}$/.test(tokenId)) return null;
   const token = await findToken(tokenId);

@@ -3,8 +3,10 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CONNECTION_MESSAGES } from "~/components/connection";
 import { connectDb } from "~/server/db.server";
-import { ContactMessage, RateLimitHit } from "~/server/models/index.server";
-import { useAppDatabase } from "../support/app-data";
+import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
+import { ContactMessage, IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
+import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
+import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
 
 /**
@@ -93,4 +95,110 @@ describe.each(WIDTHS)("the contact form on a dropped link at %i px (JavaScript o
     await sentFlash(page);
     expect(await stored(name)).toBe(1);
   }, 60_000);
+});
+
+/** A customer who has reached `step` of the intake, on a page of `width` px (and a second tab when asked). */
+async function intakeAt(step: number, width: number) {
+  const { orderId, token } = await paidOrder(uniqueAddress(`dropped-${width}`));
+  await connectDb();
+  await IntakeSubmission.create({
+    order_id: orderId,
+    furthest_step: step,
+    business_name: "Bright Spark Electrical",
+    contact_phone: "0400 123 999",
+    business_type: "trades",
+    business_description: "Licensed electricians for homes and businesses in Lismore.",
+    service_area: "Lismore and the Northern Rivers",
+    website_purpose: "lead_generation",
+    main_cta: "Call for a free quote",
+  });
+  const cookie = await tokenCookie(token);
+  const open = async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true, width, cookie });
+    await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
+    await page.getByText(`Step ${step} of 14`).waitFor();
+    return page;
+  };
+  return { orderId, open };
+}
+const draft = async (orderId: string) => (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
+
+describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on)", (width) => {
+  it("keeps step 1 when Next is pressed offline, and goes on once back online", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const page = await open();
+    await page.getByLabel(/^Trading name/).fill("Offline Electrical");
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
+    expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+    await screenshot(page, `dropped-link-intake-offline-${width}`);
+    await page.context().setOffline(false);
+    await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
+    expect((await draft(orderId)).business_name).toBe("Offline Electrical");
+  });
+
+  it("keeps typing made while Add is in flight, and saves it with the next save", async () => {
+    const { orderId, open } = await intakeAt(3, width);
+    await IntakeSubmission.updateOne(
+      { order_id: orderId },
+      { $set: { services_list: [{ name: "Switchboard upgrades", description: "Done in a day" }] } },
+    );
+    const page = await open();
+    await page.route("**/intake-form/3.data", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few satellite round trips
+      await route.fulfill({ response });
+    });
+    await page.getByRole("group", { name: "Add a service" }).getByLabel("Service name").fill("Safety inspections");
+    await page.getByRole("button", { name: "Add service" }).click();
+    // While the Add is out, the customer rewrites the first service and picks a pricing approach.
+    const first = page.getByRole("group", { name: "Service 1" });
+    await first.getByLabel("Short description").fill("Same day, fully insured");
+    await page
+      .getByLabel(/pricing/i)
+      .first()
+      .selectOption("contact_for_quote");
+    await page.getByRole("group", { name: "Service 2" }).waitFor(); // the answer has arrived
+    expect(await first.getByLabel("Short description").inputValue()).toBe("Same day, fully insured");
+    expect(
+      await page
+        .getByLabel(/pricing/i)
+        .first()
+        .inputValue(),
+    ).toBe("contact_for_quote");
+    const stored = (await draft(orderId)).services_list as { name: string; description: string }[];
+    expect(stored.map((s) => s.name)).toEqual(["Switchboard upgrades", "Safety inspections"]);
+    expect(stored[0].description).toBe("Done in a day"); // the Add carried what was there when it left
+
+    await page.unroute("**/intake-form/3.data");
+    await first.getByLabel("Service name").press("Enter"); // the next save
+    await expect
+      .poll(async () => ((await draft(orderId)).services_list as { description: string }[])[0].description)
+      .toBe("Same day, fully insured");
+    expect((await draft(orderId)).pricing_approach).toBe("contact_for_quote");
+  });
+
+  it("shows what differs when the step was saved in another tab, instead of overwriting it", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const first = await open();
+    const second = await open();
+    await first.getByLabel(/^Trading name/).fill("Changed in the first tab");
+    await first.getByLabel(/^Trading name/).press("Enter"); // saves and shows the step again
+    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Changed in the first tab");
+
+    await second.getByLabel(/^Contact phone/).fill("0400 000 111");
+    await second.getByLabel(/^Contact phone/).press("Enter");
+    await second.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await second.getByText("Saved: Changed in the first tab").count()).toBe(1);
+    expect(await second.getByLabel(/^Contact phone/).inputValue()).toBe("0400 000 111");
+    expect((await draft(orderId)).business_name).toBe("Changed in the first tab"); // not overwritten
+    await screenshot(second, `dropped-link-intake-two-tabs-${width}`);
+
+    await second.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).contact_phone).toBe("0400 000 111");
+    expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical");
+  });
 });

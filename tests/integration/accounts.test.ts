@@ -6,7 +6,7 @@ import { action as resetAction } from "~/routes/auth_.reset-password";
 import { action as signOutAction } from "~/routes/auth_.sign-out";
 import { action as verifyAction } from "~/routes/auth_.verify";
 import { loader as dashboardLoader } from "~/routes/dashboard";
-import { getUser, requestPasswordReset, SIGN_IN_LIMITS } from "~/server/auth.server";
+import { getUser, requestPasswordReset, SIGN_IN_LIMITS, SLOW_SIGN_IN_MS } from "~/server/auth.server";
 import { AccountToken, Order, OutboxMessage, Session, User } from "~/server/models/index.server";
 import { SESSION_IDLE_MS } from "~/server/session.server";
 import { flashOf, type Answer } from "../support/admin";
@@ -176,13 +176,86 @@ describe("sign in and sessions", () => {
     expect(r.headers.get("Location")).toBe("/dashboard");
   });
 
-  it("limits attempts per account, whichever address they come from, without saying whether it exists", async () => {
+  it("falls back to /dashboard for any redirectTo that is not a plain same-site path, never a 500", async () => {
+    const user = await signedInUser();
+    for (const to of ["/%E3%80%80/evil.com", "/%C3%A9", "%2F%2Fevil.com", "/%09/evil.com"]) {
+      const r = await get(authLoader as Handler, `http://localhost/auth?redirectTo=${to}`, user.cookie);
+      expect(status(r), to).toBe(302);
+      expect(r.headers.get("Location"), to).toBe("/dashboard");
+      const page = (await get(authLoader as Handler, `http://localhost/auth?redirectTo=${to}`)) as unknown as {
+        redirectTo: string;
+      };
+      expect(page.redirectTo, to).toBe("/dashboard");
+      const posted = await post(authAction, {
+        intent: "sign-in",
+        email: user.email,
+        password: user.password,
+        redirectTo: decodeURIComponent(to),
+      });
+      expect(status(posted), to).toBe(303);
+      expect(posted.headers.get("Location"), to).toBe("/dashboard");
+    }
+  });
+
+  it("limits guesses at an account from one address, without saying whether it exists", async () => {
     const target = email();
     const answers = [];
-    for (let i = 0; i < SIGN_IN_LIMITS.account.max + 2; i++)
-      answers.push(status(await post(authAction, { intent: "sign-in", email: target, password: "guess" })));
-    expect(answers.slice(0, SIGN_IN_LIMITS.account.max).every((s) => s === 401)).toBe(true);
+    for (let i = 0; i < SIGN_IN_LIMITS.accountFromAddress.max + 2; i++)
+      answers.push(
+        status(
+          await post(authAction, { intent: "sign-in", email: target, password: "guess" }, { address: "10.7.0.1" }),
+        ),
+      );
+    expect(answers.slice(0, SIGN_IN_LIMITS.accountFromAddress.max).every((s) => s === 401)).toBe(true);
     expect(answers.at(-1)).toBe(429);
+  });
+
+  it("never locks the owner out: an attacker's failed sign-ins and reset requests leave sign-in and reset working for the owner", async () => {
+    const owner = await signedInUser();
+    const attacker = "10.66.0.1";
+    for (let i = 0; i < 3; i++)
+      await post(
+        forgotAction,
+        { email: owner.email },
+        { url: "http://localhost/auth/forgot-password", address: attacker },
+      );
+    const guesses = [];
+    for (let i = 0; i < 12; i++)
+      guesses.push(
+        status(
+          await post(authAction, { intent: "sign-in", email: owner.email, password: "guess" }, { address: attacker }),
+        ),
+      );
+    expect(guesses.at(-1)).toBe(429); // the attacker is slowed
+    // The owner, from their own address: signs in, and can ask for a reset link.
+    const signIn = await post(
+      authAction,
+      { intent: "sign-in", email: owner.email, password: owner.password },
+      { address: "10.55.0.1" },
+    );
+    expect(signIn.status).toBe(303);
+    const reset = await post(
+      forgotAction,
+      { email: owner.email },
+      { url: "http://localhost/auth/forgot-password", address: "10.55.0.1" },
+    );
+    expect(reset.status).toBe(303);
+    expect(reset.headers.get("Location")).toBe("/auth");
+
+    // Guesses from many addresses at once slow the account down, but the right password still gets in.
+    await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.account.max + 2 }, (_, i) =>
+        post(authAction, { intent: "sign-in", email: owner.email, password: "guess" }, { address: `10.77.${i}.1` }),
+      ),
+    );
+    const slowed = Date.now();
+    const still = await post(
+      authAction,
+      { intent: "sign-in", email: owner.email, password: owner.password },
+      { address: "10.55.0.2" },
+    );
+    expect(still.status).toBe(303);
+    expect(Date.now() - slowed).toBeGreaterThanOrEqual(SLOW_SIGN_IN_MS - 50);
   });
 });
 
@@ -217,6 +290,40 @@ describe("password reset", () => {
     expect(await getUser(new Request("http://localhost/", { headers: { Cookie: user.cookie } }))).toBeNull();
     // The link proved the address.
     expect((await User.findById(user.user.id).lean())?.email_verified_at).toBeInstanceOf(Date);
+  });
+
+  it("ends every older link when a new one is issued or one is used", async () => {
+    const user = await signedInUser();
+    const links: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await (
+        await requestPasswordReset(user.email, `10.44.${i}.1`)
+      )?.done;
+      links.push(await tokenFromMail(user.email, "/auth/reset-password"));
+    }
+    expect(new Set(links).size).toBe(3);
+    const use = (token: string) =>
+      post(resetAction, { token, password: "a-new-password" }, { url: "http://localhost/auth/reset-password" });
+    // Issuing the third ended the first two.
+    expect(status(await use(links[0]))).toBe(410);
+    expect(status(await use(links[1]))).toBe(410);
+    expect((await use(links[2])).status).toBe(303);
+    expect(status(await use(links[2]))).toBe(410);
+
+    // Using a link ends every other reset link of the account, however it came to be live.
+    await (
+      await requestPasswordReset(user.email, "10.44.9.1")
+    )?.done;
+    const older = await tokenFromMail(user.email, "/auth/reset-password");
+    await AccountToken.create({
+      _id: "b".repeat(64),
+      purpose: "reset",
+      user_id: user.user.id,
+      email: user.email,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
+    expect((await use(older)).status).toBe(303);
+    expect(await AccountToken.countDocuments({ user_id: user.user.id, purpose: "reset", used_at: null })).toBe(0);
   });
 
   it("answers an unknown address with the same page, and e-mails it nothing", async () => {
@@ -302,5 +409,32 @@ describe("e-mail confirmation and guest orders", () => {
         ),
       ),
     ).toBe(400);
+  });
+
+  it("counts the confirmation page's password guesses against the account's sign-in limit", async () => {
+    const address = email();
+    await post(authAction, { intent: "sign-up", email: address, password: "owner-pw-1" });
+    const token = await tokenFromMail(address, "/auth/verify");
+    const attacker = "10.33.0.1";
+    const answers = [];
+    for (let i = 0; i < SIGN_IN_LIMITS.accountFromAddress.max; i++)
+      answers.push(
+        status(
+          await post(
+            verifyAction,
+            { intent: "confirm", token, password: `guess-${i}` },
+            { url: "http://localhost/auth/verify", address: attacker },
+          ),
+        ),
+      );
+    expect(answers.every((s) => s === 400)).toBe(true);
+    const right = await post(
+      verifyAction,
+      { intent: "confirm", token, password: "owner-pw-1" },
+      { url: "http://localhost/auth/verify", address: attacker },
+    );
+    expect(status(right)).toBe(429);
+    expect(formError(right)).toBe(AUTH_MESSAGES.tooMany);
+    expect((await User.findOne({ email: address }).lean())?.email_verified_at).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { action as checkoutAction } from "~/routes/checkout";
 import { action as dashboardAction, loader as dashboardLoader } from "~/routes/dashboard";
 import { action as maintenanceAction, loader as maintenanceLoader } from "~/routes/maintenance";
 import { action as statusAction, loader as statusLoader } from "~/routes/order-status";
@@ -16,6 +17,7 @@ import {
 } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { currentSubscription } from "~/server/subscriptions.server";
+import { flashOf } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 import { webhookDelivery } from "../support/stripe";
@@ -416,6 +418,26 @@ describe("maintenance subscriptions", () => {
         }),
       ),
     ).toBe(400);
+  });
+
+  it("sends a signed-out buyer of a package with maintenance to sign in, with the spec's message, and back", async () => {
+    const r = await call(checkoutAction as Handler, "http://localhost/checkout", {
+      body: {
+        intent: "pay",
+        email: "signed-out@example.test",
+        terms: "on",
+        package: "starter",
+        maintenance: "1",
+      },
+    });
+    expect(status(r)).toBe(303);
+    expect(r.headers.get("Location")).toBe(
+      `/auth?redirectTo=${encodeURIComponent("/checkout?package=starter&maintenance=1")}`,
+    );
+    expect((await flashOf({ status: 303, location: null, headers: r.headers, data: null }))?.title).toBe(
+      "Please sign in to subscribe",
+    );
+    expect(await Order.countDocuments({ email: "signed-out@example.test" })).toBe(0);
   });
 
   it("sells a package with maintenance in one subscription-mode Checkout, to a signed-in buyer only", async () => {

@@ -5,6 +5,7 @@ import { CONTACT_MESSAGES } from "~/domain/contact";
 import { FIELD_NAME_LIMITS, FORM_MESSAGES, TEXT_FORM_MAX_BYTES } from "~/server/forms.server";
 import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder } from "../support/app-data";
+import { signedInUser } from "../support/auth";
 import { uniqueAddress } from "../support/mailpit";
 import {
   APP_URL,
@@ -278,24 +279,48 @@ describe("step 4 uploads", () => {
   });
 });
 
-describe("pages that carry a token or personal data", () => {
-  it.each([
-    "/intake-form",
-    "/intake-form/1",
-    "/order-success?session_id=x",
-    "/order-status",
-    "/dashboard",
-    "/admin",
-    "/auth",
-    "/checkout",
-  ])("%s is sent with Cache-Control: no-store", async (path) => {
-    const res = await rawRequest({ path });
-    expect(res.headers["cache-control"]).toBe("no-store");
+describe("answers that read a session, a token or a flash (private by what they read, not by path)", () => {
+  it("are no-store for a signed-in customer, wherever the page is: /maintenance and its test portal too", async () => {
+    const me = await signedInUser();
+    for (const path of ["/maintenance", "/maintenance/test-portal", "/dashboard", "/checkout", "/auth"]) {
+      const res = await rawRequest({ path, headers: { Cookie: me.cookie } });
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers["cache-control"], path).toBe("no-store");
+    }
   });
 
-  it("public pages stay cacheable", async () => {
-    const res = await rawRequest({ path: "/" });
-    expect(res.headers["cache-control"] ?? "").not.toContain("no-store");
+  it("are no-store for a link holder, for a token in the address, and for a redirect that sets a cookie", async () => {
+    const order = await paidOrder();
+    const opened = await rawRequest({ path: `/order-status?access_token=${order.statusToken}` });
+    const status = ([] as string[]).concat(opened.headers["set-cookie"] ?? []).find((c) => c.startsWith("__status="))!;
+    const cookie = `${await intakeCookie(order.token)}; ${status.split(";")[0]}`;
+    for (const path of ["/intake-form", "/intake-form/1", "/order-status"]) {
+      const res = await rawRequest({ path, headers: { Cookie: cookie } });
+      expect(res.status, path).toBeLessThan(400);
+      expect(res.headers["cache-control"], path).toBe("no-store");
+    }
+    for (const path of [
+      `/intake-form?token=${order.token}`,
+      `/order-status?access_token=${order.statusToken}`,
+      "/auth/reset-password?token=abcdefghijklmnopqrstuvwxyz",
+      "/auth/verify?token=abcdefghijklmnopqrstuvwxyz",
+      "/dashboard",
+      "/admin",
+      "/intake-form",
+      "/order-success?session_id=x",
+    ]) {
+      const res = await rawRequest({ path });
+      expect(res.headers["cache-control"], path).toBe("no-store");
+    }
+  });
+
+  it("leave an anonymous page cacheable, varying by cookie (a flash would change it)", async () => {
+    for (const path of ["/", "/maintenance", "/about"]) {
+      const res = await rawRequest({ path });
+      expect(res.status, path).toBe(200);
+      expect(res.headers["cache-control"] ?? "", path).not.toContain("no-store");
+      expect(String(res.headers.vary ?? ""), path).toMatch(/Cookie/i);
+    }
   });
 });
 

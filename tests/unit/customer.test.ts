@@ -236,6 +236,11 @@ describe("sign-in forms", () => {
       "/\\evil.example",
       "javascript:alert(1)",
       "/a\nb",
+      "/\u3000/evil.com",
+      "/caf\u00e9",
+      "/a b",
+      "/\t/evil.com",
+      "/./\\evil.com",
       "",
       null,
     ]) {

@@ -1,47 +1,80 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatTime } from "~/domain/dates";
 import { INTENT_VALUES } from "~/domain/intake/intents";
+import { SAVE_FIELDS } from "~/domain/intake/save-order";
 
 /** Spec: the open step is saved every 30 seconds. */
 export const AUTOSAVE_MS = 30_000;
+/** A refused autosave (503) is tried again after these waits, then every minute. */
+const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
+
+/** This page's id as a writer of the draft, and the number of its latest save (domain/intake/save-order.ts). */
+export const WRITER = typeof window === "undefined" ? "" : Math.random().toString(36).slice(2, 14).padEnd(8, "0");
+let seq = 0;
+export const nextSeq = () => String(++seq);
+
+const STAMP = new Set<string>(Object.values(SAVE_FIELDS));
+
+export type Conflict = { revision: number; fields: { field: string; saved: string; yours: string }[] };
+type AutosaveAnswer = { savedAt?: string | null; conflict?: Conflict };
 
 /**
  * With JavaScript: saves the step every 30 s while it is open, only when
- * something changed since the last save, never two at once. Failures are only
- * logged (spec). Returns the time of the last save.
+ * something changed since the last save, never two at once. A refused save is
+ * tried again with back-off and `unsaved` stays true until one lands; a save
+ * refused because the step changed elsewhere returns the `conflict`.
  */
 export function useAutosave(formId: string, step: number, savedAt: string | null) {
-  const fetcher = useFetcher<{ savedAt?: string | null }>();
+  const fetcher = useFetcher<AutosaveAnswer>();
   // A ref, so re-renders never restart the timer or move the baseline past unsaved edits.
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;
   const last = useRef<string | null>(null);
+  const saveNow = useRef<() => void>(() => undefined);
+  const failures = useRef(0);
   const [lastSaved, setLastSaved] = useState<string | null>(null);
+  const [unsaved, setUnsaved] = useState(false);
   useEffect(() => {
     const serialize = () => {
       const el = document.getElementById(formId) as HTMLFormElement | null;
       if (!el) return null;
       const params = new URLSearchParams();
       // Empty boxes are not content: conditional fields appearing or vanishing must not count as a change.
+      // The save's stamp is not content either: it is added when sending.
       for (const [k, v] of new FormData(el))
-        if (typeof v === "string" && v !== "" && k !== "intent") params.append(k, v);
+        if (typeof v === "string" && v !== "" && k !== "intent" && !STAMP.has(k)) params.append(k, v);
       return params;
     };
     last.current = serialize()?.toString() ?? null;
-    const timer = setInterval(() => {
+    saveNow.current = () => {
       const params = serialize();
       if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current) return;
       last.current = params.toString();
       params.set("intent", INTENT_VALUES.autosave);
+      const basedOn = document.querySelector<HTMLInputElement>(`#${formId} input[name="${SAVE_FIELDS.basedOn}"]`);
+      params.set(SAVE_FIELDS.basedOn, basedOn?.value ?? "");
+      params.set(SAVE_FIELDS.writer, WRITER);
+      params.set(SAVE_FIELDS.seq, nextSeq());
       fetcherRef.current.submit(params, { method: "post", action: `/intake-form/${step}` });
-    }, AUTOSAVE_MS);
+    };
+    const timer = setInterval(() => saveNow.current(), AUTOSAVE_MS);
     return () => clearInterval(timer);
   }, [formId, step, savedAt]);
   useEffect(() => {
-    const at = fetcher.data?.savedAt;
-    if (at) setLastSaved(formatTime(at));
-    else if (fetcher.state === "idle" && fetcher.data) console.warn("Autosave failed");
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    const { savedAt: at, conflict } = fetcher.data;
+    if (at) {
+      failures.current = 0;
+      setUnsaved(false);
+      setLastSaved(new Date(at).toLocaleTimeString("en-AU", { hour: "numeric", minute: "2-digit" }));
+      return;
+    }
+    if (conflict || at === undefined) return;
+    // Refused (the server could not save): not saved yet; send again after a wait.
+    setUnsaved(true);
+    last.current = null;
+    const timer = setTimeout(() => saveNow.current(), RETRY_MS[Math.min(failures.current++, RETRY_MS.length - 1)]);
+    return () => clearTimeout(timer);
   }, [fetcher.data, fetcher.state]);
-  return lastSaved;
+  return { lastSaved, unsaved, conflict: fetcher.state === "idle" ? fetcher.data?.conflict : undefined };
 }

@@ -7,6 +7,7 @@ import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
 import { OUTBOX_STATUSES } from "../models/outbox.server";
 import { keysetPage } from "../paging.server";
+import { notePrivateRead } from "../private-response.server";
 import type { MailContent } from "./templates.server";
 import { getMailTransport, type MailTransport } from "./transport.server";
 
@@ -45,8 +46,9 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
   return true;
 }
 
-/** The newest queued e-mails, for the development mail page. */
+/** The newest queued e-mails, for the development mail page. They hold live links, so that page is never stored. */
 export async function recentMail(limit: number) {
+  notePrivateRead();
   await connectDb();
   return OutboxMessage.find().sort({ created_at: -1 }).limit(limit).lean();
 }

@@ -25,6 +25,10 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     status: { type: String, enum: ["draft", "submitted"], default: "draft" },
     submitted_at: { type: Date, default: null },
     furthest_step: { type: Number, default: 1, min: 1 }, // the furthest step reached with Next (the jump rule)
+    // The order of saves (domain/intake/save-order.ts): each save raises the revision; the page that wrote it last.
+    revision: { type: Number, default: 0 },
+    writer: { type: String, default: null },
+    writer_seq: { type: Number, default: null },
 
     // Step 1: business basics
     business_name: text,

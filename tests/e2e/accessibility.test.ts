@@ -1,0 +1,271 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import mongoose from "mongoose";
+import { connectDb } from "~/server/db.server";
+import { IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
+import { PUBLIC_PAGES } from "../../scripts/page-list.mjs";
+import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
+import { signedInUser } from "../support/auth";
+import { JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { uniqueAddress } from "../support/mailpit";
+
+// WCAG 2.2 AA checks that axe cannot make: each one measures the rendered page (README, "Accessibility").
+const browser = useBrowser();
+const db = useAppDatabase();
+
+/** Text-only zoom: the browser's default font size (what Chromium's "Font size" setting changes), not the page scale. */
+async function textZoom(page: Page, factor: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Page.enable");
+  await cdp.send("Page.setFontSizes", { fontSizes: { standard: 16 * factor, fixed: 13 * factor } });
+}
+
+/** How far the page is wider than its window, and the outermost elements that stick out (for the message). */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const extra = document.documentElement.scrollWidth - width;
+    const culprits = [...document.body.querySelectorAll("*")]
+      .filter((el) => el.getBoundingClientRect().right > width + 1)
+      .filter((el) => !el.parentElement || el.parentElement.getBoundingClientRect().right <= width + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`);
+    return { extra, culprits };
+  });
+}
+
+/** The focused element's box against the window and the sticky header's bottom edge. */
+function focusPlacement(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    const header = document.querySelector(".site-header")!.getBoundingClientRect();
+    if (!el || el === document.body)
+      return { name: "body", top: -1, bottom: -1, headerBottom: header.bottom, height: 0 };
+    const box = el.getBoundingClientRect();
+    const name = `${el.tagName.toLowerCase()}#${el.id} ${el.getAttribute("name") ?? ""} ${el.textContent?.slice(0, 40)}`;
+    return { name, top: box.top, bottom: box.bottom, headerBottom: header.bottom, height: window.innerHeight };
+  });
+}
+
+async function expectFocusInView(page: Page, what: string) {
+  // Conform moves focus after its own validation; wait for the page to settle.
+  await page.waitForTimeout(150);
+  const at = await focusPlacement(page);
+  expect(at.name, `${what}: something has focus`).not.toBe("body");
+  expect(at.top, `${what}: ${at.name} is below the header`).toBeGreaterThanOrEqual(at.headerBottom - 1);
+  expect(at.bottom, `${what}: ${at.name} is inside the window`).toBeLessThanOrEqual(at.height + 1);
+}
+
+describe("reflow and text size (1.4.10, 1.4.4)", () => {
+  it("has no horizontal scroll at 320 px nor at 1280 px with text-only zoom at 200%, on every measured page", async () => {
+    // The customer's pages of the page-weight list: every intake step, the order-status link, the dashboard
+    // of someone with a long e-mail address, and the admin list.
+    const long = `${"a-very-long-local-part-that-goes-on".repeat(2)}-${Date.now()}@an-equally-long-domain-name.example.test`;
+    const { cookie: customer } = await signedInUser({ email: long });
+    const { cookie: admin } = await signedInUser({ admin: true });
+    const { orderId, token, statusToken } = await paidOrder(uniqueAddress("reflow"));
+    await db.coupon({ code: `REFLOW${Date.now()}`, discount_type: "fixed", discount_value: 100 }); // a coupon row in admin lists
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 14, business_name: "Reflow Plumbing" });
+    const intake = await tokenCookie(token);
+    const status = await tokenCookie(statusToken, "status");
+    const pages: [string, string][] = [
+      ...PUBLIC_PAGES.map((p): [string, string] => [p, ""]),
+      ...Array.from({ length: 14 }, (_, i): [string, string] => [`/intake-form/${i + 1}`, intake]),
+      ["/order-status", status],
+      ["/dashboard", customer],
+      ["/admin", admin],
+      [`/admin/orders/${orderId}`, admin],
+      ["/admin/coupons", admin],
+    ];
+    const failures: string[] = [];
+    for (const [width, zoom] of [
+      [320, 1],
+      [1280, 2],
+    ]) {
+      // One browser per signed-in person (the cookie), reused across their pages.
+      const byCookie = new Map<string, Page>();
+      for (const [path, cookie] of pages) {
+        let page = byCookie.get(cookie);
+        if (!page) {
+          page = await browser.newPage({ javaScriptEnabled: false, width, cookie: cookie || undefined });
+          if (zoom !== 1) await textZoom(page, zoom);
+          byCookie.set(cookie, page);
+        }
+        await page.goto(path);
+        const fontSize = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+        expect(fontSize, "the text zoom holds").toBe(`${16 * zoom}px`);
+        const { extra, culprits } = await overflow(page);
+        if (extra > 0)
+          failures.push(`${path} at ${width} px, text ${zoom * 100}%: ${extra} px too wide: ${culprits.join(" | ")}`);
+        if (["/dashboard", "/intake-form/1", "/admin", "/"].includes(path))
+          // (A full-page shot resizes the window, which drops the font setting: the first screen is enough.)
+          await page.screenshot({
+            path: `test-results/a11y-reflow${path.replaceAll("/", "-")}-${width}-${zoom * 100}.png`,
+          });
+      }
+      for (const page of byCookie.values()) await page.context().close();
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+describe("non-text contrast (1.4.11)", () => {
+  it("draws the focus ring and the field borders at 3:1 or more against what is behind them", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    const failures: string[] = [];
+    for (const path of ["/contact", "/checkout", "/auth?tab=signup", "/"]) {
+      await page.goto(path);
+      failures.push(
+        ...(await page.evaluate(() => {
+          const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+          const lum = (c: string) => {
+            const [r, g, b] = rgb(c)
+              .slice(0, 3)
+              .map((v) => v / 255)
+              .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          };
+          const ratio = (a: string, b: string) => {
+            const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+            return (x + 0.05) / (y + 0.05);
+          };
+          // The colour behind an element: the nearest ancestor's opaque background.
+          const behind = (el: Element | null): string => {
+            for (let e = el; e; e = e.parentElement) {
+              const bg = getComputedStyle(e).backgroundColor;
+              const alpha = rgb(bg)[3];
+              if (bg !== "transparent" && alpha !== 0) return bg;
+            }
+            return getComputedStyle(document.documentElement).backgroundColor;
+          };
+          const out: string[] = [];
+          const where = (el: Element) =>
+            `${location.pathname} ${el.tagName.toLowerCase()} ${el.textContent?.slice(0, 30) ?? ""}`;
+          for (const el of document.querySelectorAll<HTMLElement>(
+            "a[href], button, input, select, textarea, summary",
+          )) {
+            if (el.offsetParent === null || el.tabIndex < 0) continue;
+            el.focus({ focusVisible: true } as FocusOptions);
+            if (document.activeElement !== el) continue;
+            const style = getComputedStyle(el);
+            // An outline drawn outside the element (offset > 0) sits on the parent's background.
+            const against = behind(el.parentElement);
+            if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) < 2)
+              out.push(`${where(el)}: no focus ring`);
+            else if (ratio(style.outlineColor, against) < 3)
+              out.push(
+                `${where(el)}: ring ${style.outlineColor} on ${against} is ${ratio(style.outlineColor, against).toFixed(2)}:1`,
+              );
+            el.blur();
+            if (el.matches("input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea")) {
+              const border = getComputedStyle(el).borderTopColor;
+              for (const bg of [against, getComputedStyle(el).backgroundColor])
+                if (ratio(border, bg) < 3)
+                  out.push(`${where(el)}: border ${border} on ${bg} is ${ratio(border, bg).toFixed(2)}:1`);
+            }
+          }
+          return out;
+        })),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("messages that stay and are announced (2.2.1, 4.1.3)", () => {
+  it("keeps a toast for as long as the person stays, in a live region that was there before it", async () => {
+    // A real message from 127.0.0.1: start under the per-address limit (other suites send some too).
+    await connectDb();
+    await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: "^contact:" }) });
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    await page.goto("/contact", { waitUntil: "networkidle" });
+    // The toasts' live region is in the page, empty, before any message arrives.
+    const region = page.locator(".flashes[role=status]");
+    expect(await region.count()).toBe(1);
+    expect(await region.textContent()).toBe("");
+    await region.evaluate((el) => el.setAttribute("data-was-here", "yes"));
+    await page.getByLabel("Name").fill("Alex Reader");
+    await page.getByLabel("Email").fill(uniqueAddress("toast"));
+    await page.getByLabel(/^Message/).fill("Please keep this message on the screen.");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await region.getByText("Message sent!").waitFor();
+    expect(await region.getAttribute("data-was-here")).toBe("yes");
+    await page.waitForTimeout(10_500);
+    expect(await region.getByText("Message sent!").isVisible()).toBe(true);
+    // Dismissed by the person, or gone once they move on.
+    await region.getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => region.textContent()).toBe("");
+    await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: "^contact:" }) }); // leave the limit as found
+  });
+});
+
+describe.each(JS_MODES)("focus after a refused post with %s (2.4.11, 2.4.3)", (_mode, javaScriptEnabled) => {
+  for (const width of [320, 1280]) {
+    it(`lands on what to fix, in view and below the header, at ${width} px`, async () => {
+      const page = await browser.newPage({ javaScriptEnabled, width });
+      await page.goto("/contact");
+      await page.getByRole("button", { name: "Send Message" }).click();
+      await page.getByRole("alert").waitFor();
+      await expectFocusInView(page, "/contact");
+
+      await page.goto("/checkout");
+      await page.getByRole("button", { name: "Proceed to Payment" }).click();
+      await page.getByRole("alert").waitFor();
+      await expectFocusInView(page, "/checkout");
+      await screenshot(page, `a11y-refused-checkout-${width}-${javaScriptEnabled ? "js" : "nojs"}`);
+    });
+  }
+});
+
+describe("keyboard focus never hidden under the sticky header (2.4.11)", () => {
+  it("keeps each control in view when Shift+Tab scrolls back up a long page", async () => {
+    const { cookie } = await signedInUser({ admin: true });
+    for (const [path, width] of [
+      ["/checkout", 320],
+      ["/contact", 1280],
+      ["/24-hour-website", 390],
+      ["/admin", 1280],
+    ] as const) {
+      const page = await browser.newPage({ javaScriptEnabled: true, width, cookie });
+      await page.goto(path);
+      // From the footer's last link back up through the page.
+      await page.locator("footer a").last().focus();
+      for (let i = 0; i < 25; i++) {
+        await page.keyboard.press("Shift+Tab");
+        const at = await focusPlacement(page);
+        const inHeader = await page.evaluate(() => document.activeElement?.closest(".site-header") !== null);
+        if (inHeader || at.name === "body") break;
+        expect(at.top, `${path} at ${width} px: ${at.name}`).toBeGreaterThanOrEqual(at.headerBottom - 1);
+      }
+      await page.context().close();
+    }
+  });
+});
+
+describe("names and titles (2.4.2, 1.1.1, 4.1.2)", () => {
+  it("titles each page for what it shows and reads no decorative symbol as part of a name", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: true });
+    for (const [path, title] of [
+      ["/auth", "Sign In | 24-Hour Website"],
+      ["/auth?tab=signup", "Sign Up | 24-Hour Website"],
+      ["/showcase/no-such-business", "Example Small Business Website (Demo) | 24-Hour Website"],
+    ]) {
+      await page.goto(path);
+      expect(await page.title(), path).toBe(title);
+    }
+    const symbols = /[✓✔✕✗×←→★☆•›»▸▾○●]/;
+    const failures: string[] = [];
+    for (const path of [...PUBLIC_PAGES.filter((p) => !p.startsWith("/admin")), "/showcase/no-such-business"]) {
+      await page.goto(path);
+      // The accessibility tree as a screen reader gets it: role "name" per line.
+      const tree = await page.locator("body").ariaSnapshot();
+      for (const line of tree.split("\n"))
+        if (
+          /^\s*- (link|button|heading|checkbox|radio|textbox|combobox|listitem|img|group|tab)\b/.test(line) &&
+          symbols.test(line.split(":")[0])
+        )
+          failures.push(`${path}: ${line.trim()}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

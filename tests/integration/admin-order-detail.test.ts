@@ -70,9 +70,15 @@ describe("order detail", () => {
       title: "URL Required",
       description: "Please enter a draft URL",
     });
-    expect(
-      await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "javascript:alert(1)" })),
-    ).toMatchObject({ kind: "error", title: "Save Error" });
+    // Not a web address: answered on the form (400), naming why, with what was typed.
+    expect(await send(orderId, { intent: "save-draft-url", draftUrl: "javascript:alert(1)" })).toMatchObject({
+      data: {
+        intent: "save-draft-url",
+        value: "javascript:alert(1)",
+        error: "Enter a web address starting with http:// or https://",
+      },
+      status: 400,
+    });
     expect((await Order.findById(orderId).lean())!.draft_url).toBeNull();
 
     expect(await flashOf(await send(orderId, { intent: "save-draft-url", draftUrl: "drafts.example/bright" }))).toEqual(

@@ -99,7 +99,9 @@ describe("the orders list", () => {
     expect(answer.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     const text = await answer.text();
     const lines = text.trim().split("\r\n");
-    expect(lines[0]).toBe("order_id,status,guest,email,amount_paid,currency,created_at,payment_intent_id,product");
+    expect(lines[0]).toBe(
+      "order_id,status,guest,email,amount_paid,currency,created_at,payment_intent_id,product,created_sydney",
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`${jo},paid,yes,jo.${tag}@acme.test,300.00,AUD`);
   });

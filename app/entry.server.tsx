@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
+import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { isDatabaseUnavailable, noteDatabaseUnavailable } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
@@ -20,6 +22,25 @@ getEnv();
 startOutboxWorker();
 
 const ABORT_DELAY = 5_000;
+
+const stylesheet = stylesheetText(styles);
+/** The CSP source that admits the inline stylesheet (scripts/server.mjs sends it): its hash, one per build. */
+export const STYLESHEET_CSP_SOURCE = `'sha256-${createHash("sha256").update(stylesheet).digest("base64")}'`;
+
+/**
+ * A page that is the same for every visitor who carries nothing: a STATIC_PAGE route
+ * (no form, no script), asked for with no cookie (so no session, link token, checkout
+ * or flash cookie was there to read) and no query, answered 200 without setting a
+ * cookie. scripts/server.mjs keeps such pages in memory, and a CDN may hold them
+ * (s-maxage) until the next deploy purges it; a browser rechecks after 5 minutes.
+ * Vary: Cookie keeps a shared cache from answering a visitor who does carry a cookie.
+ */
+export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=300, s-maxage=86400";
+function isPublicPage(request: Request, status: number, headers: Headers, context: EntryContext) {
+  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return false;
+  if (request.headers.has("Cookie") || headers.has("Set-Cookie") || new URL(request.url).search) return false;
+  return isStaticPage(context.staticHandlerContext.matches.map((m) => context.routeModules[m.route.id]?.handle));
+}
 
 /**
  * Requests that failed because the database could not be reached (marked by
@@ -48,7 +69,15 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   if (responseStatusCode >= 500 && databaseDown.has(request)) return serviceUnavailable(responseHeaders);
-  const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
+  const publicPage = isPublicPage(request, responseStatusCode, responseHeaders, remixContext);
+  if (publicPage) {
+    responseHeaders.set("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
+    responseHeaders.append("Vary", "Cookie");
+  }
+  // Any other answer is rendered for its request; scripts/server.mjs marks it no-store when it read
+  // a credential the request carried (a flash, the session, a link's token), as for every page.
+  // A page kept for everyone carries no script, so no nonce: one copy serves every visitor.
+  const nonce = !publicPage && typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     // Cleared once the document is out (or the render failed): a pending timer would keep the
@@ -57,7 +86,7 @@ export default function handleRequest(
     // Wait for everything: pages are small, and a complete document is what works without JavaScript.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <StylesheetContext.Provider value={stylesheetText(styles)}>
+        <StylesheetContext.Provider value={stylesheet}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </StylesheetContext.Provider>
       </NonceContext.Provider>,

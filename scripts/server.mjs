@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { pageCache } from "./page-cache.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const production = process.env.NODE_ENV === "production";
@@ -145,26 +146,31 @@ app.use((req, res, next) => {
   next();
 });
 
+/**
+ * The Content-Security-Policy: scripts by a nonce made for this request (a page with no script,
+ * kept for everyone, gets none: scripts/page-cache.mjs); the stylesheet inlined in each document
+ * (app/components/InlineStylesheet.tsx) by its hash, the same in every copy.
+ */
+const stylesheetSource = build.entry.module.STYLESHEET_CSP_SOURCE;
+const contentSecurityPolicy = (nonce) =>
+  [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    `style-src 'self' ${stylesheetSource}`,
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self' https://checkout.stripe.com",
+    ...(deployed ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+
 app.use((req, res, next) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'`,
-      // The nonce admits the stylesheet inlined in each document (app/components/InlineStylesheet.tsx).
-      `style-src 'self' 'nonce-${nonce}'`,
-      "img-src 'self' data: https:",
-      "connect-src 'self'",
-      "font-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "frame-ancestors 'none'",
-      "form-action 'self' https://checkout.stripe.com",
-      ...(deployed ? ["upgrade-insecure-requests"] : []),
-    ].join("; "),
-  );
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
@@ -204,6 +210,10 @@ app.use((req, res, next) => {
   });
   res.status(403).type("text/plain").send("Forbidden: cross-site request refused.");
 });
+
+// Pages the app marks public (the same for every visitor who carries no cookie) are answered
+// from memory after their first render, before any file lookup or rendering.
+app.use(pageCache({ publicCsp: contentSecurityPolicy(null) }));
 
 // Built assets are compressed once at build time (scripts/compress-assets.mjs); a browser that
 // accepts brotli or gzip gets the stored file, and compression() leaves an encoded response alone.

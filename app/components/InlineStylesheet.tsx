@@ -1,5 +1,4 @@
 import { createContext, useContext } from "react";
-import { useNonce } from "./nonce";
 
 /** The app's CSS text for this response (set by entry.server; the browser already has it in the page). */
 export const StylesheetContext = createContext<string>("");
@@ -13,14 +12,13 @@ const clientCss =
   typeof document === "undefined" ? "" : (document.querySelector("style[data-app-css]")?.textContent ?? "");
 
 /**
- * The stylesheet inlined in the document head, allowed by the response's CSP
- * nonce (scripts/server.mjs). The browser renders it without JavaScript and
- * hydration keeps the server's text (React does not rewrite innerHTML it did
- * not create), so the client bundle never carries the CSS.
+ * The stylesheet inlined in the document head, allowed by its hash in the CSP
+ * (STYLESHEET_CSP_SOURCE in entry.server, sent by scripts/server.mjs): the same in
+ * every copy of a page, so a page kept in a cache needs no per-request nonce. The
+ * browser renders it without JavaScript and hydration keeps the server's text (React
+ * does not rewrite innerHTML it did not create), so the client bundle never carries the CSS.
  */
 export function InlineStylesheet() {
   const css = useContext(StylesheetContext) || clientCss;
-  return (
-    <style nonce={useNonce()} data-app-css="" dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />
-  );
+  return <style data-app-css="" dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
 }

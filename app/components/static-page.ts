@@ -9,7 +9,12 @@ import type { UIMatch } from "@remix-run/react";
  */
 export const STATIC_PAGE = { scripts: false } as const;
 
+/** True when one of the page's routes has the STATIC_PAGE handle. */
+export function isStaticPage(handles: unknown[]): boolean {
+  return handles.some((handle) => (handle as { scripts?: boolean } | undefined)?.scripts === false);
+}
+
 /** False when a route of the page says it needs no script (Remix's documented way: a route handle read by the root). */
 export function pageWantsScripts(matches: UIMatch[]): boolean {
-  return !matches.some((match) => (match.handle as { scripts?: boolean } | undefined)?.scripts === false);
+  return !isStaticPage(matches.map((match) => match.handle));
 }

@@ -4,7 +4,16 @@ import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
-import { BULK_ACTION_LABELS, BULK_ACTIONS, BULK_MESSAGES, BulkSchema, isBulkAction } from "~/domain/admin/bulk";
+import {
+  BULK_ACTION_LABELS,
+  BULK_ACTIONS,
+  BULK_MESSAGES,
+  bulkReturnQuery,
+  BulkSchema,
+  isBulkAction,
+  keptBulk,
+  needsFreshProof,
+} from "~/domain/admin/bulk";
 import {
   DATE_FILTERS,
   filterQuery,
@@ -16,7 +25,7 @@ import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { log } from "~/server/log.server";
@@ -44,7 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listOrders(filters, { cursor: cursorParam(params), now }),
     orderFigures(now),
   ]);
-  return { filters, ...list, ...figures };
+  // Back from the code page: the bulk form as it was posted (bulkReturnQuery).
+  return { filters, ...list, ...figures, kept: keptBulk(params), before: params.get("before") };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -68,6 +78,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const { action, orderIds, all } = parsed.data;
   if (!action) return fail(BULK_MESSAGES.noAction);
   if (!isBulkAction(action)) return fail(BULK_MESSAGES.invalid);
+  if (needsFreshProof(action)) {
+    const before = String(form.get("before") ?? "").slice(0, 200) || null;
+    await requireFreshProof(
+      request,
+      `/admin${bulkReturnQuery(filterQuery(filters), { action, orderIds, all, before })}`,
+    );
+  }
   const ids = await bulkTargets({ orderIds, all, filters });
   if (ids === "too-many") return fail(BULK_MESSAGES.tooMany);
   if (ids.length === 0) return fail(BULK_MESSAGES.noneSelected);
@@ -81,7 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminOrders() {
-  const { filters, page, total, anyOrders, cards, weeks } = useLoaderData<typeof loader>();
+  const { filters, page, total, anyOrders, cards, weeks, kept, before } = useLoaderData<typeof loader>();
   const rows = page.rows;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -167,15 +184,21 @@ export default function AdminOrders() {
             <input type="hidden" name="q" value={filters.q ?? ""} />
             <input type="hidden" name="status" value={filters.status ?? ""} />
             <input type="hidden" name="date" value={filters.date ?? ""} />
+            {before ? <input type="hidden" name="before" value={before} /> : null}
             <div className="bulk-bar card">
               <label className="choice">
-                <input type="checkbox" name="all" onChange={(e) => toggleAll(e.currentTarget.checked)} />
+                <input
+                  type="checkbox"
+                  name="all"
+                  defaultChecked={kept.all}
+                  onChange={(e) => toggleAll(e.currentTarget.checked)}
+                />
                 Select all ({countOf(total, "order")})
               </label>
               <label htmlFor="bulk-action" className="visually-hidden">
                 Bulk action
               </label>
-              <select id="bulk-action" name="action" defaultValue="">
+              <select id="bulk-action" name="action" defaultValue={kept.action ?? ""}>
                 <option value="">Choose a bulk action</option>
                 {BULK_ACTIONS.map((a) => (
                   <option key={a} value={a}>
@@ -200,6 +223,7 @@ export default function AdminOrders() {
                     type="checkbox"
                     name="orderIds"
                     value={o.id}
+                    defaultChecked={kept.all || kept.selected.includes(o.id)}
                     id={`select-${o.id}`}
                     aria-label={`Select order #${o.shortId}`}
                   />

@@ -5,7 +5,7 @@ import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -52,6 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     }
     case INTENT.delete: {
+      await requireFreshProof(request, `/admin/coupons/${id}?confirm=delete`);
       const outcome = await deleteCoupon(id, admin);
       const flash =
         outcome === "deactivated"

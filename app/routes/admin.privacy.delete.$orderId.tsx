@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { ORDER_ID } from "~/domain/admin/order-detail";
-import { requireAdmin } from "~/server/auth.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { DELETION_MESSAGES, deleteOrderData } from "~/server/data-deletion.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -50,6 +50,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const orderId = orderIdFrom(params);
   const form = await readForm(request);
   if (form.get("intent") !== INTENT.delete) return new Response("Unknown intent", { status: 400 });
+  // Permanent: a code from the last 10 minutes, else the code page and back to this confirmation.
+  await requireFreshProof(request, `/admin/privacy/delete/${orderId}`);
   try {
     const { deleted } = await deleteOrderData({ orderId, reason: ADMIN_DELETION_REASON, actor: admin });
     if (!deleted) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });

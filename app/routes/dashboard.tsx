@@ -8,14 +8,7 @@ import { TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/content/offer";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
-import {
-  intakeFinished,
-  ORDER_INTENTS,
-  revisionRounds,
-  shortId,
-  shownIntakePercent,
-  timeline,
-} from "~/domain/orders";
+import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { claimGuestOrders, requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";

@@ -151,6 +151,7 @@ export async function startApp({
       MONGODB_URI: `${mongo}/${database}`,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
       TOKEN_SECRET: "bench-only-token-secret-fedcba9876543210xyz",
+      TWO_FACTOR_SECRET: "bench-only-two-factor-secret-0123456789xyz",
       STRIPE_PRICE_ESSENTIALS: "price_bench_essentials",
       STRIPE_PRICE_PROFESSIONAL: "price_bench_professional",
       STRIPE_PRICE_ENTERPRISE: "price_bench_enterprise",

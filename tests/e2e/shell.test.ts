@@ -137,13 +137,33 @@ describe("the shell and the server", () => {
   });
 
   it("sends security headers with a fresh script nonce and no inline style permission", async () => {
-    const [a, b] = await Promise.all([fetch(APP_URL), fetch(APP_URL)]);
+    const [a, b] = await Promise.all([fetch(`${APP_URL}/contact`), fetch(`${APP_URL}/contact`)]);
     const csp = a.headers.get("content-security-policy")!;
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    // The inline stylesheet is admitted by its hash, never by 'unsafe-inline'.
+    expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toEqual(b.headers.get("content-security-policy"));
     expect(a.headers.get("x-content-type-options")).toBe("nosniff");
     expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(a.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("keeps a page with nothing interactive for everyone, and renders it fresh for a visitor with a cookie", async () => {
+    const [a, b] = [await fetch(APP_URL), await fetch(APP_URL)];
+    for (const res of [a, b]) {
+      expect(res.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=86400");
+      expect(res.headers.get("vary")).toMatch(/Cookie/);
+      // No script, so no nonce: every copy is the same page under the same policy.
+      expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self';/);
+    }
+    const [first, second] = [await a.text(), await b.text()];
+    expect(second).toBe(first);
+    expect(first).not.toMatch(/<script|nonce=/);
+
+    const withCookie = await fetch(APP_URL, { headers: { Cookie: "anything=1" } });
+    expect(withCookie.headers.get("cache-control") ?? "").not.toContain("public");
+    expect(withCookie.headers.get("vary")).toMatch(/Cookie/);
+    expect(await withCookie.text()).toContain("<h1");
   });
 });

@@ -8,8 +8,10 @@ import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
 import * as payments from "~/routes/admin.payments";
 import * as outbox from "~/routes/admin.outbox";
+import * as security from "~/routes/admin.security._index";
+import * as resetFactor from "~/routes/admin.security.reset.$userId";
 import { readdirSync } from "node:fs";
-import { Coupon, Order, PaymentIssue } from "~/server/models/index.server";
+import { Coupon, Order, PaymentIssue, TwoFactor } from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, people, post, type Answer } from "../support/admin";
 import { useTestDatabase } from "../support/db";
 
@@ -38,9 +40,12 @@ let who: Awaited<ReturnType<typeof people>>;
 let orderId: string;
 let couponId: string;
 let issueId: string;
+/** Another admin, whose second factor nobody in the matrix may reset. */
+let otherAdminId: string;
 
 beforeAll(async () => {
   who = await people();
+  otherAdminId = who["admin with password only"].user.id;
   orderId = (await paidOrderWithSession(`matrix-${Date.now()}@example.test`)).orderId;
   couponId = String(
     (await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id,
@@ -128,6 +133,23 @@ const cells: Cell[] = [
     name: "POST /admin/outbox (retry)",
     call: (c, p) => post(outbox.action, "/admin/outbox", c, admin(p, { intent: "retry", messageId: "0".repeat(24) })),
   },
+  { name: "GET /admin/security", call: (c) => get(security.loader, "/admin/security", c) },
+  {
+    name: "POST /admin/security (end a session)",
+    call: (c, p) =>
+      post(security.action, "/admin/security", c, admin(p, { intent: "end-session", session: "x".repeat(22) })),
+  },
+  {
+    name: "GET /admin/security/reset/:id",
+    call: (c) => get(resetFactor.loader, `/admin/security/reset/${otherAdminId}`, c, { userId: otherAdminId }),
+  },
+  {
+    name: "POST /admin/security/reset/:id (reset)",
+    call: (c, p) =>
+      post(resetFactor.action, `/admin/security/reset/${otherAdminId}`, c, admin(p, { intent: "reset" }), {
+        userId: otherAdminId,
+      }),
+  },
   {
     name: "POST /admin/privacy/delete/:id (delete)",
     call: (c, p) =>
@@ -146,6 +168,8 @@ const COVERED: Record<string, string> = {
   "admin.privacy.delete.$orderId.tsx": "/admin/privacy/delete/:id",
   "admin.payments.tsx": "/admin/payments",
   "admin.outbox.tsx": "/admin/outbox",
+  "admin.security._index.tsx": "/admin/security",
+  "admin.security.reset.$userId.tsx": "/admin/security/reset/:id",
 };
 
 it("covers every admin route module", () => {
@@ -164,6 +188,7 @@ async function unchanged() {
   expect(await Coupon.exists({ _id: couponId })).toBeTruthy();
   expect(await Coupon.exists({ code: "HACKED" })).toBeNull();
   expect((await PaymentIssue.findById(issueId).lean())?.resolved_at).toBeNull();
+  expect((await TwoFactor.findById(otherAdminId).lean())?.secret).toBeTruthy();
 }
 
 describe.each(cells)("$name", ({ name, call }) => {

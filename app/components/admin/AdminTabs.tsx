@@ -13,6 +13,7 @@ export const ADMIN_TABS = [
   { id: "privacy", to: "/admin/privacy", label: "Privacy" },
   { id: "payments", to: "/admin/payments", label: "Payments" },
   { id: "outbox", to: "/admin/outbox", label: "Outbox" },
+  { id: "security", to: "/admin/security", label: "Security" },
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number]["id"];

@@ -56,6 +56,40 @@ export const BULK_MESSAGES = {
   notPaid: "not paid (pending, failed or cancelled)",
 } as const;
 
+/** Bulk status changes need fresh proof (a code from the last 10 minutes): they rewrite many orders at once. */
+export const needsFreshProof = (action: BulkAction) => action === "completed" || action === "in_progress";
+
+/**
+ * The orders list's query that brings the bulk form back as it was posted (the
+ * filters, the page, the action and the ticked orders), for the return from the
+ * code page; `keptBulk` reads it back.
+ */
+export function bulkReturnQuery(
+  filtersQuery: string,
+  kept: { action: BulkAction; orderIds: string[]; all: boolean; before?: string | null },
+): string {
+  const params = new URLSearchParams(filtersQuery.replace(/^\?/, ""));
+  if (kept.before) params.set("before", kept.before);
+  params.set("bulk", kept.action);
+  if (kept.all) params.set("all", "on");
+  for (const id of kept.orderIds.slice(0, BULK_KEEP_MAX)) params.append("selected", id);
+  return `?${params.toString()}`;
+}
+/** At most this many ticked orders travel in the return address (one page of the list holds fewer). */
+const BULK_KEEP_MAX = 100;
+
+export function keptBulk(params: URLSearchParams): { action: BulkAction | null; selected: string[]; all: boolean } {
+  const action = params.get("bulk");
+  return {
+    action: isBulkAction(action) ? action : null,
+    selected: params
+      .getAll("selected")
+      .filter((id) => OrderId.safeParse(id).success)
+      .slice(0, BULK_KEEP_MAX),
+    all: params.get("all") === "on",
+  };
+}
+
 export function isBulkAction(v: unknown): v is BulkAction {
   return typeof v === "string" && (BULK_ACTIONS as readonly string[]).includes(v);
 }

@@ -1,0 +1,79 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { useIsPending } from "~/components/hooks";
+import { findAdmin, resetAdminSecondFactor } from "~/server/admin/security.server";
+import { requireAdmin, requireFreshProof } from "~/server/auth.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { readForm } from "~/server/forms.server";
+
+export const links = adminLinks;
+
+export const meta: MetaFunction = () => [
+  { title: "Reset Second Factor | Admin" },
+  { name: "robots", content: "noindex" },
+];
+
+const INTENT = { reset: "reset" } as const;
+const NOT_FOUND = "No other admin has that id";
+
+/** Another admin, never oneself (the last admin uses the command line; see /admin/security). */
+async function targetOf(params: { userId?: string }, admin: { id: string }) {
+  const target = await findAdmin(params.userId ?? "");
+  if (!target || target.id === admin.id) throw new Response(NOT_FOUND, { status: 404 });
+  return target;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const target = await targetOf(params, admin);
+  return { target };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const target = await targetOf(params, admin);
+  const form = await readForm(request);
+  if (form.get("intent") !== INTENT.reset) return new Response("Unknown intent", { status: 400 });
+  await requireFreshProof(request, `/admin/security/reset/${target.id}`);
+  await resetAdminSecondFactor(admin, target);
+  return redirectWithFlash(
+    request,
+    "/admin/security",
+    {
+      kind: "success",
+      title: "Second Factor Reset",
+      description: `${target.email} is signed out everywhere and sets up two-factor sign-in again at the next sign-in.`,
+    },
+    { status: 303 },
+  );
+}
+
+export default function ResetSecondFactor() {
+  const { target } = useLoaderData<typeof loader>();
+  const busy = useIsPending({ intent: INTENT.reset });
+  return (
+    <>
+      <AdminHeader title="Security" current="security" />
+      <div className="wrap section admin-page">
+        <section className="card confirm" aria-labelledby="confirm-heading">
+          <h2 id="confirm-heading">Reset the second factor of {target.email}?</h2>
+          <p>
+            Their authenticator key and recovery codes are deleted and they are signed out everywhere. At their next
+            sign-in they set up a new authenticator app. Do this only when you are sure it is really them asking (call
+            them back on a number you already know).
+          </p>
+          {target.twoFactor ? null : <p className="banner">They have no second factor set up at the moment.</p>}
+          <Form method="post" className="actions">
+            <Link to="/admin/security" className="button">
+              Cancel
+            </Link>
+            <button type="submit" name="intent" value={INTENT.reset} className="button button-danger" disabled={busy}>
+              {busy ? "Resetting..." : "Reset Second Factor"}
+            </button>
+          </Form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -24,6 +24,20 @@ export default defineConfig({
         },
       },
       {
+        // Fault tests start their own app processes and stop or restart services (database restart,
+        // mail down, two instances, a restart, the local run): slow, and apart from the everyday loop.
+        resolve: { alias },
+        test: {
+          name: "fault",
+          sequence: { groupOrder: 3 },
+          include: ["tests/fault/**/*.test.ts"],
+          setupFiles: ["tests/support/service-env.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: "e2e",

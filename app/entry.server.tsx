@@ -143,7 +143,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
     log("warn", "db.unavailable", {
       method: request.method,
       path: url.pathname,
-      reason: error instanceof Error ? error.message : String(error),
+      reason: errorMessage(error),
     });
     return;
   }

@@ -300,7 +300,18 @@ async function listPrecompressed(dir) {
 const server = app.listen(port, host, () => {
   logLine("info", "server.listening", { url: `http://${host}:${port}` });
 });
+// A server that cannot listen (the port is taken) must not linger as a process that serves nothing.
+server.on("error", (error) => {
+  logLine("error", "server.listen_failed", { reason: String(error?.message ?? error) });
+  process.exit(1);
+});
 
+// Stop taking requests, let those under way finish, and leave even if a browser holds a keep-alive
+// connection open (server.close alone waits for it, so a stopped app could keep its port).
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
 }

@@ -12,7 +12,17 @@ source "$(dirname "$0")/lib.sh"
 source scripts/test-lib.sh
 
 pidfile=data/test/run/app.pid
-stop_app() { [[ -f "$pidfile" ]] && kill "$(cat "$pidfile")" 2>/dev/null || true; rm -f "$pidfile"; }
+# Stops the app and waits for it to be gone, so the next start gets the port (not the old build).
+stop_app() {
+  if [[ -f "$pidfile" ]]; then
+    local pid
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
 
 if [[ "${1:-}" == stop ]]; then
   stop_app
@@ -29,6 +39,10 @@ if [[ "${1:-}" != --no-build ]]; then
 fi
 stop_app
 start_test_app
+if ! kill -0 "$app" 2>/dev/null; then
+  say "the app did not start (is another one holding $APP_URL?): see data/test/log/app.log"
+  exit 1
+fi
 echo "$app" >"$pidfile"
 export -p | grep -E ' (NODE_ENV|PORT|APP_URL|MONGODB_URI|SMTP_URL|MAILPIT_API_URL|S3_[A-Z_]+|STRIPE_[A-Z_]+|OUTBOX_[A-Z_]+|CRON_SECRET|TEST_PORT_OFFSET)=' >data/test/env
 say "the app is up at $APP_URL (log: data/test/log/app.log); run: npm run test:one -- FILE..."

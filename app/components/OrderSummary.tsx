@@ -1,4 +1,4 @@
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import type { Quote } from "~/domain/pricing";
 
 /** The order summary beside checkout: what is bought, each price, the discount and the total. */

@@ -15,10 +15,17 @@ export function useHydrated() {
  */
 export function useIsPending({ formAction, intent }: { formAction?: string; intent?: string } = {}) {
   const navigation = useNavigation();
+  const pending = usePendingFormData();
   return (
-    navigation.state !== "idle" &&
-    navigation.formMethod?.toUpperCase() === "POST" &&
+    pending !== null &&
     (formAction === undefined || navigation.formAction === formAction) &&
-    (intent === undefined || navigation.formData?.get("intent") === intent)
+    (intent === undefined || pending.get("intent") === intent)
   );
+}
+
+/** The form data of the post useIsPending reports (to tell which row's button was pressed), or null. */
+export function usePendingFormData(): FormData | null {
+  const navigation = useNavigation();
+  const posting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  return posting ? (navigation.formData ?? null) : null;
 }

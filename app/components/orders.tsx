@@ -4,6 +4,7 @@ import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { FormAlert, FormKey } from "~/components/forms";
 import { formatDateTime } from "~/domain/dates";
+import { statusText } from "~/domain/order-status";
 import { useIsPending } from "~/components/hooks";
 import {
   FEEDBACK_MAX,
@@ -11,7 +12,6 @@ import {
   feedbackFormId,
   ORDER_INTENTS,
   ROUND_LABELS,
-  statusLabel,
   statusTone,
   type RoundView,
   type TimelineStep,
@@ -21,7 +21,7 @@ import { SendStatus } from "~/components/connection";
 /** Pieces of the customer's view of an order, shared by /dashboard and /order-status. */
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`status status-${statusTone(status)}`}>{statusLabel(status)}</span>;
+  return <span className={`status status-${statusTone(status)}`}>{statusText(status)}</span>;
 }
 
 export function ProgressBar({ label, percent }: { label: string; percent: number }) {

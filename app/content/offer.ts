@@ -60,8 +60,3 @@ export const INCLUDED = [
   "Up to 3 rounds of revisions",
   "You own your website",
 ] as const;
-
-/** Dollars for display: 30000 -> "$300.00". */
-export function formatCents(cents: number): string {
-  return `$${(cents / 100).toLocaleString("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}

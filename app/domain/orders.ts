@@ -1,6 +1,6 @@
 import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
-import { DAY_MS, EXPIRING_SOON_DAYS } from "./tokens";
+import { linkPhase, type LinkPhase } from "./tokens";
 import { isPaid } from "./order-status";
 
 /**
@@ -16,9 +16,6 @@ export type Round = (typeof ROUNDS)[number];
 
 /** Order ids are shown as their first 8 characters. */
 export const shortId = (id: string) => id.slice(0, 8);
-
-/** Status text is upper-case with underscores as spaces. */
-export const statusLabel = (status: string) => status.replace(/_/g, " ").toUpperCase();
 
 export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey";
 /** Customer pages: paid and completed green, pending yellow, in progress blue, failed and cancelled red. */
@@ -203,16 +200,13 @@ export const ACCESS_LABELS: Record<AccessState, string> = {
   none: "No link",
 };
 
-/** Whole days left, rounded up (a link with 2 hours left has 1 day). */
-export const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+const ACCESS_STATES: Record<LinkPhase, AccessState> = { valid: "active", expiring: "expiring", expired: "expired" };
 
-/** The customer's view of their intake link: Expired at 0 or fewer days left, Expiring Soon at 1 to 3, Active otherwise. */
+/** The customer's view of their intake link: none, submitted once used, else its phase (domain/tokens.ts linkPhase). */
 export function accessState(token: { expires_at: Date; used: boolean } | null, now = new Date()): AccessState {
   if (!token) return "none";
   if (token.used) return "submitted";
-  const days = daysLeft(token.expires_at, now);
-  if (days <= 0) return "expired";
-  return days <= EXPIRING_SOON_DAYS ? "expiring" : "active";
+  return ACCESS_STATES[linkPhase(token.expires_at, now)];
 }
 
 export const ORDER_STATUS_MESSAGES = {
@@ -237,4 +231,4 @@ export const ORDER_INTENTS = {
 } as const;
 
 /** Each feedback form's id, so a page with several shows the errors on the one that was posted. */
-export const feedbackFormId = (orderId: string, round: number) => `feedback-${orderId.slice(0, 8)}-${round}`;
+export const feedbackFormId = (orderId: string, round: number) => `feedback-${shortId(orderId)}-${round}`;

@@ -1,4 +1,5 @@
 import { INTAKE_ESTIMATED_MINUTES, STEPS, TOTAL_STEPS } from "./intake/steps";
+import { DAY_MS, HOUR_MS } from "./dates";
 
 /**
  * Smart reminders: which nudge, if any, an order's customer is due. Pure: the
@@ -41,9 +42,6 @@ export const REMINDER_RULES = {
 
 /** Orders in these states are being worked on; reminders go only to them. */
 export const REMINDABLE_STATUSES = ["paid", "in_progress"] as const;
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export type SentReminder = { kind: ReminderKind; round: number | null; sentAt: Date };
 

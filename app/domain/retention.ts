@@ -1,10 +1,9 @@
+import { DAY_MS, HOUR_MS } from "./dates";
+
 /**
  * How long we keep things (the privacy page's promise), as plain rules the cron
  * route applies. Pure: no I/O.
  */
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 /** The customer's choice on intake step 12: 30 days, 1 year, or permanently (null: never deleted). */
 export const RETENTION_DAYS = { "30days": 30, "1year": 365, permanent: null } as const;

@@ -1,9 +1,10 @@
+import { DAY_MS } from "./dates";
+
 /**
  * Access tokens in e-mailed links (spec 1 "Intake token", spec 2 "Intake token"):
  * their purposes, lifetimes and states. Pure; the server module
  * `server/tokens.server.ts` issues, stores and checks them.
  */
-export const DAY_MS = 86_400_000;
 
 /**
  * What a token opens. Each purpose has its own tokens and its own cookie, so the
@@ -24,11 +25,26 @@ export const MAX_SELF_RENEWALS = 3;
 export type TokenFacts = { expires_at: Date; used: boolean };
 export type TokenStateName = "valid" | "expired" | "used";
 
+/** Whole days a link has left, rounded up (a link with 2 hours left has 1 day). */
+export const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+
+export type LinkPhase = "valid" | "expiring" | "expired";
+
+/**
+ * The one rule for a link's time, which the customer's and the admin's views name
+ * in their own words: expired from the moment of its expiry, expiring soon with
+ * EXPIRING_SOON_DAYS or fewer (rounded-up) days left, valid otherwise.
+ */
+export function linkPhase(expiresAt: Date, now: Date): LinkPhase {
+  const days = daysLeft(expiresAt, now);
+  if (days <= 0) return "expired";
+  return days <= EXPIRING_SOON_DAYS ? "expiring" : "valid";
+}
+
 /** Used (the intake was submitted) wins over expired; a token is expired from the moment of its expiry. */
 export function tokenState(token: TokenFacts, now = new Date()): TokenStateName {
   if (token.used) return "used";
-  if (token.expires_at.getTime() <= now.getTime()) return "expired";
-  return "valid";
+  return linkPhase(token.expires_at, now) === "expired" ? "expired" : "valid";
 }
 
 /** The shape of every token we issue (256 bits, base64url); anything else is refused before a lookup. */

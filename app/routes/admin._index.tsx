@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
+import { useIsPending } from "~/components/hooks";
 import {
   BULK_ACTION_LABELS,
   BULK_ACTIONS,
@@ -28,7 +29,7 @@ import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/a
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { countOf } from "~/domain/words";
 
 export const links = adminLinks;
@@ -92,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = await runBulkAction(action, ids, admin);
     return redirectWithFlash(request, back, { kind: "success", title: message }, { status: 303 });
   } catch (error) {
-    log("error", "admin.bulk_failed", { action, reason: error instanceof Error ? error.message : String(error) });
+    log("error", "admin.bulk_failed", { action, reason: errorMessage(error) });
     return fail(BULK_MESSAGES.failed);
   }
 }
@@ -100,8 +101,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminOrders() {
   const { filters, page, total, anyOrders, cards, weeks, kept, before } = useLoaderData<typeof loader>();
   const rows = page.rows;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending();
   const active = hasActiveFilters(filters);
   const listRef = useRef<HTMLUListElement>(null);
   const toggleAll = (checked: boolean) =>

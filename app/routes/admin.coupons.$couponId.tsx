@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
@@ -107,5 +108,14 @@ export default function EditCoupon() {
         )}
       </div>
     </>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <AdminErrorBoundary
+      notFound={COUPON_FORM_MESSAGES.notFound}
+      back={{ to: "/admin/coupons", label: "Back to coupons" }}
+    />
   );
 }

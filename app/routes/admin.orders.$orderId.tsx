@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTabs";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
-import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
@@ -15,8 +15,8 @@ import {
   DRAFT_URL_MESSAGES,
   draftUrlRefused,
   DraftUrlSchema,
-  ORDER_ID,
   ORDER_INTENT,
+  orderIdParam,
   parseDetailTab,
   RevisionRoundSchema,
   RevisionToggleSchema,
@@ -44,7 +44,7 @@ import { RevisionError, setRevisionRound } from "~/server/admin/revisions.server
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash, type FlashKind } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
-import { log } from "~/server/log.server";
+import { errorMessage, log } from "~/server/log.server";
 import { reminderHistory, sendReminder } from "~/server/reminders.server";
 
 export const links = adminLinks;
@@ -54,15 +54,9 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { name: "robots", content: "noindex" },
 ];
 
-function orderIdFrom(params: { orderId?: string }): string {
-  const id = params.orderId ?? "";
-  if (!ORDER_ID.test(id)) throw new Response(DETAIL_MESSAGES.notFound, { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const orderId = orderIdFrom(params);
+  const orderId = orderIdParam(params);
   const query = new URL(request.url).searchParams;
   const [detail, reminders] = await Promise.all([
     loadOrderDetail(orderId, { historyCursor: cursorParam(query, HISTORY_PAGE_PARAM) }),
@@ -91,7 +85,7 @@ type IntentArgs = {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const orderId = orderIdFrom(params);
+  const orderId = orderIdParam(params);
   // Edit Data posts every intake field, list fields as JSON of up to 20,000 characters each.
   const form = await readForm(request, { maxBytes: 512 * 1024 });
   const flash: IntentArgs["flash"] = (kind, title, description, tab) =>
@@ -127,7 +121,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     log("error", "admin.order_action_failed", {
       order_id: orderId,
       intent: String(intent),
-      reason: error instanceof Error ? error.message : String(error),
+      reason: errorMessage(error),
     });
     const title =
       intent === ORDER_INTENT.renewToken
@@ -455,23 +449,5 @@ export default function AdminOrder() {
 }
 
 export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <section className="admin-hero">
-            <div className="wrap">
-              <h1>{DETAIL_MESSAGES.notFound}</h1>
-              <p className="lead">There is no order at this address: it may have been mistyped.</p>
-              <p>
-                <Link to="/admin" className="button">
-                  Back to orders
-                </Link>
-              </p>
-            </div>
-          </section>
-        ),
-      }}
-    />
-  );
+  return <AdminErrorBoundary notFound={DETAIL_MESSAGES.notFound} back={{ to: "/admin", label: "Back to orders" }} />;
 }

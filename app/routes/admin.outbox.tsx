@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
+import { usePendingFormData } from "~/components/hooks";
 import {
   OUTBOX_INTENTS,
   OUTBOX_MESSAGES,
@@ -67,8 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminOutbox() {
   const { counts, status, page } = useLoaderData<typeof loader>();
   const messages = page.rows;
-  const navigation = useNavigation();
-  const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
+  const busyId = usePendingFormData()?.get("messageId");
   return (
     <>
       <AdminHeader

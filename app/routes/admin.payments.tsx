@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
+import { useIsPending } from "~/components/hooks";
 import {
   PAYMENT_ISSUE_TEXT,
   PAYMENT_MESSAGES,
@@ -90,7 +91,7 @@ function IssueFacts({ issue }: { issue: PaymentIssueRow }) {
 export default function AdminPayments() {
   const { open: openPage, resolved: resolvedPage } = useLoaderData<typeof loader>();
   const [open, resolved] = [openPage.rows, resolvedPage.rows];
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending();
   return (
     <>
       <AdminHeader title="Admin Panel" current="payments" />

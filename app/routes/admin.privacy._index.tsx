@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { shortId } from "~/domain/orders";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "~/domain/dates";
 import { adminLinks, AdminHeader, SubTabs } from "~/components/admin/AdminTabs";
@@ -80,7 +81,7 @@ export default function AdminPrivacy() {
                       <td>{a.action}</td>
                       <td>{a.privacyLevel}</td>
                       <td className="mono">
-                        {a.orderId ? <Link to={`/admin/orders/${a.orderId}`}>{a.orderId.slice(0, 8)}</Link> : "-"}
+                        {a.orderId ? <Link to={`/admin/orders/${a.orderId}`}>{shortId(a.orderId)}</Link> : "-"}
                       </td>
                       <td>{a.aiProvider ?? "-"}</td>
                     </tr>
@@ -115,7 +116,7 @@ export default function AdminPrivacy() {
                       <td>
                         <Link
                           to={`/admin/privacy/delete/${r.orderId}`}
-                          aria-label={`Delete data for ${r.businessName ?? r.orderId.slice(0, 8)}`}
+                          aria-label={`Delete data for ${r.businessName ?? shortId(r.orderId)}`}
                         >
                           Delete Data
                         </Link>

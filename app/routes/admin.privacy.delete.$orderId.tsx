@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
-import { ORDER_ID } from "~/domain/admin/order-detail";
+import { useIsPending } from "~/components/hooks";
+import { orderIdParam } from "~/domain/admin/order-detail";
+import { shortId } from "~/domain/orders";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
-import { DELETION_MESSAGES, deleteOrderData } from "~/server/data-deletion.server";
+import { DELETION_MESSAGES, deleteOrderData, deletionPreview } from "~/server/data-deletion.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { log } from "~/server/log.server";
-import { connectDb } from "~/server/db.server";
-import { IntakeSubmission, Order } from "~/server/models/index.server";
+import { errorMessage, log } from "~/server/log.server";
 
 export const links = adminLinks;
 
@@ -21,35 +22,19 @@ const INTENT = { delete: "delete" } as const;
 /** The reason recorded for a deletion an admin confirms (spec 2 section 7). */
 export const ADMIN_DELETION_REASON = "Admin-initiated deletion";
 
-function orderIdFrom(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!ORDER_ID.test(id)) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const orderId = orderIdFrom(params);
-  await connectDb();
-  const [order, submission] = await Promise.all([
-    Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(),
-    IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean(),
-  ]);
-  if (!order) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
-  return {
-    orderId,
-    shortId: orderId.slice(0, 8),
-    email: order.email,
-    businessName: submission?.business_name ?? null,
-    alreadyDeleted: Boolean(order.data_deleted_at),
-  };
+  const orderId = orderIdParam(params);
+  const preview = await deletionPreview(orderId);
+  if (!preview) throw new Response(DELETION_MESSAGES.notFound, { status: 404 });
+  return { orderId, shortId: shortId(orderId), ...preview };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const orderId = orderIdFrom(params);
+  const orderId = orderIdParam(params);
   const form = await readForm(request);
-  if (form.get("intent") !== INTENT.delete) return new Response("Unknown intent", { status: 400 });
+  if (form.get("intent") !== INTENT.delete) throw new Response("Unknown intent", { status: 400 });
   // Permanent: a code from the last 10 minutes, else the code page and back to this confirmation.
   await requireFreshProof(request, `/admin/privacy/delete/${orderId}`);
   try {
@@ -59,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (error instanceof Response) throw error;
     log("error", "privacy.delete_failed", {
       order_id: orderId,
-      reason: error instanceof Error ? error.message : String(error),
+      reason: errorMessage(error),
     });
     return redirectWithFlash(
       request,
@@ -78,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ConfirmDataDeletion() {
   const d = useLoaderData<typeof loader>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending();
   return (
     <>
       <AdminHeader title="Admin Panel" current="privacy" />
@@ -109,5 +94,14 @@ export default function ConfirmDataDeletion() {
         </section>
       </div>
     </>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <AdminErrorBoundary
+      notFound={DELETION_MESSAGES.notFound}
+      back={{ to: "/admin/privacy?tab=deletions", label: "Back to privacy" }}
+    />
   );
 }

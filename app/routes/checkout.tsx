@@ -9,7 +9,7 @@ import { LiveRegion } from "~/components/LiveRegion";
 import { OrderSummary } from "~/components/OrderSummary";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { findPackage } from "~/content/packages";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { findOfflineOrder } from "~/server/checkout.server";
 import { standInsAllowed } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";

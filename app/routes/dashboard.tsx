@@ -5,12 +5,12 @@ import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { TwoFactorCard } from "~/components/account";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { VERIFY_INTENTS } from "~/domain/account";
 import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
-import { claimGuestOrders, requireUser } from "~/server/auth.server";
+import { requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
@@ -24,7 +24,6 @@ export const meta: MetaFunction = () => [
 /** /dashboard: the signed-in customer's own orders, newest first, and their maintenance plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (user.emailVerified) await claimGuestOrders({ _id: user.id, email: user.email, email_verified_at: new Date() });
   const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
   const plan = planOf(subscription);
   return {

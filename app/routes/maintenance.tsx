@@ -5,7 +5,7 @@ import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { findPlan, MAINTENANCE_GUARANTEE, MAINTENANCE_PLANS } from "~/content/maintenance";
 import { pageMeta } from "~/content/meta";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { getUser, requireUser } from "~/server/auth.server";

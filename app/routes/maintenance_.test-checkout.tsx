@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { findPlan } from "~/content/maintenance";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { requireUser } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import {

@@ -5,7 +5,7 @@ import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
@@ -13,7 +13,6 @@ import {
   ACCESS_LABELS,
   accessState,
   customerCompleteness,
-  daysLeft,
   INTAKE_COMPLETE_MESSAGE,
   intakeFinished,
   ORDER_INTENTS,
@@ -23,7 +22,7 @@ import {
   shownIntakePercent,
   timeline,
 } from "~/domain/orders";
-import { TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
+import { daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   loadOrderStatus,

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { PACKAGE_MAINTENANCE_PLAN } from "~/content/maintenance";
 import { pageMeta } from "~/content/meta";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { PACKAGE_COMPARISON, PACKAGES, packagePrice, WITH_MAINTENANCE_DISCOUNT_PERCENT } from "~/content/packages";
 import { STATIC_PAGE } from "~/components/static-page";
 

@@ -5,7 +5,7 @@ import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
 import { connectDb } from "./db.server";
-import { getEnv } from "./env.server";
+import { absoluteUrl } from "./env.server";
 import { cookieOptions, readCookie } from "./cookies.server";
 import { notePrivateRead } from "./private-response.server";
 import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.server";
@@ -109,7 +109,6 @@ async function createStripeSession(
   userId: string | null,
 ): Promise<string> {
   const stripe = getStripe()!;
-  const base = getEnv().APP_URL;
   const item = (name: string, amount: number) => ({
     quantity: 1,
     price_data: { currency: "aud", unit_amount: amount, product_data: { name } },
@@ -148,8 +147,8 @@ async function createStripeSession(
       client_reference_id: orderId,
       metadata: { order_id: orderId },
       discounts,
-      success_url: `${base}/order-success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${base}/checkout`,
+      success_url: absoluteUrl("/order-success?session_id={CHECKOUT_SESSION_ID}"),
+      cancel_url: absoluteUrl("/checkout"),
       // An abandoned session expires in an hour, freeing its coupon use (checkout.session.expired).
       expires_at: Math.floor(Date.now() / 1000) + 60 * 60,
     },

@@ -10,7 +10,7 @@ import { ContactMessage } from "./models/index.server";
  * Queues the e-mail to the business (reply-to the sender), then stores the
  * message under the same id. In that order, a stored message always has its
  * e-mail: the database failing between the two inserts (measured in
- * tests/integration/fault-database-restart.test.ts) leaves at most an e-mail
+ * tests/fault/fault-database-restart.test.ts) leaves at most an e-mail
  * whose copy was not kept, never a message nobody is told about. The outbox
  * retries the e-mail until the mail server takes it.
  */

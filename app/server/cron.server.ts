@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "./env.server";
-import { log } from "./log.server";
+import { errorMessage, log } from "./log.server";
 import { outboxCounts } from "./mail/outbox.server";
 import { runReminders } from "./reminders.server";
 import { deleteExpiredIntakeData, purgeExpiredRecords } from "./retention.server";
@@ -25,7 +25,7 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<Part<T>> {
   try {
     return { ok: true, result: await run() };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     log("error", "cron.part_failed", { part: name, reason });
     return { ok: false, error: `${name} failed` };
   }

@@ -1,3 +1,4 @@
+import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { connectDb, isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
 import {
@@ -18,8 +19,23 @@ export const DELETION_MESSAGES = {
     description: "The customer's personal data was permanently deleted; the order's financial record was kept.",
   },
   failed: "Failed to delete data",
-  notFound: "Order not found",
+  notFound: ORDER_NOT_FOUND,
 } as const;
+
+/** What the admin's Confirm Data Deletion page names: the order's address and business; null when there is no order. */
+export async function deletionPreview(orderId: string) {
+  await connectDb();
+  const [order, submission] = await Promise.all([
+    Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(),
+    IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean(),
+  ]);
+  if (!order) return null;
+  return {
+    email: order.email,
+    businessName: submission?.business_name ?? null,
+    alreadyDeleted: Boolean(order.data_deleted_at),
+  };
+}
 
 /** The anonymised address an order keeps once its customer's data is gone. */
 export const DELETED_EMAIL = "deleted@deleted.invalid";

@@ -1,5 +1,6 @@
 import { connectDb } from "./db.server";
-import { getEnv } from "./env.server";
+import { shortId } from "~/domain/orders";
+import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
 import { IntakeSubmission, Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
@@ -31,7 +32,7 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 
 /** An uploaded file's link as the customer can open it (a path on this site, made absolute). */
 function fileLink(url: unknown): unknown {
-  return typeof url === "string" && url.startsWith("/") ? `${getEnv().APP_URL.replace(/\/$/, "")}${url}` : url;
+  return typeof url === "string" && url.startsWith("/") ? absoluteUrl(url) : url;
 }
 
 function intakeAnswers(doc: Record<string, unknown>) {
@@ -139,7 +140,7 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
     })),
     reminders,
   };
-  return { filename: `order-${order._id.slice(0, 8)}-data.json`, json: JSON.stringify(data, null, 2) };
+  return { filename: `order-${shortId(order._id)}-data.json`, json: JSON.stringify(data, null, 2) };
 }
 
 /** The download response: a JSON file the browser saves, never cached. */

@@ -72,7 +72,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /**
  * The driver's own recovery, watched. After a database restart the driver normally sees the
  * server again within a second. About once in six FerretDB restarts (the fault test
- * tests/integration/fault-database-restart.test.ts) it never does: its server monitor stops
+ * tests/fault/fault-database-restart.test.ts) it never does: its server monitor stops
  * checking, and every query fails server selection with the closed connection's old error,
  * until the process restarts (mongoose#14715 reports the same against MongoDB). So: once
  * queries have failed as unavailable for RECYCLE_AFTER_MS, a fresh connection asks the

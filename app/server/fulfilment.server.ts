@@ -1,13 +1,14 @@
 import mongoose from "mongoose";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
+import { claimGuestOrders } from "./auth.server";
 import { keepCouponUse, releaseCouponUse } from "./coupons.server";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { getEnv } from "./env.server";
+import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
 import { orderConfirmation } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { Fulfilment, Order, PaymentIssue } from "./models/index.server";
-import type { PaymentIssueKind } from "./models/payment-issue.server";
+import { Fulfilment, Order, PaymentIssue, User } from "./models/index.server";
+import type { PaymentIssueKind } from "~/domain/admin/payments";
 import { issueToken } from "./tokens.server";
 
 export type Payment = {
@@ -19,10 +20,9 @@ export type Payment = {
 
 /** The links a paid order's e-mail carries: each page with its own token. */
 export function orderLinks(tokens: { intake: string; status: string }) {
-  const base = getEnv().APP_URL;
   return {
-    intakeUrl: `${base}/intake-form?token=${encodeURIComponent(tokens.intake)}`,
-    statusUrl: `${base}/order-status?access_token=${encodeURIComponent(tokens.status)}`,
+    intakeUrl: absoluteUrl(`/intake-form?token=${encodeURIComponent(tokens.intake)}`),
+    statusUrl: absoluteUrl(`/order-status?access_token=${encodeURIComponent(tokens.status)}`),
   };
 }
 
@@ -110,6 +110,11 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
     // Already fulfilled (a retry or a race): carry on, every later step is idempotent.
   }
   await markPaid(payment, order);
+  // Paid as a guest with the address of a confirmed account: the order joins it now (viewing the dashboard writes nothing).
+  if (!order.user_id) {
+    const account = await User.findOne({ email: order.email }, { email: 1, email_verified_at: 1 }).lean();
+    if (account) await claimGuestOrders(account);
+  }
 
   const token = await intakeTokenFor(payment.orderId);
   const statusToken = await statusTokenFor(payment.orderId);

@@ -14,8 +14,8 @@ import {
 } from "~/domain/reminders";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { connectDb, isDuplicateKeyError } from "./db.server";
-import { getEnv } from "./env.server";
-import { log } from "./log.server";
+import { intakeLink, statusLink } from "./fulfilment.server";
+import { errorMessage, log } from "./log.server";
 import {
   intakeIncompleteReminder,
   intakeNotStartedReminder,
@@ -174,14 +174,13 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
  * order-status page, where feedback is given (a status token never opens the form).
  */
 async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, now: Date) {
-  const base = getEnv().APP_URL;
   if (choice.kind === "revision_available") {
     const status = await issueToken({ orderId: g.order._id, purpose: "status", issueKey: key, now });
-    const statusUrl = `${base}/order-status?access_token=${encodeURIComponent(status)}`;
+    const statusUrl = statusLink(status);
     return revisionAvailableReminder({ round: choice.round ?? 1, statusUrl, draftUrl: g.order.draft_url ?? null });
   }
   const token = await issueToken({ orderId: g.order._id, purpose: "intake", issueKey: key, now });
-  const intakeUrl = `${base}/intake-form?token=${encodeURIComponent(token)}`;
+  const intakeUrl = intakeLink(token);
   const linkExpiresAt = addDays(now, TOKEN_VALID_DAYS.intake);
   const remaining = intakeRemaining(g.furthestStep);
   switch (choice.kind) {
@@ -348,7 +347,7 @@ export async function runReminders(now = new Date()): Promise<ReminderRunSummary
         log("error", "reminder.failed", {
           order_id: g.order._id,
           kind: decision.kind,
-          reason: error instanceof Error ? error.message : String(error),
+          reason: errorMessage(error),
         });
       }
     }

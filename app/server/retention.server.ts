@@ -3,7 +3,7 @@ import { purgeBefore, PURGE_AFTER, RETENTION_DELETION_REASON, retentionCutoffs }
 import { deleteOrderData } from "./data-deletion.server";
 import { connectDb } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
-import { log } from "./log.server";
+import { errorMessage, log } from "./log.server";
 import {
   AccountToken,
   CouponRedemption,
@@ -45,7 +45,7 @@ export async function deleteExpiredIntakeData(now = new Date()): Promise<Retenti
         summary.failed++;
         log("error", "retention.delete_failed", {
           order_id,
-          reason: error instanceof Error ? error.message : String(error),
+          reason: errorMessage(error),
         });
       }
     }

@@ -3,7 +3,7 @@ import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/mai
 import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
-import { log } from "./log.server";
+import { errorMessage, log } from "./log.server";
 import { Subscription } from "./models/index.server";
 import { getStripe, type Stripe } from "./stripe.server";
 
@@ -142,7 +142,7 @@ export async function startSubscription(
   } catch (error) {
     log("error", "subscription.checkout_failed", {
       plan: plan.id,
-      reason: error instanceof Error ? error.message : String(error),
+      reason: errorMessage(error),
     });
     return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
   }
@@ -162,7 +162,7 @@ export async function openPortal(userId: string): Promise<SubscribeResult> {
     });
     return { redirectTo: portal.url };
   } catch (error) {
-    log("error", "subscription.portal_failed", { reason: error instanceof Error ? error.message : String(error) });
+    log("error", "subscription.portal_failed", { reason: errorMessage(error) });
     return { error: SUBSCRIPTION_MESSAGES.portalFailed };
   }
 }

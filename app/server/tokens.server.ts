@@ -42,7 +42,6 @@ import {
   EXPIRING_SOON_DAYS,
   MAX_SELF_RENEWALS,
   RENEWAL_DAYS,
-  TOKEN_MESSAGES,
   TOKEN_PATTERN,
   TOKEN_VALID_DAYS,
   tokenState,
@@ -61,6 +60,7 @@ export type TokenDoc = {
   _id: string;
   order_id: string;
   purpose: string;
+  issue_key: string;
   expires_at: Date;
   used: boolean;
   auto_renewed_count: number;
@@ -136,6 +136,17 @@ export async function issueToken(input: {
       `The ${input.purpose} token for ${input.issueKey} was issued under a TOKEN_SECRET no longer listed`,
     );
   return token;
+}
+
+/**
+ * The token a stored link was issued as, derived again from its event (tokens are never
+ * stored), without a write: for showing a link that exists. Null when it was issued under a
+ * TOKEN_SECRET no longer listed.
+ */
+export function linkToken(doc: Pick<TokenDoc, "_id" | "purpose" | "issue_key">): string | null {
+  const purpose = doc.purpose as TokenPurpose;
+  const candidates = getEnv().TOKEN_SECRETS.map((secret) => deriveToken(secret, purpose, doc.issue_key));
+  return candidates.find((token) => hashToken(token) === doc._id) ?? null;
 }
 
 function stateOf(token: TokenDoc | null, purpose: TokenPurpose, now = new Date()): TokenState {
@@ -222,12 +233,6 @@ export async function requireTokenSession(request: Request, purpose: TokenPurpos
   const state = await tokenSession(request, purpose);
   if (!state || state.state === "invalid") {
     const { to, flash } = PURPOSES[purpose].denied;
-    // The order-status page is its own fallback: it answers 401 with the message instead of redirecting to itself.
-    if (new URL(request.url).pathname === to)
-      throw new Response(TOKEN_MESSAGES.statusTokenRequired.description, {
-        status: 401,
-        statusText: TOKEN_MESSAGES.statusTokenRequired.title,
-      });
     throw flash ? await redirectWithFlash(request, to, flash) : redirect(to);
   }
   return state;

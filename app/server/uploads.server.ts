@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { getEnv } from "./env.server";
+import { absoluteUrl } from "./env.server";
 import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "./forms.server";
 import { cleanImage } from "./images.server";
 import { errorMessage, log } from "./log.server";
@@ -129,7 +129,7 @@ export async function storeUploads(
       outcome.errors.push(`${label} could not be saved just now. Please try again, or continue without it.`);
       continue;
     }
-    outcome.stored.push({ id, key, thumbKey, url: `${getEnv().APP_URL}${uploadPath(key)}`, fileName: label });
+    outcome.stored.push({ id, key, thumbKey, url: absoluteUrl(uploadPath(key)), fileName: label });
   }
   return outcome;
 }

@@ -23,7 +23,11 @@ const sizes = process.argv
   .slice(2)
   .map(Number)
   .filter((n) => n > 0);
-const SIZES = sizes.length ? sizes : [1000, 10_000];
+const fromEnv = (process.env.BENCH_SIZES ?? "")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
+const SIZES = sizes.length ? sizes : fromEnv.length ? fromEnv : [1000, 10_000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const base = new URL(process.env.MONGODB_URI ?? "mongodb://127.0.0.1:22017/x");
 const STATUSES = [

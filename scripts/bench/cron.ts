@@ -11,8 +11,8 @@ import { runCron } from "~/server/cron.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { ensureIndexes, IntakeSubmission, IntakeToken, Order, ReminderLog } from "~/server/models/index.server";
 
-const sizes = process.argv
-  .slice(2)
+// Sizes from the arguments, else BENCH_SIZES (as the other benchmarks take them), else 1000.
+const sizes = (process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SIZES ?? "1000").split(","))
   .map(Number)
   .filter((n) => n > 0);
 if (!process.env.MONGODB_URI || sizes.length === 0) {
@@ -41,8 +41,9 @@ async function seed(n: number) {
       revision_1_enabled: state === 2,
     });
     tokens.push({
+      _id: createHash("sha256").update(randomBytes(32)).digest("hex"), // as issued: the token's SHA-256
       order_id: _id,
-      token_hash: createHash("sha256").update(randomBytes(16)).digest("hex"),
+      purpose: "intake",
       issue_key: `paid:${_id}`,
       expires_at: new Date(now + 6 * 24 * H),
       used: state === 2,

@@ -10,6 +10,7 @@ import { getUser, requestPasswordReset, SIGN_IN_LIMITS, SLOW_SIGN_IN_MS } from "
 import { AccountToken, Order, OutboxMessage, Session, User } from "~/server/models/index.server";
 import { SESSION_IDLE_MS } from "~/server/session.server";
 import { flashOf, type Answer } from "../support/admin";
+import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 import { messagesTo } from "../support/mailpit";
@@ -409,6 +410,26 @@ describe("e-mail confirmation and guest orders", () => {
         ),
       ),
     ).toBe(400);
+  });
+
+  it("joins a guest order paid with a confirmed account's address at payment; viewing the dashboard writes nothing", async () => {
+    const { user, email: address, cookie } = await signedInUser();
+    // Confirmed: a guest order paid with the address joins the account when it is paid.
+    await User.updateOne({ _id: user.id }, { $set: { email_verified_at: new Date() } });
+    const { orderId } = await paidOrder(address);
+    expect((await Order.findById(orderId).lean())?.user_id).toBe(user.id);
+    // An order that is not paid through fulfilment stays a guest order, however often the dashboard is viewed.
+    const stray = await Order.create({ email: address, amount_total: 30_000, status: "paid" });
+    const dash = (await get(dashboardLoader as Handler, "http://localhost/dashboard", cookie)) as unknown as {
+      orders: { id: string }[];
+    };
+    expect(dash.orders.map((o) => o.id)).toEqual([orderId]);
+    expect((await Order.findById(stray._id).lean())?.user_id).toBeNull();
+
+    // Not confirmed: the payment leaves the order a guest order.
+    const other = await signedInUser();
+    const unconfirmed = await paidOrder(other.email);
+    expect((await Order.findById(unconfirmed.orderId).lean())?.user_id).toBeNull();
   });
 
   it("counts the confirmation page's password guesses against the account's sign-in limit", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk";
 import { weeklySeries } from "~/domain/admin/chart";
 import { percentChange, summaryCards, type FigureRow } from "~/domain/admin/figures";

@@ -12,11 +12,11 @@ import {
   shownIntakePercent,
   revisionRounds,
   shortId,
-  statusLabel,
   statusTone,
   timeline,
   type OrderView,
 } from "~/domain/orders";
+import { statusText } from "~/domain/order-status";
 import { latestState } from "~/domain/subscriptions";
 
 const DAY = 86_400_000;
@@ -164,7 +164,7 @@ describe("intake access state", () => {
 describe("order display", () => {
   it("shows ids as 8 characters and statuses in upper case with colours", () => {
     expect(shortId("0f8fad5b-d9cb-469f-a165-70867728950e")).toBe("0f8fad5b");
-    expect(statusLabel("in_progress")).toBe("IN PROGRESS");
+    expect(statusText("in_progress")).toBe("IN PROGRESS");
     expect(["paid", "pending", "in_progress", "completed", "cancelled", "failed"].map(statusTone)).toEqual([
       "green",
       "yellow",

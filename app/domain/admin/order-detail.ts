@@ -42,6 +42,9 @@ export const DRAFT_URL_MESSAGES = {
   tooLong: "The draft URL must be at most 2000 characters",
 } as const;
 
+/** What every admin page about one order says when there is no such order. */
+export const ORDER_NOT_FOUND = "Order not found";
+
 /** The flash messages (title and description) of the order detail page's actions. */
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
@@ -52,7 +55,7 @@ export const DETAIL_MESSAGES = {
   }),
   renewFailed: "Failed to renew token. Please try again.",
   noToken: "This order has no intake link yet: send a reminder to issue one.",
-  notFound: "Order not found",
+  notFound: ORDER_NOT_FOUND,
   saveError: "Save Error",
   editSaveError: "Error Saving",
   noPrompt: "No prompt",
@@ -73,7 +76,7 @@ export const ADMIN_REVISION_MESSAGES = {
   }),
   disabled: (round: Round) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
   notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
-  notFound: "Order not found",
+  notFound: ORDER_NOT_FOUND,
 } as const;
 
 /** The flash for a draft URL the schema refused: an empty one has its own title (spec 2 section 5). */
@@ -115,3 +118,10 @@ export function revisionToggleLabel(round: number): string {
 
 /** Order ids are UUIDs; anything else is not an order. */
 export const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The order id of an admin page's URL (`$orderId`); anything that is not one is that page's 404. */
+export function orderIdParam(params: { orderId?: string }): string {
+  const id = params.orderId ?? "";
+  if (!ORDER_ID.test(id)) throw new Response(ORDER_NOT_FOUND, { status: 404 });
+  return id;
+}

@@ -1,5 +1,8 @@
 import * as z from "../zod";
-import type { PaymentIssueKind } from "~/server/models/payment-issue.server";
+
+/** What can be wrong with a payment that the Payments tab lists. */
+export const PAYMENT_ISSUE_KINDS = ["amount_mismatch", "coupon_over_redeemed"] as const;
+export type PaymentIssueKind = (typeof PAYMENT_ISSUE_KINDS)[number];
 
 /** Each kind of payment issue in plain words, as the Payments tab names it. */
 export const PAYMENT_ISSUE_TEXT: Record<PaymentIssueKind, { label: string; help: string }> = {

@@ -1,15 +1,18 @@
+import { linkPhase, type LinkPhase } from "../tokens";
+
 /** The admin's view of an intake token (spec 2 section 4). */
-export const EXPIRING_SOON_DAYS = 3;
-const DAY_MS = 86_400_000;
 
 export type AdminTokenState = "No Token" | "Expired" | "Expiring Soon" | "Valid";
 
-/** No token; Expired past its expiry; Expiring Soon with 3 or fewer rounded-up days left; otherwise Valid. */
+const ADMIN_TOKEN_STATES: Record<LinkPhase, AdminTokenState> = {
+  valid: "Valid",
+  expiring: "Expiring Soon",
+  expired: "Expired",
+};
+
+/** No token, or the link's phase (domain/tokens.ts linkPhase) in the admin's words. */
 export function adminTokenState(expiresAt: Date | null, now: Date): AdminTokenState {
-  if (!expiresAt) return "No Token";
-  const left = expiresAt.getTime() - now.getTime();
-  if (left <= 0) return "Expired";
-  return Math.ceil(left / DAY_MS) <= EXPIRING_SOON_DAYS ? "Expiring Soon" : "Valid";
+  return expiresAt ? ADMIN_TOKEN_STATES[linkPhase(expiresAt, now)] : "No Token";
 }
 
 export const TOKEN_BANNERS: Partial<Record<AdminTokenState, string>> = {

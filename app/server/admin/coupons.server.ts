@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
 import { couponBadge, type CouponBadge } from "~/domain/pricing";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import type { Page, PageCursor } from "~/domain/paging";
 import { connectDb, isDuplicateKeyError } from "../db.server";
 import { Coupon, CouponRedemption } from "../models/index.server";

@@ -1,5 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
-import { formatCents } from "~/content/offer";
+import { shortId } from "~/domain/orders";
+import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
 import { deliveryHours } from "~/domain/admin/figures";
 import { adminTokenState } from "~/domain/admin/token";
@@ -12,7 +13,7 @@ import { statusText } from "~/domain/order-status";
 import { connectDb } from "../db.server";
 import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
-import { adminRenewToken, issueToken, newestToken, type TokenDoc } from "../tokens.server";
+import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
 import { hasOpenPaymentIssue } from "./payments.server";
 
@@ -31,13 +32,14 @@ export async function loadOrderDetail(
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
   ]);
-  const token = newest?.token as (TokenDoc & { issue_key?: string }) | undefined;
+  const token = newest?.token;
+  const link = token ? linkToken(token) : null;
   const rounds = revisionRoundsFor(order.product_id);
   const sub = submission as unknown as Record<string, unknown> | null;
   return {
     order: {
       id: order._id,
-      shortId: order._id.slice(0, 8),
+      shortId: shortId(order._id),
       email: order.email,
       guest: !order.user_id,
       status: order.status,
@@ -55,10 +57,8 @@ export async function loadOrderDetail(
           state: adminTokenState(token.expires_at, now),
           used: token.used,
           expiresAt: token.expires_at.toISOString(),
-          // The link as the customer has it (issuing its event again returns the same token), for 'View Intake Form'.
-          intakeUrl: token.issue_key
-            ? intakeLink(await issueToken({ orderId, purpose: "intake", issueKey: token.issue_key }))
-            : null,
+          // The link as the customer has it (derived again from its event; viewing writes nothing), for 'View Intake Form'.
+          intakeUrl: link ? intakeLink(link) : null,
         }
       : null,
     paymentIssueOpen,

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
 import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
 import { summaryCards, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
@@ -6,7 +7,7 @@ import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/dom
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { DAY_MS } from "~/domain/dates";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
-import { formatCents } from "~/content/offer";
+import { formatCents } from "~/domain/money";
 import type { PageCursor } from "~/domain/paging";
 import { connectDb } from "../db.server";
 import { Order } from "../models/index.server";
@@ -71,7 +72,7 @@ function toRow(o: {
 }): AdminOrderRow {
   return {
     id: o._id,
-    shortId: o._id.slice(0, 8),
+    shortId: shortId(o._id),
     email: o.email,
     guest: !o.user_id,
     status: o.status,

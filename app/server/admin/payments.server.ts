@@ -1,11 +1,11 @@
 import mongoose from "mongoose";
-import { formatCents } from "~/content/offer";
-import { PAYMENT_LIST_LIMIT, type PaymentResolution } from "~/domain/admin/payments";
+import { shortId } from "~/domain/orders";
+import { formatCents } from "~/domain/money";
+import { PAYMENT_LIST_LIMIT, type PaymentIssueKind, type PaymentResolution } from "~/domain/admin/payments";
 import type { PageCursor } from "~/domain/paging";
 import { claimOnce, connectDb } from "../db.server";
 import { fulfilOrder } from "../fulfilment.server";
 import { Order, OnceKey, PaymentIssue } from "../models/index.server";
-import type { PaymentIssueKind } from "../models/payment-issue.server";
 import { keysetPage } from "../paging.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
@@ -48,7 +48,7 @@ async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
     id: d._id,
     kind: d.kind,
     orderId: d.order_id,
-    shortId: d.order_id.slice(0, 8),
+    shortId: shortId(d.order_id),
     email: emails.get(d.order_id) ?? null,
     expected: formatCents(d.expected_cents),
     paid: formatCents(d.paid_cents),

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { DAY_MS } from "~/domain/dates";
 import type { PageCursor } from "~/domain/paging";
 import { connectDb } from "../db.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
@@ -7,7 +8,6 @@ import { keysetPage } from "../paging.server";
 /** A page of each privacy list; the audit log's first page is the spec's "latest 50". */
 export const AUDIT_LOG_LIMIT = 50;
 export const DELETION_REQUEST_LIMIT = 100;
-const DAY_MS = 86_400_000;
 
 /** The four counters (spec 2 section 2): four counts, each on an indexed or small shape. */
 export async function privacyCounters(now = new Date()) {

@@ -2,7 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { ADMIN_REVISION_MESSAGES } from "~/domain/admin/order-detail";
 import type { Round } from "~/domain/orders";
 import { connectDb } from "../db.server";
-import { getEnv } from "../env.server";
+import { absoluteUrl } from "../env.server";
 import { statusLink, statusTokenFor } from "../fulfilment.server";
 import { revisionOpened } from "../mail/messages.server";
 import { queueMail } from "../mail/outbox.server";
@@ -14,7 +14,7 @@ export class RevisionError extends Error {}
 
 /** Where the customer gives feedback: their dashboard when they have an account, else the order status page by its token. */
 async function feedbackUrl(order: { _id: string; user_id?: string | null }): Promise<string> {
-  if (order.user_id) return `${getEnv().APP_URL.replace(/\/$/, "")}/dashboard`;
+  if (order.user_id) return absoluteUrl("/dashboard");
   return statusLink(await statusTokenFor(order._id));
 }
 

@@ -1,4 +1,5 @@
 import type { ContactInput } from "~/domain/contact";
+import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
 import { formatDay } from "~/domain/dates";
 import { layout } from "./templates.server";
@@ -22,7 +23,7 @@ export function orderConfirmation(input: {
   validDays: number;
 }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
-    `Thanks for your order (#${input.orderId.slice(0, 8)}). Your payment has been received.`,
+    `Thanks for your order (#${shortId(input.orderId)}). Your payment has been received.`,
     `Next, fill in the intake form so we can build your website. It takes about ${INTAKE_ESTIMATED_MINUTES} minutes, saves as you go, and you can come back to it any time.`,
     { link: input.intakeUrl, label: "Fill in your intake form" },
     `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
@@ -44,7 +45,7 @@ export function intakeConfirmation(input: { businessName: string; updated: boole
 
 export function intakeNotice(input: { businessName: string; orderId: string; updated: boolean }) {
   return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
-    `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${input.orderId.slice(0, 8)}.`,
+    `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${shortId(input.orderId)}.`,
     "The 24-hour clock for the first draft starts now.",
   ]);
 }
@@ -58,7 +59,7 @@ export function intakeNotStartedReminder(input: {
   minutes: number;
 }) {
   return layout("Your website is waiting for your details", [
-    `Thanks for your order (#${input.orderId.slice(0, 8)}). We can't start your website until we have your business details.`,
+    `Thanks for your order (#${shortId(input.orderId)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
     { link: input.intakeUrl, label: "Start your intake form" },
     `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
@@ -137,7 +138,7 @@ export function revisionNotice(input: {
   customerEmail: string;
 }) {
   return layout(`Revision ${input.round} feedback: ${input.businessName}`, [
-    `${input.businessName} (${input.customerEmail}) has sent feedback for revision round ${input.round} of order #${input.orderId.slice(0, 8)}.`,
+    `${input.businessName} (${input.customerEmail}) has sent feedback for revision round ${input.round} of order #${shortId(input.orderId)}.`,
     { quote: input.feedback },
     "Reply to this e-mail to answer them directly.",
   ]);

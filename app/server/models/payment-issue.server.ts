@@ -1,7 +1,5 @@
 import mongoose from "mongoose";
-
-export const PAYMENT_ISSUE_KINDS = ["amount_mismatch", "coupon_over_redeemed"] as const;
-export type PaymentIssueKind = (typeof PAYMENT_ISSUE_KINDS)[number];
+import { PAYMENT_ISSUE_KINDS } from "~/domain/admin/payments";
 
 /**
  * A payment the admin must look at, recorded once (its _id is `kind:session`)

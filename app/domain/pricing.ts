@@ -127,6 +127,26 @@ export const COUPON_MESSAGES = {
   applied: "Coupon Applied!",
 } as const;
 
+export type CouponBadge = "Active" | "Expired" | "Used up" | "Inactive";
+
+/**
+ * The admin list's badge, from the very rule checkout applies (couponProblem): a coupon checkout would
+ * refuse as inactive, expired or used up is badged so; one restricted to some e-mails is still Active.
+ */
+export function couponBadge(
+  coupon: Pick<CouponRecord, "active" | "valid_until" | "max_uses">,
+  input: { now: Date; timesUsed: number },
+): CouponBadge {
+  const problem = couponProblem(
+    { ...coupon, code: "", discount_type: "fixed", discount_value: 0, allowed_emails: [], allowed_domains: [] },
+    { now: input.now, timesUsed: input.timesUsed },
+  );
+  if (problem === COUPON_MESSAGES.inactive) return "Inactive";
+  if (problem === COUPON_MESSAGES.expired) return "Expired";
+  if (problem === COUPON_MESSAGES.usedUp) return "Used up";
+  return "Active";
+}
+
 /** Codes are compared uppercased and trimmed. */
 export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();

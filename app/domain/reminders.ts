@@ -167,7 +167,7 @@ export const REMINDER_MESSAGES = {
   notSent: { title: "Notice", description: "Reminder not sent (limit reached or sent recently)" },
   nothingPending: { title: "Notice", description: "Reminder not sent: this customer has no step waiting on them." },
   failed: "Failed to send reminder. Please try again.",
-  bulkSent: (n: number) => `Sent reminders for ${n} orders`,
+  bulkSent: (n: number) => `Sent reminders for ${n} order${n === 1 ? "" : "s"}`,
 } as const;
 
 /**

@@ -33,6 +33,7 @@ import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { errorMessage, log } from "~/server/log.server";
+import { countOf } from "~/domain/words";
 
 export const links = adminLinks;
 
@@ -130,7 +131,9 @@ export default function AdminOrders() {
         <WeeklyChart weeks={weeks} />
 
         <h2 id="orders-heading">Orders</h2>
-        <Form method="get" className="filters" aria-label="Filter orders">
+        {/* Keyed by the filters: after Reset Filters (or any change) with JavaScript, the fields show
+            what is applied, not what was typed before (uncontrolled inputs keep their old text). */}
+        <Form method="get" className="filters" aria-label="Filter orders" key={filterQuery(filters)}>
           <div className="field">
             <label htmlFor="q">Search</label>
             <input
@@ -224,7 +227,7 @@ export default function AdminOrders() {
                   defaultChecked={kept.all}
                   onChange={(e) => toggleAll(e.currentTarget.checked)}
                 />
-                Select all ({total} orders)
+                Select all ({countOf(total, "order")})
               </label>
               <label htmlFor="bulk-action" className="visually-hidden">
                 Bulk action

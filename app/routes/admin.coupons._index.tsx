@@ -83,11 +83,9 @@ export default function AdminCoupons() {
                     <td>{c.validUntil ? formatDate(c.validUntil) : "No end date"}</td>
                     <td>{[...c.allowedEmails, ...c.allowedDomains.map((d) => `@${d}`)].join(", ") || "Anyone"}</td>
                     <td>
-                      {c.active ? (
-                        <span className="status status-green">ACTIVE</span>
-                      ) : (
-                        <span className="status status-grey">INACTIVE</span>
-                      )}
+                      <span className={`status ${c.badge === "Active" ? "status-green" : "status-grey"}`}>
+                        {c.badge.toUpperCase()}
+                      </span>
                     </td>
                     <td className="row-actions">
                       <Link to={`/admin/coupons/${c.id}`} aria-label={`Edit ${c.code}`}>

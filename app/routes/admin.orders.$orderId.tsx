@@ -7,11 +7,13 @@ import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
+import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
 import {
   ADMIN_REVISION_MESSAGES,
   DETAIL_MESSAGES,
+  DRAFT_URL_MESSAGES,
   draftUrlRefused,
   DraftUrlSchema,
   ORDER_INTENT,
@@ -133,10 +135,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 async function saveDraftUrlAction({ form, orderId, admin, flash }: IntentArgs) {
-  const parsed = DraftUrlSchema.safeParse({ draftUrl: form.get("draftUrl") ?? "" });
+  const typed = String(form.get("draftUrl") ?? "").slice(0, 2000);
+  const parsed = DraftUrlSchema.safeParse({ draftUrl: typed });
   if (!parsed.success) {
-    const refused = draftUrlRefused(parsed.error.issues[0].message);
-    return flash("error", refused.title, refused.description);
+    const message = parsed.error.issues[0].message;
+    // Empty: the spec's 'URL Required' toast. Anything else: said on the form, naming the field, keeping the text.
+    if (message === DRAFT_URL_MESSAGES.required) {
+      const refused = draftUrlRefused(message);
+      return flash("error", refused.title, refused.description);
+    }
+    return data<DraftUrlReply>({ intent: ORDER_INTENT.saveDraftUrl, value: typed, error: message }, { status: 400 });
   }
   await saveDraftUrl({ orderId, url: parsed.data.draftUrl, actor: admin });
   return flash("success", DETAIL_MESSAGES.draftSaved.title);
@@ -146,13 +154,18 @@ async function toggleRevisionAction({ form, orderId, admin, flash }: IntentArgs)
   const parsed = RevisionToggleSchema.safeParse({ round: form.get("round"), enabled: form.get("enabled") });
   if (!parsed.success) throw new Response("Bad revision round", { status: 400 });
   const { round, enabled } = parsed.data;
+  let notified = false;
   try {
-    await setRevisionRound({ orderId, round, enabled, actor: admin });
+    notified = (await setRevisionRound({ orderId, round, enabled, actor: admin })).notified;
   } catch (error) {
     if (error instanceof RevisionError) return flash("error", DETAIL_MESSAGES.revisionError, error.message);
     throw error;
   }
-  const m = enabled ? ADMIN_REVISION_MESSAGES.enabled(round) : ADMIN_REVISION_MESSAGES.disabled(round);
+  const m = !enabled
+    ? ADMIN_REVISION_MESSAGES.disabled(round)
+    : notified
+      ? ADMIN_REVISION_MESSAGES.enabled(round)
+      : ADMIN_REVISION_MESSAGES.alreadyNotified(round);
   return flash("success", m.title, m.description);
 }
 
@@ -199,10 +212,15 @@ async function revisionPromptAction({ form, orderId, admin, flash }: IntentArgs)
   return data<OrderDataReply>({ intent: ORDER_INTENT.revisionPrompt, round, prompt, result: submission.reply() });
 }
 
+/** A draft URL refused for its form: what was typed and why, shown on the field. */
+type DraftUrlReply = { intent: typeof ORDER_INTENT.saveDraftUrl; value: string; error: string };
+
 export default function AdminOrder() {
   const d = useLoaderData<typeof loader>();
   const { order, token, revisions } = d;
-  const reply = useActionData<typeof action>();
+  const actionReply = useActionData<typeof action>();
+  const draftReply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? actionReply : null;
+  const reply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? undefined : actionReply;
   const busy = useIsPending();
 
   return (
@@ -324,14 +342,21 @@ export default function AdminOrder() {
           <section className="card" aria-labelledby="revisions-heading">
             <h2 id="revisions-heading">Revision Workflow</h2>
             <Form method="post" className="inline-form">
+              {draftReply ? (
+                <FormAlert message={`${DETAIL_MESSAGES.saveError}: Draft URL: ${draftReply.error}`} />
+              ) : null}
               <label htmlFor="draftUrl">Draft URL</label>
               <div className="inline-field">
                 <input
+                  // Remounted with what was typed when the server refuses it, so nothing typed is lost.
+                  key={draftReply ? `typed:${draftReply.value}` : "saved"}
                   id="draftUrl"
                   name="draftUrl"
                   type="text"
                   inputMode="url"
-                  defaultValue={order.draftUrl ?? ""}
+                  defaultValue={draftReply ? draftReply.value : (order.draftUrl ?? "")}
+                  aria-invalid={draftReply ? true : undefined}
+                  aria-describedby={draftReply ? "draftUrl-error" : undefined}
                   maxLength={2000}
                   placeholder="https://..."
                 />
@@ -345,6 +370,11 @@ export default function AdminOrder() {
                   Save
                 </button>
               </div>
+              {draftReply ? (
+                <p className="field-error" id="draftUrl-error">
+                  {draftReply.error}
+                </p>
+              ) : null}
             </Form>
             {order.draftUrl ? (
               <p>

@@ -180,7 +180,10 @@ export type Env = Omit<Parsed, "SESSION_SECRET" | "TOKEN_SECRET" | "TWO_FACTOR_S
 
 /** Validates a set of variables; throws an error that names every missing or bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = EnvSchema.safeParse(source);
+  // No APP_URL on this machine: the address the app is served at, on its PORT (not always 3000), so the
+  // links it e-mails and the ones `npm run seed` prints open the running app.
+  const appUrl = source.APP_URL || (source.PORT ? `http://localhost:${source.PORT}` : undefined);
+  const parsed = EnvSchema.safeParse({ ...source, APP_URL: appUrl });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${String(i.path[0] ?? "env")}: ${i.message}`);
     throw new Error(`Invalid environment (see .env.example):\n${lines.join("\n")}`);

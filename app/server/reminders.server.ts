@@ -285,14 +285,28 @@ export async function sendReminder(input: {
   };
 }
 
-/** The bulk 'Send reminders': the orders that were sent one (their count makes 'Sent reminders for N orders'). */
-export async function sendReminders(input: { orderIds: string[]; actor: string; now?: Date }): Promise<string[]> {
+/**
+ * The bulk 'Send reminders': the orders that were sent one (their count makes 'Sent reminders for N orders')
+ * and the others, each with why not (the single 'Send Reminder' answer's words, without "Reminder not sent").
+ */
+export async function sendReminders(input: {
+  orderIds: string[];
+  actor: string;
+  now?: Date;
+}): Promise<{ sent: string[]; skipped: { orderId: string; reason: string }[] }> {
   const sent: string[] = [];
+  const skipped: { orderId: string; reason: string }[] = [];
   for (const orderId of input.orderIds) {
-    if ((await sendReminder({ orderId, source: "admin", actor: input.actor, now: input.now })).sent) sent.push(orderId);
+    const result = await sendReminder({ orderId, source: "admin", actor: input.actor, now: input.now });
+    if (result.sent) sent.push(orderId);
+    else skipped.push({ orderId, reason: skipReason(result.message) });
   }
-  return sent;
+  return { sent, skipped };
 }
+
+/** "Reminder not sent (limit reached or sent recently)" → "limit reached or sent recently". */
+const skipReason = (message: string) =>
+  message.replace(/^Reminder not sent(: | \()?/, "").replace(/[.)]$/, "") || message;
 
 export type ReminderRunSummary = { checked: number; sent: Record<ReminderKind, number>; failed: number };
 

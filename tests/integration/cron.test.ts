@@ -7,6 +7,7 @@ import { deliverDueMail, retryFailedMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";
 import { runReminders, sendReminder, sendReminders } from "~/server/reminders.server";
+import { BULK_MESSAGES } from "~/domain/admin/bulk";
 import { checkToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
@@ -240,13 +241,20 @@ describe("smart reminders", () => {
     const waiting = await Promise.all([paidOrder(2), paidOrder(30)]);
     const done = await paidOrder(100);
     await intake(done.orderId, 10, { submitted: true });
-    const sent = await sendReminders({
+    const { sent, skipped } = await sendReminders({
       orderIds: [...waiting, done].map((o) => o.orderId),
       actor: "admin@example.test",
     });
     expect(sent).toHaveLength(2);
     expect(REMINDER_MESSAGES.bulkSent(sent.length)).toBe("Sent reminders for 2 orders");
-    expect(await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" })).toEqual([]); // sent recently
+    // The other order is named as skipped, with why.
+    expect(skipped).toEqual([{ orderId: done.orderId, reason: "this customer has no step waiting on them" }]);
+    expect(BULK_MESSAGES.done("send_reminders", sent.length, [{ reason: skipped[0].reason, count: 1 }])).toBe(
+      "Sent reminders for 2 orders. 1 order skipped: this customer has no step waiting on them.",
+    );
+    const again = await sendReminders({ orderIds: waiting.map((o) => o.orderId), actor: "admin@example.test" });
+    expect(again.sent).toEqual([]);
+    expect(again.skipped.map((s) => s.reason)).toEqual(Array(2).fill("limit reached or sent recently"));
   });
 
   it("tells the admin when the customer has nothing waiting on them", async () => {

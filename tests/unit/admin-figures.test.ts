@@ -161,7 +161,10 @@ describe("CSV", () => {
       stripe_payment_intent_id: null,
       product_name: "24-Hour Website",
     });
-    expect(line).toBe("abc,paid,yes,'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website");
+    // created_at stays UTC ISO for machines; created_sydney is the date a person reads.
+    expect(line).toBe(
+      'abc,paid,yes,\'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website,"30 June 2026, 10:00 am"',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { couponBadge } from "~/domain/pricing";
 import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/admin/coupons";
 import { EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
 import { DraftUrlSchema } from "~/domain/admin/order-detail";
@@ -42,6 +43,27 @@ describe("the coupon form", () => {
       "Value must be at least 1",
     );
     expect(firstMessage(CouponFormSchema.safeParse({ ...good, max_uses: "0" }))).toBe("Max uses must be at least 1");
+    // A 0% coupon hears the percentage rule, not the generic minimum.
+    expect(firstMessage(CouponFormSchema.safeParse({ ...good, discount_value: "0" }))).toBe(
+      "Percentage must be between 1 and 100",
+    );
+  });
+
+  it("badges each coupon by checkout's own rule: Active, Expired, Used up or Inactive", () => {
+    const now = new Date("2026-11-24T00:00:00Z");
+    const base = { active: true, valid_until: null, max_uses: null };
+    expect(couponBadge(base, { now, timesUsed: 0 })).toBe("Active");
+    expect(couponBadge({ ...base, valid_until: new Date(now.getTime() - 1) }, { now, timesUsed: 0 })).toBe("Expired");
+    expect(couponBadge({ ...base, max_uses: 1 }, { now, timesUsed: 1 })).toBe("Used up");
+    expect(couponBadge({ ...base, active: false, max_uses: 1 }, { now, timesUsed: 1 })).toBe("Inactive");
+    // Valid until 31 Dec means all of that day in Sydney.
+    const until = couponRecord({ ...CouponFormSchema.parse(good), valid_until: "2026-12-31" }).valid_until;
+    expect(couponBadge({ ...base, valid_until: until }, { now: new Date("2026-12-31T12:59:00Z"), timesUsed: 0 })).toBe(
+      "Active",
+    );
+    expect(couponBadge({ ...base, valid_until: until }, { now: new Date("2026-12-31T13:00:00Z"), timesUsed: 0 })).toBe(
+      "Expired",
+    );
   });
 
   it("stores a fixed discount in cents and reads it back in dollars", () => {

@@ -41,6 +41,10 @@ describe("environment validation", () => {
   it("lets the local production run (npm start) use the stand-ins on a local address, and nothing else", () => {
     const local = parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1" });
     expect(local).toMatchObject({ NODE_ENV: "production", LOCAL_STANDINS: true, APP_URL: "http://localhost:3000" });
+    // On another port, the links (e-mails, npm run seed) point at the address the app is served at.
+    expect(parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1", PORT: "3456" }).APP_URL).toBe(
+      "http://localhost:3456",
+    );
     expect([local.SMTP_URL, local.S3_BUCKET, local.STRIPE_SECRET_KEY]).toEqual([undefined, undefined, undefined]);
     expect(local.SESSION_SECRETS[0].length).toBeGreaterThanOrEqual(32);
     expect(

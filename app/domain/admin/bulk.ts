@@ -1,5 +1,6 @@
 import * as z from "../zod";
 import { REMINDER_MESSAGES } from "../reminders";
+import { countOf } from "../words";
 
 /**
  * The admin orders list's bulk actions: a discriminated choice of action, the
@@ -39,18 +40,20 @@ export const BULK_MESSAGES = {
   noneSelected: "Please select at least one order",
   tooMany: `Select at most ${BULK_MAX} orders at once: narrow the filters first`,
   failed: "Failed to perform bulk action",
-  done(action: BulkAction, n: number): string {
-    switch (action) {
-      case "completed":
-        return `Updated ${n} orders to completed`;
-      case "in_progress":
-        return `Updated ${n} orders to in progress`;
-      case "enable_revision_1":
-        return `Enabled revision 1 for ${n} orders`;
-      case "send_reminders":
-        return REMINDER_MESSAGES.bulkSent(n);
-    }
+  /** The spec's message with how many orders changed, then how many were skipped and why. */
+  done(action: BulkAction, n: number, skipped: { reason: string; count: number }[] = []): string {
+    const orders = countOf(n, "order");
+    const main = {
+      completed: `Updated ${orders} to completed`,
+      in_progress: `Updated ${orders} to in progress`,
+      enable_revision_1: `Enabled revision 1 for ${orders}`,
+      send_reminders: REMINDER_MESSAGES.bulkSent(n),
+    }[action];
+    const why = skipped.filter((s) => s.count > 0).map((s) => `${countOf(s.count, "order")} skipped: ${s.reason}`);
+    return [main, ...why].join(". ") + (why.length ? "." : "");
   },
+  /** Why a ticked order was left alone by a status change or revision 1. */
+  notPaid: "not paid (pending, failed or cancelled)",
 } as const;
 
 /** Bulk status changes need fresh proof (a code from the last 10 minutes): they rewrite many orders at once. */

@@ -54,7 +54,9 @@ export const CouponFormSchema = z
     /** A percentage, or whole dollars for a fixed discount. */
     discount_value: z.preprocess(
       number,
-      z.number({ error: COUPON_FORM_MESSAGES.required }).check(z.gte(1, COUPON_FORM_MESSAGES.valueMin), z.lte(100_000)),
+      // The minimum of 1 for a fixed discount is checked below, after the type is known, so a 0%
+      // coupon hears the percentage rule (spec: 'Percentage must be between 1 and 100').
+      z.number({ error: COUPON_FORM_MESSAGES.required }).check(z.lte(100_000)),
     ),
     max_uses: z.preprocess(
       number,
@@ -92,6 +94,8 @@ export const CouponFormSchema = z
         (v.discount_value < 1 || v.discount_value > 100 || !Number.isInteger(v.discount_value))
       ) {
         ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.percentage });
+      } else if (v.discount_type === "fixed" && v.discount_value < 1) {
+        ctx.addIssue({ code: "custom", path: ["discount_value"], message: COUPON_FORM_MESSAGES.valueMin });
       }
     }),
   );

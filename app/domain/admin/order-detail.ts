@@ -69,6 +69,11 @@ export const ADMIN_REVISION_MESSAGES = {
     title: "Revision Enabled",
     description: `Round ${round} enabled and customer notified.`,
   }),
+  /** Opened again (or clicked twice): the customer already has this round's one e-mail. */
+  alreadyNotified: (round: Round) => ({
+    title: "Revision Enabled",
+    description: `Round ${round} enabled. The customer was e-mailed when it first opened, so no new e-mail was sent.`,
+  }),
   disabled: (round: Round) => ({ title: "Revision Disabled", description: `Round ${round} disabled.` }),
   notIncluded: (rounds: number) => `This order's package includes ${rounds} revision round${rounds === 1 ? "" : "s"}.`,
   notFound: ORDER_NOT_FOUND,

@@ -1,3 +1,5 @@
+import { formatDateTime } from "../dates";
+
 /** The admin orders list as CSV (one line per order, the columns below); cells safe to open in a spreadsheet. */
 
 export const CSV_COLUMNS = [
@@ -10,6 +12,8 @@ export const CSV_COLUMNS = [
   "created_at",
   "payment_intent_id",
   "product",
+  // The readable twin of created_at (UTC ISO, for machines): the date a person reads, Sydney time.
+  "created_sydney",
 ] as const;
 export type CsvRow = {
   id: string;
@@ -40,6 +44,7 @@ export function csvLine(row: CsvRow): string {
     row.created_at.toISOString(),
     row.stripe_payment_intent_id ?? "",
     row.product_name,
+    formatDateTime(row.created_at),
   ]
     .map(csvCell)
     .join(",");

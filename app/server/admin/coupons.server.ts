@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
+import { couponBadge, type CouponBadge } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { Page, PageCursor } from "~/domain/paging";
 import { connectDb, isDuplicateKeyError } from "../db.server";
@@ -15,6 +16,8 @@ export type CouponRow = {
   timesUsed: number;
   validUntil: string | null;
   active: boolean;
+  /** Active, Expired, Used up or Inactive: checkout's own rule, now. */
+  badge: CouponBadge;
   allowedEmails: string[];
   allowedDomains: string[];
 };
@@ -56,6 +59,7 @@ export async function listCoupons(
     pageSize: input.pageSize ?? COUPON_LIST_LIMIT,
   });
   const uses = await usesByCoupon(page.rows.map((d) => String(d._id)));
+  const now = new Date();
   return {
     ...page,
     rows: page.rows.map((d) => ({
@@ -66,6 +70,10 @@ export async function listCoupons(
       timesUsed: uses.get(String(d._id)) ?? 0,
       validUntil: d.valid_until ? d.valid_until.toISOString() : null,
       active: d.active !== false,
+      badge: couponBadge(
+        { active: d.active !== false, valid_until: d.valid_until ?? null, max_uses: d.max_uses ?? null },
+        { now, timesUsed: uses.get(String(d._id)) ?? 0 },
+      ),
       allowedEmails: d.allowed_emails ?? [],
       allowedDomains: d.allowed_domains ?? [],
     })),

@@ -281,19 +281,30 @@ export async function runBulkAction(action: BulkAction, ids: string[], actor: Ac
       ).map((d) => d._id);
       if (movable.length) await Order.updateMany({ _id: trusted({ $in: movable }) }, { $set: { status: action } });
       await recordAdminActions(actor, "order.status", "order", movable, { status: action, bulk: true });
-      return BULK_MESSAGES.done(action, movable.length);
+      return BULK_MESSAGES.done(action, movable.length, [
+        { reason: BULK_MESSAGES.notPaid, count: ids.length - movable.length },
+      ]);
     }
     case "enable_revision_1": {
       const eligible = (
         await Order.find({ _id: trusted({ $in: ids }), status: trusted({ $in: MOVABLE }) }, { _id: 1 }).lean()
       ).map((d) => d._id);
       for (const id of eligible) await setRevisionRound({ orderId: id, round: 1, enabled: true, actor });
-      return BULK_MESSAGES.done(action, eligible.length);
+      return BULK_MESSAGES.done(action, eligible.length, [
+        { reason: BULK_MESSAGES.notPaid, count: ids.length - eligible.length },
+      ]);
     }
     case "send_reminders": {
-      const sent = await sendReminders({ orderIds: ids, actor: actor.email });
+      const { sent, skipped } = await sendReminders({ orderIds: ids, actor: actor.email });
       await recordAdminActions(actor, "order.reminder", "order", sent, { bulk: true });
-      return BULK_MESSAGES.done(action, sent.length);
+      // Grouped by the reason each order was not sent one, in the single reminder's own words.
+      const reasons = new Map<string, number>();
+      for (const s of skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+      return BULK_MESSAGES.done(
+        action,
+        sent.length,
+        [...reasons].map(([reason, count]) => ({ reason, count })),
+      );
     }
   }
 }

@@ -7,7 +7,7 @@ import { statusLink, statusTokenFor } from "../fulfilment.server";
 import { revisionOpened } from "../mail/messages.server";
 import { queueMail } from "../mail/outbox.server";
 import { setRevisionEnabled } from "../revisions.server";
-import { AdminAuditLog, IntakeSubmission, Order } from "../models/index.server";
+import { IntakeSubmission, Order } from "../models/index.server";
 import { recordAdminAction, type Actor } from "./audit.server";
 
 export class RevisionError extends Error {}
@@ -19,10 +19,11 @@ async function feedbackUrl(order: { _id: string; user_id?: string | null }): Pro
 }
 
 /**
- * Opens or closes revision round `round` (limited by the order's package). Each
- * opening e-mails the customer once (notify-customer-revision): the mail's key
- * counts the round's earlier closings, so a double-click queues one e-mail while
- * re-opening after a close queues a new one. Returns whether a mail was queued.
+ * Opens or closes revision round `round` (limited by the order's package). The
+ * first opening e-mails the customer (notify-customer-revision), once per round,
+ * ever: the mail's key is the order and round, so a double-click, or closing and
+ * re-opening the round, never sends the same e-mail twice. Returns whether a mail
+ * was queued.
  */
 export async function setRevisionRound(input: {
   orderId: string;
@@ -46,10 +47,9 @@ export async function setRevisionRound(input: {
   });
   if (!enabled) return { notified: false };
 
-  const closings = await AdminAuditLog.countDocuments({ target_id: orderId, action: `revision.${round}.disabled` });
   const submission = await IntakeSubmission.findById(orderId, { business_name: 1 }).lean();
   const notified = await queueMail({
-    key: `revision-opened:${orderId}:${round}:${closings}`,
+    key: `revision-opened:${orderId}:${round}`,
     to: order.email,
     about: { orderId },
     ...revisionOpened({

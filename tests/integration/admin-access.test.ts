@@ -4,6 +4,8 @@ import * as coupons from "~/routes/admin.coupons._index";
 import * as orders from "~/routes/admin._index";
 import * as csv from "~/routes/admin.orders[.]csv";
 import * as order from "~/routes/admin.orders.$orderId";
+import * as refund from "~/routes/admin.orders.$orderId_.refund";
+import * as restartClock from "~/routes/admin.orders.$orderId_.restart-clock";
 import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
 import * as payments from "~/routes/admin.payments";
@@ -151,6 +153,32 @@ const cells: Cell[] = [
       }),
   },
   {
+    name: "GET /admin/orders/:id/refund",
+    call: (c) => get(refund.loader, `/admin/orders/${orderId}/refund`, c, { orderId }),
+  },
+  {
+    name: "POST /admin/orders/:id/refund (refund)",
+    call: (c, p) =>
+      post(refund.action, `/admin/orders/${orderId}/refund`, c, admin(p, { intent: "refund", reason: "Goodwill" }), {
+        orderId,
+      }),
+  },
+  {
+    name: "GET /admin/orders/:id/restart-clock",
+    call: (c) => get(restartClock.loader, `/admin/orders/${orderId}/restart-clock`, c, { orderId }),
+  },
+  {
+    name: "POST /admin/orders/:id/restart-clock (restart)",
+    call: (c, p) =>
+      post(
+        restartClock.action,
+        `/admin/orders/${orderId}/restart-clock`,
+        c,
+        admin(p, { intent: "restart", reason: "Logo missing", restarts: "0" }),
+        { orderId },
+      ),
+  },
+  {
     name: "POST /admin/privacy/delete/:id (delete)",
     call: (c, p) =>
       post(deletion.action, `/admin/privacy/delete/${orderId}`, c, admin(p, { intent: "delete" }), { orderId }),
@@ -162,6 +190,8 @@ const COVERED: Record<string, string> = {
   "admin._index.tsx": "/admin",
   "admin.orders[.]csv.ts": "/admin/orders.csv",
   "admin.orders.$orderId.tsx": "/admin/orders/:id",
+  "admin.orders.$orderId_.refund.tsx": "/admin/orders/:id/refund",
+  "admin.orders.$orderId_.restart-clock.tsx": "/admin/orders/:id/restart-clock",
   "admin.coupons._index.tsx": "/admin/coupons",
   "admin.coupons.$couponId.tsx": "/admin/coupons/:id",
   "admin.privacy._index.tsx": "/admin/privacy",

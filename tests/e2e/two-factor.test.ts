@@ -108,7 +108,7 @@ describe.each(JS_MODES)("two-factor sign-in with %s", (mode, javaScriptEnabled) 
       expect(await page.getByLabel("Bulk action").inputValue()).toBe("completed");
       expect(await page.getByLabel("Search").inputValue()).toBe(shortId);
       await page.getByRole("button", { name: "Apply to selected" }).click();
-      await flash(page, "Updated 1 orders to completed");
+      await flash(page, "Updated 1 order to completed");
       expect((await Order.findById(orderId).lean())?.status).toBe("completed");
 
       // Within 10 minutes of that code, deleting a coupon asks nothing more.

@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
-import { ORDER_ID } from "~/domain/admin/order-detail";
+import { orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, MISSED_PROMISE_REASON, RefundSchema } from "~/domain/delivery-clock";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
@@ -25,15 +25,9 @@ export const meta: MetaFunction = () => [{ title: "Refund order | Admin" }, { na
 
 const INTENT = { refund: "refund" } as const;
 
-function orderIdFrom(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!ORDER_ID.test(id)) throw new Response("Order not found", { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const page = await refundPage(orderIdFrom(params));
+  const page = await refundPage(orderIdParam(params));
   if (!page) throw new Response("Order not found", { status: 404 });
   // Back from the fresh-proof step with the reason that was typed.
   const typed = new URL(request.url).searchParams.get("reason")?.slice(0, 1000) ?? null;
@@ -42,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const orderId = orderIdFrom(params);
+  const orderId = orderIdParam(params);
   const form = await readForm(request);
   if (form.get("intent") !== INTENT.refund) return new Response("Unknown intent", { status: 400 });
   const submission = parseWithZod(form, { schema: RefundSchema });

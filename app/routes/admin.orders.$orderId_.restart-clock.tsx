@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
-import { ORDER_ID } from "~/domain/admin/order-detail";
+import { orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, RestartClockSchema } from "~/domain/delivery-clock";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin } from "~/server/auth.server";
@@ -27,22 +27,16 @@ export const meta: MetaFunction = () => [
 
 const INTENT = { restart: "restart" } as const;
 
-function orderIdFrom(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!ORDER_ID.test(id)) throw new Response("Order not found", { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const page = await restartPage(orderIdFrom(params));
+  const page = await restartPage(orderIdParam(params));
   if (!page) throw new Response("Order not found", { status: 404 });
   return page;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const orderId = orderIdFrom(params);
+  const orderId = orderIdParam(params);
   const form = await readForm(request);
   if (form.get("intent") !== INTENT.restart) return new Response("Unknown intent", { status: 400 });
   const submission = parseWithZod(form, { schema: RestartClockSchema });

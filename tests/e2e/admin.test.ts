@@ -61,6 +61,41 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
   // axe runs its checks as scripts in the page, so it runs in the pass with JavaScript on.
   const axe = (page: Page) => (javaScriptEnabled ? expectNoSeriousA11yViolations(page) : Promise.resolve());
 
+  it("shows six cards that say what they count, agree with the list and compare with the previous 30 days", async () => {
+    await customerOrder(`cards-${label}`);
+    for (const width of [1280, 390]) {
+      const page = await adminPage(javaScriptEnabled, width);
+      await page.goto("/admin");
+      const summary = page.getByRole("list", { name: "Summary" });
+      // A card's text starts with its label (another card's hint may name it too).
+      const card = (name: string) => summary.getByRole("listitem").filter({ hasText: new RegExp(`^${name}`) });
+      await summary.waitFor();
+      expect(await summary.getByRole("listitem").count()).toBe(6);
+      // Total Orders is what "Select all (N orders)" counts with no filter set.
+      const totalOrders = await card("Total Orders").locator("strong").innerText();
+      await page.getByText(`Select all (${totalOrders} ${totalOrders === "1" ? "order" : "orders"})`).waitFor();
+      await card("Total Orders").getByText("Every order, whatever its status").waitFor();
+      await card("Avg Order Value").getByText("Total Revenue ÷ Total Orders").waitFor();
+      await card("Completion Rate").getByText("Completed orders ÷ all orders").waitFor();
+      await card("Active Projects").getByText("Orders paid or in progress").waitFor();
+      await page.getByText("Trends compare orders placed in the last 30 days with the 30 days before.").waitFor();
+      for (const name of ["Total Revenue", "Total Orders", "Active Projects"])
+        await card(name)
+          .getByText(/^([+-]\S+|no change) vs previous 30 days$/)
+          .waitFor();
+      const text = await summary.innerText();
+      expect(text).not.toMatch(/new this month|from last month|pending/);
+      expect(await card("Avg Delivery").locator("strong").innerText()).not.toBe("0h");
+      // No card's figure spills out of its card.
+      const spills = await summary
+        .locator("li")
+        .evaluateAll((items) => items.filter((li) => li.scrollWidth > li.clientWidth).map((li) => li.textContent));
+      expect(spills).toEqual([]);
+      await screenshot(page, `admin-cards-${label}-${width}`);
+      await page.close();
+    }
+  });
+
   it("finds an order, moves it along in bulk, and works it from its detail page", async () => {
     const { email, orderId, shortId } = await customerOrder(`adm-${label}`);
     const page = await adminPage(javaScriptEnabled);

@@ -16,9 +16,11 @@ import {
   spread,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
+// BENCH_SMOKE=1: one run per page.
+const RUNS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
 const TARGET = 98;
 process.env.CHROME_PATH = "/usr/bin/chromium";
 

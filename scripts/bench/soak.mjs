@@ -19,10 +19,13 @@ import {
   sleep,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const RPS = Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
-const MINUTES = Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
+// BENCH_SMOKE=1: 5 requests a second for one step of 10 s (a step is otherwise a minute).
+const RPS = SMOKE ? 5 : Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
+const MINUTES = SMOKE ? 1 : Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
+const STEP_SECONDS = SMOKE ? 10 : 60;
 const MAX_IN_FLIGHT = 500;
 const PAGES = [
   "/",
@@ -109,7 +112,7 @@ try {
     let errors = 0;
     let requests = 0;
     const start = Date.now();
-    for (let tick = 0; tick < RPS * 60; tick++) {
+    for (let tick = 0; tick < RPS * STEP_SECONDS; tick++) {
       // Open loop: requests leave on schedule whether or not earlier ones have been answered.
       const due = start + (tick * 1000) / RPS;
       if (due > Date.now()) await sleep(due - Date.now());

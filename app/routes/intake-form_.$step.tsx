@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useRef } from "react";
+import { useMemo, useRef } from "react";
 import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
-import { fieldLabel, namedError } from "~/components/intake/labels";
+import { fieldLabel, namedError, withNewRowPresets } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
 import { LiveRegion } from "~/components/LiveRegion";
@@ -19,6 +19,7 @@ import {
   completedSteps,
   formValues,
   furthestStep,
+  photosWithoutAltErrors,
   unfinishedRequiredSteps,
   withoutItem,
   type IntakeData,
@@ -228,7 +229,16 @@ async function save(
 }
 
 function goNext(step: number, saved: Saved) {
-  if (saved.photosWithoutAlt) return notice("Please describe each new photo (alt text), then continue.");
+  if (saved.photosWithoutAlt)
+    // The alert names the step's task; each photo without alt text gets its own message on its field.
+    return data(
+      {
+        result: null,
+        notice: "Please describe each new photo (alt text), then continue.",
+        fieldErrors: photosWithoutAltErrors(saved.doc),
+      },
+      { status: 400 },
+    );
   const missing = step === SPECIAL_STEPS.preview ? missingForAi(saved.doc) : null;
   if (missing) return notice(missing);
   return redirect(stepPath(Math.min(TOTAL_STEPS, step + 1)), 303);
@@ -270,10 +280,12 @@ export default function IntakeStep() {
   const actionData = useActionData<typeof action>();
   const meta = stepMeta(step)!;
   const busy = useIsPending();
+  // The same object while the saved values are (Conform resets the fields when its defaults change).
+  const defaults = useMemo(() => withNewRowPresets(saved), [saved]);
   const [form] = useForm({
     id: `intake-step-${step}`,
     // Conform keeps registered inputs in step with its defaults, so they must be the saved values.
-    defaultValue: saved,
+    defaultValue: defaults,
     lastResult: busy ? undefined : actionData?.result,
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: stepSchema(step, intentMode(parseIntakeIntent(formData.get("intent")))) }),
@@ -281,6 +293,8 @@ export default function IntakeStep() {
     shouldRevalidate: "onInput",
   });
   const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
+  // Errors of what was saved (a new photo without alt text), shown on their fields beside the saved values.
+  const savedErrors = (actionData && "fieldErrors" in actionData ? actionData.fieldErrors : undefined) ?? {};
   const autosave = useAutosave(form.id, step, savedAt);
   const conflict = (actionData && "conflict" in actionData ? actionData.conflict : undefined) ?? autosave.conflict;
   // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
@@ -310,7 +324,7 @@ export default function IntakeStep() {
         </p>
       </header>
 
-      <StepFormContext.Provider value={{ formId: form.id, values, errors: form.allErrors }}>
+      <StepFormContext.Provider value={{ formId: form.id, values, errors: { ...form.allErrors, ...savedErrors } }}>
         <Form
           method="post"
           {...formProps}

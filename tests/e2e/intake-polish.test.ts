@@ -27,6 +27,8 @@ async function customerAt(step: number, javaScriptEnabled: boolean, width?: numb
     abn_acn: "12 345 678 901",
     primary_domain: "brightspark.com.au",
     pages_needed: ["Home", "Contact"],
+    pricing_approach: "mixed",
+    competitor_urls: ["https://one.example", "https://two.example", "https://three.example"],
   });
   const page = await browser.newPage({ javaScriptEnabled, width });
   await page.goto(`/intake-form?token=${token}`);
@@ -57,6 +59,19 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())?.testimonials).toMatchObject([
       { author: "Jenny from Goonellabah", text: "On time and tidy.", rating: 5 },
     ]);
+    // Back into step 6 (a page load without JavaScript, a client-side one with it): the stored 5 is chosen.
+    await page.getByRole("button", { name: "Back", exact: true }).click();
+    await page.getByText("Step 6 of 14").waitFor();
+    const saved = page.getByRole("group", { name: "Testimonial 1", exact: true });
+    expect(await saved.getByLabel("Rating").inputValue()).toBe("5");
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText("Step 7 of 14").waitFor();
+    await page.getByRole("button", { name: "Back", exact: true }).click();
+    await page.getByText("Step 6 of 14").waitFor();
+    expect(await saved.getByLabel("Rating").inputValue()).toBe("5");
+    expect(await page.getByRole("group", { name: "Add a testimonial" }).getByLabel("Rating").inputValue()).toBe("5");
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText("Step 7 of 14").waitFor();
 
     await page.goto("/intake-form/10");
     await page.getByRole("heading", { level: 1, name: "Integrations & Launch" }).waitFor();
@@ -118,11 +133,31 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     expect(await page.getByLabel(/Build my website by hand/).isChecked()).toBe(true);
   });
 
+  it("keeps the competitor URL box at 3, disabled, saying why", async () => {
+    const { page } = await customerAt(10, javaScriptEnabled, 390);
+    await page.goto("/intake-form/5");
+    await page.getByText("Step 5 of 14").waitFor();
+    const box = page.getByLabel("Add a competitor URL");
+    expect(await box.isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Add competitor URL" }).isDisabled()).toBe(true);
+    const why = await box.getAttribute("aria-describedby");
+    expect(await page.locator(`[id="${why}"]`).textContent()).toBe(
+      "That's the most we need (3). Remove one to add another.",
+    );
+    await screenshot(page, `intake-competitors-full-${mode.replace(/\s/g, "-")}-390`);
+    // Remove one: the box is open again.
+    await page.getByRole("button", { name: "Remove competitor URL 3" }).click();
+    await page.getByLabel("Competitor URL 3", { exact: true }).waitFor({ state: "detached" });
+    expect(await page.getByLabel("Add a competitor URL").isDisabled()).toBe(false);
+  });
+
   it("shows the privacy preview in the form's words", async () => {
     const { page } = await customerAt(13, javaScriptEnabled);
     const preview = page.locator(".preview");
     expect(await preview.getByText("Trading name").count()).toBe(1);
     expect(await preview.getByText("Get more enquiries").count()).toBe(1); // not lead_generation
+    expect(await preview.getByText("A mix of both").count()).toBe(1); // not mixed
+    expect(await preview.textContent()).not.toContain("mixed");
     expect(await preview.textContent()).not.toMatch(/lead_generation|_|null/);
     expect(await preview.getByRole("table").getByRole("cell", { name: "Switchboard upgrades" }).count()).toBe(1);
     expect(await preview.getByRole("listitem").filter({ hasText: "Contact" }).count()).toBe(1);

@@ -83,7 +83,13 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     expect(await page.getByAltText("Your current logo").getAttribute("src")).toMatch(
       new RegExp(`^/uploads/logos/${orderId}/`),
     );
-    await page.getByLabel("Describe the photo (alt text, required)").fill("Our service van");
+    // The photo's own field is marked too, with its own message.
+    const alt = page.getByLabel("Describe the photo (alt text, required)");
+    expect(await alt.getAttribute("aria-invalid")).toBe("true");
+    const altError = await alt.getAttribute("aria-describedby");
+    expect(await page.locator(`[id="${altError}"]`).textContent()).toBe("Alt text is required");
+    await screenshot(page, `intake-step4-alt-${javaScriptEnabled ? "js" : "nojs"}`);
+    await alt.fill("Our service van");
     await screenshot(page, `intake-step4-${javaScriptEnabled ? "js" : "nojs"}`);
     await next(page);
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fieldLabel, namedError } from "~/components/intake/labels";
+import { fieldLabel, namedError, withNewRowPresets } from "~/components/intake/labels";
 import {
   canOpenStep,
   completedSteps,
   formValues,
   furthestStep,
+  photosWithoutAltErrors,
   intakeProgress,
   storedFields,
   withoutItem,
@@ -12,6 +13,7 @@ import {
   type StoredSubmission,
 } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
+import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";
 import { keepListShapes, LIST_SHAPE_MESSAGE, PRICE_WITHOUT_TICK, stepSchema } from "~/domain/intake/schemas";
 import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
 import {
@@ -404,5 +406,38 @@ describe("the top alert names its field in the form's words", () => {
     expect(namedError("", "Please tick all four required consents to continue")).toBe(
       "Please tick all four required consents to continue",
     );
+  });
+});
+
+describe("intake details shown back to the customer", () => {
+  it("reads a stored choice as the label the form showed ('A mix of both', not 'mixed')", () => {
+    expect(choiceLabel("pricing_approach", "mixed")).toBe("A mix of both");
+    for (const o of PRICING_APPROACHES) expect(choiceLabel("pricing_approach", o.value)).toBe(o.label);
+    expect(choiceLabel("services_grouping", "grouped")).toBe("All on one Services page");
+    expect(choiceLabel("business_type", "health_wellness")).toBe("Health & wellness");
+    expect(choiceLabel("headline", "mixed")).toBeUndefined(); // not a choice: shown as typed
+  });
+
+  it("marks each stored photo without alt text on its own field", () => {
+    const photo = { id: "p", key: "k", thumbKey: null, url: "/u", fileName: "a.png", placement: "gallery" };
+    const more = { crop: "landscape", priority: "medium" };
+    expect(
+      photosWithoutAltErrors({
+        photo_metadata: [
+          { ...photo, ...more, altText: "Our van" },
+          { ...photo, ...more, altText: "" },
+        ],
+      }),
+    ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
+    expect(photosWithoutAltErrors(null)).toEqual({});
+  });
+
+  it("gives the form's defaults a new testimonial's rating of 5, after the saved rows", () => {
+    const saved = { testimonials: [{ author: "Jo", text: "Tidy work", rating: 4 }], headline: "Hi" };
+    const defaults = withNewRowPresets(saved);
+    expect(defaults.testimonials).toEqual([{ author: "Jo", text: "Tidy work", rating: 4 }, { rating: "5" }]);
+    expect(defaults.headline).toBe("Hi");
+    expect(saved.testimonials).toHaveLength(1); // the saved values are left as they were
+    expect(withNewRowPresets<{ testimonials?: unknown[] }>({}).testimonials).toEqual([{ rating: "5" }]);
   });
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { BUSINESS_TYPES, type Option, STYLES, WEBSITE_PURPOSES } from "~/domain/intake/options";
+import { choiceLabel } from "~/domain/intake/options";
 import { toCamel } from "~/domain/intake/data";
 import { GENERALISED_WHY, PROTECTED_FIELDS } from "~/domain/privacy";
 import { labelOf as formLabel } from "./labels";
@@ -7,11 +7,6 @@ import { labelOf as formLabel } from "./labels";
 /** Step 13's data: exactly aiSafeData() of the saved submission, and whether the customer opted out of AI. */
 export type PreviewData = { data: Record<string, unknown>; missing: string | null; byHand: boolean };
 
-const CHOICES: Record<string, Option[]> = {
-  business_type: BUSINESS_TYPES,
-  website_purpose: WEBSITE_PURPOSES,
-  style_preference: STYLES,
-};
 const SOCIAL: Record<string, string> = {
   facebook: "Facebook",
   instagram: "Instagram",
@@ -50,8 +45,8 @@ function ServicesTable({ services }: { services: Service[] }) {
 /** One value the way the form showed it: choices by their label, lists as lists, services as a table. */
 function Value({ field, value }: { field: string; value: unknown }): ReactNode {
   if (field === "services_list") return <ServicesTable services={value as Service[]} />;
-  const choices = CHOICES[field];
-  if (choices) return choices.find((o) => o.value === value)?.label ?? String(value);
+  const choice = choiceLabel(field, value);
+  if (choice !== undefined) return choice;
   if (Array.isArray(value)) {
     const items = value
       .filter((v) => v !== null && v !== undefined && v !== "")

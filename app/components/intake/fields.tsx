@@ -361,11 +361,35 @@ export function TextList({
             </button>
           </li>
         ) : (
-          <li className="hint">That's the most we need ({max}).</li>
+          <FullListItem id={`${idFor(name)}-full`} itemLabel={itemLabel} max={max} type={type} />
         )}
       </ol>
       {listError ? <p className="field-error">{listError}</p> : null}
     </fieldset>
+  );
+}
+
+/** A full list's box and button (spec 1: disabled at the cap, e.g. 3 competitor URLs), with the reason beside them. */
+function FullListItem({ id, itemLabel, max, type }: { id: string; itemLabel: string; max: number; type: string }) {
+  return (
+    <li>
+      <div className="field">
+        <label htmlFor={id}>Add a {inSentence(itemLabel)}</label>
+        <p className="hint" id={`${id}-why`}>
+          That's the most we need ({max}). Remove one to add another.
+        </p>
+        <input
+          id={id}
+          type="text"
+          inputMode={type === "url" ? "url" : undefined}
+          disabled
+          aria-describedby={`${id}-why`}
+        />
+      </div>
+      <button type="button" className="button button-small" disabled aria-describedby={`${id}-why`}>
+        Add {inSentence(itemLabel)}
+      </button>
+    </li>
   );
 }
 

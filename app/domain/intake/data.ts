@@ -1,5 +1,5 @@
 import type * as z from "../zod";
-import { AI_CHOICE, REQUIRED_CONSENTS, type STEP_SCHEMAS } from "./schemas";
+import { AI_CHOICE, ALT_TEXT_REQUIRED, REQUIRED_CONSENTS, type STEP_SCHEMAS } from "./schemas";
 import { REQUIRED_STEPS, SPECIAL_STEPS, TOTAL_STEPS } from "./steps";
 
 /*
@@ -183,6 +183,15 @@ const filled = (v: unknown) =>
     : v && typeof v === "object"
       ? Object.values(v).some(Boolean)
       : v !== null && v !== undefined && v !== "";
+
+/** Each stored photo still without alt text, as its field's error ("photoMetadata[0].altText"), in the form's row order. */
+export function photosWithoutAltErrors(doc: StoredSubmission | null): Record<string, string[]> {
+  return Object.fromEntries(
+    (doc?.photo_metadata ?? []).flatMap((p, i) =>
+      p.altText ? [] : [[`photoMetadata[${i}].altText`, [ALT_TEXT_REQUIRED]]],
+    ),
+  );
+}
 
 /**
  * Which steps are done, by the rules of spec 1 section 4 (read from the stored

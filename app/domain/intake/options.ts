@@ -93,3 +93,22 @@ export const PHOTO_PRIORITIES: Option[] = [
 ];
 
 export const values = (options: Option[]) => options.map((o) => o.value) as [string, ...string[]];
+
+/** The options of each stored choice field: a stored code ("mixed") reads as the label the form showed. */
+const STORED_CHOICES: Record<string, Option[]> = {
+  business_type: BUSINESS_TYPES,
+  website_purpose: WEBSITE_PURPOSES,
+  style_preference: STYLES,
+  website_style_preference: STYLES,
+  pricing_approach: PRICING_APPROACHES,
+  services_grouping: SERVICES_GROUPINGS,
+  hosting_preference: HOSTING_PREFERENCES,
+  package_selected: PACKAGE_STYLES,
+};
+
+/** A stored choice's label ("A mix of both" for pricing_approach "mixed"); undefined for a field that is not a choice. */
+export function choiceLabel(field: string, value: unknown): string | undefined {
+  const options = STORED_CHOICES[field];
+  if (!options) return undefined;
+  return options.find((o) => o.value === value)?.label ?? String(value);
+}

@@ -170,6 +170,8 @@ export const StaffBioSchema = { name: text(100), role: text(100), bio: text(1000
  * `id` the server gave it; the file's key and address come only from the
  * server's record, never from a post.
  */
+/** A photo's alt text is marked required (spec 1): said on its own field. */
+export const ALT_TEXT_REQUIRED = "Alt text is required";
 export const PhotoDetailsSchema = {
   id: z.string().check(z.regex(/^[0-9a-f]{24}$/, "Unknown photo")),
   altText: text(300),
@@ -269,7 +271,7 @@ const step4 = (mode: Mode) =>
           if (mode !== "next") return;
           v.photoMetadata.forEach((p, i) => {
             if (!p.altText)
-              ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: "Alt text is required" });
+              ctx.addIssue({ code: "custom", path: ["photoMetadata", i, "altText"], message: ALT_TEXT_REQUIRED });
           });
         }),
       ),

@@ -1,5 +1,6 @@
 import { CheckoutSchema } from "~/domain/checkout";
-import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { HONEYPOT_FIELD } from "~/domain/contact";
+import { ContactSchema } from "~/domain/contact.schema";
 import { PaymentIssueFormSchema } from "~/domain/admin/payments";
 import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock";
 import { stepSchema } from "~/domain/intake/schemas";

@@ -1,8 +1,6 @@
-import { parse } from "@conform-to/react";
 import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
-import { checkForm, type FormRules } from "~/domain/form-rules";
 import { useHydrated } from "./hooks";
 
 /**
@@ -110,18 +108,3 @@ export function FormKey() {
   const root = useRouteLoaderData<{ formKey?: string }>("root");
   return <input type="hidden" name={FORM_KEY_FIELD} value={root?.formKey ?? ""} />;
 }
-
-/**
- * Conform's `onValidate` for a form checked in the browser by its rules (derived from its schema
- * on the server by `formRules` and handed over by the loader): the spec's messages without
- * shipping Zod or the schema. The action still parses the post with the schema.
- */
-export const validateWith =
-  (rules: FormRules) =>
-  ({ formData }: { formData: FormData }) =>
-    parse(formData, {
-      resolve: (value) => {
-        const error = checkForm(rules, formData);
-        return error ? { error } : { value };
-      },
-    });

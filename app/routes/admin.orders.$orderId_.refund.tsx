@@ -5,7 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
 import { orderIdParam } from "~/domain/admin/order-detail";
-import { CLOCK_MESSAGES, MISSED_PROMISE_REASON, RefundSchema } from "~/domain/delivery-clock";
+import { CLOCK_MESSAGES, MISSED_PROMISE_REASON } from "~/domain/delivery-clock";
+import { RefundSchema } from "~/domain/delivery-clock.schema";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";

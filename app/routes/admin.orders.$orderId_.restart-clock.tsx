@@ -5,7 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
 import { orderIdParam } from "~/domain/admin/order-detail";
-import { CLOCK_MESSAGES, RestartClockSchema } from "~/domain/delivery-clock";
+import { CLOCK_MESSAGES } from "~/domain/delivery-clock";
+import { RestartClockSchema } from "~/domain/delivery-clock.schema";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin } from "~/server/auth.server";
 import { restartClock, restartPage } from "~/server/delivery-clock.server";

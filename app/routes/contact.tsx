@@ -5,17 +5,13 @@ import { useState } from "react";
 import { SendStatus } from "~/components/connection";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { ContactLinks } from "~/components/ContactLinks";
-import { failedFields, Field, FormAlert, FormKey, validateWith } from "~/components/forms";
+import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { BUSINESS } from "~/content/site";
-import {
-  type CONTACT_FIELDS,
-  CONTACT_MESSAGE_MAX,
-  CONTACT_MESSAGES,
-  HONEYPOT_FIELD,
-} from "~/domain/contact";
+import { type CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, HONEYPOT_FIELD } from "~/domain/contact";
 import { ContactSchema } from "~/domain/contact.schema";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { couponBadge } from "~/domain/pricing";
 import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/admin/coupons";
 import { EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
-import { DraftUrlSchema } from "~/domain/admin/order-detail";
+import { DraftUrlSchema } from "~/domain/admin/order-detail.schema";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;

@@ -18,6 +18,7 @@ import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.ser
 import { feedbackPost } from "~/server/revisions.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
+import { deviceCopyKey } from "~/server/form-keys.server";
 
 export const meta: MetaFunction = () => [
   { title: "Dashboard | 24-Hour Website" },
@@ -52,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dueLine: customerDueLine(o, new Date()),
       timeline: timeline(o),
       rounds: revisionRounds(o),
+      copyKey: deviceCopyKey(o._id),
     })),
   };
 }
@@ -141,7 +143,13 @@ export default function Dashboard() {
               {orders.map((order) => (
                 <OrderCard key={order.id} order={order}>
                   {order.paid ? (
-                    <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId />
+                    <RevisionRounds
+                      orderId={order.id}
+                      copyKey={order.copyKey}
+                      rounds={order.rounds}
+                      reply={reply}
+                      withOrderId
+                    />
                   ) : null}
                   <DataExportButton action={`/dashboard/orders/${order.id}/export`} orderLabel={order.shortId} />
                 </OrderCard>

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { absoluteUrl } from "./env.server";
 import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "./forms.server";
-import { cleanImage } from "./images.server";
+import { cleanImage, imageRefusalMessage } from "./images.server";
 import { errorMessage, log } from "./log.server";
 import { getStorage } from "./storage.server";
 
@@ -114,8 +114,8 @@ export async function storeUploads(
       continue;
     }
     const image = await cleanImage(bytes, type);
-    if (!image) {
-      outcome.errors.push(`${label} could not be read as an image (it may be damaged). Please choose another file.`);
+    if ("refused" in image) {
+      outcome.errors.push(imageRefusalMessage(label, image));
       continue;
     }
     const id = randomBytes(12).toString("hex");

@@ -2,7 +2,6 @@
 
 export const CONTACT_MESSAGE_MAX = 1000;
 
-
 /** The order fields are checked and shown in; only the first failing message is announced. */
 export const CONTACT_FIELDS = ["name", "email", "phone", "message"] as const;
 

@@ -76,7 +76,8 @@ const defOf = (schema: z.ZodMiniType) => (schema as unknown as { _zod: { def: De
 function layers(schema: z.ZodMiniType): z.ZodMiniType[] {
   const def = defOf(schema);
   if (def.innerType) return [schema, ...layers(def.innerType)];
-  if (def.type === "pipe") return [...(defOf(def.in!).type === "transform" ? [] : layers(def.in!)), ...layers(def.out!)];
+  if (def.type === "pipe")
+    return [...(defOf(def.in!).type === "transform" ? [] : layers(def.in!)), ...layers(def.out!)];
   return [schema];
 }
 
@@ -93,7 +94,9 @@ function arrayElement(schema: z.ZodMiniType): z.ZodMiniType | undefined {
 }
 
 function intentValues(schema: z.ZodMiniType): string[] {
-  const def = layers(schema).map(defOf).find((d) => d.type === "enum" || d.type === "literal");
+  const def = layers(schema)
+    .map(defOf)
+    .find((d) => d.type === "enum" || d.type === "literal");
   if (!def) return [];
   return (def.type === "enum" ? Object.values(def.entries ?? {}) : (def.values ?? [])).map(String);
 }
@@ -145,7 +148,11 @@ function fieldRule(field: z.ZodMiniType): FieldRule | undefined {
   }
   for (const def of defs.filter((d) => d.type === "number")) {
     for (const check of def.checks ?? []) {
-      const { value, inclusive, check: kind } = check._zod.def as { value?: number; inclusive?: boolean; check: string };
+      const {
+        value,
+        inclusive,
+        check: kind,
+      } = check._zod.def as { value?: number; inclusive?: boolean; check: string };
       if (typeof value !== "number" || !inclusive) continue; // only the inclusive bounds forms use
       const message = messageFor(field, String(kind === "greater_than" ? value - 1 : value + 1));
       if (message && kind === "greater_than") rule.min = [value, message];

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { RateLimitHit } from "./models/index.server";
 
 export type RateLimit = { name: string; max: number; windowMs: number };
@@ -21,7 +21,6 @@ export function clientAddress(request: Request): string {
  * at once against a limit of 5 get exactly 5 slots, never more.
  */
 export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
-  await connectDb();
   const window = Math.floor(now.getTime() / limit.windowMs);
   const key = `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}:${window}`;
   // A head start only: the count may be stale, the unique slot ids are what hold the limit.

@@ -10,7 +10,6 @@ import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-cloc
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
 import type { PageCursor } from "~/domain/paging";
-import { connectDb } from "../db.server";
 import { Order } from "../models/index.server";
 import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
@@ -129,7 +128,6 @@ export async function listOrders(
   f: OrderFilters,
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
 ) {
-  await connectDb();
   const now = options.now ?? new Date();
   const filter = ordersFilter(f, now);
   const byDeadline = f.sort === "deadline";
@@ -193,7 +191,6 @@ async function recentDeliveries(now: Date): Promise<DeliveryRow[]> {
 
 /** The six cards and the weekly chart. */
 export async function orderFigures(now = new Date()) {
-  await connectDb();
   const [totals, recent, deliveries] = await Promise.all([statusTotals(), recentRows(now), recentDeliveries(now)]);
   return {
     cards: summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }),
@@ -216,7 +213,6 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
       if (!started) {
         started = true;
         controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-        await connectDb();
       }
       const docs = await Order.find(afterCursor(filter, "created_at", cursor), ROW_FIELDS)
         .sort(NEWEST_FIRST)
@@ -258,7 +254,6 @@ export async function bulkTargets(input: {
   filters: OrderFilters;
   now?: Date;
 }): Promise<string[] | "too-many"> {
-  await connectDb();
   if (!input.all) return [...new Set(input.orderIds)];
   const docs = await Order.find(ordersFilter(input.filters, input.now ?? new Date()), { _id: 1 })
     .sort(NEWEST_FIRST)
@@ -272,7 +267,6 @@ const MOVABLE = [...PAID_STATUSES];
 
 /** Runs one bulk action over the orders named; returns the spec's message with how many orders it changed. */
 export async function runBulkAction(action: BulkAction, ids: string[], actor: Actor): Promise<string> {
-  await connectDb();
   switch (action) {
     case "completed":
     case "in_progress": {

@@ -6,11 +6,13 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo, useRef } from "react";
 import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { fieldLabel, namedError, withNewRowPresets } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
+import { UploadList, useUploads } from "~/components/intake/uploads";
 import { LiveRegion } from "~/components/LiveRegion";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
@@ -38,6 +40,7 @@ import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from 
 import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
+import { NotFound } from "~/root";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { brandingPreviews, saveArrivedFiles, saveBrandingStep } from "~/server/intake-files.server";
@@ -301,6 +304,8 @@ export default function IntakeStep() {
   useKeepTyping(form.id, savedAt, renameAfterRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
   const restored = useDeviceCopy(form.id, `intake:${copyKey}:${step}`, savedAt);
+  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
+  const uploads = useUploads(form.id, savedAt);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
   const seqField = useRef<HTMLInputElement>(null);
@@ -374,6 +379,7 @@ export default function IntakeStep() {
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           <StepBody step={step} extras={extras} />
+          <UploadList {...uploads} formId={form.id} version={savedAt} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
         </Form>
@@ -503,4 +509,9 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
       )}
     </div>
   );
+}
+
+/** An unknown step (/intake-form/15, /intake-form/x) is the site's not-found page; anything else the general boundary. */
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFound /> }} />;
 }

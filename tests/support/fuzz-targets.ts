@@ -1,7 +1,8 @@
-import { CheckoutSchema } from "~/domain/checkout";
-import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { CheckoutSchema } from "~/domain/checkout.schema";
+import { HONEYPOT_FIELD } from "~/domain/contact";
+import { ContactSchema } from "~/domain/contact.schema";
 import { PaymentIssueFormSchema } from "~/domain/admin/payments";
-import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock";
+import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
 import { OutboxActionSchema } from "~/domain/outbox";
@@ -79,6 +80,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
     fields: intakeFields,
     multipart: i + 1 === 4,
   })),
+  // Step 4's files sent one at a time by the page with JavaScript.
+  { path: "/intake-form/upload", needs: "intake", fields: ["logo", "photos"], multipart: true },
   { path: "/webhooks/stripe", fields: ["type", "data"] },
   { path: "/api/cron/reminders", fields: ["intent"] },
   { path: "/admin/outbox", needs: "admin", fields: schemaFields(OutboxActionSchema) },

@@ -2,6 +2,8 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { SAVE_FIELDS } from "~/domain/intake/save-order";
+import { uploadsPending } from "./uploads";
+import { useDeliveries } from "~/components/connection";
 
 /** Spec: the open step is saved every 30 seconds. */
 export const AUTOSAVE_MS = 30_000;
@@ -48,7 +50,9 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
     last.current = serialize()?.toString() ?? null;
     saveNow.current = () => {
       const params = serialize();
-      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current) return;
+      // Not while a file uploads: both write the stored photo list (the next tick saves).
+      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current || uploadsPending())
+        return;
       last.current = params.toString();
       params.set("intent", INTENT_VALUES.autosave);
       const basedOn = document.querySelector<HTMLInputElement>(`#${formId} input[name="${SAVE_FIELDS.basedOn}"]`);
@@ -76,5 +80,13 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
     const timer = setTimeout(() => saveNow.current(), RETRY_MS[Math.min(failures.current++, RETRY_MS.length - 1)]);
     return () => clearTimeout(timer);
   }, [fetcher.data, fetcher.state]);
-  return { lastSaved, unsaved, conflict: fetcher.state === "idle" ? fetcher.data?.conflict : undefined };
+  // A save of this step held by a dropped link (components/connection.tsx) is not saved yet either.
+  const held = useDeliveries().some(
+    (d) => d.post && d.path === `/intake-form/${step}` && (d.state === "failed" || d.state === "retrying"),
+  );
+  return {
+    lastSaved,
+    unsaved: unsaved || held,
+    conflict: fetcher.state === "idle" ? fetcher.data?.conflict : undefined,
+  };
 }

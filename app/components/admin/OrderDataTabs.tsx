@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { CopyableText } from "~/components/admin/CopyableText";
 import { SubTabs } from "~/components/admin/AdminTabs";
-import { FormAlert } from "~/components/forms";
+import { failedFields, FormAlert } from "~/components/forms";
 import { EDIT_FIELDS, EditDataSchema } from "~/domain/admin/edit-data";
 import { DETAIL_TABS, ORDER_INTENT, tabRound, type DetailTab } from "~/domain/admin/order-detail";
 import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema, type PromptView } from "~/domain/ai-prompt";
@@ -119,11 +119,11 @@ function EditDataTab({
     shouldValidate: "onSubmit",
   });
   if (!editValues) return <NoSubmission />;
-  const firstError = EDIT_FIELDS.map((f) => fields[f.name]?.errors?.[0]).find(Boolean);
+  const failed = failedFields(fields, Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, f.label])));
   return (
     <Form method="post" {...getFormProps(form)} noValidate>
       <h2>Edit Data</h2>
-      <FormAlert message={firstError} />
+      <FormAlert failed={failed} />
       <p className="hint">
         Lists are JSON: a change is saved only when its text is valid JSON. Uploads and the customer's consent are not
         edited here.

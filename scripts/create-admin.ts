@@ -4,7 +4,9 @@
 import { randomBytes } from "node:crypto";
 import { createUser } from "~/server/auth.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
 import { ensureIndexes, User, UserRole } from "~/server/models/index.server";
+import { takeServedAddress } from "./served-at";
 
 const email = process.argv[2]?.trim().toLowerCase();
 if (!email || !email.includes("@")) {
@@ -12,6 +14,7 @@ if (!email || !email.includes("@")) {
   process.exit(2);
 }
 
+takeServedAddress();
 await connectDb();
 await ensureIndexes();
 const existing = await User.findOne({ email }).lean();
@@ -29,7 +32,7 @@ console.log(
     "",
     "Admin accounts need two-factor sign-in. To set it up:",
     "  1. Install an authenticator app on your phone (Google Authenticator, 1Password, Authy, ...).",
-    `  2. Sign in at ${process.env.APP_URL ?? "http://localhost:3000"}/auth with ${email} and the password.`,
+    `  2. Sign in at ${getEnv().APP_URL}/auth with ${email} and the password.`,
     "  3. Scan the QR code shown (or type the key), enter the 6-digit code the app shows,",
     "     and save the ten recovery codes somewhere safe: they are shown only once.",
     "Lost the phone and the codes? Another admin can reset your second factor (Admin Panel > Security),",

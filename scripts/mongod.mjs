@@ -4,11 +4,21 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { MongoMemoryServer } from "mongodb-memory-server-core";
+import { MongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dbPath = path.join(root, "data/dev/mongod");
 await mkdir(dbPath, { recursive: true });
+
+// The binary first (found or downloaded): when that fails, the library's own start would print the
+// error's whole stack; here it is one line, and npm start falls back to FerretDB.
+try {
+  await MongoBinary.getPath();
+} catch (error) {
+  const why = error instanceof Error ? (error.msg ?? error.code ?? error.message.split("\n")[0]) : String(error);
+  console.error(`[services] no mongod binary here and none could be downloaded (${why})`);
+  process.exit(1);
+}
 
 try {
   const server = await MongoMemoryServer.create({

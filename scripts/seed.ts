@@ -8,7 +8,9 @@ import { issueToken } from "~/server/tokens.server";
 import { CouponFormSchema } from "~/domain/admin/coupons";
 import { createCoupon } from "~/server/admin/coupons.server";
 import { ensureIndexes, Order, User } from "~/server/models/index.server";
+import { takeServedAddress } from "./served-at";
 
+takeServedAddress();
 const env = getEnv();
 if (!standInsAllowed()) {
   console.error("Refusing to seed demo data in a deployment.");
@@ -67,7 +69,7 @@ if ((await Order.countDocuments()) === 0) {
   }
 }
 
-console.log("Seeded demo data.");
+console.log(`Seeded demo data for the app at ${env.APP_URL}`);
 console.log(`  admin:    ${admin.email} / ${admin.password}`);
 console.log(`  customer: ${customer.email} / ${customer.password}`);
 console.log("            (the admin sets up two-factor sign-in with an authenticator app at the first sign-in)");

@@ -5,7 +5,7 @@
 #   s3      versitygw: an S3 API over a folder (metadata in a sidecar folder)
 #   stripe  stripe-mock: Stripe's own API mock (stateless; sends no webhooks)
 #
-#   scripts/services.sh build                       build the four binaries once (cached in .cache/bin)
+#   scripts/services.sh build [SERVICE...]          build the binaries once (default: all four; cached in .cache/bin)
 #   scripts/services.sh start PROFILE [SERVICE...]  start (default: all four); PROFILE is dev or test
 #   scripts/services.sh stop PROFILE                stop every service of the profile
 #   scripts/services.sh status PROFILE              say which are running
@@ -56,21 +56,42 @@ ferretdb_modfile() { # prints the path of the go.mod to build FerretDB with
   echo "$out/go.mod"
 }
 
-build() {
-  local stamp want modfile
+binary() { # service -> the binary it runs
+  case "$1" in
+    mongo) echo ferretdb ;; mail) echo mailpit ;; s3) echo versitygw ;; stripe) echo stripe-mock ;;
+    *) say "unknown service '$1' (use ${ALL[*]})"; exit 2 ;;
+  esac
+}
+
+build() { # [SERVICE...]: builds only the binaries of the services named (default: all four), each once
+  local want svc bin modfile services=("$@") missing=()
+  [[ ${#services[@]} -gt 0 ]] || services=("${ALL[@]}")
   want="$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" "$SRC"/patches/* | sha256sum | cut -d' ' -f1)"
-  stamp="$BIN/.stamp"
-  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] &&
-     [[ -x "$BIN/ferretdb" && -x "$BIN/mailpit" && -x "$BIN/versitygw" && -x "$BIN/stripe-mock" ]]; then
-    return 0
-  fi
+  for svc in "${services[@]}"; do
+    bin="$(binary "$svc")"
+    # .stamp-BIN: that binary built from these sources; .stamp: all four were (an earlier build of all).
+    if [[ -x "$BIN/$bin" ]] &&
+       [[ "$(cat "$BIN/.stamp-$bin" 2>/dev/null)" == "$want" || "$(cat "$BIN/.stamp" 2>/dev/null)" == "$want" ]]; then
+      continue
+    fi
+    missing+=("$svc")
+  done
+  [[ ${#missing[@]} -gt 0 ]] || return 0
   command -v go >/dev/null || { say "Go is needed to build the local services (https://go.dev/dl/)"; exit 1; }
-  say "building FerretDB, Mailpit, versitygw and stripe-mock with Go (a first build takes a few minutes)..."
   mkdir -p "$BIN"
-  modfile="$(ferretdb_modfile)"
-  (cd "$SRC" && GOFLAGS=-mod=mod go build -modfile "$modfile" -o "$BIN/ferretdb" . &&
-    GOFLAGS=-mod=mod go build -o "$BIN/" tool)
-  echo "$want" >"$stamp"
+  for svc in "${missing[@]}"; do
+    bin="$(binary "$svc")"
+    say "building $bin with Go (a first build takes a few minutes)..."
+    case "$svc" in
+      mongo)
+        modfile="$(ferretdb_modfile)"
+        (cd "$SRC" && GOFLAGS=-mod=mod go build -modfile "$modfile" -o "$BIN/ferretdb" .) ;;
+      mail) (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$BIN/" github.com/axllent/mailpit) ;;
+      s3) (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$BIN/" github.com/versity/versitygw/cmd/versitygw) ;;
+      stripe) (cd "$SRC" && GOFLAGS=-mod=mod go build -o "$BIN/" github.com/stripe/stripe-mock) ;;
+    esac
+    echo "$want" >"$BIN/.stamp-$bin"
+  done
   say "built into $BIN"
 }
 
@@ -150,13 +171,13 @@ VARS
 
 cmd="${1:-}"; shift || true
 case "$cmd" in
-  build) build ;;
+  build) build "$@" ;;
   start)
     profile="${1:?profile}"; shift
     ports "$profile"
-    build
-    if [[ "$profile" == test ]] && ! running test mongo; then rm -rf "$ROOT/data/test"; fi
     services=("$@"); [[ ${#services[@]} -gt 0 ]] || services=("${ALL[@]}")
+    build "${services[@]}" # only what this command runs: `start dev mongo` builds FerretDB alone
+    if [[ "$profile" == test ]] && ! running test mongo; then rm -rf "$ROOT/data/test"; fi
     for svc in "${services[@]}"; do start_one "$profile" "$svc"; done ;;
   stop) stop_all "${1:?profile}" ;;
   status)

@@ -28,11 +28,14 @@ if [[ -z "${MONGODB_URI:-}" ]]; then
     say "using the MongoDB-protocol server already listening on 127.0.0.1:27017"
   else
     say "starting a database: trying mongod through mongodb-memory-server first..."
-    node scripts/mongod.mjs & mongod=$!
+    mkdir -p data/dev/log
+    node scripts/mongod.mjs 2>data/dev/log/mongod.log & mongod=$!
     children+=("$mongod")
     until port_open 27017 || ! kill -0 "$mongod" 2>/dev/null; do sleep 0.3; done
     if ! port_open 27017; then
-      say "no mongod download here; using FerretDB (built with Go on first use)"
+      # One line: why (mongod.mjs's last line, such as "no mongod binary here and none could be downloaded
+      # (getaddrinfo ENOTFOUND fastdl.mongodb.org)") and what instead; the details stay in the log.
+      say "$(tail -n 1 data/dev/log/mongod.log | sed 's/^\[services\] //'); using FerretDB instead (built with Go on first use)"
       bash scripts/services.sh start dev mongo
     fi
   fi
@@ -41,6 +44,8 @@ fi
 
 say "building the app..."
 npm run -s build
-say "serving on http://localhost:${PORT:-3000} (seed demo data with: npm run seed)"
+served="${APP_URL:-http://localhost:${PORT:-3000}}"
+mkdir -p data/dev && echo "$served" >data/dev/app-url # npm run seed prints its links at this address
+say "serving on $served (seed demo data with: npm run seed)"
 node scripts/server.mjs & children+=("$!")
 wait "${children[-1]}"

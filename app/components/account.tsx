@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
+import { VERIFY_INTENTS } from "~/domain/account";
 import type * as z from "~/domain/zod";
 import { Field, FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
@@ -117,5 +118,29 @@ export function TwoFactorCard({ on, admin }: { on: boolean; admin: boolean }) {
         </Form>
       )}
     </section>
+  );
+}
+
+/**
+ * An account whose address is not confirmed yet: what waits for the confirmation, and a button that e-mails
+ * the link again (it comes back to `back`). `reason` is the page's own sentence (a refused plan, say).
+ */
+export function ConfirmEmailNotice({ email, back, reason }: { email: string; back: string; reason?: string }) {
+  return (
+    <div className="card notice" role="note">
+      <h2>Confirm your e-mail address</h2>
+      {reason ? <p>{reason}</p> : null}
+      <p>
+        Open the link we e-mailed to {email}. Once it&apos;s confirmed, orders you bought with this address appear in
+        your dashboard and you can start a maintenance plan. Until then you can buy a website and fill in its intake
+        form as usual.
+      </p>
+      <Form method="post" action="/auth/verify">
+        <input type="hidden" name="redirectTo" value={back} />
+        <button type="submit" name="intent" value={VERIFY_INTENTS.resend} className="button button-small">
+          Send the link again
+        </button>
+      </Form>
+    </div>
   );
 }

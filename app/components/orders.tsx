@@ -1,7 +1,7 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { FormAlert, FormKey } from "~/components/forms";
 import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
@@ -17,6 +17,7 @@ import {
   type TimelineStep,
 } from "~/domain/orders";
 import { SendStatus } from "~/components/connection";
+import { forgetDeviceCopy, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 
 /** Pieces of the customer's view of an order, shared by /dashboard and /order-status. */
 
@@ -56,15 +57,26 @@ export type FeedbackReply = { formId: string; result: SubmissionResult<string[]>
 /** Revision Rounds: Locked, Available (with the feedback form) or Completed (read-only, Submitted badge). */
 export function RevisionRounds({
   orderId,
+  copyKey,
   rounds,
   reply,
   withOrderId,
 }: {
   orderId: string;
+  /** Names this order's copies on the device (server/form-keys.server.ts deviceCopyKey). */
+  copyKey: string;
   rounds: RoundView[];
   reply: FeedbackReply;
   withOrderId: boolean;
 }) {
+  // The open round's feedback is kept on this device as it is typed, until the server has it
+  // (here, not in the form: a sent form is replaced by the read-only round, and the copy must go).
+  const open = rounds.find((r) => r.state === "available");
+  const copyOf = (round: number) => `feedback:${copyKey}:${round}`;
+  const restored = useDeviceCopy(open ? feedbackFormId(orderId, open.round) : "", open ? copyOf(open.round) : null);
+  // A round sent elsewhere (another tab or device) leaves no copy here.
+  const sent = rounds.filter((r) => r.state === "completed").map((r) => copyOf(r.round));
+  useEffect(() => sent.forEach(forgetDeviceCopy), [sent.join()]); // eslint-disable-line react-hooks/exhaustive-deps -- by content
   return (
     <section className="revision-rounds" aria-label="Revision Rounds">
       <h3>Revision Rounds</h3>
@@ -87,7 +99,13 @@ export function RevisionRounds({
                 <textarea id={`${feedbackFormId(orderId, r.round)}-read`} readOnly value={r.feedback ?? ""} rows={4} />
               </>
             ) : r.state === "available" ? (
-              <FeedbackForm orderId={orderId} round={r.round} reply={reply} withOrderId={withOrderId} />
+              <FeedbackForm
+                orderId={orderId}
+                round={r.round}
+                reply={reply}
+                withOrderId={withOrderId}
+                restored={restored}
+              />
             ) : (
               <p className="hint">{r.note}</p>
             )}
@@ -103,11 +121,13 @@ function FeedbackForm({
   round,
   reply,
   withOrderId,
+  restored,
 }: {
   orderId: string;
   round: number;
   reply: FeedbackReply;
   withOrderId: boolean;
+  restored: boolean;
 }) {
   const id = feedbackFormId(orderId, round);
   const sending = useIsPending({ intent: ORDER_INTENTS.feedback });
@@ -122,6 +142,7 @@ function FeedbackForm({
   return (
     <Form method="post" {...getFormProps(form)} noValidate>
       <FormAlert message={form.errors?.[0] ?? fields.feedback.errors?.[0]} />
+      {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
       <input type="hidden" name="formId" value={id} />
       <FormKey />
       <input type="hidden" name="round" value={round} />

@@ -33,6 +33,15 @@ function read(key: string): Copy | null {
   }
 }
 
+/** Removes a copy the server has had by another way (a form sent in another tab). */
+export function forgetDeviceCopy(key: string) {
+  try {
+    localStorage.removeItem(PREFIX + key);
+  } catch {
+    // Storage refused: nothing is kept.
+  }
+}
+
 /** Removes every copy past its lapse (any key of ours). */
 function pruneLapsed() {
   for (let i = localStorage.length - 1; i >= 0; i--) {
@@ -56,7 +65,12 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
 
   // A post of this form that answered with a redirect: the server has it (first, so a form
   // shown afresh after its post succeeded is not filled again from the copy).
-  const mine = navigation.formMethod?.toUpperCase() === "POST" && navigation.state !== "idle";
+  // Several forms on one page post to one path (a feedback form per order): theirs say which they are.
+  const postedId = navigation.formData?.get("formId");
+  const mine =
+    navigation.formMethod?.toUpperCase() === "POST" &&
+    navigation.state !== "idle" &&
+    (typeof postedId !== "string" || postedId === formId);
   const postedKey = useRef<string | null>(null);
   useEffect(() => {
     if (mine) {

@@ -28,7 +28,7 @@ import {
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
-import { bulkTargets, listOrders, orderFigures, runBulkAction } from "~/server/admin/orders.server";
+import { bulkTargets, ordersPage, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -52,13 +52,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const filters = parseOrderFilters(params);
-  const now = new Date();
-  const [list, figures] = await Promise.all([
-    listOrders(filters, { cursor: cursorParam(params), now }),
-    orderFigures(now),
-  ]);
+  const data = await ordersPage(filters, { cursor: cursorParam(params) });
   // Back from the code page: the bulk form as it was posted (bulkReturnQuery).
-  return { filters, ...list, ...figures, kept: keptBulk(params), before: params.get("before") };
+  return { filters, ...data, kept: keptBulk(params), before: params.get("before") };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -104,7 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminOrders() {
-  const { filters, page, total, anyOrders, cards, weeks, kept, before } = useLoaderData<typeof loader>();
+  const { filters, page, total, anyOrders, cards, trendBasis, weeks, kept, before } = useLoaderData<typeof loader>();
   const rows = page.rows;
   const busy = useIsPending();
   const active = hasActiveFilters(filters);
@@ -119,15 +115,19 @@ export default function AdminOrders() {
       <AdminHeader title="Admin Panel" current="orders" />
       <div className="wrap section admin-page">
         <h2 className="visually-hidden">Summary</h2>
-        <ul className="stat-grid" aria-label="Summary">
+        <ul className="stat-grid" aria-label="Summary" aria-describedby="trend-basis">
           {cards.map((c) => (
             <li key={c.label} className="card stat">
               <span className="stat-label">{c.label}</span>
               <strong className="stat-value">{c.value}</strong>
-              <span className="hint">{c.caption}</span>
+              <span className="stat-trend">{c.trend}</span>
+              <span className="hint">{c.hint}</span>
             </li>
           ))}
         </ul>
+        <p id="trend-basis" className="hint stat-basis">
+          {trendBasis}
+        </p>
         <WeeklyChart weeks={weeks} />
 
         <h2 id="orders-heading">Orders</h2>
@@ -290,7 +290,7 @@ export default function AdminOrders() {
             </ul>
           </Form>
         )}
-        <Pager page={page} noun="orders" />
+        <Pager page={page} noun="orders" one="order" />
       </div>
     </>
   );

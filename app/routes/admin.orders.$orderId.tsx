@@ -9,7 +9,7 @@ import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
-import { EDIT_MESSAGES, EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
+import { EDIT_MESSAGES, EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
 import {
   ADMIN_REVISION_MESSAGES,
   DETAIL_MESSAGES,
@@ -186,9 +186,17 @@ async function saveDataAction({ form, orderId, admin, flash }: IntentArgs) {
   const submission = parseWithZod(form, { schema: EditDataSchema });
   if (submission.status !== "success")
     return data<OrderDataReply>({ intent: ORDER_INTENT.saveData, result: submission.reply() }, { status: 400 });
-  const saved = await saveSubmissionData({ orderId, values: submission.value, actor: admin });
+  // spec 2: a JSON edit that does not parse is ignored, not the whole save refused.
+  const { set, ignored } = readEdit(submission.value);
+  const saved = await saveSubmissionData({ orderId, values: set, actor: admin });
   if (!saved) return flash("error", DETAIL_MESSAGES.editSaveError, EDIT_MESSAGES.noSubmission, "edit-data");
-  return flash("success", EDIT_MESSAGES.saved.title, undefined, "edit-data");
+  if (ignored.length === 0) return flash("success", EDIT_MESSAGES.saved.title, undefined, "edit-data");
+  // Answered in place: the ignored fields keep what was typed, each marked with its reason.
+  return data<OrderDataReply>({
+    intent: ORDER_INTENT.saveData,
+    ignored: ignored.map((f) => f.label),
+    result: submission.reply({ fieldErrors: Object.fromEntries(ignored.map((f) => [f.name, [f.message]])) }),
+  });
 }
 
 async function generatePromptAction({ orderId, admin, flash }: IntentArgs) {
@@ -445,7 +453,13 @@ export default function AdminOrder() {
                 </li>
               ))}
             </ul>
-            <Pager page={d.history} noun="history entries" param={d.historyParam} label="Pages of admin history" />
+            <Pager
+              page={d.history}
+              noun="history entries"
+              one="history entry"
+              param={d.historyParam}
+              label="Pages of admin history"
+            />
           </section>
         ) : null}
       </div>

@@ -11,6 +11,7 @@ import { CodeSchema, TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/tw
 import { completeSecondFactor, signInState } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { checkSecondFactor } from "~/server/two-factor.server";
+import { clientAddress } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Two-Factor Sign-In | 24-Hour Website", "Enter the code from your authenticator app.");
@@ -39,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (state.kind === "none")
     throw redirect(`/auth?redirectTo=${encodeURIComponent(safeRedirect(submission.value.redirectTo))}`);
   const to = safeRedirect(submission.value.redirectTo);
-  const check = await checkSecondFactor(state.user, submission.value.code);
+  const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request));
   if (!check.ok) {
     const status = check.message === TWO_FACTOR_MESSAGES.tooMany ? 429 : 400;
     return data(submission.reply({ formErrors: [check.message] }), { status });

@@ -26,6 +26,7 @@ import {
   removeSecondFactor,
   startEnrolment,
 } from "~/server/two-factor.server";
+import { clientAddress } from "~/server/rate-limit.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Set Up Two-Factor Sign-In | 24-Hour Website", "Add an authenticator app to your account.");
@@ -79,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case TWO_FACTOR_INTENTS.confirm: {
       const submission = parseWithZod(form, { schema: EnrolSchema });
       if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-      const outcome = await confirmEnrolment(user, submission.value.code);
+      const outcome = await confirmEnrolment(user, submission.value.code, clientAddress(request));
       if (!outcome.ok) {
         if (outcome.message === TWO_FACTOR_MESSAGES.enrolExpired)
           return redirectWithFlash(request, here, { kind: "error", title: outcome.message }, { status: 303 });
@@ -111,7 +112,7 @@ async function turnOff(request: Request, form: FormData) {
   if (user.isAdmin || !user.twoFactor) return fail("Admin accounts always need two-factor sign-in.");
   const submission = parseWithZod(form, { schema: DisableSchema });
   if (submission.status !== "success") return fail(TWO_FACTOR_MESSAGES.codeRequired);
-  const check = await checkSecondFactor(user, submission.value.code);
+  const check = await checkSecondFactor(user, submission.value.code, clientAddress(request));
   if (!check.ok) return fail(check.message);
   await removeSecondFactor(user.id);
   const cookie = await rotateSession(request, user.id);

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkPasswordPage } from "~/components/account";
-import { AUTH_MESSAGES, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
+import { AUTH_MESSAGES, safeRedirect, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
 import {
   findLink,
   requireUser,
@@ -30,17 +30,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   switch (formData.get("intent")) {
     case VERIFY_INTENTS.resend: {
-      // From the dashboard: a signed-in account asks for a new link to its own address.
+      // A signed-in account asks for a new link to its own address, and goes back to the page it asked from.
       const user = await requireUser(request);
+      const back = safeRedirect(String(formData.get("redirectTo") ?? ""), "/dashboard");
       if (!(await resendConfirmation(user))) {
-        return redirectWithFlash(
-          request,
-          "/dashboard",
-          { kind: "error", title: AUTH_MESSAGES.resendLimit },
-          { status: 303 },
-        );
+        return redirectWithFlash(request, back, { kind: "error", title: AUTH_MESSAGES.resendLimit }, { status: 303 });
       }
-      return redirectWithFlash(request, "/dashboard", { kind: "info", ...AUTH_MESSAGES.verifySent }, { status: 303 });
+      return redirectWithFlash(request, back, { kind: "info", ...AUTH_MESSAGES.verifySent }, { status: 303 });
     }
     case VERIFY_INTENTS.confirm: {
       const submission = parseWithZod(formData, { schema: VerifyEmailSchema });

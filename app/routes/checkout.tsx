@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
+import { ConfirmEmailNotice } from "~/components/account";
 import { describedBy, failedFields, Field, FormAlert, FormKey } from "~/components/forms";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
@@ -16,6 +17,7 @@ import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/ch
 import { COUPON_MESSAGES, DEFAULT_PRODUCT, offeredAddOns, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
+import { planRefusal, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
 import { validateCoupon } from "~/server/coupons.server";
 import { oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
@@ -41,6 +43,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     packageId,
     withMaintenance,
     email: user?.email ?? "",
+    // Said before the buyer fills anything in: why this package's plan can't start for this account yet.
+    planNotice:
+      withMaintenance && user
+        ? {
+            reason: await planRefusal(user, SUBSCRIPTION_MESSAGES.alreadyWithPackage),
+            unconfirmed: !user.emailVerified,
+          }
+        : null,
     quote: quote({ packageId, addOnIds: [], withMaintenance }),
   };
 }
@@ -129,7 +139,7 @@ export async function action({ request }: ActionFunctionArgs) {
             addOnIds: value.addOns,
             couponCode: value.appliedCoupon || value.couponCode || null,
             packageId: value.package,
-            userId: user?.id,
+            user,
             withMaintenance: value.maintenance === "1",
           });
           return { done: "redirectTo" in answer, answer };
@@ -141,6 +151,12 @@ export async function action({ request }: ActionFunctionArgs) {
             headers: { "Set-Cookie": await rememberCheckout(request, result.orderId) },
           });
         }
+        if ("refused" in result)
+          return reply({
+            status: 409,
+            applied: await recheck(),
+            result: submission.reply({ formErrors: [result.refused] }),
+          });
         if ("couponError" in result)
           return reply({
             status: 409,
@@ -190,6 +206,21 @@ export default function Checkout() {
         title="Checkout"
         lead="Choose any add-ons, apply a coupon if you have one, then pay securely with Stripe."
       />
+      {loaderData.planNotice?.unconfirmed ? (
+        <div className="wrap">
+          <ConfirmEmailNotice
+            email={loaderData.email}
+            back={`/checkout?package=${loaderData.packageId}&maintenance=1`}
+            reason={loaderData.planNotice.reason ?? undefined}
+          />
+        </div>
+      ) : loaderData.planNotice?.reason ? (
+        <div className="wrap">
+          <p className="card notice" role="note">
+            {loaderData.planNotice.reason}
+          </p>
+        </div>
+      ) : null}
       <div className="wrap section checkout-grid">
         <OrderSummary quote={summary} />
         <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="checkout-form-heading" className="card">

@@ -5,10 +5,9 @@ import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
-import { TwoFactorCard } from "~/components/account";
+import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
-import { VERIFY_INTENTS } from "~/domain/account";
 import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { requireUser } from "~/server/auth.server";
@@ -16,6 +15,7 @@ import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.ser
 import { feedbackPost } from "~/server/revisions.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
+import { deviceCopyKey } from "~/server/form-keys.server";
 
 export const meta: MetaFunction = () => [
   { title: "Dashboard | 24-Hour Website" },
@@ -49,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dueLine: customerDueLine(o, new Date()),
       timeline: timeline(o),
       rounds: revisionRounds(o),
+      copyKey: deviceCopyKey(o._id),
     })),
   };
 }
@@ -92,20 +93,7 @@ export default function Dashboard() {
         </div>
       </PageHero>
       <div className="wrap section dashboard">
-        {!user.emailVerified ? (
-          <div className="card notice" role="note">
-            <h2>Confirm your e-mail address</h2>
-            <p>
-              Open the link we e-mailed to {user.email}. Orders you bought with this address appear here once it's
-              confirmed.
-            </p>
-            <Form method="post" action="/auth/verify">
-              <button type="submit" name="intent" value={VERIFY_INTENTS.resend} className="button button-small">
-                Send the link again
-              </button>
-            </Form>
-          </div>
-        ) : null}
+        {!user.emailVerified ? <ConfirmEmailNotice email={user.email} back="/dashboard" /> : null}
 
         <section className="card" aria-labelledby="plans-heading">
           <h2 id="plans-heading">Maintenance Plans</h2>
@@ -138,7 +126,13 @@ export default function Dashboard() {
               {orders.map((order) => (
                 <OrderCard key={order.id} order={order}>
                   {order.paid ? (
-                    <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId />
+                    <RevisionRounds
+                      orderId={order.id}
+                      copyKey={order.copyKey}
+                      rounds={order.rounds}
+                      reply={reply}
+                      withOrderId
+                    />
                   ) : null}
                   <DataExportButton action={`/dashboard/orders/${order.id}/export`} orderLabel={order.shortId} />
                 </OrderCard>

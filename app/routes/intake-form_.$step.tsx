@@ -11,6 +11,7 @@ import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { fieldLabel, namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
+import { UploadList, useUploads } from "~/components/intake/uploads";
 import { LiveRegion } from "~/components/LiveRegion";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
@@ -19,8 +20,11 @@ import {
   completedSteps,
   formValues,
   furthestStep,
+  unfinishedRequiredSteps,
   withoutItem,
   type IntakeData,
+  type IntakeValues,
+  type StoredSubmission,
 } from "~/domain/intake/data";
 import {
   differences,
@@ -32,24 +36,15 @@ import {
 } from "~/domain/intake/save-order";
 import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
 import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
-import { INTAKE_MESSAGES, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
+import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
-import {
-  brandingChanges,
-  brandingPreviews,
-  loadSubmission,
-  orderEmail,
-  saveFields,
-  saveStep,
-  submitIntake,
-  type PhotoDetails,
-  type Submission,
-} from "~/server/intake.server";
+import { brandingPreviews, saveArrivedFiles, saveBrandingStep } from "~/server/intake-files.server";
+import { loadSubmission, orderEmail, saveStep, submitIntake, type Submission } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { deleteUploads, readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `Step ${data.step}: ${data.name}` : "Intake Form"} | 24-Hour Website` },
@@ -96,7 +91,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
         : null,
       preview:
-        step === 13
+        step === SPECIAL_STEPS.preview
           ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) }
           : null,
     },
@@ -146,8 +141,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (submission.status !== "success") {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
-    if (step === 4) {
-      await saveArrivedFiles(access, form, before).catch((error) =>
+    if (step === SPECIAL_STEPS.uploads) {
+      await saveArrivedFiles(access.orderId, form, before).catch((error) =>
         log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }),
       );
     }
@@ -175,7 +170,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
   }
 
-  let values: IntakeData = { ...submission.value };
+  let values: IntakeValues = { ...submission.value };
   if (intent.type === "remove" && intent.field !== "photoMetadata")
     values = withoutItem(values, intent.field, intent.index);
   let saved: Saved;
@@ -199,7 +194,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "jump":
       return redirect(stepPath(canOpenStep(intent.step, saved.doc) ? intent.step : step), 303);
     case "back":
-      return redirect(stepPath(Math.max(1, step - 1)), 303);
+      return redirect(stepPath(Math.max(FIRST_STEP, step - 1)), 303);
     case "save-exit":
       return redirectWithFlash(request, "/", { kind: "success", ...INTAKE_MESSAGES.saved }, { status: 303 });
     case "next":
@@ -211,64 +206,37 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 type Saved = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
 
-/** Saves the step; on step 4 also its files (old files are deleted only once the new record is saved). */
+/** Saves the step; step 4 with its files (server/intake-files.server.ts). */
 async function save(
   access: TokenAccess,
   step: number,
-  values: IntakeData,
+  values: IntakeValues,
   intent: IntakeIntent,
   form: FormData,
   before: Submission | null,
-  stamp: Record<string, unknown>,
+  stamp: StoredSubmission,
 ): Promise<Saved> {
   const reached = intent.type === "next" ? step + 1 : step;
-  if (step !== 4)
-    return {
-      doc: await saveStep(access.orderId, step, values, reached, before, stamp),
-      problems: [],
-      photosWithoutAlt: false,
-    };
-
-  const branding = await brandingChanges({
-    orderId: access.orderId,
-    form,
-    before,
-    details: (values.photoMetadata as PhotoDetails[] | undefined) ?? [],
-    logoLink: values.logoUrl as string | undefined,
-    removeIndex: intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined,
-  });
-  const { photoMetadata: _details, logoUrl: _link, ...fields } = values;
-  const photosWithoutAlt = branding.photos.some((p) => !p.altText);
-  // Next with photos still to describe saves, but stays on the step.
-  const doc = await saveStep(
-    access.orderId,
-    step,
-    { ...fields, photoMetadata: branding.photos },
-    photosWithoutAlt ? step : reached,
-    before,
-    { ...branding.set, ...stamp },
-  );
-  await deleteUploads(branding.obsolete);
-  return { doc, problems: branding.problems, photosWithoutAlt };
-}
-
-/** Step 4's files from a post whose other fields were refused: stored now, the rest left as it was. */
-async function saveArrivedFiles(access: TokenAccess, form: FormData, before: Submission | null) {
-  const branding = await brandingChanges({ orderId: access.orderId, form, before, details: null, logoLink: undefined });
-  if (!Object.keys(branding.set).length) return;
-  await saveFields(access.orderId, branding.set);
-  await deleteUploads(branding.obsolete);
+  if (step === SPECIAL_STEPS.uploads) {
+    const removeIndex = intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined;
+    return saveBrandingStep({ orderId: access.orderId, values, form, before, reached, removeIndex, stamp });
+  }
+  return {
+    doc: await saveStep(access.orderId, step, values, reached, before, stamp),
+    problems: [],
+    photosWithoutAlt: false,
+  };
 }
 
 function goNext(step: number, saved: Saved) {
   if (saved.photosWithoutAlt) return notice("Please describe each new photo (alt text), then continue.");
-  const missing = step === 13 ? missingForAi(saved.doc) : null;
+  const missing = step === SPECIAL_STEPS.preview ? missingForAi(saved.doc) : null;
   if (missing) return notice(missing);
   return redirect(stepPath(Math.min(TOTAL_STEPS, step + 1)), 303);
 }
 
 async function submit(request: Request, access: TokenAccess, doc: Submission) {
-  const unfinished = [1, 2, 11, 12].filter((n) => !completedSteps(doc).includes(n));
+  const unfinished = unfinishedRequiredSteps(doc);
   const missing = missingForAi(doc);
   if (unfinished.length || missing) {
     const names = unfinished.map((n) => stepMeta(n)!.name).join(", ");
@@ -320,6 +288,8 @@ export default function IntakeStep() {
   useKeepTyping(form.id, savedAt, renameAfterRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
   const restored = useDeviceCopy(form.id, `intake:${copyKey}:${step}`, savedAt);
+  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
+  const uploads = useUploads(form.id, savedAt);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
   const seqField = useRef<HTMLInputElement>(null);
@@ -352,7 +322,7 @@ export default function IntakeStep() {
             formProps.onSubmit(event);
           }}
           key={savedAt ?? "new"}
-          encType={step === 4 ? "multipart/form-data" : undefined}
+          encType={step === SPECIAL_STEPS.uploads ? "multipart/form-data" : undefined}
           noValidate
           className="card intake-form"
         >
@@ -393,6 +363,7 @@ export default function IntakeStep() {
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           <StepBody step={step} extras={extras} />
+          <UploadList {...uploads} formId={form.id} version={savedAt} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
         </Form>
@@ -481,8 +452,8 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
   const byHand = useLiveValue("aiChoice") === AI_CHOICE.byHand;
   const hydrated = useHydrated();
   // Without JavaScript the server refuses missing consents; with it, the button waits for the ticks (unless AI is opted out).
-  const consentMissing = hydrated && step === 12 && !byHand && consents.some((v) => v !== "on");
-  const blocked = (step === 13 && Boolean(previewMissing)) || consentMissing;
+  const consentMissing = hydrated && step === SPECIAL_STEPS.consent && !byHand && consents.some((v) => v !== "on");
+  const blocked = (step === SPECIAL_STEPS.preview && Boolean(previewMissing)) || consentMissing;
   return (
     <div className="intake-nav">
       <button
@@ -490,7 +461,7 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
         name="intent"
         value={INTENT_VALUES.back}
         className="button"
-        disabled={step === 1}
+        disabled={step === FIRST_STEP}
         formNoValidate
       >
         Back
@@ -507,7 +478,7 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
           disabled={busy || blocked}
           aria-disabled={blocked || undefined}
         >
-          {step === 13 && previewMissing ? INTAKE_MESSAGES.completeRequired : "Next Step"}
+          {step === SPECIAL_STEPS.preview && previewMissing ? INTAKE_MESSAGES.completeRequired : "Next Step"}
         </button>
       ) : (
         <button

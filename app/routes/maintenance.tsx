@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmEmailNotice } from "~/components/account";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -29,6 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const plan = planOf(subscription);
   return {
     signedIn: Boolean(user),
+    unconfirmedEmail: user && !user.emailVerified ? user.email : null,
     justSubscribed: new URL(request.url).searchParams.get("subscribed") === "1",
     current: plan
       ? {
@@ -53,13 +55,13 @@ export async function action({ request }: ActionFunctionArgs) {
           const plan = findPlan(String(formData.get("plan") ?? ""));
           return plan ? startSubscription(user, plan) : { error: "Please choose a plan." };
         })()
-      : await openPortal(user.id);
+      : await openPortal(user);
   if ("error" in result) return data({ error: result.error }, { status: 409 });
   return redirect(result.redirectTo, 303);
 }
 
 export default function Maintenance() {
-  const { signedIn, current, justSubscribed } = useLoaderData<typeof loader>();
+  const { signedIn, unconfirmedEmail, current, justSubscribed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   return (
@@ -81,6 +83,7 @@ export default function Maintenance() {
             <Link to="/auth?tab=signup">create an account</Link> to subscribe.
           </p>
         ) : null}
+        {unconfirmedEmail ? <ConfirmEmailNotice email={unconfirmedEmail} back="/maintenance" /> : null}
         <ul className="grid plan-grid card-list">
           {MAINTENANCE_PLANS.map((plan) => {
             const isCurrent = current?.planId === plan.id;

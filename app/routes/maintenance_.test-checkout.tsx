@@ -33,14 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const plan = findPlan(String(form.get("plan") ?? ""));
   if (!plan) return redirect("/maintenance", 303);
-  const done = await completeOfflineSubscription(user, plan, String(form.get("pageKey") ?? "").slice(0, 64));
-  if (!done)
-    return redirectWithFlash(
-      request,
-      "/maintenance",
-      { kind: "info", title: SUBSCRIPTION_MESSAGES.already },
-      { status: 303 },
-    );
+  const refusal = await completeOfflineSubscription(user, plan, String(form.get("pageKey") ?? "").slice(0, 64));
+  if (refusal) return redirectWithFlash(request, "/maintenance", { kind: "info", title: refusal }, { status: 303 });
   return redirectWithFlash(
     request,
     "/maintenance",

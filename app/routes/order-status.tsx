@@ -33,7 +33,7 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
-import { oncePerPost } from "~/server/form-keys.server";
+import { deviceCopyKey, oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
@@ -76,6 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dueLine: customerDueLine(order, new Date()),
       timeline: timeline(order),
       rounds: revisionRounds(order),
+      copyKey: deviceCopyKey(order._id),
     },
     intakeDone: intakeFinished(order),
     completeness: shownIntakePercent(customerCompleteness(submission), intakeFinished(order)),
@@ -240,7 +241,13 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
 
       {order.paid ? (
         <section className="card">
-          <RevisionRounds orderId={order.id} rounds={order.rounds} reply={reply} withOrderId={false} />
+          <RevisionRounds
+            orderId={order.id}
+            copyKey={order.copyKey}
+            rounds={order.rounds}
+            reply={reply}
+            withOrderId={false}
+          />
         </section>
       ) : null}
 

@@ -12,7 +12,7 @@ import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.ser
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf } from "./stripe.server";
-import { maintenanceLineItem } from "./subscriptions.server";
+import { maintenanceLineItem, planRefusal, SUBSCRIPTION_MESSAGES } from "./subscriptions.server";
 
 /**
  * Session ids we make ourselves: the offline test checkout, and orders a coupon
@@ -28,11 +28,20 @@ export type CheckoutRequest = {
   addOnIds: string[];
   couponCode?: string | null;
   packageId?: string | null;
-  userId?: string | null;
-  /** A package "With Maintenance": one Checkout charges the package and starts the plan (signed-in buyers only). */
+  /** The signed-in buyer, if any: the order joins their account. */
+  user?: { id: string; emailVerified: boolean } | null;
+  /**
+   * A package "With Maintenance": one Checkout charges the package and starts the plan (signed-in buyers with a
+   * confirmed address and no live plan only: planRefusal).
+   */
   withMaintenance?: boolean;
 };
-export type CheckoutResult = { redirectTo: string; orderId: string } | { couponError: string } | { error: string };
+export type CheckoutResult =
+  | { redirectTo: string; orderId: string }
+  | { couponError: string }
+  /** Not for this buyer as things stand (a plan they may not start yet): said on the form, nothing created. */
+  | { refused: string }
+  | { error: string };
 
 /**
  * Turns a checkout into a pending order and a payment session. The server
@@ -41,7 +50,11 @@ export type CheckoutResult = { redirectTo: string; orderId: string } | { couponE
  */
 export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
   await connectDb();
-  if (input.withMaintenance && !input.userId) return { error: AUTH_MESSAGES.signInToSubscribe.title };
+  if (input.withMaintenance) {
+    if (!input.user) return { refused: AUTH_MESSAGES.signInToSubscribe.title };
+    const refusal = await planRefusal(input.user, SUBSCRIPTION_MESSAGES.alreadyWithPackage);
+    if (refusal) return { refused: refusal };
+  }
   const orderId = randomUUID();
   let coupon = null;
   if (input.couponCode) {
@@ -63,7 +76,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
     await Order.create({
       _id: orderId,
       email: input.email,
-      user_id: input.userId ?? undefined,
+      user_id: input.user?.id ?? undefined,
       product_id: priced.product.id,
       product_name: priced.product.name,
       add_ons: priced.addOns.map(({ id, name, price }) => ({ id, name, price })),
@@ -93,7 +106,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 
   try {
-    const url = await createStripeSession(orderId, input.email, priced, input.userId ?? null);
+    const url = await createStripeSession(orderId, input.email, priced, input.user?.id ?? null);
     return { redirectTo: url, orderId };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });

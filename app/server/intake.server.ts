@@ -1,4 +1,4 @@
-import { intakeProgress, storedFields, type IntakeData, type StoredSubmission } from "~/domain/intake/data";
+import { intakeProgress, storedFields, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
@@ -8,19 +8,14 @@ import { queueMail } from "./mail/outbox.server";
 import { startClock } from "./delivery-clock.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
 import { markTokenUsed, type TokenAccess } from "./tokens.server";
-import { MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
 
 /*
  * The intake submission of an order (rapid_website_submissions), keyed by the
  * order id: every read and save on a step post goes by `_id`.
  */
 
-export type Submission = StoredSubmission & {
-  _id: string;
-  furthest_step?: number;
-  updated_at?: Date;
-  submitted_at?: Date | null;
-};
+/** A submission as read from the database (its `_id` is the order id). */
+export type Submission = StoredSubmission & { _id: string };
 
 export async function loadSubmission(orderId: string): Promise<Submission | null> {
   await connectDb();
@@ -54,7 +49,7 @@ async function upsertSubmission(orderId: string, update: Record<string, unknown>
 export async function saveStep(
   orderId: string,
   step: number,
-  values: IntakeData,
+  values: IntakeValues,
   reached: number,
   before: Submission | null,
   extra: Record<string, unknown> = {},
@@ -81,119 +76,6 @@ export async function saveStep(
 /** Saves only these stored fields (files that arrived with a post refused for its other fields). */
 export async function saveFields(orderId: string, set: Record<string, unknown>): Promise<void> {
   await upsertSubmission(orderId, { $set: set });
-}
-
-/* Step 4: the logo and photos */
-
-/** A stored photo: the server's record (id, keys, URL) and the customer's details. */
-export type StoredPhoto = {
-  id: string;
-  key: string;
-  thumbKey: string | null;
-  url: string;
-  fileName: string;
-  altText: string;
-  placement: string;
-  crop: string;
-  priority: string;
-};
-/** What a post may say about a stored photo: which one (its id), and the customer's details. */
-export type PhotoDetails = Pick<StoredPhoto, "id" | "altText" | "placement" | "crop" | "priority">;
-
-export type BrandingChanges = {
-  /** Stored fields to $set: logo_url, logo_key, logo_thumb_key, photo_metadata, uploaded_photos. */
-  set: Record<string, unknown>;
-  /** The photo list as it will be saved. */
-  photos: StoredPhoto[];
-  /** Storage keys no longer named once `set` is saved: delete them after the save (deleteUploads). */
-  obsolete: string[];
-  problems: string[];
-  added: number;
-};
-
-/**
- * What step 4's post changes about files. Every file that arrives is checked and
- * stored, whatever else the post says. Photos are named by the `id` in the stored
- * record; posted rows with an id this order does not own are ignored, so a post can
- * neither adopt another order's photo nor put an outside address in the list.
- * `details` are the posted rows (null when the post's fields were refused: the
- * stored details and logo link stay); `removeIndex` is the row of a Remove button.
- */
-export async function brandingChanges(input: {
-  orderId: string;
-  form: FormData;
-  before: Submission | null;
-  details: PhotoDetails[] | null;
-  logoLink: string | undefined;
-  removeIndex?: number;
-}): Promise<BrandingChanges> {
-  const { orderId, form, before } = input;
-  const refused = input.details === null;
-  const problems: string[] = [];
-  const obsolete: string[] = [];
-  const set: Record<string, unknown> = {};
-
-  // The logo: a file that arrives replaces the stored one; a typed link is used when no file is.
-  const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
-  problems.push(...logo.errors);
-  const newLogo = logo.stored[0];
-  const oldLogoKeys = [before?.logo_key, before?.logo_thumb_key].filter((k): k is string => typeof k === "string");
-  if (newLogo) {
-    Object.assign(set, { logo_url: newLogo.url, logo_key: newLogo.key, logo_thumb_key: newLogo.thumbKey });
-    obsolete.push(...oldLogoKeys);
-  } else if (refused) {
-    // The post's fields were refused: the stored logo and link stay as they are.
-  } else if (input.logoLink) {
-    Object.assign(set, { logo_url: input.logoLink, logo_key: null, logo_thumb_key: null });
-    obsolete.push(...oldLogoKeys);
-  } else if (!before?.logo_key) {
-    set.logo_url = null; // the link box was emptied
-  }
-
-  // The photos: the stored list, with the posted details of each, less a removed one.
-  const posted = new Map((input.details ?? []).map((d) => [d.id, d]));
-  const removedId = input.removeIndex === undefined ? undefined : (input.details?.[input.removeIndex]?.id ?? undefined);
-  const photos: StoredPhoto[] = [];
-  for (const photo of (before?.photo_metadata as StoredPhoto[] | undefined) ?? []) {
-    if (photo.id === removedId) {
-      obsolete.push(photo.key, ...(photo.thumbKey ? [photo.thumbKey] : []));
-      continue;
-    }
-    const details = posted.get(photo.id);
-    photos.push(
-      details
-        ? {
-            ...photo,
-            altText: details.altText ?? "",
-            placement: details.placement,
-            crop: details.crop,
-            priority: details.priority,
-          }
-        : photo,
-    );
-  }
-  const added = await storeUploads(orderId, "photos", form.getAll("photos"), MAX_PHOTOS - photos.length);
-  problems.push(...added.errors);
-  for (const p of added.stored)
-    photos.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
-  if (added.stored.length || removedId || input.details)
-    Object.assign(set, { photo_metadata: photos, uploaded_photos: photos.map((p) => p.url) });
-
-  return { set, photos, obsolete, problems, added: added.stored.length };
-}
-
-/** What the step-4 page shows of the stored files: previews by path (the small copies), never storage keys. */
-export function brandingPreviews(doc: Submission | null) {
-  const logoKey = (doc?.logo_thumb_key ?? doc?.logo_key) as string | null | undefined;
-  const logoUrl = logoKey ? uploadPath(logoKey) : (doc?.logo_url as string | null | undefined);
-  return {
-    logo: logoUrl ? { url: logoUrl, uploaded: Boolean(doc?.logo_key) } : null,
-    photos: ((doc?.photo_metadata as StoredPhoto[] | undefined) ?? []).map((p) => ({
-      id: p.id,
-      url: uploadPath(p.thumbKey ?? p.key),
-      fileName: p.fileName ?? "",
-    })),
-  };
 }
 
 /* Submit */

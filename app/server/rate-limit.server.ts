@@ -14,6 +14,10 @@ export function clientAddress(request: Request): string {
   return request.headers.get("x-client-address") ?? "unknown";
 }
 
+/** What one limit counts for one caller (its window's number follows): the caller is hashed before it is stored. */
+export const rateLimitSubject = (limit: RateLimit, who: string) =>
+  `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}`;
+
 /**
  * Counts this request against the limit; false when the caller is over it.
  * Windows are fixed (the hour, for an hourly limit) and each holds numbered
@@ -23,7 +27,7 @@ export function clientAddress(request: Request): string {
 export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
   await connectDb();
   const window = Math.floor(now.getTime() / limit.windowMs);
-  const key = `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}:${window}`;
+  const key = `${rateLimitSubject(limit, who)}:${window}`;
   // A head start only: the count may be stale, the unique slot ids are what hold the limit.
   const taken = await RateLimitHit.countDocuments({ key });
   for (let slot = taken + 1; slot <= limit.max; slot++) {

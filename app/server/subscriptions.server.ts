@@ -100,6 +100,9 @@ export type SubscribeResult = { redirectTo: string } | { error: string };
 
 export const SUBSCRIPTION_MESSAGES = {
   already: "You already have a maintenance plan. Use Manage Subscription to change it.",
+  alreadyWithPackage:
+    "You already have a maintenance plan. Choose One-Time for this package, or change your plan with Manage Subscription on the maintenance page.",
+  confirmFirst: "Please confirm your e-mail address first: a maintenance plan starts once your address is confirmed.",
   checkoutFailed: "Failed to create checkout session",
   portalFailed: "Failed to open customer portal",
   noSubscription: "You don't have a maintenance plan yet.",
@@ -107,13 +110,30 @@ export const SUBSCRIPTION_MESSAGES = {
   cancelled: { title: "Plan Cancelled", description: "Your maintenance plan has been cancelled." },
 } as const;
 
+type Account = { id: string; emailVerified: boolean };
+
+/**
+ * Who may start a maintenance plan (issue 21). An account whose address is not confirmed yet may buy a website
+ * and fill in its intake like a guest, but a plan (on its own or with a package) bills and writes to that
+ * address every month, and is managed in the account, so it waits for the confirmation. One live plan per
+ * account: a change of plan goes through Manage Subscription (Stripe's portal). The reason, or null.
+ */
+export async function planRefusal(
+  user: Account,
+  already: string = SUBSCRIPTION_MESSAGES.already,
+): Promise<string | null> {
+  if (!user.emailVerified) return SUBSCRIPTION_MESSAGES.confirmFirst;
+  if (await currentSubscription(user.id)) return already;
+  return null;
+}
+
 /** create-subscription-checkout: a Stripe Checkout session in subscription mode, or the offline test checkout. */
 export async function startSubscription(
-  user: { id: string; email: string },
+  user: Account & { email: string },
   plan: MaintenancePlan,
 ): Promise<SubscribeResult> {
-  const existing = await currentSubscription(user.id);
-  if (existing) return { error: SUBSCRIPTION_MESSAGES.already };
+  const refusal = await planRefusal(user);
+  if (refusal) return { error: refusal };
   const stripe = getStripe();
   if (!stripe) return { redirectTo: `/maintenance/test-checkout?plan=${plan.id}` };
   const priceId = priceIdFor(plan);
@@ -149,8 +169,9 @@ export async function startSubscription(
 }
 
 /** customer-portal: Stripe's Customer Portal for the user's subscription, or the offline test portal. */
-export async function openPortal(userId: string): Promise<SubscribeResult> {
-  const current = await currentSubscription(userId);
+export async function openPortal(user: Account): Promise<SubscribeResult> {
+  if (!user.emailVerified) return { error: SUBSCRIPTION_MESSAGES.confirmFirst };
+  const current = await currentSubscription(user.id);
   if (!current) return { error: SUBSCRIPTION_MESSAGES.noSubscription };
   const stripe = getStripe();
   if (!stripe) return { redirectTo: "/maintenance/test-portal" };
@@ -240,17 +261,18 @@ export function assertOfflineBilling() {
 /** A fresh one-use key for the offline checkout page, so a double-submitted form subscribes once. */
 export const offlineCheckoutKey = () => randomBytes(16).toString("base64url");
 
-/** Completes an offline test subscription (once per page key). */
+/** Completes an offline test subscription (once per page key): null when it started, else why not. */
 export async function completeOfflineSubscription(
-  user: { id: string },
+  user: Account,
   plan: MaintenancePlan,
   pageKey: string,
-): Promise<boolean> {
+): Promise<string | null> {
   assertOfflineBilling();
-  if (await currentSubscription(user.id)) return false;
-  if (!(await claimOnce(`offline-subscribe:${user.id}:${pageKey}`))) return false;
+  const refusal = await planRefusal(user);
+  if (refusal) return refusal;
+  if (!(await claimOnce(`offline-subscribe:${user.id}:${pageKey}`))) return SUBSCRIPTION_MESSAGES.already;
   await recordOfflineStart(`offline_sub_${randomBytes(12).toString("hex")}`, user.id, plan);
-  return true;
+  return null;
 }
 
 /** An offline test checkout of a package "With Maintenance" starts its plan, once per order. */

@@ -26,12 +26,28 @@ import { isSealedUnderNewest, open, seal } from "./secret-box.server";
 const PURPOSE = "totp-secret";
 const MINUTE = 60_000;
 /**
- * Wrong codes slow an attacker who has the password: at most this many code
- * attempts per account per window (the password's own sign-in limit is
- * separate). Over it, authenticator codes are refused but a recovery code still
- * works, so the owner is never locked out (a recovery code has 50 random bits).
+ * Code attempts, for an attacker who has the password (the password's own sign-in limits are separate). As with
+ * the password (OWASP ASVS 2.2.1), an attacker may slow an account but not lock its owner out, so the hard limit
+ * falls on the guesser's address: 10 attempts at one account from one address per 15 minutes. From every
+ * address together an account takes at most 100 an hour (ASVS's bound for guessing); past that authenticator
+ * codes are refused and logged, and a recovery code still works (it has 50 random bits), so reaching it needs
+ * the password and many addresses, and even then the owner gets in.
  */
-export const TWO_FACTOR_LIMIT: RateLimit = { name: "two-factor:account", max: 10, windowMs: 15 * MINUTE };
+export const TWO_FACTOR_LIMITS = {
+  accountFromAddress: { name: "two-factor:account-address", max: 10, windowMs: 15 * MINUTE },
+  account: { name: "two-factor:account", max: 100, windowMs: 60 * MINUTE },
+} satisfies Record<string, RateLimit>;
+
+/** Counts one code attempt at `account` from `address`; false when either limit is used up. */
+async function allowCodeAttempt(account: Account, address: string, now: number) {
+  const at = new Date(now);
+  const [fromAddress, overall] = await Promise.all([
+    consumeRateLimit(TWO_FACTOR_LIMITS.accountFromAddress, `${account.id}\n${address}`, at),
+    consumeRateLimit(TWO_FACTOR_LIMITS.account, account.id, at),
+  ]);
+  if (!overall) log("warn", "two_factor.account_limited", { user_id: account.id });
+  return fromAddress && overall;
+}
 
 type Account = { id: string; email: string };
 export type CodeCheck =
@@ -72,14 +88,14 @@ export async function enrolmentView(account: Account, now = Date.now()) {
 export async function confirmEnrolment(
   account: Account,
   code: string,
+  address: string,
   now = Date.now(),
 ): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
   await connectDb();
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now)
     return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
-  if (!(await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now))))
-    return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
+  if (!(await allowCodeAttempt(account, address, now))) return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
   const secret = open(doc.pending_secret, PURPOSE);
   const step = matchTotp(secret, code, now);
   if (step === null) return { ok: false, message: TWO_FACTOR_MESSAGES.enrolInvalid };
@@ -98,9 +114,14 @@ export async function confirmEnrolment(
  * Checks a code typed at sign-in or as fresh proof: an authenticator code for
  * now or one step either side, never for a step already used (RFC 6238 5.2), or
  * an unused recovery code (then spent). Authenticator codes count against
- * TWO_FACTOR_LIMIT; recovery codes work past it.
+ * TWO_FACTOR_LIMITS (from `address`, the client's); recovery codes work past them.
  */
-export async function checkSecondFactor(account: Account, rawCode: string, now = Date.now()): Promise<CodeCheck> {
+export async function checkSecondFactor(
+  account: Account,
+  rawCode: string,
+  address: string,
+  now = Date.now(),
+): Promise<CodeCheck> {
   await connectDb();
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.secret) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
@@ -112,7 +133,7 @@ export async function checkSecondFactor(account: Account, rawCode: string, now =
     const entry = doc.recovery_codes.find((c) => c.hash === hash && !c.used_at);
     // The once-key makes "used once" hold when two requests race with the same code.
     if (!entry || !(await claimOnce(`recovery-code:${account.id}:${hash}`))) {
-      await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now));
+      await allowCodeAttempt(account, address, now);
       return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
     }
     // The whole list is written back (FerretDB has no positional update); the once-key above is what
@@ -123,8 +144,7 @@ export async function checkSecondFactor(account: Account, rawCode: string, now =
     return { ok: true, via: "recovery", recoveryCodesLeft: left(1) };
   }
 
-  if (!(await consumeRateLimit(TWO_FACTOR_LIMIT, account.id, new Date(now))))
-    return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
+  if (!(await allowCodeAttempt(account, address, now))) return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
   if (!isAppCode(code)) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
   const secret = open(doc.secret, PURPOSE);
   const step = matchTotp(secret, code, now);

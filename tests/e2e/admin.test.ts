@@ -47,6 +47,8 @@ async function customerOrder(label: string) {
     contact_phone: "0400 765 432",
     logo_key: `logos/${orderId}/logo.png`,
     logo_url: `${APP_URL}/uploads/logos/${orderId}/logo.png`,
+    // As the intake stores social links with one platform given: the blank ones are null.
+    social_links: { facebook: "https://fb.example/riverside", instagram: null, youtube: null, linkedin: null },
     ai_processing_consent: true,
     data_deletion_requested: true,
     data_deletion_date: new Date(),
@@ -58,6 +60,41 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
   const label = javaScriptEnabled ? "js" : "nojs";
   // axe runs its checks as scripts in the page, so it runs in the pass with JavaScript on.
   const axe = (page: Page) => (javaScriptEnabled ? expectNoSeriousA11yViolations(page) : Promise.resolve());
+
+  it("shows six cards that say what they count, agree with the list and compare with the previous 30 days", async () => {
+    await customerOrder(`cards-${label}`);
+    for (const width of [1280, 390]) {
+      const page = await adminPage(javaScriptEnabled, width);
+      await page.goto("/admin");
+      const summary = page.getByRole("list", { name: "Summary" });
+      // A card's text starts with its label (another card's hint may name it too).
+      const card = (name: string) => summary.getByRole("listitem").filter({ hasText: new RegExp(`^${name}`) });
+      await summary.waitFor();
+      expect(await summary.getByRole("listitem").count()).toBe(6);
+      // Total Orders is what "Select all (N orders)" counts with no filter set.
+      const totalOrders = await card("Total Orders").locator("strong").innerText();
+      await page.getByText(`Select all (${totalOrders} ${totalOrders === "1" ? "order" : "orders"})`).waitFor();
+      await card("Total Orders").getByText("Every order, whatever its status").waitFor();
+      await card("Avg Order Value").getByText("Total Revenue ÷ Total Orders").waitFor();
+      await card("Completion Rate").getByText("Completed orders ÷ all orders").waitFor();
+      await card("Active Projects").getByText("Orders paid or in progress").waitFor();
+      await page.getByText("Trends compare orders placed in the last 30 days with the 30 days before.").waitFor();
+      for (const name of ["Total Revenue", "Total Orders", "Active Projects"])
+        await card(name)
+          .getByText(/^([+-]\S+|no change) vs previous 30 days$/)
+          .waitFor();
+      const text = await summary.innerText();
+      expect(text).not.toMatch(/new this month|from last month|pending/);
+      expect(await card("Avg Delivery").locator("strong").innerText()).not.toBe("0h");
+      // No card's figure spills out of its card.
+      const spills = await summary
+        .locator("li")
+        .evaluateAll((items) => items.filter((li) => li.scrollWidth > li.clientWidth).map((li) => li.textContent));
+      expect(spills).toEqual([]);
+      await screenshot(page, `admin-cards-${label}-${width}`);
+      await page.close();
+    }
+  });
 
   it("finds an order, moves it along in bulk, and works it from its detail page", async () => {
     const { email, orderId, shortId } = await customerOrder(`adm-${label}`);
@@ -141,16 +178,28 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       await page.getByText("Select the text above and copy it.").waitFor();
     }
 
-    // Tabs are URLs: Edit Data keeps a bad JSON edit on the form and saves nothing.
+    // Tabs are URLs. Edit Data saves what it pre-fills as it is.
     await page.getByRole("link", { name: "Edit Data" }).click();
     await page.waitForURL(/tab=edit-data/);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await flash(page, "Saved Successfully");
+    // A JSON edit that does not parse is ignored and named; the rest is saved, and what was typed stays.
     await page.getByLabel("Brand colours").fill("[navy");
     await page.getByLabel("Headline", { exact: true }).fill("Fresh every morning");
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await page.getByRole("alert").filter({ hasText: "Brand colours: not valid JSON" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "Saved, except Brand colours: that change was ignored" }).waitFor();
+    expect(await page.getByLabel("Brand colours").getAttribute("aria-invalid")).toBe("true");
+    await page.getByText("Brand colours: not valid JSON, so this change was ignored").waitFor();
+    expect(await page.getByLabel("Brand colours").inputValue()).toBe("[navy");
     expect(await page.getByLabel("Headline", { exact: true }).inputValue()).toBe("Fresh every morning");
+    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!).toMatchObject({
+      headline: "Fresh every morning",
+      social_links: { facebook: "https://fb.example/riverside" },
+    });
+    await screenshot(page, `admin-edit-data-${label}`);
     await page.getByLabel("Brand colours").fill('["navy", "cream"]');
     await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByRole("alert").filter({ hasText: "Saved, except" }).waitFor({ state: "detached" });
     await flash(page, "Saved Successfully");
     expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!).toMatchObject({
       headline: "Fresh every morning",
@@ -161,6 +210,34 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.getByRole("button", { name: "Generate Revision Prompt" }).click();
     await page.getByRole("alert").filter({ hasText: "Please enter revision notes before generating prompt" }).waitFor();
     await screenshot(page, `admin-order-${label}`);
+  });
+
+  it("Reset Filters clears every filter, on screen and in the address, after a bulk action too", async () => {
+    const { email, shortId } = await customerOrder(`reset-${label}`);
+    const page = await adminPage(javaScriptEnabled);
+    await page.goto("/admin");
+    await page.getByPlaceholder("Search by email, order ID...").fill(email);
+    await page.getByLabel("Status", { exact: true }).selectOption("paid");
+    await page.getByLabel("Date", { exact: true }).selectOption("week");
+    await page.getByRole("button", { name: "Apply Filters" }).click();
+    await page.waitForURL(/q=/);
+    await page.getByText(`Order #${shortId}`).waitFor();
+    // A bulk action returns to the filtered list (the post keeps its page).
+    await page.getByLabel(`Select order #${shortId}`).check();
+    await page.getByLabel("Bulk action").selectOption("enable_revision_1");
+    await page.getByRole("button", { name: "Apply to selected" }).click();
+    await flash(page, /Enabled revision 1 for 1 order/);
+    await page.getByRole("link", { name: "Reset Filters" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin" && url.search === "");
+    await page.getByRole("link", { name: "Reset Filters" }).waitFor({ state: "detached" });
+    expect(await page.getByPlaceholder("Search by email, order ID...").inputValue()).toBe("");
+    for (const select of ["Status", "Date", "Delivery", "Sort"])
+      expect(await page.getByLabel(select, { exact: true }).inputValue()).toBe("");
+    // The next Apply filters nothing.
+    await page.getByRole("button", { name: "Apply Filters" }).click();
+    await page.waitForURL(/\/admin\?/);
+    expect(new URL(page.url()).searchParams.get("q") ?? "").toBe("");
+    await page.getByText(`Order #${shortId}`).waitFor();
   });
 
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeToken, Order } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
-import { addSessionCookie, signedInUser } from "../support/auth";
+import { addSessionCookie, clearSignInLimit, signedInUser } from "../support/auth";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
@@ -75,6 +75,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
 
     await page.goto(await linkFromMail(email, "Confirm your e-mail address", "Confirm my e-mail address"));
     await check(page, "auth-verify", javaScriptEnabled);
+    await clearSignInLimit(email); // the confirmation's password counts as a sign-in
     await page.getByLabel("Password").fill("a-good-password");
     await Promise.all([
       flash(page, "E-mail Confirmed"),
@@ -110,6 +111,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/dashboard");
     await page.waitForURL(/\/auth\?redirectTo=%2Fdashboard$/);
 
+    await clearSignInLimit(email);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("not-my-password");
     await page.getByRole("button", { name: "Sign In" }).click();
@@ -299,6 +301,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     const user = await signedInUser();
     await page.getByRole("link", { name: "Get Started with Starter" }).click();
     await page.waitForURL(/\/auth\?redirectTo=/);
+    await clearSignInLimit(user.email);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign In" }).click();

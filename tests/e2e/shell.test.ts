@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NAV_LINKS } from "~/content/site";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
@@ -98,6 +99,30 @@ describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => 
     await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
     await page.getByRole("link", { name: "Return to Home" }).click();
     await page.waitForURL(`${APP_URL}/`);
+  });
+
+  it("shows a failure of ours on the styled error screen, with the way back, and logs it once", async () => {
+    // The test app's log (scripts/test-lib.sh start_test_app): one line per failed request.
+    const failures = () =>
+      readFileSync("data/test/log/app.log", "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"event":"request.failed"') && line.includes('"/dev/error"')).length;
+    const before = failures();
+    const page = await browser.newPage({ javaScriptEnabled });
+    const response = await page.goto("/dev/error");
+    expect(response?.status()).toBe(500);
+    await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
+    // Dressed like every page: the site's header and footer, and the stylesheet applied to the way back.
+    await page.getByRole("banner").waitFor();
+    await page.getByRole("contentinfo").waitFor();
+    const back = page.getByRole("link", { name: "Return to Home" });
+    expect(await back.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
+    expect(await page.getByRole("main").innerText()).not.toContain("at loader"); // never a stack on the screen
+    await screenshot(page, `shell-error-screen-${javaScriptEnabled ? "js" : "nojs"}`);
+    await expect.poll(failures).toBe(before + 1);
+    await back.click();
+    await page.waitForURL(`${APP_URL}/`);
+    expect(failures()).toBe(before + 1);
   });
 
   it("carries a message across a redirect and shows it in the page", async () => {

@@ -3,10 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FRESH_PROOF_MS } from "~/domain/two-factor";
 import { totpCode } from "~/domain/totp";
 import { connectDb } from "~/server/db.server";
-import mongoose from "mongoose";
-import { Coupon, Order, RateLimitHit } from "~/server/models/index.server";
+import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { signedInUser } from "../support/auth";
+import { signedInUser, signInOnPage } from "../support/auth";
 import { expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 const browser = useBrowser();
@@ -19,15 +18,8 @@ const WIDTHS = [390, 1280] as const;
 const flash = (page: Page, text: string | RegExp) =>
   page.getByRole("status").filter({ hasText: text }).first().waitFor();
 
-async function signInWithPassword(page: Page, email: string, password: string) {
-  // Every browser test signs in from 127.0.0.1, and the per-address sign-in limit (20 in 15 minutes)
-  // is shared by the whole suite: start each sign-in of this file under it.
-  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: "^sign-in:" }) });
-  await page.goto("/auth?redirectTo=%2Fadmin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-}
+const signInWithPassword = (page: Page, email: string, password: string) =>
+  signInOnPage(page, email, password, "/admin");
 
 describe.each(JS_MODES)("two-factor sign-in with %s", (mode, javaScriptEnabled) => {
   const label = javaScriptEnabled ? "js" : "nojs";

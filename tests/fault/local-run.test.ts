@@ -126,7 +126,7 @@ describe("the production build on this machine (npm start) and in a deployment",
       const home = await fetch(`${app.url}/`);
       expect(home.headers.get("strict-transport-security")).toContain("max-age=");
       expect(home.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
-      for (const page of ["/dev/mail", "/checkout/offline?session_id=cs_x"]) {
+      for (const page of ["/dev/mail", "/dev/error", "/checkout/offline?session_id=cs_x"]) {
         expect((await fetch(`${app.url}${page}`, { redirect: "manual" })).status, page).toBe(404);
       }
     },

@@ -190,21 +190,33 @@ describe("order detail", () => {
     expect(await PrivacyAuditLog.countDocuments({ order_id: orderId })).toBe(0);
   });
 
-  it("edits intake data, refusing the whole save when a JSON field doesn't parse", async () => {
+  it("edits intake data, ignoring (and naming) a JSON field that doesn't parse and saving the rest", async () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
-    await submitted(orderId);
+    // As the intake stores a step with one platform given: the blank ones come back null.
+    await submitted(orderId, {
+      social_links: { facebook: "https://fb.example/spark", instagram: null, youtube: null, linkedin: null },
+      brand_colors: ["red"],
+    });
     const values = (await load(orderId, "?tab=edit-data")).editValues!;
-    const bad = await send(orderId, {
+    // What the form pre-fills is what it accepts: saved untouched, it is a success.
+    const untouched = await send(orderId, { ...values, intent: "save-data" });
+    expect(await flashOf(untouched)).toEqual({ kind: "success", title: "Saved Successfully" });
+    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!.social_links).toEqual({
+      facebook: "https://fb.example/spark",
+    });
+
+    const partly = await send(orderId, {
       ...values,
       intent: "save-data",
       business_name: "Changed",
       brand_colors: "[navy",
     });
-    expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.data)).toContain("Brand colours: not valid JSON, so nothing was saved.");
-    expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())!.business_name).toBe(
-      "Bright Spark Electrical",
-    );
+    expect(partly.status).toBe(200);
+    expect(JSON.stringify(partly.data)).toContain("Brand colours: not valid JSON, so this change was ignored");
+    expect(partly.data).toMatchObject({ ignored: ["Brand colours"] });
+    const afterPartly = (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
+    expect(afterPartly.business_name).toBe("Changed");
+    expect(afterPartly.brand_colors).toEqual(["red"]);
 
     const good = await send(orderId, {
       ...values,

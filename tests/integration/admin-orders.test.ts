@@ -196,9 +196,17 @@ describe("the figures", () => {
       "Avg Delivery",
     ]);
     expect(data.weeks).toHaveLength(12);
-    const paidOrders = await Order.countDocuments({
-      status: mongoose.trusted({ $in: ["paid", "in_progress", "completed"] }),
-    });
-    expect(data.cards[1].value).toBe(String(paidOrders));
+    // Total Orders counts every order, as the unfiltered list's "Select all (N orders)" does.
+    const allOrders = await Order.countDocuments({});
+    expect(data.cards[1].value).toBe(String(allOrders));
+    expect(data.total).toBe(allOrders);
+    for (const c of data.cards) {
+      expect(c.hint).not.toBe("");
+      expect(c.trend).toMatch(/vs previous 30 days|no orders in|no deliveries yet|none delivered in/);
+    }
+    // Filtered, the list counts what matches, and the cards stay all-time.
+    const paid = await list("?status=paid");
+    expect(paid.total).toBe(await Order.countDocuments({ status: "paid" }));
+    expect(paid.cards[1].value).toBe(String(allOrders));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { action as checkoutAction } from "~/routes/checkout";
+import { action as checkoutAction, loader as checkoutLoader } from "~/routes/checkout";
 import { action as dashboardAction, loader as dashboardLoader } from "~/routes/dashboard";
 import { action as maintenanceAction, loader as maintenanceLoader } from "~/routes/maintenance";
 import { action as statusAction, loader as statusLoader } from "~/routes/order-status";
@@ -14,9 +14,10 @@ import {
   OutboxMessage,
   RevisionFeedback,
   Subscription,
+  User,
 } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
-import { currentSubscription } from "~/server/subscriptions.server";
+import { currentSubscription, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
 import { flashOf } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -447,14 +448,14 @@ describe("maintenance subscriptions", () => {
       packageId: "starter",
       withMaintenance: true,
     });
-    expect(guest).toEqual({ error: "Please sign in to subscribe" });
+    expect(guest).toEqual({ refused: "Please sign in to subscribe" });
     const me = await signedInUser();
     const result = await startCheckout({
       email: me.email,
       addOnIds: [],
       packageId: "starter",
       withMaintenance: true,
-      userId: me.user.id,
+      user: me.user,
     });
     expect("redirectTo" in result && result.redirectTo).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     const order = await Order.findOne({ email: me.email }).lean();
@@ -464,5 +465,105 @@ describe("maintenance subscriptions", () => {
       amount_total: 84_700 + 4_900,
       user_id: me.user.id,
     });
+  });
+});
+
+describe("accounts whose address is not confirmed yet, and one plan per account", () => {
+  const pay = (pkg: string, email: string) => ({
+    intent: "pay",
+    email,
+    terms: "on",
+    package: pkg,
+    maintenance: "1",
+  });
+
+  it("may buy a website like a guest, but not start or manage a plan, nor buy a package with maintenance; the pages say how to confirm", async () => {
+    const me = await signedInUser({ confirmed: false });
+    // A website without a plan: bought as a guest would, and the order is the account's.
+    const plain = await call(checkoutAction as Handler, "http://localhost/checkout", {
+      cookie: me.cookie,
+      body: { intent: "pay", email: me.email, terms: "on" },
+    });
+    expect(status(plain)).toBe(303);
+    expect(await Order.countDocuments({ email: me.email, user_id: me.user.id })).toBe(1);
+
+    // A package with maintenance: refused on the form with the reason, no order made.
+    const withPlan = await call(checkoutAction as Handler, "http://localhost/checkout", {
+      cookie: me.cookie,
+      body: pay("starter", me.email),
+    });
+    expect(status(withPlan)).toBe(409);
+    expect(JSON.stringify(withPlan.data)).toContain(SUBSCRIPTION_MESSAGES.confirmFirst);
+    expect(await Order.countDocuments({ email: me.email })).toBe(1);
+    const page = (await call(checkoutLoader as Handler, "http://localhost/checkout?package=starter&maintenance=1", {
+      cookie: me.cookie,
+    })) as unknown as { planNotice: { reason: string; unconfirmed: boolean } };
+    expect(page.planNotice).toEqual({ reason: SUBSCRIPTION_MESSAGES.confirmFirst, unconfirmed: true });
+
+    // A plan on its own, and Manage Subscription: refused with the reason.
+    for (const body of [{ intent: "subscribe", plan: "essentials" }, { intent: "manage" }] as Record<
+      string,
+      string
+    >[]) {
+      const r = await call(maintenanceAction as Handler, "http://localhost/maintenance", { cookie: me.cookie, body });
+      expect(status(r)).toBe(409);
+      expect(r.data).toEqual({ error: SUBSCRIPTION_MESSAGES.confirmFirst });
+    }
+    const view = (await call(maintenanceLoader as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+    })) as unknown as { unconfirmedEmail: string | null };
+    expect(view.unconfirmedEmail).toBe(me.email);
+    expect(await Subscription.countDocuments({ user_id: me.user.id })).toBe(0);
+
+    // Confirmed, the same account may start a plan.
+    await User.updateOne({ _id: me.user.id }, { $set: { email_verified_at: new Date() } });
+    const ok = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+      body: { intent: "subscribe", plan: "essentials" },
+    });
+    expect(ok.status).toBe(303);
+    expect(
+      (
+        (await call(maintenanceLoader as Handler, "http://localhost/maintenance", {
+          cookie: me.cookie,
+        })) as unknown as {
+          unconfirmedEmail: string | null;
+        }
+      ).unconfirmedEmail,
+    ).toBeNull();
+  });
+
+  it("refuses a second plan while one is live, on its own or with a package, with a message", async () => {
+    const me = await signedInUser();
+    const t = Math.floor(Date.now() / 1000);
+    await Subscription.create({
+      _id: `evt_live_${me.user.id}`,
+      stripe_subscription_id: `sub_live_${me.user.id}`,
+      user_id: me.user.id,
+      stripe_customer_id: `cus_${me.user.id}`,
+      plan_id: "professional",
+      status: "active",
+      current_period_end: new Date((t + 86400) * 1000),
+      observed_at: new Date(),
+    });
+    const second = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+      body: { intent: "subscribe", plan: "enterprise" },
+    });
+    expect(status(second)).toBe(409);
+    expect(second.data).toEqual({ error: SUBSCRIPTION_MESSAGES.already });
+    const withPackage = await call(checkoutAction as Handler, "http://localhost/checkout", {
+      cookie: me.cookie,
+      body: pay("professional", me.email),
+    });
+    expect(status(withPackage)).toBe(409);
+    expect(JSON.stringify(withPackage.data)).toContain(SUBSCRIPTION_MESSAGES.alreadyWithPackage);
+    expect(await Order.countDocuments({ email: me.email })).toBe(0);
+    // Switching goes through the portal.
+    const manage = await call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie: me.cookie,
+      body: { intent: "manage" },
+    });
+    expect(manage.status).toBe(303);
   });
 });

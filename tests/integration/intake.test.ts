@@ -21,6 +21,7 @@ import { loader as statusLoader } from "~/routes/order-status";
 import { action as stepAction } from "~/routes/intake-form_.$step";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
+import { gifBomb } from "../../scripts/bench/worst-images.mjs";
 
 useTestDatabase();
 
@@ -365,6 +366,32 @@ describe("step 4's files", () => {
     expect(thumb!.contentType).toBe("image/webp");
     expect((await sharp(thumb!.body).metadata()).width).toBe(480);
     expect(thumb!.body.byteLength).toBeLessThan(50_000);
+  });
+
+  it("bounds each image's work: the first frame only, at most 4096 px stored, and over 50 megapixels refused from the header with a message, keeping what was typed", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    // The issue's upload: a 7000 x 7000 GIF of two frames, 67 KB, that took 24.5 s to process.
+    const bomb = new File([gifBomb(7000, 7000, 2) as BlobPart], "bomb.gif", { type: "image/gif" });
+    expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [bomb] })))).toBe(303);
+    const [photo] = await photosOf(c.orderId);
+    const meta = await sharp((await getStorage().get(photo.key))!.body, { animated: true }).metadata();
+    expect(meta.pages ?? 1).toBe(1);
+    expect([meta.width, meta.pageHeight ?? meta.height]).toEqual([4096, 4096]);
+
+    // 8000 x 8000 (64 MP): more than any phone takes. Refused by name, and the step's text is saved.
+    const huge = new File([gifBomb(8000, 8000) as BlobPart], "huge.gif", { type: "image/gif" });
+    const r = await post(
+      c.cookie,
+      4,
+      filesForm({ "photoMetadata[0].id": photo.id, "brandColors[0]": "Teal", intent: "stay" }, { photos: [huge] }),
+    );
+    expect(status(r)).toBe(400);
+    expect(r.data?.notice).toBe(
+      "huge.gif is 64 megapixels; images of up to 50 megapixels are accepted. Please choose a smaller copy.",
+    );
+    expect((await photosOf(c.orderId)).map((p) => p.id)).toEqual([photo.id]);
+    expect((await IntakeSubmission.findById(c.orderId).lean())?.brand_colors).toEqual(["Teal"]);
   });
 
   it("stores a logo chosen with a post that comes back for photo alt text (scripts off), instead of dropping it", async () => {

@@ -9,7 +9,7 @@ import { loader as dashboardLoader } from "~/routes/dashboard";
 import { getUser } from "~/server/auth.server";
 import { Session, TwoFactor } from "~/server/models/index.server";
 import { ADMIN_SESSION_IDLE_MS } from "~/server/session.server";
-import { TWO_FACTOR_LIMIT } from "~/server/two-factor.server";
+import { TWO_FACTOR_LIMITS } from "~/server/two-factor.server";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 
@@ -19,11 +19,17 @@ type Reply = Response & { init?: { status?: number; headers?: HeadersInit }; dat
 type Handler = (args: { request: Request; params: Record<string, string>; context: object }) => unknown;
 
 let ip = 0;
-async function call(handler: Handler, url: string, cookie: string, body?: Record<string, string>): Promise<Reply> {
+async function call(
+  handler: Handler,
+  url: string,
+  cookie: string,
+  body?: Record<string, string>,
+  address = `10.9.0.${++ip}`,
+): Promise<Reply> {
   const request = new Request(`http://localhost${url}`, {
     method: body ? "POST" : "GET",
     body: body ? new URLSearchParams(body) : undefined,
-    headers: { Cookie: cookie, "x-client-address": `10.9.0.${++ip}`, "User-Agent": "two-factor-test" },
+    headers: { Cookie: cookie, "x-client-address": address, "User-Agent": "two-factor-test" },
   });
   try {
     return (await handler({ request, params: {}, context: {} })) as Reply;
@@ -113,9 +119,12 @@ describe("admin sign-in with a second factor", () => {
     expect(status(again)).toBe(400);
     expect(formError(again)).toBe(TWO_FACTOR_MESSAGES.codeInvalid);
 
-    // Wrong codes use up the account's code limit: app codes are refused from then on...
-    for (let i = 0; i < TWO_FACTOR_LIMIT.max; i++)
-      await call(codeAction as Handler, "/auth/two-factor", b.cookie, { intent: "verify", code: "000000" });
+    // Wrong codes from everywhere use up the account's code limit: app codes are refused from then on...
+    await Promise.all(
+      Array.from({ length: TWO_FACTOR_LIMITS.account.max }, (_, i) =>
+        call(codeAction as Handler, "/auth/two-factor", b.cookie, { intent: "verify", code: "000000" }, `10.8.${i}.1`),
+      ),
+    );
     const limited = await call(codeAction as Handler, "/auth/two-factor", b.cookie, {
       intent: "verify",
       code: admin.code(),
@@ -130,6 +139,39 @@ describe("admin sign-in with a second factor", () => {
     expect(status(owner)).toBe(303);
     const stored = await TwoFactor.findById(admin.user.id).lean();
     expect(stored?.recovery_codes.filter((c) => c.used_at)).toHaveLength(2);
+  });
+
+  it("lets one address's wrong codes slow only that address: the owner's code still works from anywhere else", async () => {
+    const admin = await signedInUser({ admin: true });
+    const attacker = await passwordStep(admin.email, admin.password); // the attacker has the password
+    for (let i = 0; i < TWO_FACTOR_LIMITS.accountFromAddress.max; i++)
+      await call(
+        codeAction as Handler,
+        "/auth/two-factor",
+        attacker.cookie,
+        { intent: "verify", code: "000000" },
+        "10.66.0.1",
+      );
+    const refused = await call(
+      codeAction as Handler,
+      "/auth/two-factor",
+      attacker.cookie,
+      { intent: "verify", code: admin.code() },
+      "10.66.0.1",
+    );
+    expect(status(refused)).toBe(429);
+    expect(formError(refused)).toBe(TWO_FACTOR_MESSAGES.tooMany);
+
+    const owner = await passwordStep(admin.email, admin.password);
+    const ok = await call(
+      codeAction as Handler,
+      "/auth/two-factor",
+      owner.cookie,
+      { intent: "verify", code: admin.code() },
+      "10.77.0.1",
+    );
+    expect(status(ok)).toBe(303);
+    expect((await TwoFactor.findById(admin.user.id).lean())?.recovery_codes.filter((c) => c.used_at)).toHaveLength(0);
   });
 });
 

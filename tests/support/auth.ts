@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { BrowserContext } from "playwright-core";
+import mongoose from "mongoose";
+import type { BrowserContext, Page } from "playwright-core";
 import { newTotpSecret, totpCode } from "~/domain/totp";
-import { createUser, type AuthUser } from "~/server/auth.server";
+import { createUser, SIGN_IN_LIMITS, type AuthUser } from "~/server/auth.server";
+import { RateLimitHit } from "~/server/models/index.server";
+import { rateLimitSubject } from "~/server/rate-limit.server";
+import { connectDb } from "~/server/db.server";
 import { sessionStorage } from "~/server/session.server";
 import { enableSecondFactor } from "~/server/two-factor.server";
 
@@ -16,6 +20,9 @@ import { enableSecondFactor } from "~/server/two-factor.server";
  * that has just passed it: a full admin session, with fresh proof for 10 minutes.
  * `secondFactor: "password-only"` gives an admin the session a password alone
  * makes (the second factor still owed), which no admin page may answer.
+ *
+ * The account's address is confirmed (as a customer's is once they open the e-mailed link);
+ * `confirmed: false` gives an account that signed up and has not confirmed yet.
  */
 export async function signedInUser(
   options: {
@@ -23,13 +30,20 @@ export async function signedInUser(
     email?: string;
     password?: string;
     secondFactor?: boolean | "password-only";
+    /** The address is confirmed; default true. */
+    confirmed?: boolean;
     /** When the session's last code was entered (ms), to test fresh proof; default now. */
     verifiedAt?: number;
   } = {},
 ) {
   const email = options.email ?? `user-${randomBytes(5).toString("hex")}@example.test`;
   const password = options.password ?? `pw-${randomBytes(8).toString("hex")}`;
-  const created: AuthUser = await createUser({ email, password, admin: options.admin });
+  const created: AuthUser = await createUser({
+    email,
+    password,
+    admin: options.admin,
+    verified: options.confirmed ?? true,
+  });
   const enrol = options.secondFactor === undefined ? Boolean(options.admin) : options.secondFactor !== false;
   const totpSecret = enrol ? newTotpSecret() : null;
   const recoveryCodes = totpSecret ? await enableSecondFactor(created.id, totpSecret) : [];
@@ -52,4 +66,32 @@ export async function signedInUser(
 export async function addSessionCookie(context: BrowserContext, cookie: string, baseURL: string) {
   const [name, ...rest] = cookie.split("=");
   await context.addCookies([{ name, value: rest.join("="), url: baseURL }]);
+}
+
+/** How the app sees a browser test's address (scripts/server.mjs on 127.0.0.1). */
+const BROWSER_ADDRESSES = ["127.0.0.1", "::ffff:127.0.0.1", "::1"];
+
+/**
+ * Every browser test signs in from 127.0.0.1, so the whole suite shares the per-address sign-in limit (20 in
+ * 15 minutes): whatever order the files run in, a page sign-in (the sign-in form, or the confirmation page's
+ * password) starts under it after this. Clears that address's sign-in counts and, given the e-mail, the
+ * account's; nothing of other addresses (the limit tests use their own loopback addresses).
+ */
+export async function clearSignInLimit(email?: string) {
+  await connectDb();
+  const subjects = BROWSER_ADDRESSES.flatMap((address) => [
+    rateLimitSubject(SIGN_IN_LIMITS.address, address),
+    ...(email ? [rateLimitSubject(SIGN_IN_LIMITS.accountFromAddress, `${email.toLowerCase()}\n${address}`)] : []),
+  ]);
+  if (email) subjects.push(rateLimitSubject(SIGN_IN_LIMITS.account, email.toLowerCase()));
+  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: `^(${subjects.join("|")}):` }) });
+}
+
+/** Signs in through the sign-in form as a person does (under the suite's shared limit: clearSignInLimit). */
+export async function signInOnPage(page: Page, email: string, password: string, redirectTo?: string) {
+  await clearSignInLimit(email);
+  await page.goto(redirectTo ? `/auth?redirectTo=${encodeURIComponent(redirectTo)}` : "/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
 }

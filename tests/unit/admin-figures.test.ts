@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk";
 import { weeklySeries } from "~/domain/admin/chart";
-import { percentChange, summaryCards, type FigureRow } from "~/domain/admin/figures";
+import { periodOf, summaryCards, tallyOrders, trend, type FigureRow } from "~/domain/admin/figures";
 import { dateFilterStart, parseOrderFilters, searchTerm } from "~/domain/admin/order-filters";
 import { csvCell, csvLine } from "~/domain/admin/orders-csv";
 import { startOfSydneyDay } from "~/domain/dates";
@@ -13,87 +13,116 @@ const DAY = 86_400_000;
 const now = new Date("2026-06-30T00:00:00Z");
 const ago = (days: number) => new Date(now.getTime() - days * DAY);
 
-// A hand-computed fixture: three paid orders this month, two last month, one unpaid checkout.
-const recent: FigureRow[] = [
+// A hand-computed fixture: four orders placed in the last 30 days (one an unpaid checkout), three in the
+// 30 days before (one failed), one a year ago. Three first drafts were delivered: two in the last 30 days
+// (by delivery date), one in the 30 before.
+const rows: FigureRow[] = [
   { status: "paid", amount_paid: 30_000, created_at: ago(5) },
-  { status: "completed", amount_paid: 33_000, created_at: ago(10) },
-  { status: "in_progress", amount_paid: 30_000, created_at: ago(20) },
+  { status: "completed", amount_paid: 33_000, created_at: ago(10), draft_delivered_at: ago(9), delivery_hours: 20 },
+  { status: "in_progress", amount_paid: 30_000, created_at: ago(20), draft_delivered_at: ago(19), delivery_hours: 16 },
   { status: "pending", amount_paid: 0, created_at: ago(3) },
-  { status: "completed", amount_paid: 30_000, created_at: ago(40) },
-  { status: "completed", amount_paid: 30_000, created_at: ago(50) },
+  { status: "completed", amount_paid: 30_000, created_at: ago(40), draft_delivered_at: ago(39), delivery_hours: 22 },
+  { status: "failed", amount_paid: 0, created_at: ago(45) },
+  { status: "paid", amount_paid: 30_000, created_at: ago(50) },
+  { status: "refunded", amount_paid: 30_000, created_at: ago(365) },
 ];
-// First drafts delivered: two in the last 30 days (by delivery date), two in the 30 before.
-const deliveries = [
-  { delivered_at: ago(4), hours: 20 },
-  { delivered_at: ago(19), hours: 16 },
-  { delivered_at: ago(39), hours: 22 },
-  { delivered_at: ago(49), hours: 26 },
-];
-const totals = {
-  count: { paid: 1, completed: 3, in_progress: 1, pending: 1 },
-  revenue: { paid: 30_000, completed: 93_000, in_progress: 30_000 },
-};
+const cardsOf = (list: FigureRow[]) =>
+  Object.fromEntries(summaryCards(tallyOrders(list, now), formatCents).map((c) => [c.label, c]));
 
-describe("the six summary cards", () => {
-  const cards = Object.fromEntries(
-    summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }).map((c) => [c.label, c]),
-  );
+describe("the six summary cards (spec 2 section 9)", () => {
+  const cards = cardsOf(rows);
 
-  it("computes the values from paid orders only", () => {
-    expect(cards["Total Revenue"].value).toBe("$1,530.00"); // 300 + 930 + 300
-    expect(cards["Total Orders"].value).toBe("5"); // the unpaid checkout is not an order yet
-    expect(cards["Avg Order Value"].value).toBe("$306.00"); // 1530 / 5
-    expect(cards["Active Projects"].value).toBe("2"); // paid + in progress
-    expect(cards["Completion Rate"].value).toBe("60%"); // 3 / 5
-    expect(cards["Avg Delivery"].value).toBe("18h"); // (20 + 16) / 2: this period's deliveries
+  it("Total Orders counts every order, whatever its status (what 'Select all (N orders)' counts)", () => {
+    expect(cards["Total Orders"].value).toBe("8");
+    expect(cards["Total Orders"].hint).toBe("Every order, whatever its status");
   });
 
-  it("compares the last 30 days with the 30 before, the way the spec's captions read", () => {
-    expect(cards["Total Revenue"].caption).toBe("+55.0% from last month"); // 930 vs 600
-    expect(cards["Total Orders"].caption).toBe("+50.0% from last month"); // 3 vs 2
-    expect(cards["Avg Order Value"].caption).toBe("+3.3% from last month"); // 310 vs 300
-    expect(cards["Active Projects"].caption).toBe("1 pending");
-    expect(cards["Completion Rate"].caption).toBe("-67.0% from last month"); // 33% vs 100%
-    expect(cards["Avg Delivery"].caption).toBe("-6h from last month"); // 18h vs 24h (22 + 26) / 2
+  it("revenue is what paid, in-progress and completed orders paid; a refunded one is out", () => {
+    expect(cards["Total Revenue"].value).toBe("$1,530.00"); // 300 + 330 + 300 + 300 + 300
   });
 
-  it("reads 'no deliveries yet' when none was delivered this period, and 'new this month' with none before", () => {
-    const card = (rows: typeof deliveries) =>
-      summaryCards({ totals, recent, deliveries: rows, now, formatMoney: formatCents }).find(
-        (c) => c.label === "Avg Delivery",
-      )!;
-    expect(card(deliveries.slice(2))).toEqual({ label: "Avg Delivery", value: "–", caption: "no deliveries yet" });
-    expect(card(deliveries.slice(0, 2))).toMatchObject({ value: "18h", caption: "new this month" });
+  it("average order value = revenue / orders", () => {
+    expect(cards["Avg Order Value"].value).toBe("$191.25"); // 1530 / 8
+    expect(cards["Avg Order Value"].hint).toBe("Total Revenue ÷ Total Orders");
   });
 
-  it("has no figures to divide by on an empty shop", () => {
-    const cards = summaryCards({
-      totals: { count: {}, revenue: {} },
-      recent: [],
-      deliveries: [],
-      now,
-      formatMoney: formatCents,
-    });
-    expect(cards.map((c) => c.value)).toEqual(["$0.00", "0", "$0.00", "0", "0%", "–"]);
-    expect(cards.map((c) => c.caption)).toEqual([
-      "no change",
-      "no change",
-      "no change",
-      "0 pending",
-      "no change",
+  it("active projects = paid or in progress", () => {
+    expect(cards["Active Projects"].value).toBe("3");
+  });
+
+  it("completion rate = completed / all orders, a rounded percent", () => {
+    expect(cards["Completion Rate"].value).toBe("25%"); // 2 / 8
+    expect(cards["Completion Rate"].hint).toBe("Completed orders ÷ all orders");
+  });
+
+  it("Avg Delivery is the mean hours from intake to first draft of every draft delivered", () => {
+    expect(cards["Avg Delivery"].value).toBe("19h"); // (20 + 16 + 22) / 3 = 19.3
+  });
+
+  it("every trend compares the last 30 days with the 30 before", () => {
+    // Placed in the last 30 days: 4 orders, $930 revenue, 1 completed, 2 active;
+    // in the 30 before: 3 orders, $600, 1 completed, 1 active.
+    expect(cards["Total Revenue"].trend).toBe("+$330.00 vs previous 30 days");
+    expect(cards["Total Orders"].trend).toBe("+1 vs previous 30 days");
+    expect(cards["Avg Order Value"].trend).toBe("+$32.50 vs previous 30 days"); // 232.50 vs 200.00
+    expect(cards["Active Projects"].trend).toBe("+1 vs previous 30 days");
+    expect(cards["Completion Rate"].trend).toBe("-8 points vs previous 30 days"); // 25% vs 33%
+    expect(cards["Avg Delivery"].trend).toBe("-4h vs previous 30 days"); // 18h vs 22h
+    for (const c of Object.values(cards)) expect(c.trend).not.toMatch(/new this month|from last month/);
+  });
+
+  it("says a fall, no change, and one point in words", () => {
+    expect(trend(-2)).toBe("-2 vs previous 30 days");
+    expect(trend(0)).toBe("no change vs previous 30 days");
+    expect(trend(-30_000, formatCents)).toBe("-$300.00 vs previous 30 days");
+    const oneEach = cardsOf([
+      { status: "completed", amount_paid: 30_000, created_at: ago(1) },
+      { status: "paid", amount_paid: 30_000, created_at: ago(2) },
+      { status: "completed", amount_paid: 30_000, created_at: ago(31) },
+      { status: "paid", amount_paid: 30_000, created_at: ago(32) },
+    ]);
+    expect(oneEach["Completion Rate"].trend).toBe("no change vs previous 30 days");
+    expect(oneEach["Total Orders"].trend).toBe("no change vs previous 30 days");
+  });
+
+  it("reads 'no deliveries yet' until a draft is delivered, never 0h", () => {
+    const none = cardsOf(rows.map((r) => ({ ...r, draft_delivered_at: null, delivery_hours: null })));
+    expect(none["Avg Delivery"]).toMatchObject({ value: "None yet", trend: "no deliveries yet" });
+    const onlyOld = cardsOf([{ ...rows[4] }]);
+    expect(onlyOld["Avg Delivery"]).toMatchObject({ value: "22h", trend: "none delivered in the last 30 days" });
+    const quick = cardsOf([{ ...rows[1], delivery_hours: 0.3 }]);
+    expect(quick["Avg Delivery"].value).toBe("<1h");
+    const onlyNew = cardsOf([{ ...rows[1] }]);
+    expect(onlyNew["Avg Delivery"]).toMatchObject({ value: "20h", trend: "none delivered in the previous 30 days" });
+  });
+
+  it("has nothing to divide by on an empty shop, and says so", () => {
+    const empty = summaryCards(tallyOrders([], now), formatCents);
+    expect(empty.map((c) => c.value)).toEqual(["$0.00", "0", "$0.00", "0", "0%", "None yet"]);
+    expect(empty.map((c) => c.trend)).toEqual([
+      "no change vs previous 30 days",
+      "no change vs previous 30 days",
+      "no orders in the last 30 days",
+      "no change vs previous 30 days",
+      "no orders in the last 30 days",
       "no deliveries yet",
     ]);
+    const onlyRecent = cardsOf([{ status: "paid", amount_paid: 30_000, created_at: ago(1) }]);
+    expect(onlyRecent["Avg Order Value"].trend).toBe("no orders in the previous 30 days");
   });
 
-  it("says a month is new rather than dividing by zero", () => {
-    expect(percentChange(5, 0)).toBe("new this month");
-    expect(percentChange(0, 4)).toBe("-100.0%");
+  it("puts an order placed exactly 30 days ago in the last 30 days, and one in the future in neither", () => {
+    expect(periodOf(ago(30), now)).toBe(0);
+    expect(periodOf(new Date(ago(30).getTime() - 1), now)).toBe(1);
+    expect(periodOf(ago(60), now)).toBe(1);
+    expect(periodOf(new Date(ago(60).getTime() - 1), now)).toBe(null);
+    expect(periodOf(new Date(now.getTime() + 1), now)).toBe(null);
   });
 });
 
 describe("the weekly chart series", () => {
   it("buckets paid orders by week, oldest first", () => {
-    const weeks = weeklySeries(recent, now, 12);
+    const weeks = weeklySeries(rows, now, 12);
     expect(weeks).toHaveLength(12);
     expect(weeks.map((w) => w.orders)).toEqual([0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1]);
     expect(weeks[10].revenue).toBe(33_000);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { couponBadge } from "~/domain/pricing";
 import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/admin/coupons";
-import { EditDataSchema, editFormValues } from "~/domain/admin/edit-data";
+import { EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { storedFields } from "~/domain/intake/data";
+import { stepSchema } from "~/domain/intake/schemas";
 import { DraftUrlSchema } from "~/domain/admin/order-detail";
+import { filterQuery, hasActiveFilters, parseOrderFilters } from "~/domain/admin/order-filters";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;
@@ -102,19 +105,57 @@ describe("Edit Data", () => {
     expect(values.wants_review_system).toBe("");
   });
 
-  it("saves a list only when its text parses, naming the field otherwise", () => {
-    expect(EditDataSchema.parse({ ...values, brand_colors: '["red","blue"]' }).brand_colors).toEqual(["red", "blue"]);
-    const bad = EditDataSchema.safeParse({ ...values, brand_colors: "[red" });
-    expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0].path).toEqual(["brand_colors"]);
-    expect(bad.error?.issues[0].message).toBe(
-      "Brand colours: not valid JSON, so nothing was saved. Fix it and save again.",
+  it("accepts what it pre-fills for an intake as stored (a platform left blank comes back null)", () => {
+    // The step's parsed value leaves blank platforms undefined; the MongoDB driver stores undefined as null.
+    const step5 = stepSchema(5, "next").parse({
+      primaryDomain: "acme.com.au",
+      socialLinks: { facebook: "https://fb.example/acme" },
+    }) as Record<string, unknown>;
+    const social = { facebook: null, instagram: null, youtube: null, linkedin: null, ...(step5.socialLinks as object) };
+    const stored = { business_name: "Acme", ...storedFields(5, step5), social_links: social };
+    const shown = editFormValues(stored);
+    expect(JSON.parse(shown.social_links)).toEqual({ facebook: "https://fb.example/acme" });
+    const { set, ignored } = readEdit(EditDataSchema.parse(shown));
+    expect(ignored).toEqual([]);
+    expect(set).toMatchObject({
+      business_name: "Acme",
+      social_links: { facebook: "https://fb.example/acme" },
+      primary_domain: "acme.com.au",
+    });
+    // The stored shape typed back in is accepted too: nulls and blanks are left out.
+    const typed = readEdit(EditDataSchema.parse({ ...shown, social_links: JSON.stringify(social) }));
+    expect(typed.ignored).toEqual([]);
+    expect(typed.set.social_links).toEqual({ facebook: "https://fb.example/acme" });
+  });
+
+  it("ignores a JSON edit that does not parse, names it, and keeps the rest", () => {
+    const parsed = EditDataSchema.parse({ ...values, headline: "New", brand_colors: "[red" });
+    const { set, ignored } = readEdit(parsed);
+    expect(set.headline).toBe("New");
+    expect("brand_colors" in set).toBe(false);
+    expect(ignored).toEqual([
+      {
+        name: "brand_colors",
+        label: "Brand colours",
+        message: "Brand colours: not valid JSON, so this change was ignored",
+      },
+    ]);
+    expect(readEdit(EditDataSchema.parse({ ...values, brand_colors: '["red","blue"]' })).set.brand_colors).toEqual([
+      "red",
+      "blue",
+    ]);
+    expect(readEdit(EditDataSchema.parse({ ...values, testimonials: '["just text"]' })).ignored[0].message).toBe(
+      'Testimonials must be a JSON list, such as ["one", "two"], so this change was ignored',
     );
-    expect(firstMessage(EditDataSchema.safeParse({ ...values, testimonials: '["just text"]' }))).toBe(
-      'Testimonials must be a JSON list, such as ["one", "two"]',
-    );
-    expect(firstMessage(EditDataSchema.safeParse({ ...values, social_links: "[]" }))).toMatch(
+    expect(readEdit(EditDataSchema.parse({ ...values, social_links: "[]" })).ignored[0].message).toMatch(
       /^Social links must be a JSON object/,
+    );
+    expect(readEdit(EditDataSchema.parse({ ...values, social_links: '{"facebook": 3}' })).ignored).toHaveLength(1);
+  });
+
+  it("refuses a text over its bound, naming the field", () => {
+    expect(firstMessage(EditDataSchema.safeParse({ ...values, headline: "x".repeat(2001) }))).toBe(
+      "Headline must be at most 2000 characters",
     );
   });
 });
@@ -128,5 +169,19 @@ describe("the draft URL", () => {
     expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "javascript:alert(1)" }))).toBe(
       "Enter a web address starting with http:// or https://",
     );
+  });
+});
+
+describe("the orders list's filters", () => {
+  it("reset to none: an empty query string, nothing active, and the filter form's key changes", () => {
+    const applied = parseOrderFilters(
+      new URLSearchParams("q=Someone@Example.test&status=paid&date=week&sort=deadline"),
+    );
+    expect(hasActiveFilters(applied)).toBe(true);
+    const reset = parseOrderFilters(new URLSearchParams(""));
+    expect(hasActiveFilters(reset)).toBe(false);
+    // The form is keyed by this string, so with JavaScript a reset remounts every field empty.
+    expect(filterQuery(reset)).toBe("");
+    expect(filterQuery(applied)).not.toBe(filterQuery(reset));
   });
 });

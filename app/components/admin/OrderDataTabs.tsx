@@ -3,8 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { CopyableText } from "~/components/admin/CopyableText";
 import { SubTabs } from "~/components/admin/AdminTabs";
-import { failedFields, FormAlert } from "~/components/forms";
-import { EDIT_FIELDS, EditDataSchema } from "~/domain/admin/edit-data";
+import { FormAlert } from "~/components/forms";
+import { EDIT_FIELDS, EDIT_MESSAGES, EditDataSchema } from "~/domain/admin/edit-data";
 import { DETAIL_TABS, ORDER_INTENT, tabRound, type DetailTab } from "~/domain/admin/order-detail";
 import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema, type PromptView } from "~/domain/ai-prompt";
 import { formatDateTime } from "~/domain/dates";
@@ -16,7 +16,7 @@ type Reply = SubmissionResult<string[]>;
 export type OrderDataReply =
   | { intent: typeof ORDER_INTENT.generatePrompt; prompt: string }
   | { intent: typeof ORDER_INTENT.revisionPrompt; round: Round; prompt?: string; result?: Reply }
-  | { intent: typeof ORDER_INTENT.saveData; result: Reply };
+  | { intent: typeof ORDER_INTENT.saveData; result: Reply; ignored?: string[] };
 
 export type RevisionRow = {
   round: Round;
@@ -111,7 +111,8 @@ function EditDataTab({
   editValues: Record<string, string> | null;
   reply: OrderDataReply | undefined;
 }) {
-  const lastResult = reply && reply.intent === ORDER_INTENT.saveData ? reply.result : undefined;
+  const mine = reply && reply.intent === ORDER_INTENT.saveData ? reply : undefined;
+  const lastResult = mine?.result;
   const [form, fields] = useForm({
     lastResult,
     defaultValue: editValues ?? {},
@@ -119,14 +120,20 @@ function EditDataTab({
     shouldValidate: "onSubmit",
   });
   if (!editValues) return <NoSubmission />;
-  const failed = failedFields(fields, Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, f.label])));
+  const failed = EDIT_FIELDS.filter((f) => fields[f.name]?.errors?.length).map((f) => ({
+    id: fields[f.name].id,
+    label: f.label,
+    errors: fields[f.name].errors,
+  }));
+  // Saved with some JSON edits ignored: the alert says so and names them; otherwise the first refusal.
+  const alert = mine?.ignored?.length ? EDIT_MESSAGES.ignored(mine.ignored) : undefined;
   return (
     <Form method="post" {...getFormProps(form)} noValidate>
       <h2>Edit Data</h2>
-      <FormAlert failed={failed} />
+      <FormAlert message={alert} failed={failed} />
       <p className="hint">
-        Lists are JSON: a change is saved only when its text is valid JSON. Uploads and the customer's consent are not
-        edited here.
+        Lists are JSON: a change to one is saved only when its text is valid JSON (otherwise that change is ignored and
+        the rest is saved). Uploads and the customer's consent are not edited here.
       </p>
       <div className="edit-grid">
         {EDIT_FIELDS.map((f) => {

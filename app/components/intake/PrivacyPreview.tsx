@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { BUSINESS_TYPES, type Option, STYLES, WEBSITE_PURPOSES } from "~/domain/intake/options";
 import { toCamel } from "~/domain/intake/data";
 import { GENERALISED_WHY, PROTECTED_FIELDS } from "~/domain/privacy";
-import { LABELS } from "./labels";
+import { labelOf as formLabel } from "./labels";
 
 /** Step 13's data: exactly aiSafeData() of the saved submission, and whether the customer opted out of AI. */
 export type PreviewData = { data: Record<string, unknown>; missing: string | null; byHand: boolean };
@@ -20,7 +20,7 @@ const SOCIAL: Record<string, string> = {
 };
 
 /** The form's own words for a stored field ("Trading name", not "business name"). */
-const labelOf = (key: string) => (LABELS[toCamel(key)] ?? key.replace(/_/g, " ")).replace(/\s*\([^)]*\)$/, "");
+const labelOf = (key: string) => (formLabel(toCamel(key)) ?? key.replace(/_/g, " ")).replace(/\s*\([^)]*\)$/, "");
 
 type Service = { name?: string; description?: string; price?: string; showPricing?: boolean };
 

@@ -1,4 +1,5 @@
 import { createContext, Fragment, useContext, useEffect, useState, type ReactNode } from "react";
+import type { IntakeData, IntakeField, IntakeFieldPath } from "~/domain/intake/data";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { useHydrated } from "../hooks";
@@ -8,7 +9,7 @@ import { useHydrated } from "../hooks";
  * way Conform parses them (`servicesList[0].name`); values and errors come from
  * the step's context, so a failed post re-renders with everything typed.
  */
-type StepContext = { formId: string; values: Record<string, unknown>; errors: Record<string, string[] | undefined> };
+type StepContext = { formId: string; values: IntakeData; errors: Record<string, string[] | undefined> };
 export const StepFormContext = createContext<StepContext>({ formId: "", values: {}, errors: {} });
 
 export function valueAt(values: unknown, path: string): unknown {
@@ -26,7 +27,7 @@ const inSentence = (label: string) => label.replace(/^[A-Z](?=[a-z])/, (c) => c.
 
 const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
 
-function useField(name: string) {
+function useField(name: IntakeFieldPath) {
   const { values, errors } = useContext(StepFormContext);
   const raw = valueAt(values, name);
   const error = errors[name]?.[0];
@@ -70,7 +71,7 @@ function ErrorText({ id, error }: { id: string; error?: string }) {
 }
 
 /** The current value of a field as the person edits it (JavaScript), or its saved value. */
-export function useLiveValue(name: string): unknown {
+export function useLiveValue(name: IntakeFieldPath): unknown {
   const { formId, values } = useContext(StepFormContext);
   const [value, setValue] = useState<unknown>(() => valueAt(values, name));
   useEffect(() => {
@@ -99,7 +100,7 @@ export function When({ show, children }: { show: boolean; children: ReactNode })
 }
 
 type TextProps = {
-  name: string;
+  name: IntakeFieldPath;
   label: ReactNode;
   type?: "text" | "email" | "tel" | "url" | "date" | "textarea";
   hint?: ReactNode;
@@ -155,7 +156,7 @@ export function SelectField({
   hint,
   initial,
 }: {
-  name: string;
+  name: IntakeFieldPath;
   label: ReactNode;
   options: Option[];
   required?: boolean;
@@ -191,8 +192,8 @@ export function SelectField({
  * saying "(if Other)". The server drops its text unless Other was chosen.
  */
 export function SelectWithOther(props: {
-  name: string;
-  otherName: string;
+  name: IntakeFieldPath;
+  otherName: IntakeField;
   label: ReactNode;
   otherLabel: string;
   options: Option[];
@@ -215,7 +216,7 @@ export function RadioGroup({
   options,
   hint,
 }: {
-  name: string;
+  name: IntakeFieldPath;
   legend: ReactNode;
   options: Option[];
   hint?: ReactNode;
@@ -247,7 +248,7 @@ export function Checkbox({
   required,
   hint,
 }: {
-  name: string;
+  name: IntakeFieldPath;
   label: ReactNode;
   required?: boolean;
   hint?: ReactNode;
@@ -279,7 +280,7 @@ export function CheckboxGroup({
   options,
   locked = [],
 }: {
-  name: string;
+  name: IntakeFieldPath;
   legend: ReactNode;
   options: readonly string[];
   locked?: readonly string[];
@@ -307,7 +308,7 @@ export function CheckboxGroup({
 }
 
 /** The remove button of one list item: saves the step without that item. */
-export function RemoveButton({ name, index, label }: { name: string; index: number; label: string }) {
+export function RemoveButton({ name, index, label }: { name: IntakeField; index: number; label: string }) {
   return (
     <button
       type="submit"
@@ -330,7 +331,7 @@ export function TextList({
   hint,
   type = "text",
 }: {
-  name: string;
+  name: IntakeField;
   legend: ReactNode;
   itemLabel: string;
   max: number;
@@ -380,7 +381,7 @@ export type RowField = {
   shownWhen?: string;
 };
 
-function RowFieldInput({ field, path }: { field: RowField; path: string }) {
+function RowFieldInput({ field, path }: { field: RowField; path: IntakeFieldPath }) {
   if (field.type === "checkbox") return <Checkbox name={path} label={field.label} hint={field.hint} />;
   if (field.type === "select")
     return (
@@ -395,13 +396,13 @@ function RowFieldInput({ field, path }: { field: RowField; path: string }) {
   return <TextField name={path} label={field.label} type={field.type} hint={field.hint} />;
 }
 
-function ShownWhenTicked({ name, children }: { name: string; children: ReactNode }) {
+function ShownWhenTicked({ name, children }: { name: IntakeFieldPath; children: ReactNode }) {
   const ticked = useLiveValue(name);
   return <When show={ticked === "on"}>{children}</When>;
 }
 
 export type RowsEditorProps = {
-  name: string;
+  name: IntakeField;
   legend: ReactNode;
   itemLabel: string;
   fields: RowField[];

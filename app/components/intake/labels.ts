@@ -1,3 +1,4 @@
+import type { IntakeField, IntakeFieldPath } from "~/domain/intake/data";
 import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES } from "~/domain/intake/options";
 import type { RowsEditorProps } from "./fields";
 
@@ -5,7 +6,7 @@ import type { RowsEditorProps } from "./fields";
  * Every box's label, written once: the form shows them, the top alert names the
  * field it is about, and the Privacy Preview uses the same words.
  */
-export const LABELS: Record<string, string> = {
+export const LABELS = {
   businessName: "Trading name",
   businessLegalName: "Legal name (if different)",
   abnAcn: "ABN or ACN (optional)",
@@ -66,7 +67,9 @@ export const LABELS: Record<string, string> = {
   aiChoice: "How should we build your website?",
   dataRetentionPeriod: "How long may we keep your data?",
   additionalDetails: "Anything else we should know?",
-};
+} satisfies Partial<Record<IntakeFieldPath, string>>;
+/** A field's label by its path (undefined for a field without one). */
+export const labelOf = (path: string): string | undefined => (LABELS as Partial<Record<string, string>>)[path];
 
 /** The item of each list of short texts. */
 export const LIST_ITEMS = {
@@ -75,7 +78,7 @@ export const LIST_ITEMS = {
   competitorUrls: "Competitor URL",
   keyPoints: "Key point",
   videoUrls: "Video URL",
-} as const;
+} as const satisfies Partial<Record<IntakeField, string>>;
 
 /** The list editors of the steps: their legends, items and boxes. */
 export const ROWS = {
@@ -151,7 +154,7 @@ export const ROWS = {
       { key: "headshotUrl", label: "Link to a headshot photo", type: "url" },
     ],
   },
-} satisfies Record<string, Omit<RowsEditorProps, "name">>;
+} satisfies Partial<Record<IntakeField, Omit<RowsEditorProps, "name">>>;
 
 /**
  * The words that name a field in a message: "Trading name", "Testimonial 2, What
@@ -161,9 +164,9 @@ export function fieldLabel(path: string): string | undefined {
   // "(optional)", "(if yes)" and the like say nothing in a message.
   const plain = (label: string) => label.replace(/\s*\([^)]*\)$/, "");
   const m = /^([a-zA-Z]+)(?:\[(\d+)\](?:\.([a-zA-Z]+))?)?$/.exec(path);
-  if (!m) return LABELS[path] && plain(LABELS[path]);
+  if (!m) return labelOf(path) && plain(labelOf(path)!);
   const [, list, index, key] = m;
-  if (index === undefined) return LABELS[list] && plain(LABELS[list]);
+  if (index === undefined) return labelOf(list) && plain(labelOf(list)!);
   const n = Number(index) + 1;
   const rows = (ROWS as Record<string, Omit<RowsEditorProps, "name">>)[list];
   if (rows) {

@@ -1,30 +1,39 @@
 import { DAY_MS } from "../dates";
 import { isPaid } from "../order-status";
-import type { FigureRow } from "./figures";
 
 /** The admin orders page's chart: revenue and paid orders per week. */
 
-/** The chart's span, which is also the span of rows the trends are computed from. */
+/** The chart's span: twelve weeks ending now. */
 export const CHART_WEEKS = 12;
 
 export type WeekPoint = { weekStart: Date; revenue: number; orders: number };
 
-/** Revenue (cents) and paid orders per week, oldest first, the last `weeks` weeks ending now. */
-export function weeklySeries(rows: FigureRow[], now: Date, weeks = CHART_WEEKS): WeekPoint[] {
-  const end = now.getTime();
-  const points: WeekPoint[] = Array.from({ length: weeks }, (_, i) => ({
-    weekStart: new Date(end - (weeks - i) * 7 * DAY_MS),
+/** What the chart needs of an order. */
+export type ChartRow = { status: string; amount_paid: number; created_at: Date };
+
+/** The empty series: `weeks` weeks ending now, oldest first. */
+export function emptyWeeks(now: Date, weeks = CHART_WEEKS): WeekPoint[] {
+  return Array.from({ length: weeks }, (_, i) => ({
+    weekStart: new Date(now.getTime() - (weeks - i) * 7 * DAY_MS),
     revenue: 0,
     orders: 0,
   }));
-  for (const r of rows) {
-    if (!isPaid(r.status)) continue;
-    const age = end - r.created_at.getTime();
-    if (age < 0) continue;
-    const index = weeks - 1 - Math.floor(age / (7 * DAY_MS));
-    if (index < 0) continue;
-    points[index].revenue += r.amount_paid;
-    points[index].orders += 1;
-  }
+}
+
+/** Counts one order into its week (paid orders only; older or future ones are left out). */
+export function addToWeeks(points: WeekPoint[], row: ChartRow, now: Date): void {
+  if (!isPaid(row.status)) return;
+  const age = now.getTime() - row.created_at.getTime();
+  if (age < 0) return;
+  const index = points.length - 1 - Math.floor(age / (7 * DAY_MS));
+  if (index < 0) return;
+  points[index].revenue += row.amount_paid;
+  points[index].orders += 1;
+}
+
+/** Revenue (cents) and paid orders per week, oldest first, the last `weeks` weeks ending now. */
+export function weeklySeries(rows: ChartRow[], now: Date, weeks = CHART_WEEKS): WeekPoint[] {
+  const points = emptyWeeks(now, weeks);
+  for (const r of rows) addToWeeks(points, r, now);
   return points;
 }

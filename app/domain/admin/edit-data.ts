@@ -77,11 +77,15 @@ const LIST_MAX_ITEMS = 100;
 
 export const EDIT_MESSAGES = {
   saved: { title: "Saved Successfully" },
-  notJson: (label: string) => `${label}: not valid JSON, so nothing was saved. Fix it and save again.`,
-  notList: (label: string) => `${label} must be a JSON list, such as ["one", "two"]`,
-  notObject: (label: string) => `${label} must be a JSON object, such as {"facebook": "https://..."}`,
+  /** The alert above the form when some JSON edits were ignored and the rest was saved. */
+  ignored: (labels: string[]) =>
+    `Saved, except ${labels.join(", ")}: ${labels.length === 1 ? "that change was" : "those changes were"} ignored, and what was stored before is kept. Fix the marked ${labels.length === 1 ? "field" : "fields"} and save again.`,
+  notJson: (label: string) => `${label}: not valid JSON, so this change was ignored`,
+  notList: (label: string) => `${label} must be a JSON list, such as ["one", "two"], so this change was ignored`,
+  notObject: (label: string) =>
+    `${label} must be a JSON object of text, such as {"facebook": "https://..."}, so this change was ignored`,
   tooLong: (label: string, max: number) => `${label} must be at most ${max} characters`,
-  tooMany: (label: string) => `${label} can hold at most ${LIST_MAX_ITEMS} items`,
+  tooMany: (label: string) => `${label} can hold at most ${LIST_MAX_ITEMS} items, so this change was ignored`,
   noSubmission: "Customer hasn't completed the intake form yet",
 } as const;
 
@@ -91,46 +95,12 @@ const optionalText = (f: EditField, max: number) =>
     z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))),
   );
 
-function jsonField(f: EditField) {
-  const json = z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX)));
-  return z.pipe(
-    json,
-    z.transform((raw: string, ctx) => {
-      const trimmed = raw.trim();
-      if (trimmed === "") return f.kind === "object" ? {} : [];
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(trimmed);
-      } catch {
-        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notJson(f.label), input: raw });
-        return z.NEVER;
-      }
-      if (f.kind === "object") {
-        if (
-          !parsed ||
-          typeof parsed !== "object" ||
-          Array.isArray(parsed) ||
-          !Object.values(parsed).every((v) => typeof v === "string")
-        ) {
-          ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notObject(f.label), input: raw });
-          return z.NEVER;
-        }
-        return parsed as Record<string, string>;
-      }
-      const itemOk = (v: unknown) =>
-        f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v);
-      if (!Array.isArray(parsed) || !parsed.every(itemOk)) {
-        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.notList(f.label), input: raw });
-        return z.NEVER;
-      }
-      if (parsed.length > LIST_MAX_ITEMS) {
-        ctx.issues.push({ code: "custom", message: EDIT_MESSAGES.tooMany(f.label), input: raw });
-        return z.NEVER;
-      }
-      return parsed;
-    }),
+/** A JSON field's text as posted: bounded here; whether it parses is `readJsonEdit`'s question. */
+const jsonText = (f: EditField) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v : ""),
+    z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX))),
   );
-}
 
 function fieldSchema(f: EditField) {
   switch (f.kind) {
@@ -142,12 +112,73 @@ function fieldSchema(f: EditField) {
       return z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : null), z.nullable(z.boolean()));
     case "list":
     case "object":
-      return z.preprocess((v) => (v === undefined ? "" : v), jsonField(f));
+      return jsonText(f);
   }
 }
 
-/** One schema for the whole tab: a field that fails (bad JSON, too long) fails the save, and nothing is stored. */
+/**
+ * One schema for the whole tab. Text and flags are checked here (a text over its bound refuses the
+ * save); JSON fields arrive as their text, and `readEdit` decides which of them are stored.
+ */
 export const EditDataSchema = z.object(Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, fieldSchema(f)])));
+
+/** An object field's entries as stored and shown: text values only, blank and null ones left out. */
+function textEntries(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string" && e[1].trim() !== ""),
+  );
+}
+
+/** One JSON field's text as the value to store, or why the edit is ignored (spec 2: only text that parses is accepted). */
+export function readJsonEdit(f: EditField, raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const trimmed = raw.trim();
+  if (trimmed === "") return { ok: true, value: f.kind === "object" ? {} : [] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return { ok: false, message: EDIT_MESSAGES.notJson(f.label) };
+  }
+  if (f.kind === "object") {
+    const isTextMap =
+      Boolean(parsed) &&
+      typeof parsed === "object" &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed as object).every((v) => v === null || typeof v === "string");
+    // null is how the intake stores a platform left blank, so it is accepted (and left out) as blank text is.
+    return isTextMap
+      ? { ok: true, value: textEntries(parsed) }
+      : { ok: false, message: EDIT_MESSAGES.notObject(f.label) };
+  }
+  const itemOk = (v: unknown) =>
+    f.items === "string" ? typeof v === "string" : Boolean(v) && typeof v === "object" && !Array.isArray(v);
+  if (!Array.isArray(parsed) || !parsed.every(itemOk)) return { ok: false, message: EDIT_MESSAGES.notList(f.label) };
+  if (parsed.length > LIST_MAX_ITEMS) return { ok: false, message: EDIT_MESSAGES.tooMany(f.label) };
+  return { ok: true, value: parsed };
+}
+
+export type IgnoredEdit = { name: string; label: string; message: string };
+
+/**
+ * The parsed tab as the $set to store, and the JSON edits ignored because their text is not
+ * valid (those fields are left out of the $set, so what was stored before stays).
+ */
+export function readEdit(values: Record<string, unknown>): { set: Record<string, unknown>; ignored: IgnoredEdit[] } {
+  const set: Record<string, unknown> = {};
+  const ignored: IgnoredEdit[] = [];
+  for (const f of EDIT_FIELDS) {
+    const value = values[f.name];
+    if (f.kind !== "list" && f.kind !== "object") {
+      set[f.name] = value ?? null;
+      continue;
+    }
+    const read = readJsonEdit(f, typeof value === "string" ? value : "");
+    if (read.ok) set[f.name] = read.value;
+    else ignored.push({ name: f.name, label: f.label, message: read.message });
+  }
+  return { set, ignored };
+}
 
 /** A stored submission's values as the form shows them: text as is, flags yes/no/blank, lists as pretty JSON. */
 export function editFormValues(doc: Record<string, unknown>): Record<string, string> {
@@ -155,8 +186,8 @@ export function editFormValues(doc: Record<string, unknown>): Record<string, str
   for (const f of EDIT_FIELDS) {
     const v = doc[f.name];
     if (f.kind === "flag") out[f.name] = v === true ? "yes" : v === false ? "no" : "";
-    else if (f.kind === "list" || f.kind === "object")
-      out[f.name] = JSON.stringify(v ?? (f.kind === "object" ? {} : []), null, 2);
+    else if (f.kind === "object") out[f.name] = JSON.stringify(textEntries(v), null, 2);
+    else if (f.kind === "list") out[f.name] = JSON.stringify(Array.isArray(v) ? v : [], null, 2);
     else out[f.name] = v == null ? "" : String(v);
   }
   return out;

@@ -1,129 +1,180 @@
 import { DAY_MS } from "../dates";
-import { isPaid, PAID_STATUSES, type OrderStatus } from "../order-status";
+import { isPaid } from "../order-status";
+import { countOf } from "../words";
+import { addToWeeks, emptyWeeks, type ChartRow, type WeekPoint } from "./chart";
 
 /**
- * The admin orders page's cards (spec 2 section 9): all-time totals, each
- * compared with the month before, from plain rows the server module reads.
+ * The admin orders page's six cards (spec 2 sections 8 and 9) and its chart, from
+ * one pass over every order (ARCHITECTURE.md rule 7: FerretDB scans the whole
+ * collection for each query, so the page reads it once): the server streams the
+ * orders through `tallyOrder`, and nothing but these counters is kept.
+ *
+ * The spec's definitions: Total Orders counts every order, whatever its status
+ * (so it agrees with the list's "Select all (N orders)" when no filter is set);
+ * revenue is what paid, in-progress and completed orders paid (a refund leaves
+ * it); average order value = revenue / orders; completion rate = completed / all
+ * orders; active = paid or in progress. Each trend compares the orders placed in
+ * the last 30 days with those placed in the 30 days before ("+2 vs previous 30
+ * days"); Avg Delivery compares the drafts delivered in those two periods.
  */
 
-/** The "from last month" comparisons use two 30-day windows. */
+/** The two periods a trend compares. */
 export const PERIOD_DAYS = 30;
-/** A recent paid order, as the figures need it. */
-export type FigureRow = { status: string; amount_paid: number; created_at: Date };
+export const TREND_BASIS = "Trends compare orders placed in the last 30 days with the 30 days before.";
+const VS = "vs previous 30 days";
 
-/** A first draft delivered (app/domain/delivery-clock.ts): when, and hours from the clock's start. */
-export type DeliveryRow = { delivered_at: Date; hours: number };
+/** What the figures need of an order. */
+export type FigureRow = ChartRow & { draft_delivered_at?: Date | null; delivery_hours?: number | null };
 
-/** All-time totals per status, from two single-accumulator $group queries. */
-export type StatusTotals = {
-  count: Partial<Record<OrderStatus, number>>;
-  revenue: Partial<Record<OrderStatus, number>>;
-};
+type Counts = { orders: number; revenue: number; completed: number; active: number };
+type Hours = { n: number; total: number };
 
-export type SummaryCard = { label: string; value: string; caption: string };
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-export type PeriodFigures = {
-  revenue: number;
-  orders: number;
-  avgOrderValue: number;
-  completed: number;
-  completionRate: number;
-};
-
-/** The figures of one period's paid orders (the cards' own definitions, spec 2 section 9). */
-export function periodFigures(rows: FigureRow[]): PeriodFigures {
-  const paid = rows.filter((r) => isPaid(r.status));
-  const revenue = sum(paid.map((r) => r.amount_paid));
-  const completed = paid.filter((r) => r.status === "completed").length;
-  return {
-    revenue,
-    orders: paid.length,
-    avgOrderValue: paid.length ? Math.round(revenue / paid.length) : 0,
-    completed,
-    completionRate: paid.length ? Math.round((completed / paid.length) * 100) : 0,
-  };
-}
-
-/** "+12.5%" / "-3.0%": the change from the previous period; "new this month" when there was nothing before. */
-export function percentChange(current: number, previous: number): string {
-  if (previous === 0) return current === 0 ? "no change" : "new this month";
-  const change = ((current - previous) / previous) * 100;
-  return `${change >= 0 ? "+" : ""}${change.toFixed(1)}%`;
-}
-
-function pointsChange(current: PeriodFigures, previous: PeriodFigures): string {
-  if (previous.orders === 0) return current.orders === 0 ? "no change" : "new this month";
-  const d = current.completionRate - previous.completionRate;
-  return `${d >= 0 ? "+" : ""}${d.toFixed(1)}%`;
-}
-
-/**
- * Avg Delivery (issue 23; the spec fixes it at 18 hours): the mean hours from the
- * clock's start to the first draft over the drafts delivered in the last
- * PERIOD_DAYS, compared with the PERIOD_DAYS before.
- */
-export function avgDeliveryCard(rows: DeliveryRow[], now: Date): SummaryCard {
-  const start = now.getTime() - PERIOD_DAYS * DAY_MS;
-  const mean = (xs: DeliveryRow[]) => (xs.length ? sum(xs.map((r) => r.hours)) / xs.length : null);
-  const t = (r: DeliveryRow) => r.delivered_at.getTime();
-  const cur = mean(rows.filter((r) => t(r) >= start && t(r) <= now.getTime()));
-  const prev = mean(rows.filter((r) => t(r) >= start - PERIOD_DAYS * DAY_MS && t(r) < start));
-  if (cur === null) return { label: "Avg Delivery", value: "–", caption: "no deliveries yet" };
-  const d = prev === null ? null : Math.round(cur - prev);
-  return {
-    label: "Avg Delivery",
-    value: `${Math.round(cur)}h`,
-    caption: d === null ? "new this month" : `${d > 0 ? "+" : ""}${d}h from last month`,
-  };
-}
-
-/** Splits recent rows into the last PERIOD_DAYS and the PERIOD_DAYS before them. */
-export function splitPeriods(rows: FigureRow[], now: Date): { current: FigureRow[]; previous: FigureRow[] } {
-  const start = now.getTime() - PERIOD_DAYS * DAY_MS;
-  const before = start - PERIOD_DAYS * DAY_MS;
-  return {
-    current: rows.filter((r) => r.created_at.getTime() >= start && r.created_at.getTime() <= now.getTime()),
-    previous: rows.filter((r) => r.created_at.getTime() >= before && r.created_at.getTime() < start),
-  };
-}
-
-/**
- * The six cards: all-time values, each with its real comparison with the
- * previous month (the spec's fixed captions, computed). `formatMoney` turns cents into text.
- */
-export function summaryCards(input: {
-  totals: StatusTotals;
-  recent: FigureRow[];
-  deliveries: DeliveryRow[];
+/** The running totals of one pass. */
+export type OrderTally = {
   now: Date;
-  formatMoney: (cents: number) => string;
-}): SummaryCard[] {
-  const { totals, now, formatMoney } = input;
-  const count = (s: OrderStatus) => totals.count[s] ?? 0;
-  const orders = sum(PAID_STATUSES.map(count));
-  const revenue = sum(PAID_STATUSES.map((s) => totals.revenue[s] ?? 0));
-  const active = count("paid") + count("in_progress");
-  const completionRate = orders ? Math.round((count("completed") / orders) * 100) : 0;
-  const { current, previous } = splitPeriods(input.recent, now);
-  const cur = periodFigures(current);
-  const prev = periodFigures(previous);
-  const fromLastMonth = (s: string) => (/^[+-]/.test(s) ? `${s} from last month` : s);
+  all: Counts;
+  /** Orders placed in the last PERIOD_DAYS ([0]) and in the PERIOD_DAYS before them ([1]). */
+  periods: [Counts, Counts];
+  /** First drafts delivered: all of them, and by delivery date in the two periods. */
+  deliveries: Hours;
+  deliveryPeriods: [Hours, Hours];
+  weeks: WeekPoint[];
+};
+
+export type SummaryCard = {
+  label: string;
+  value: string;
+  /** The comparison with the previous 30 days, in words. */
+  trend: string;
+  /** What the card counts. */
+  hint: string;
+};
+
+const counts = (): Counts => ({ orders: 0, revenue: 0, completed: 0, active: 0 });
+
+export function newTally(now: Date): OrderTally {
+  return {
+    now,
+    all: counts(),
+    periods: [counts(), counts()],
+    deliveries: { n: 0, total: 0 },
+    deliveryPeriods: [
+      { n: 0, total: 0 },
+      { n: 0, total: 0 },
+    ],
+    weeks: emptyWeeks(now),
+  };
+}
+
+/** 0 for the last PERIOD_DAYS up to now, 1 for the PERIOD_DAYS before, null otherwise. */
+export function periodOf(at: Date, now: Date): 0 | 1 | null {
+  const age = now.getTime() - at.getTime();
+  if (age < 0) return null;
+  if (age <= PERIOD_DAYS * DAY_MS) return 0;
+  if (age <= 2 * PERIOD_DAYS * DAY_MS) return 1;
+  return null;
+}
+
+function count(c: Counts, row: FigureRow) {
+  c.orders += 1;
+  if (!isPaid(row.status)) return;
+  c.revenue += row.amount_paid;
+  if (row.status === "completed") c.completed += 1;
+  else c.active += 1; // paid or in progress
+}
+
+/** Adds one order to the tally. */
+export function tallyOrder(t: OrderTally, row: FigureRow): void {
+  count(t.all, row);
+  const placed = periodOf(row.created_at, t.now);
+  if (placed !== null) count(t.periods[placed], row);
+  addToWeeks(t.weeks, row, t.now);
+  if (row.draft_delivered_at && typeof row.delivery_hours === "number") {
+    t.deliveries.n += 1;
+    t.deliveries.total += row.delivery_hours;
+    const delivered = periodOf(row.draft_delivered_at, t.now);
+    if (delivered !== null) {
+      t.deliveryPeriods[delivered].n += 1;
+      t.deliveryPeriods[delivered].total += row.delivery_hours;
+    }
+  }
+}
+
+/** The tally of a list of orders (the server streams them through `tallyOrder` instead). */
+export function tallyOrders(rows: FigureRow[], now: Date): OrderTally {
+  const t = newTally(now);
+  for (const r of rows) tallyOrder(t, r);
+  return t;
+}
+
+const average = (c: Counts) => (c.orders ? Math.round(c.revenue / c.orders) : 0);
+const rate = (c: Counts) => (c.orders ? Math.round((c.completed / c.orders) * 100) : 0);
+const meanHours = (h: Hours) => (h.n ? Math.round(h.total / h.n) : null);
+/** A mean under half an hour reads "<1h", not "0h". */
+const showHours = (h: Hours) => (h.total / h.n < 0.5 ? "<1h" : `${Math.round(h.total / h.n)}h`);
+
+/** "+2 vs previous 30 days", "-1 vs previous 30 days", "no change vs previous 30 days". */
+export function trend(change: number, show: (n: number) => string = String): string {
+  if (change === 0) return `no change ${VS}`;
+  return `${change > 0 ? "+" : "-"}${show(Math.abs(change))} ${VS}`;
+}
+
+/**
+ * The six cards, in the spec's order. `formatMoney` turns cents into text.
+ */
+export function summaryCards(t: OrderTally, formatMoney: (cents: number) => string): SummaryCard[] {
+  const [cur, prev] = t.periods;
+  const ratioTrend = (f: (c: Counts) => number, show: (n: number) => string) =>
+    !cur.orders
+      ? "no orders in the last 30 days"
+      : !prev.orders
+        ? "no orders in the previous 30 days"
+        : trend(f(cur) - f(prev), show);
+  const [curHours, prevHours] = t.deliveryPeriods.map(meanHours);
+  const allHours = meanHours(t.deliveries);
   return [
     {
       label: "Total Revenue",
-      value: formatMoney(revenue),
-      caption: fromLastMonth(percentChange(cur.revenue, prev.revenue)),
+      value: formatMoney(t.all.revenue),
+      trend: trend(cur.revenue - prev.revenue, formatMoney),
+      hint: "Paid, in-progress and completed orders; refunded ones left out",
     },
-    { label: "Total Orders", value: String(orders), caption: fromLastMonth(percentChange(cur.orders, prev.orders)) },
+    {
+      label: "Total Orders",
+      value: String(t.all.orders),
+      trend: trend(cur.orders - prev.orders),
+      hint: "Every order, whatever its status",
+    },
     {
       label: "Avg Order Value",
-      value: formatMoney(orders ? Math.round(revenue / orders) : 0),
-      caption: fromLastMonth(percentChange(cur.avgOrderValue, prev.avgOrderValue)),
+      value: formatMoney(average(t.all)),
+      trend: ratioTrend(average, formatMoney),
+      hint: "Total Revenue ÷ Total Orders",
     },
-    { label: "Active Projects", value: String(active), caption: `${count("paid")} pending` },
-    { label: "Completion Rate", value: `${completionRate}%`, caption: fromLastMonth(pointsChange(cur, prev)) },
-    avgDeliveryCard(input.deliveries, now),
+    {
+      label: "Active Projects",
+      value: String(t.all.active),
+      trend: trend(cur.active - prev.active),
+      hint: "Orders paid or in progress",
+    },
+    {
+      label: "Completion Rate",
+      value: `${rate(t.all)}%`,
+      trend: ratioTrend(rate, (n) => countOf(n, "point")),
+      hint: "Completed orders ÷ all orders",
+    },
+    {
+      label: "Avg Delivery",
+      value: allHours === null ? "None yet" : showHours(t.deliveries),
+      trend:
+        allHours === null
+          ? "no deliveries yet"
+          : curHours === null
+            ? "none delivered in the last 30 days"
+            : prevHours === null
+              ? "none delivered in the previous 30 days"
+              : trend(curHours - prevHours, (n) => `${n}h`),
+      hint: "Hours from the intake to the first draft; trend by delivery date",
+    },
   ];
 }

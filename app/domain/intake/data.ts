@@ -1,25 +1,129 @@
-import { AI_CHOICE, REQUIRED_CONSENTS } from "./schemas";
-import { TOTAL_STEPS } from "./steps";
+import type * as z from "../zod";
+import { AI_CHOICE, REQUIRED_CONSENTS, type STEP_SCHEMAS } from "./schemas";
+import { REQUIRED_STEPS, SPECIAL_STEPS, TOTAL_STEPS } from "./steps";
 
-/**
- * The intake data as the form names it (camelCase, spec 1 section 3), and its
- * stored form (snake_case, rapid_website_submissions).
+/*
+ * The intake data's types, inferred from the step schemas (schemas.ts): renaming
+ * a field there renames it here, and every use of the old name fails `tsc`. The
+ * stored model (server/models/intake-submission.server.ts) is checked against
+ * StoredSubmission at compile time, field for field.
  */
-export type IntakeData = Record<string, unknown>;
-export type StoredSubmission = Record<string, unknown>;
+type StepSchemas = typeof STEP_SCHEMAS;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type Flat<T> = { [K in keyof T]: T[K] };
+/** A step without fields (13) has the type of `{}` with any key: it adds nothing. */
+type Fields<T> = T extends unknown ? (string extends keyof T ? never : T) : never;
+/** One step's schema (step `n` is index `n - 1`). */
+type StepSchemaAt<I extends number> = ReturnType<StepSchemas[I]>;
+type EveryStep<Which extends "input" | "output"> = Flat<
+  UnionToIntersection<
+    Fields<Which extends "input" ? z.input<ReturnType<StepSchemas[number]>> : z.output<ReturnType<StepSchemas[number]>>>
+  >
+>;
+
+/** Every step's parsed values (what a step's schema yields), any subset of them. */
+export type IntakeValues = Partial<EveryStep<"output">>;
+/** A field of the intake form, as the form names it (camelCase, spec 1 section 3). */
+export type IntakeField = keyof IntakeValues;
+/** A field's path in a post: `businessName`, `socialLinks.facebook`, `servicesList[0].name`. */
+export type IntakeFieldPath = IntakeField | `${IntakeField}.${string}` | `${IntakeField}[${number}]${string}`;
+/** The form's values as the page shows and posts them (what the schemas take in: "on", "yes", rows of text). */
+export type IntakeData = { [K in IntakeField]?: K extends keyof EveryStep<"input"> ? EveryStep<"input">[K] : unknown };
+
+/** camelCase to snake_case, as a type: `businessName` -> `business_name`. */
+type Snake<S extends string, Done extends string = ""> = S extends `${infer C}${infer Rest}`
+  ? Snake<Rest, `${Done}${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}`>
+  : Done;
+
+/** A stored photo: the server's record (id, keys, URL) and the customer's details. */
+export type StoredPhoto = {
+  id: string;
+  key: string;
+  thumbKey: string | null;
+  url: string;
+  fileName: string;
+  altText: string;
+  placement: string;
+  crop: string;
+  priority: string;
+};
+
+/** Step 12's answers as stored: the consent record, and three fields read on their own. */
+export type PrivacyConsent = {
+  allowAIDataProcessing: boolean;
+  allowDataForWebsiteGeneration: boolean;
+  dataRetentionPeriod: string;
+  allowShowcase: boolean;
+  understandObfuscation: boolean;
+  understandDataUsage: boolean;
+  aiOptOut: boolean;
+  timestamp: string;
+  version: string;
+};
+type ConsentField = keyof z.output<StepSchemaAt<11>>;
+/** The fields stored as the form names them (snake_case); step 12's and the photo rows are stored their own way. */
+type StoredStepField = Exclude<IntakeField, ConsentField | "photoMetadata">;
+
+/** The intake as stored (rapid_website_submissions, snake_case), any subset of its fields. */
+export type StoredSubmission = {
+  [K in StoredStepField as Snake<K>]?: Exclude<IntakeValues[K], undefined> | null;
+} & {
+  _id?: string;
+  order_id?: string;
+  status?: "draft" | "submitted";
+  submitted_at?: Date | null;
+  furthest_step?: number;
+  revision?: number;
+  writer?: string | null;
+  writer_seq?: number | null;
+  logo_key?: string | null;
+  logo_thumb_key?: string | null;
+  uploaded_photos?: string[];
+  photo_metadata?: StoredPhoto[];
+  payment_intent_id?: string | null;
+  privacy_consent?: PrivacyConsent | null;
+  ai_processing_consent?: boolean;
+  allow_showcase?: boolean | null;
+  data_retention_period?: string;
+  privacy_level?: string;
+  ai_safe_data?: unknown;
+  privacy_summary?: unknown;
+  data_deletion_requested?: boolean;
+  data_deletion_date?: Date | null;
+  created_at?: Date;
+  updated_at?: Date;
+};
+/** A stored field's name. */
+export type StoredField = keyof StoredSubmission;
 
 export const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const toCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 const PRIVACY_VERSION = "1.0";
 
+/** The yes/no questions (stored as booleans, posted as "yes"/"no") and the lone checkboxes (posted as "on"). */
+const YES_NO_FIELDS = [
+  "hasDomain",
+  "needsContactForm",
+  "wantsReviewAutomation",
+  "wantsReviewSystem",
+] as const satisfies readonly IntakeField[];
+const CHECKBOX_FIELDS = [
+  "needsPrivacyPolicy",
+  "needsTermsConditions",
+  "needsFacebookDisclaimer",
+  "legalPagesDisclaimer",
+] as const satisfies readonly IntakeField[];
+
 /**
  * A step's parsed values as the $set that stores them. Every field of the step is
  * written, so clearing a field clears it; empty optional text becomes null.
+ * Step 12 is stored as one consent record; step 4's photo rows are stored by the
+ * uploads code (server/intake-files.server.ts), which owns the photos' records.
  */
-export function storedFields(step: number, values: IntakeData, now = new Date()): StoredSubmission {
-  if (step === 12) {
-    const consent = {
+export function storedFields(step: number, values: IntakeValues, now = new Date()): StoredSubmission {
+  if (step === SPECIAL_STEPS.consent) {
+    const consent: PrivacyConsent = {
       allowAIDataProcessing: Boolean(values.allowAIDataProcessing),
       allowDataForWebsiteGeneration: Boolean(values.allowDataForWebsiteGeneration),
       dataRetentionPeriod: String(values.dataRetentionPeriod ?? "30days"),
@@ -38,39 +142,39 @@ export function storedFields(step: number, values: IntakeData, now = new Date())
       data_retention_period: consent.dataRetentionPeriod,
     };
   }
-  const out: StoredSubmission = {};
-  for (const [key, value] of Object.entries(values))
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key === "photoMetadata") continue;
     out[toSnake(key)] = value === undefined || value === "" ? null : value;
-  if (step === 4) out.uploaded_photos = ((values.photoMetadata as { url: string }[]) ?? []).map((p) => p.url);
-  return out;
+  }
+  return out as StoredSubmission;
 }
 
 /** The stored submission as form values, for prefilling every step. */
 export function formValues(doc: StoredSubmission | null): IntakeData {
   if (!doc) return {};
-  const out: IntakeData = {};
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {
     if (key === "_id" || key === "__v" || value === null || value === undefined) continue;
     out[toCamel(key)] = value;
   }
-  const consent = doc.privacy_consent as Record<string, unknown> | null;
+  const form = out as IntakeData;
+  const consent = doc.privacy_consent;
   if (consent) {
-    for (const k of [...REQUIRED_CONSENTS, "allowShowcase"]) out[k] = consent[k] ? "on" : undefined;
-    out.dataRetentionPeriod = consent.dataRetentionPeriod;
-    out.aiChoice = consent.aiOptOut ? AI_CHOICE.byHand : AI_CHOICE.ai;
+    for (const k of [...REQUIRED_CONSENTS, "allowShowcase"] as const) form[k] = consent[k] ? "on" : undefined;
+    form.dataRetentionPeriod = consent.dataRetentionPeriod as IntakeData["dataRetentionPeriod"];
+    form.aiChoice = consent.aiOptOut ? AI_CHOICE.byHand : AI_CHOICE.ai;
   }
-  for (const k of ["hasDomain", "needsContactForm", "wantsReviewAutomation", "wantsReviewSystem"]) {
+  for (const k of YES_NO_FIELDS) {
     if (typeof out[k] === "boolean") out[k] = out[k] ? "yes" : "no";
   }
-  for (const k of ["needsPrivacyPolicy", "needsTermsConditions", "needsFacebookDisclaimer", "legalPagesDisclaimer"]) {
-    out[k] = out[k] ? "on" : undefined;
-  }
-  out.servicesList = ((out.servicesList as Record<string, unknown>[]) ?? []).map((s) => ({
+  for (const k of CHECKBOX_FIELDS) form[k] = out[k] ? "on" : undefined;
+  form.servicesList = (doc.services_list ?? []).map((s) => ({
     ...s,
     prominent: s.prominent ? "on" : undefined,
     showPricing: s.showPricing ? "on" : undefined,
   }));
-  return out;
+  return form;
 }
 
 const filled = (v: unknown) =>
@@ -106,7 +210,7 @@ export function completedSteps(doc: StoredSubmission | null): number[] {
     [10, filled(d.booking_system) || filled(d.google_analytics_id) || filled(d.staff_bios)],
     [11, filled(d.package_selected)],
     [12, d.allow_showcase !== null && d.allow_showcase !== undefined],
-    [13, Number(d.furthest_step ?? 0) > 13],
+    [SPECIAL_STEPS.preview, Number(d.furthest_step ?? 0) > SPECIAL_STEPS.preview],
     [14, d.status === "submitted"],
   ];
   return rules.filter(([, done]) => done).map(([n]) => n);
@@ -159,6 +263,12 @@ export function intakeProgress(doc: StoredSubmission | null): number {
   return Math.round((count / PROGRESS_DENOMINATOR) * 100);
 }
 
+/** The required steps (steps.ts) not yet complete: Submit waits for them. */
+export function unfinishedRequiredSteps(doc: StoredSubmission | null): number[] {
+  const done = completedSteps(doc);
+  return REQUIRED_STEPS.filter((n) => !done.includes(n));
+}
+
 /** The furthest step reached with Next (1 before anything is saved). */
 export function furthestStep(doc: StoredSubmission | null): number {
   return Math.min(TOTAL_STEPS, Math.max(1, Number(doc?.furthest_step ?? 1) || 1));
@@ -170,8 +280,8 @@ export function canOpenStep(step: number, doc: StoredSubmission | null): boolean
 }
 
 /** The posted values without item `index` of list `field` (a Remove button); other values as posted. */
-export function withoutItem(values: IntakeData, field: string, index: number): IntakeData {
-  const list = values[field];
+export function withoutItem(values: IntakeValues, field: string, index: number): IntakeValues {
+  const list = values[field as IntakeField];
   if (!Array.isArray(list)) return values;
   return { ...values, [field]: list.filter((_, i) => i !== index) };
 }

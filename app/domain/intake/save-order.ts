@@ -1,5 +1,3 @@
-import type { IntakeData } from "./data";
-
 /**
  * The order of a step's saves. Every save carries what it was based on: the
  * draft's revision when the page was loaded (`basedOn`, in the page) and, with
@@ -62,7 +60,10 @@ export function nextStamp(draft: Stored, post: SaveStamp) {
 }
 
 /** The fields of a step whose saved value differs from what this page sent. */
-export function differences(saved: IntakeData, yours: IntakeData): { field: string; saved: string; yours: string }[] {
+export function differences(
+  saved: Record<string, unknown>,
+  yours: Record<string, unknown>,
+): { field: string; saved: string; yours: string }[] {
   const text = (v: unknown): string =>
     v === undefined || v === null
       ? ""

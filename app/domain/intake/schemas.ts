@@ -143,7 +143,8 @@ function rows<T extends z.core.$ZodShape>(
       typed,
       z.transform((items) => items.filter(hasContent)),
     ),
-    z.array(z.any()).check(z.maxLength(max, `At most ${max} ${label}`)),
+    // A row as kept: the boxes typed in (a row's type, for the data types in data.ts).
+    z.array(z.custom<{ [K in keyof T]?: z.output<T[K]> }, never>()).check(z.maxLength(max, `At most ${max} ${label}`)),
   );
 }
 
@@ -240,7 +241,7 @@ const step3 = (_mode: Mode) =>
     }),
     z.transform((v) => ({
       ...v,
-      servicesList: v.servicesList.map((s: Record<string, unknown>) => ({
+      servicesList: v.servicesList.map((s) => ({
         ...s,
         price: s.showPricing ? s.price : undefined,
       })),
@@ -425,7 +426,7 @@ export const STEP_SCHEMAS = [
   step12,
   step13,
   step14,
-];
+] as const;
 
 /** Each step's schema is built once per mode and reused: a schema holds no state of a request. */
 const builtSchemas = new Map<string, ReturnType<(typeof STEP_SCHEMAS)[number]>>();

@@ -34,6 +34,20 @@ export const STEPS: StepMeta[] = [
 ];
 
 export const TOTAL_STEPS = STEPS.length;
+export const FIRST_STEP = 1;
+
+/** The steps with handling of their own, by what they do (spec 1 section 2). */
+export const SPECIAL_STEPS = {
+  /** Branding: the logo and photo uploads (a multipart form; files are stored by the server). */
+  uploads: 4,
+  /** Privacy & Consent: the AI choice and the four consents, stored as one consent record. */
+  consent: 12,
+  /** Privacy Preview: what AI would see; Next waits until nothing it needs is missing. */
+  preview: 13,
+} as const;
+
+/** The steps that must be complete before the form can be submitted. */
+export const REQUIRED_STEPS: readonly number[] = [1, 2, 11, SPECIAL_STEPS.consent];
 
 /** Spec 1: the whole intake takes about 10 minutes (the steps' own minutes weigh each step's share). */
 export const INTAKE_ESTIMATED_MINUTES = 10;

@@ -115,7 +115,10 @@ export async function saveSubmissionData(input: {
   actor: Actor;
 }): Promise<boolean> {
   await connectDb();
-  const set = Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, input.values[f.name] ?? null]));
+  // Only the fields given: an ignored JSON edit is absent, so what was stored before stays.
+  const set = Object.fromEntries(
+    EDIT_FIELDS.filter((f) => f.name in input.values).map((f) => [f.name, input.values[f.name] ?? null]),
+  );
   const doc = await IntakeSubmission.findOneAndUpdate(
     { _id: input.orderId, status: "submitted" },
     { $set: set },
@@ -132,7 +135,7 @@ export async function saveSubmissionData(input: {
     input.actor,
     "submission.edited",
     { type: "order", id: input.orderId },
-    { fields: EDIT_FIELDS.length },
+    { fields: Object.keys(set).length },
   );
   return true;
 }

@@ -1,11 +1,9 @@
 import mongoose from "mongoose";
 import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
-import { CHART_WEEKS, weeklySeries } from "~/domain/admin/chart";
-import { PERIOD_DAYS, summaryCards, type DeliveryRow, type FigureRow, type StatusTotals } from "~/domain/admin/figures";
+import { newTally, summaryCards, tallyOrder, TREND_BASIS, type FigureRow } from "~/domain/admin/figures";
 import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
-import { DAY_MS } from "~/domain/dates";
 import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
@@ -124,14 +122,19 @@ function toRow(
 
 type OrderRowDoc = Parameters<typeof toRow>[0];
 
-/** One page of the filtered list after `cursor` (newest first), and how many orders match. */
+/**
+ * One page of the filtered list after `cursor` (newest first), and how many orders match.
+ * `countUnfiltered: false` leaves the count of an unfiltered list to the caller (null):
+ * the orders page takes it from its figures, which count every order anyway.
+ */
 export async function listOrders(
   f: OrderFilters,
-  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
+  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date; countUnfiltered?: boolean } = {},
 ) {
   await connectDb();
   const now = options.now ?? new Date();
   const filter = ordersFilter(f, now);
+  const filtered = Object.keys(filter).length > 0;
   const byDeadline = f.sort === "deadline";
   const [page, total, any] = await Promise.all([
     keysetPage<OrderRowDoc>(Order, {
@@ -142,67 +145,59 @@ export async function listOrders(
       pageSize: options.pageSize ?? PAGE_SIZE,
       projection: ROW_FIELDS,
     }),
-    Order.countDocuments(filter),
-    Object.keys(filter).length ? Order.exists({}) : Promise.resolve(true),
+    filtered || options.countUnfiltered !== false ? Order.countDocuments(filter) : Promise.resolve(null),
+    filtered ? Order.exists({}) : Promise.resolve(true),
   ]);
   return { page: { ...page, rows: page.rows.map((r) => toRow(r, now)) }, total, anyOrders: Boolean(any) };
 }
 
-/** All-time count and revenue per status: two $group queries, one accumulator each. */
-async function statusTotals(): Promise<StatusTotals> {
-  const [counts, revenue] = await Promise.all([
-    Order.aggregate<{ _id: string; n: number }>([{ $group: { _id: "$status", n: { $sum: 1 } } }]),
-    Order.aggregate<{ _id: string; total: number }>([
-      { $match: { status: { $in: [...PAID_STATUSES] } } },
-      { $group: { _id: "$status", total: { $sum: "$amount_paid" } } },
-    ]),
-  ]);
-  return {
-    count: Object.fromEntries(counts.map((c) => [c._id, c.n])),
-    revenue: Object.fromEntries(revenue.map((r) => [r._id, r.total])),
-  };
-}
+/** The fields the figures read of each order. */
+const FIGURE_FIELDS = {
+  _id: 0,
+  status: 1,
+  amount_paid: 1,
+  created_at: 1,
+  draft_delivered_at: 1,
+  delivery_hours: 1,
+} as const;
 
-/** Paid orders of the chart's span (which also holds both trend periods), four small fields each. */
-async function recentRows(now: Date): Promise<FigureRow[]> {
-  const since = new Date(now.getTime() - Math.max(CHART_WEEKS * 7, 60) * DAY_MS);
-  const docs = await Order.find(
-    { status: trusted({ $in: [...PAID_STATUSES] }), created_at: trusted({ $gte: since }) },
-    { status: 1, amount_paid: 1, created_at: 1, _id: 0 },
-  ).lean();
-  return docs.map((d) => ({
-    status: d.status,
-    amount_paid: d.amount_paid,
-    created_at: d.created_at as Date,
-  }));
-}
-
-/** First drafts delivered in the two Avg Delivery periods: when, and hours from the clock's start. */
-async function recentDeliveries(now: Date): Promise<DeliveryRow[]> {
-  const since = new Date(now.getTime() - 2 * PERIOD_DAYS * DAY_MS);
-  const docs = await Order.find(
-    { draft_delivered_at: trusted({ $gte: since }) },
-    { draft_delivered_at: 1, delivery_hours: 1, _id: 0 },
-  ).lean();
-  return docs.flatMap((d) =>
-    d.draft_delivered_at && typeof d.delivery_hours === "number"
-      ? [{ delivered_at: d.draft_delivered_at, hours: d.delivery_hours }]
-      : [],
-  );
-}
-
-/** The six cards and the weekly chart. */
+/**
+ * The six cards and the weekly chart, from one pass over every order (ARCHITECTURE.md
+ * rule 7: on FerretDB each query scans the collection, so the figures cost one scan
+ * whatever they count). The orders stream through in batches; only counters are kept.
+ */
 export async function orderFigures(now = new Date()) {
   await connectDb();
-  const [totals, recent, deliveries] = await Promise.all([statusTotals(), recentRows(now), recentDeliveries(now)]);
+  const tally = newTally(now);
+  const cursor = Order.find({}, FIGURE_FIELDS).lean<FigureRow[]>().batchSize(1000).cursor();
+  for await (const d of cursor as AsyncIterable<FigureRow>) {
+    tallyOrder(tally, { ...d, amount_paid: d.amount_paid ?? 0, created_at: d.created_at ?? new Date(0) });
+  }
   return {
-    cards: summaryCards({ totals, recent, deliveries, now, formatMoney: formatCents }),
-    weeks: weeklySeries(recent, now).map((w) => ({
+    /** Every order: what an unfiltered list's "Select all (N orders)" counts. */
+    total: tally.all.orders,
+    cards: summaryCards(tally, formatCents),
+    trendBasis: TREND_BASIS,
+    weeks: tally.weeks.map((w) => ({
       weekStart: w.weekStart.toISOString(),
       revenue: w.revenue,
       orders: w.orders,
     })),
   };
+}
+
+/**
+ * The orders page (/admin): one page of the list and the figures, in parallel. On
+ * FerretDB that is two scans of the orders (the page, the figures) and, only when a
+ * filter is set, a third: the count of what matches.
+ */
+export async function ordersPage(f: OrderFilters, options: { cursor?: PageCursor | null; now?: Date } = {}) {
+  const now = options.now ?? new Date();
+  const [list, figures] = await Promise.all([
+    listOrders(f, { ...options, now, countUnfiltered: false }),
+    orderFigures(now),
+  ]);
+  return { ...figures, ...list, total: list.total ?? figures.total };
 }
 
 /** The filtered list as CSV, streamed a keyset page at a time (never the whole collection in memory). */

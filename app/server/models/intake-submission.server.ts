@@ -1,4 +1,5 @@
-import mongoose from "mongoose";
+import mongoose, { type InferSchemaType } from "mongoose";
+import type { StoredField } from "~/domain/intake/data";
 
 const text = { type: String, default: null }; // empty optional text is stored as null
 const flag = { type: Boolean, default: null };
@@ -122,3 +123,14 @@ IntakeSubmissionSchema.index({ data_deletion_requested: 1, data_deletion_date: -
 IntakeSubmissionSchema.index({ data_retention_period: 1, updated_at: 1 });
 
 export const IntakeSubmission = mongoose.model("IntakeSubmission", IntakeSubmissionSchema);
+
+/*
+ * The stored fields are the domain's (StoredSubmission, inferred from the step
+ * schemas): a field renamed or added on one side only fails `tsc` here, naming it.
+ */
+type ModelField = keyof InferSchemaType<typeof IntakeSubmissionSchema> | "_id" | "created_at" | "updated_at";
+type None<T extends never> = T;
+export type IntakeModelMatchesDomain = [
+  None<Exclude<ModelField, StoredField>>, // in the model, not in StoredSubmission
+  None<Exclude<StoredField, ModelField>>, // in StoredSubmission (or a step schema), not in the model
+];

@@ -1,0 +1,100 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
+import { connectDb } from "~/server/db.server";
+import { Order, RevisionFeedback, User } from "~/server/models/index.server";
+import { setRevisionEnabled } from "~/server/revisions.server";
+import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
+import { screenshot, useBrowser } from "../support/browser";
+import { droppedLinkJourneys, underLimits } from "../support/dropped-link";
+import { uniqueAddress } from "../support/mailpit";
+
+/**
+ * Checkout, sign-up and revision feedback on a dropped link (the contact form
+ * and the intake are in dropped-link.test.ts): the journeys of
+ * tests/support/dropped-link.ts, and the feedback's copy on the device.
+ */
+const browser = useBrowser();
+useAppDatabase();
+
+const waitLong = { timeout: 60_000 };
+const copies = (page: Page) => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("copy:")));
+
+droppedLinkJourneys("checkout", {
+  path: "/checkout",
+  async open(width) {
+    await underLimits("checkout");
+    const email = uniqueAddress(`dropped-checkout-${width}`);
+    const page = await browser.newPage({ javaScriptEnabled: true, width });
+    await page.goto("/checkout", { waitUntil: "networkidle" });
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel(/I agree to the/).check();
+    return { page, effects: () => Order.countDocuments({ email }) };
+  },
+  field: (page) => page.getByLabel("Email"),
+  submit: (page) => page.getByRole("button", { name: "Proceed to Payment" }).click(),
+  done: (page) => page.waitForURL(/\/checkout\/offline\?session_id=/, waitLong),
+});
+
+droppedLinkJourneys("sign-up", {
+  path: "/auth",
+  async open(width) {
+    await underLimits("sign-up");
+    const email = uniqueAddress(`dropped-signup-${width}`);
+    const page = await browser.newPage({ javaScriptEnabled: true, width });
+    await page.goto("/auth?tab=signup", { waitUntil: "networkidle" });
+    await page.getByLabel("Full name (optional)").fill("Rural Customer");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("a-good-password");
+    return { page, effects: () => User.countDocuments({ email }) };
+  },
+  field: (page) => page.getByLabel("Full name (optional)"),
+  submit: (page) => page.getByRole("button", { name: /Create Account|Creating account/ }).click(),
+  done: (page) => page.getByText("Account Created").first().waitFor(waitLong),
+});
+
+/** The order status page of a paid order whose first revision round is open. */
+async function feedbackPage(width: number) {
+  const { orderId, statusToken } = await paidOrder(uniqueAddress(`dropped-feedback-${width}`));
+  await setRevisionEnabled(orderId, 1, true);
+  const page = await browser.newPage({
+    javaScriptEnabled: true,
+    width,
+    cookie: await tokenCookie(statusToken, "status"),
+  });
+  await page.goto("/order-status", { waitUntil: "networkidle" });
+  return { page, orderId };
+}
+const feedbackBox = (page: Page) => page.getByLabel("What would you like changed in revision 1?");
+const sendFeedback = (page: Page) => page.getByRole("button", { name: /Submit Feedback|Sending/ }).click();
+const feedbackSent = (page: Page) => page.getByText("Feedback Submitted!").first().waitFor(waitLong);
+
+droppedLinkJourneys("revision feedback", {
+  path: "/order-status",
+  async open(width) {
+    const { page, orderId } = await feedbackPage(width);
+    await feedbackBox(page).fill("Please make the phone number bigger on mobile.");
+    await connectDb();
+    return { page, effects: () => RevisionFeedback.countDocuments({ order_id: orderId }) };
+  },
+  field: feedbackBox,
+  submit: sendFeedback,
+  done: feedbackSent,
+});
+
+describe("revision feedback kept on the device (JavaScript on)", () => {
+  it("puts the feedback back after a reload, and forgets it once sent", async () => {
+    const { page, orderId } = await feedbackPage(390);
+    const text = "The header photo should be the shopfront, not the van.";
+    await feedbackBox(page).fill(text);
+    await page.waitForTimeout(700); // the copy is written half a second after typing stops
+    await page.reload({ waitUntil: "networkidle" });
+    await page.getByText(RESTORED_MESSAGE).waitFor();
+    expect(await feedbackBox(page).inputValue()).toBe(text);
+    await screenshot(page, "dropped-link-feedback-restored-390");
+    await sendFeedback(page);
+    await feedbackSent(page);
+    expect(await copies(page)).toEqual([]);
+    expect((await RevisionFeedback.findOne({ order_id: orderId }).lean())?.feedback).toBe(text);
+  });
+});

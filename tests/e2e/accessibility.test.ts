@@ -456,25 +456,6 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
     await screenshot(page, "a11y-focus-add-service-390");
   });
 
-  it("moves to what to fix after a refused logo upload (step 4)", async () => {
-    const { orderId, token } = await paidOrder(uniqueAddress("focus"));
-    await IntakeSubmission.create({ order_id: orderId, furthest_step: 14, business_name: "Focus Plumbing" });
-    for (const width of [320, 1280]) {
-      const page = await browser.newPage({ javaScriptEnabled: true, width, cookie: await tokenCookie(token) });
-      await page.goto("/intake-form/4", { waitUntil: "networkidle" });
-      await page
-        .getByLabel("Upload your logo")
-        .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
-      await page.getByRole("button", { name: "Next Step" }).click();
-      await page.getByRole("alert").first().waitFor();
-      await expectFocusInView(page, `the refused logo at ${width} px`);
-      const focusedText = await page.evaluate(() => document.activeElement?.textContent ?? "");
-      expect(focusedText).toMatch(/logo/i);
-      await screenshot(page, `a11y-focus-refused-logo-${width}`);
-      await page.context().close();
-    }
-  });
-
   it("stays on the admin's revision toggle, where the page was, after the toggle's post", async () => {
     const { orderId } = await paidOrder(uniqueAddress("toggle"));
     const { cookie } = await signedInUser({ admin: true });

@@ -13,7 +13,7 @@ import {
   type ReminderSource,
 } from "~/domain/reminders";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { intakeLink, statusLink } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import {
@@ -258,7 +258,6 @@ export async function sendReminder(input: {
   actor?: string | null;
   now?: Date;
 }): Promise<ReminderResult> {
-  await connectDb();
   const now = input.now ?? new Date();
   const order = await Order.findById(input.orderId, ORDER_FIELDS).lean<OrderRow>();
   const notSent = {
@@ -315,7 +314,6 @@ export type ReminderRunSummary = { checked: number; sent: Record<ReminderKind, n
  * reminder, and only when one is due. Safe to run twice at once.
  */
 export async function runReminders(now = new Date()): Promise<ReminderRunSummary> {
-  await connectDb();
   const summary: ReminderRunSummary = {
     checked: 0,
     failed: 0,
@@ -366,7 +364,6 @@ export type ReminderHistoryEntry = {
 
 /** The order detail's reminder history, newest first. */
 export async function reminderHistory(orderId: string): Promise<ReminderHistoryEntry[]> {
-  await connectDb();
   const logs = await ReminderLog.find({ order_id: orderId }).sort({ sent_at: -1 }).limit(50).lean();
   return logs.map((l) => ({
     sentAt: new Date(l.sent_at as Date).toISOString(),

@@ -12,6 +12,7 @@ import {
   type ReminderKind,
   type ReminderSource,
 } from "~/domain/reminders";
+import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { isDuplicateKeyError } from "./db.server";
 import { intakeLink, statusLink } from "./fulfilment.server";
@@ -265,7 +266,7 @@ export async function sendReminder(input: {
     title: REMINDER_MESSAGES.notSent.title,
     message: REMINDER_MESSAGES.notSent.description,
   };
-  if (!order) return { ...notSent, message: "Order not found" };
+  if (!order) return { ...notSent, message: ORDER_NOT_FOUND };
   // The customer's data is gone (deleted on request or by retention): nothing to remind them of, nowhere to send it.
   if (order.data_deleted_at) return { ...notSent, message: REMINDER_MESSAGES.nothingPending.description };
   const [g] = await gather([order]);

@@ -11,6 +11,7 @@
  * `keysetPage` in app/server/paging.server.ts; the links, `<Pager>` in
  * app/components/admin/Pager.tsx.
  */
+import { countOf } from "./words";
 
 /** The query parameter of a page's list; a page with two lists names the second one's itself. */
 export const PAGE_PARAM = "before";
@@ -50,4 +51,11 @@ export function pageHref(pathname: string, search: string, param: string, cursor
   else params.delete(param);
   const s = params.toString();
   return s ? `${pathname}?${s}` : pathname;
+}
+
+/** What a pager says of the page shown: "Showing the newest 25 coupons.", "Showing 1 older coupon." */
+export function pagerSummary(page: Pick<Page<unknown>, "rows" | "first" | "pageSize">, one: string, many: string) {
+  return page.first
+    ? `Showing the newest ${countOf(page.pageSize, one, many)}.`
+    : `Showing ${countOf(page.rows.length, `older ${one}`, `older ${many}`)}.`;
 }

@@ -290,7 +290,7 @@ export default function AdminOrders() {
             </ul>
           </Form>
         )}
-        <Pager page={page} noun="orders" />
+        <Pager page={page} noun="orders" one="order" />
       </div>
     </>
   );

@@ -101,7 +101,7 @@ export default function AdminCoupons() {
             </table>
           </div>
         )}
-        <Pager page={page} noun="coupons" />
+        <Pager page={page} noun="coupons" one="coupon" />
         <section className="card section-tight" aria-labelledby="new-coupon-heading">
           <h2 id="new-coupon-heading">Create a coupon</h2>
           {/* Keyed by location: after a successful create (a redirect) the form starts empty. */}

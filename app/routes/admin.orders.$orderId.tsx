@@ -453,7 +453,13 @@ export default function AdminOrder() {
                 </li>
               ))}
             </ul>
-            <Pager page={d.history} noun="history entries" param={d.historyParam} label="Pages of admin history" />
+            <Pager
+              page={d.history}
+              noun="history entries"
+              one="history entry"
+              param={d.historyParam}
+              label="Pages of admin history"
+            />
           </section>
         ) : null}
       </div>

@@ -158,7 +158,7 @@ export default function AdminOutbox() {
             </table>
           </div>
         )}
-        <Pager page={page} noun="messages" />
+        <Pager page={page} noun="messages" one="message" />
       </div>
     </>
   );

@@ -133,7 +133,7 @@ export default function AdminPayments() {
             ))}
           </ul>
         )}
-        <Pager page={openPage} noun="open issues" />
+        <Pager page={openPage} noun="open issues" one="open issue" />
 
         <h2 id="resolved-heading">Recently resolved</h2>
         {resolved.length === 0 ? (
@@ -176,7 +176,7 @@ export default function AdminPayments() {
             </table>
           </div>
         )}
-        <Pager page={resolvedPage} noun="resolved issues" param={RESOLVED_PAGE_PARAM} />
+        <Pager page={resolvedPage} noun="resolved issues" one="resolved issue" param={RESOLVED_PAGE_PARAM} />
       </div>
     </>
   );

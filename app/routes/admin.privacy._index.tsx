@@ -91,7 +91,7 @@ export default function AdminPrivacy() {
             </div>
           )
         ) : null}
-        {tab === "audit" && audit ? <Pager page={audit} noun="audit entries" /> : null}
+        {tab === "audit" && audit ? <Pager page={audit} noun="audit entries" one="audit entry" /> : null}
         {tab === "deletions" && requests ? (
           requests.rows.length === 0 ? (
             <p className="empty card">No pending deletion requests</p>
@@ -128,7 +128,9 @@ export default function AdminPrivacy() {
             </div>
           )
         ) : null}
-        {tab === "deletions" && requests ? <Pager page={requests} noun="deletion requests" /> : null}
+        {tab === "deletions" && requests ? (
+          <Pager page={requests} noun="deletion requests" one="deletion request" />
+        ) : null}
       </div>
     </>
   );

@@ -11,6 +11,7 @@ import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { fieldLabel, namedError } from "~/components/intake/labels";
 import { StepBody } from "~/components/intake/StepBody";
 import { nextSeq, useAutosave, WRITER, type Conflict } from "~/components/intake/useAutosave";
+import { UploadList, useUploads } from "~/components/intake/uploads";
 import { LiveRegion } from "~/components/LiveRegion";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
@@ -287,6 +288,8 @@ export default function IntakeStep() {
   useKeepTyping(form.id, savedAt, renameAfterRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
   const restored = useDeviceCopy(form.id, `intake:${copyKey}:${step}`, savedAt);
+  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
+  const uploads = useUploads(form.id, savedAt);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
   const seqField = useRef<HTMLInputElement>(null);
@@ -360,6 +363,7 @@ export default function IntakeStep() {
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           <StepBody step={step} extras={extras} />
+          <UploadList {...uploads} formId={form.id} version={savedAt} />
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
         </Form>

@@ -147,10 +147,11 @@ export async function saveBrandingStep(input: {
   return { doc, problems: branding.problems, photosWithoutAlt };
 }
 
-/** Step 4's files from a post whose other fields were refused: stored now, the rest left as it was. */
-export async function saveArrivedFiles(orderId: string, form: FormData, before: Submission | null): Promise<void> {
+/** Files that arrived without the step's other fields (a refused post, or one sent on its own): stored now, the rest left as it was; what was refused, in words. */
+export async function saveArrivedFiles(orderId: string, form: FormData, before: Submission | null): Promise<string[]> {
   const branding = await brandingChanges({ orderId, form, before, details: null, logoLink: undefined });
-  if (!Object.keys(branding.set).length) return;
+  if (!Object.keys(branding.set).length) return branding.problems;
   await saveFields(orderId, branding.set);
   await deleteUploads(branding.obsolete);
+  return branding.problems;
 }

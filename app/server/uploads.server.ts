@@ -75,6 +75,23 @@ export async function readStepForm(request: Request): Promise<FormData> {
   return readForm(request, { maxBytes: STEP_TEXT_MAX_BYTES });
 }
 
+/**
+ * One file sent on its own (the step-4 page with JavaScript, /intake-form/upload):
+ * multipart only, one logo or one photo, and the same per-file limits as the
+ * step's post. A body past one photo's limit and a little room is refused (413)
+ * while it streams.
+ */
+export async function readOneUpload(request: Request): Promise<FormData> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data"))
+    throw new Response("Please send the file as a form upload.", { status: 415 });
+  return readMultipartForm(request, {
+    maxBytes: PHOTO_MAX_BYTES + 1024 * 1024,
+    maxFields: 4,
+    files: { logo: { maxBytes: LOGO_MAX_BYTES, maxCount: 1 }, photos: { maxBytes: PHOTO_MAX_BYTES, maxCount: 1 } },
+    tooLargeHint: `Please choose a smaller file. ${UPLOAD_LIMITS_TEXT.photos}`,
+  });
+}
+
 /** A stored upload. `id` names it in posts (never its key); keys and URLs come only from the server's record. */
 export type StoredUpload = { id: string; key: string; thumbKey: string | null; url: string; fileName: string };
 export type UploadOutcome = { stored: StoredUpload[]; errors: string[] };

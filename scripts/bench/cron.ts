@@ -11,8 +11,12 @@ import { runCron } from "~/server/cron.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { ensureIndexes, IntakeSubmission, IntakeToken, Order, ReminderLog } from "~/server/models/index.server";
 
-// Sizes from the arguments, else BENCH_SIZES (as the other benchmarks take them), else 1000.
-const sizes = (process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SIZES ?? "1000").split(","))
+// Sizes from the arguments, else BENCH_SIZES (as the other benchmarks take them), else 1000;
+// BENCH_SMOKE=1: 50.
+const smoke = process.env.BENCH_SMOKE === "1" ? ["50"] : null;
+const sizes = (
+  smoke ?? (process.argv.length > 2 ? process.argv.slice(2) : (process.env.BENCH_SIZES ?? "1000").split(","))
+)
   .map(Number)
   .filter((n) => n > 0);
 if (!process.env.MONGODB_URI || sizes.length === 0) {

@@ -1,6 +1,6 @@
 // Prints every collection and its indexes as the models declare them (what
 // MongoDB builds at start), as the Markdown table in docs/scaling.md.
-//   npx tsx scripts/bench/indexes.ts
+//   npx tsx scripts/bench/indexes.ts           (BENCH_SMOKE=1: the same; it has nothing to shrink)
 import { allModels } from "~/server/models/index.server";
 
 console.log("| collection | indexes (`!` = unique) |");

@@ -23,11 +23,13 @@ import {
   say,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const SIZES = (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
-const SECONDS = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10), 1), 120);
-const CONNECTIONS = Math.min(Math.max(Number(process.env.BENCH_CONNECTIONS ?? 10), 1), 50);
+// BENCH_SMOKE=1: 50 stored submissions, 2 connections, 1 s.
+const SIZES = SMOKE ? [50] : (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
+const SECONDS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10), 1), 120);
+const CONNECTIONS = SMOKE ? 2 : Math.min(Math.max(Number(process.env.BENCH_CONNECTIONS ?? 10), 1), 50);
 const TARGET = { p99: 250, ratio: 0.8 };
 const DATABASE = `bench_intake_${randomBytes(3).toString("hex")}`;
 

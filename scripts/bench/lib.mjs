@@ -11,9 +11,19 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
-/** The bench app listens beside the test app (3100 + offset), never on it. */
-export const APP_PORT = 3150 + OFFSET;
+/**
+ * The bench app listens beside the test app (3100 + offset), never on it nor on another
+ * checkout's: offsets are multiples of 50 (650 beside 700 put 3150 + 650 on the other's 3800),
+ * so the bench takes 3125 + offset (and the next port, throughput's bare page).
+ */
+export const APP_PORT = 3125 + OFFSET;
 const HOST = "127.0.0.1";
+
+/**
+ * BENCH_SMOKE=1 (npm run bench:smoke, in CI): each script runs once, at its smallest size, for a
+ * few seconds, so that none can rot; its figures mean nothing then.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === "1";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const say = (...parts) => console.error(`[${path.basename(process.argv[1], ".mjs")}]`, ...parts);
@@ -116,6 +126,17 @@ export const WEBHOOK_SECRET = "whsec_local_test_secret";
  * the services, on loopback, with a database of its own. Returns its URL, pid,
  * a reader for its resident memory and stop().
  */
+/** The bench app's secrets: a script that signs a session for it in-process uses the same. */
+export const BENCH_SECRETS = {
+  SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+  TOKEN_SECRET: "bench-only-token-secret-fedcba9876543210xyz",
+  TWO_FACTOR_SECRET: "bench-only-two-factor-secret-0123456789xyz",
+};
+
+/**
+ * Starts the built app as production runs it, on loopback, against the services and `database`.
+ * @param {{ serviceEnv: Record<string, string>, port?: number, database?: string, env?: Record<string, string>, entry?: string, cwd?: string, nodeArgs?: string[] }} options
+ */
 export async function startApp({
   serviceEnv,
   port = APP_PORT,
@@ -149,9 +170,7 @@ export async function startApp({
       PORT: String(port),
       APP_URL: url,
       MONGODB_URI: `${mongo}/${database}`,
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      TOKEN_SECRET: "bench-only-token-secret-fedcba9876543210xyz",
-      TWO_FACTOR_SECRET: "bench-only-two-factor-secret-0123456789xyz",
+      ...BENCH_SECRETS,
       STRIPE_PRICE_ESSENTIALS: "price_bench_essentials",
       STRIPE_PRICE_PROFESSIONAL: "price_bench_professional",
       STRIPE_PRICE_ENTERPRISE: "price_bench_enterprise",
@@ -179,10 +198,11 @@ export async function startApp({
         return NaN;
       }
     },
-    async stop() {
+    /** SIGTERM, then SIGKILL after `graceMs` (an app writing its CPU profile on exit needs longer). */
+    async stop({ graceMs = 5_000 } = {}) {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
-      await Promise.race([exited, sleep(5_000).then(() => child.kill("SIGKILL"))]);
+      await Promise.race([exited, sleep(graceMs).then(() => child.kill("SIGKILL"))]);
     },
   };
 }

@@ -16,9 +16,11 @@ import {
   spread,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
+// BENCH_SMOKE=1: one run per page.
+const RUNS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
 const TARGET = 98;
 process.env.CHROME_PATH = "/usr/bin/chromium";
 
@@ -84,4 +86,5 @@ try {
   await app.stop();
   services.stop();
 }
-if (missed) process.exitCode = 1;
+// A smoke run proves the script works; its one run on a busy CI machine says nothing about the targets.
+if (missed && !SMOKE) process.exitCode = 1;

@@ -3,7 +3,7 @@
 // budgets of ARCHITECTURE rule 8 (the same 14 KB as scripts/page-weight.mjs,
 // which checks every public page in `npm test`; this adds JS, requests and an
 // intake step). Prints one row per page and mode; exits 1 when a budget is missed.
-//   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs
+//   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs     (BENCH_SMOKE=1: the same; one load each)
 import { CRITICAL_BUDGET, JS_BUDGET, pageKind } from "../page-budgets.mjs";
 import {
   buyWebsite,

@@ -20,9 +20,11 @@ import {
   spread,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 20);
+// BENCH_SMOKE=1: one load per page, profile and mode.
+const RUNS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 20);
 const LCP_TARGET_MS = 1_000;
 
 const services = startServices();

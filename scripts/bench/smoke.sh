@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# npm run bench:smoke (CI runs it after npm test): every benchmark script once, at a small size and
-# for a second or so, so that none of them can rot unnoticed. Its figures mean nothing; what counts
-# is that each script runs to its end. A real measurement is npm run bench (see README.md).
+# npm run bench:smoke (CI runs it after npm test): every benchmark script in scripts/bench, once, at
+# a small size and for a second or so, so that none of them can rot unnoticed. Its figures mean
+# nothing; what counts is that each script runs to its end. A real measurement is npm run bench.
+#
+# The convention for a new benchmark: put it in scripts/bench (NAME.mjs, or NAME.ts run with tsx),
+# and make it read BENCH_SMOKE=1 as "run once, at your smallest size, for a few seconds" (say in a
+# comment what that means for it, or that it has nothing to shrink). It then joins this run by
+# itself; a script that never mentions BENCH_SMOKE fails the run rather than running at full size.
+# A helper module (imported by a script here or by a test) is not run.
+# The generic knobs below are set too, for scripts that read them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export BENCH_RUNS=1 BENCH_ROUNDS=1 BENCH_SECONDS=1 BENCH_SIZES=50 BENCH_CONNECTIONS=2 SOAK_RPS=5 SOAK_MINUTES=1
-exec bash scripts/bench/all.sh page-weight slow-links lighthouse throughput profile intake-step admin-orders cron indexes soak
+export BENCH_SMOKE=1 BENCH_RUNS=1 BENCH_ROUNDS=1 BENCH_SECONDS=1 BENCH_SIZES=50 BENCH_CONNECTIONS=2
+
+names=()
+for file in scripts/bench/*.mjs scripts/bench/*.ts; do
+  name="$(basename "${file%.*}")"
+  # A module that a script here or a test imports (lib.mjs, worst-images.mjs) is a helper, not a benchmark.
+  grep -rlqE "from \"(\./|[./]*scripts/bench/)$(basename "$file")\"" scripts/bench tests && continue
+  if ! grep -q BENCH_SMOKE "$file"; then
+    echo "[bench:smoke] $file does not read BENCH_SMOKE (see scripts/bench/smoke.sh): give it a small size" >&2
+    exit 1
+  fi
+  names+=("$name")
+done
+exec bash scripts/bench/all.sh "${names[@]}"

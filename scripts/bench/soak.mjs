@@ -19,10 +19,13 @@ import {
   sleep,
   startApp,
   startServices,
+  SMOKE,
 } from "./lib.mjs";
 
-const RPS = Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
-const MINUTES = Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
+// BENCH_SMOKE=1: 5 requests a second for one step of 10 s (a step is otherwise a minute).
+const RPS = SMOKE ? 5 : Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
+const MINUTES = SMOKE ? 1 : Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
+const STEP_SECONDS = SMOKE ? 10 : 60;
 const MAX_IN_FLIGHT = 500;
 const PAGES = [
   "/",
@@ -100,7 +103,8 @@ try {
     };
   }
 
-  console.log(`Soak: ${RPS} req/s for ${MINUTES} min, mix of pages, contact, checkout, intake | ${machine()}`);
+  const span = SMOKE ? `${STEP_SECONDS} s` : `${MINUTES} min`;
+  console.log(`Soak: ${RPS} req/s for ${span}, mix of pages, contact, checkout, intake | ${machine()}`);
   console.log("minute  requests  errors  p50 ms  p99 ms  app RSS MB  in flight");
   const all = { requests: 0, errors: 0, latencies: [], rss: [], problems: new Map() };
   let inFlight = 0;
@@ -109,7 +113,7 @@ try {
     let errors = 0;
     let requests = 0;
     const start = Date.now();
-    for (let tick = 0; tick < RPS * 60; tick++) {
+    for (let tick = 0; tick < RPS * STEP_SECONDS; tick++) {
       // Open loop: requests leave on schedule whether or not earlier ones have been answered.
       const due = start + (tick * 1000) / RPS;
       if (due > Date.now()) await sleep(due - Date.now());

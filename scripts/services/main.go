@@ -33,7 +33,14 @@ func main() {
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Logger:    logger,
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/",
+		// _txlock=immediate: FerretDB 1.24 writes (insert, update, delete) in a transaction that
+		// reads before it writes. SQLite begins a transaction deferred by default, so under
+		// concurrent writes one that read an older snapshot cannot take the write lock and fails at
+		// once with SQLITE_BUSY ("database is locked"), without waiting out busy_timeout: the soak's
+		// 50 requests a second lost intake saves, checkouts and contact messages that way. BEGIN
+		// IMMEDIATE takes the write lock first, so writers queue on busy_timeout (10 s) instead.
+		// Reads run outside transactions and are unaffected. Upstream's default is deferred.
+		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
 	})
 	if err != nil {
 		log.Fatal(err)

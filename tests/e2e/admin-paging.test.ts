@@ -17,7 +17,7 @@ import { uniqueAddress } from "../support/mailpit";
 const browser = useBrowser();
 useAppDatabase();
 
-const EXTRA = 5;
+const EXTRA = 1; // one older entry: "Showing 1 older history entry."
 let adminCookie: string;
 let orderId: string;
 
@@ -54,7 +54,7 @@ describe.each(JS_MODES)("an order's admin history with %s at 390 px", (_mode, ja
 
     await history.getByRole("link", { name: "Older history entries" }).click();
     await page.waitForURL(/historyBefore=/);
-    await history.getByText(`Showing ${EXTRA} older history entries.`).waitFor();
+    await history.getByText("Showing 1 older history entry.").waitFor();
     expect(await entries.count()).toBe(EXTRA);
     expect(await entries.first().textContent()).toContain(`paging.step-${HISTORY_PAGE_SIZE}`);
     expect(await entries.last().textContent()).toContain(`paging.step-${HISTORY_PAGE_SIZE + EXTRA - 1}`);

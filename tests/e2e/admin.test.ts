@@ -212,6 +212,34 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await screenshot(page, `admin-order-${label}`);
   });
 
+  it("Reset Filters clears every filter, on screen and in the address, after a bulk action too", async () => {
+    const { email, shortId } = await customerOrder(`reset-${label}`);
+    const page = await adminPage(javaScriptEnabled);
+    await page.goto("/admin");
+    await page.getByPlaceholder("Search by email, order ID...").fill(email);
+    await page.getByLabel("Status", { exact: true }).selectOption("paid");
+    await page.getByLabel("Date", { exact: true }).selectOption("week");
+    await page.getByRole("button", { name: "Apply Filters" }).click();
+    await page.waitForURL(/q=/);
+    await page.getByText(`Order #${shortId}`).waitFor();
+    // A bulk action returns to the filtered list (the post keeps its page).
+    await page.getByLabel(`Select order #${shortId}`).check();
+    await page.getByLabel("Bulk action").selectOption("enable_revision_1");
+    await page.getByRole("button", { name: "Apply to selected" }).click();
+    await flash(page, /Enabled revision 1 for 1 order/);
+    await page.getByRole("link", { name: "Reset Filters" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin" && url.search === "");
+    await page.getByRole("link", { name: "Reset Filters" }).waitFor({ state: "detached" });
+    expect(await page.getByPlaceholder("Search by email, order ID...").inputValue()).toBe("");
+    for (const select of ["Status", "Date", "Delivery", "Sort"])
+      expect(await page.getByLabel(select, { exact: true }).inputValue()).toBe("");
+    // The next Apply filters nothing.
+    await page.getByRole("button", { name: "Apply Filters" }).click();
+    await page.waitForURL(/\/admin\?/);
+    expect(new URL(page.url()).searchParams.get("q") ?? "").toBe("");
+    await page.getByText(`Order #${shortId}`).waitFor();
+  });
+
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {
     const page = await adminPage(javaScriptEnabled);
     const code = `E2E${label.toUpperCase()}${Date.now() % 100000}`;

@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { UPLOAD_MESSAGES } from "~/components/intake/uploads";
+import { LABELS } from "~/components/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
@@ -54,5 +57,99 @@ describe("step 4's files with JavaScript off", () => {
     expect(await getStorage().get(photo.key)).toBeNull();
     expect(await getStorage().get(photo.thumbKey)).toBeNull();
     expect(await getStorage().get(doc!.logo_key!)).not.toBeNull();
+  });
+});
+
+/** Step 4 open with JavaScript on at `width` px; the customer's order and their page. */
+async function stepFour(width: number) {
+  const { orderId, token } = await paidOrder();
+  await IntakeSubmission.updateOne(
+    { _id: orderId },
+    { $set: { furthest_step: 4 }, $setOnInsert: { order_id: orderId } },
+    { upsert: true },
+  );
+  const page = await browser.newPage({ javaScriptEnabled: true, width });
+  await page.goto(`/intake-form?token=${token}`);
+  await page.goto("/intake-form/4", { waitUntil: "networkidle" });
+  return { orderId, page };
+}
+/** Holds the answers of /intake-form/upload `ms` long (a photo on a satellite uplink); `drop` loses the first. */
+async function slowUploads(page: Page, ms: number, drop = false) {
+  let first = true;
+  await page.route("**/intake-form/upload", async (route) => {
+    if (drop && first) {
+      first = false;
+      return route.abort("connectionreset");
+    }
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.fulfill({ response });
+  });
+}
+const choosePhoto = async (page: Page, name: string, colour: string) =>
+  page.getByLabel("Add photos").setInputFiles({ name, mimeType: "image/png", buffer: await image(colour) });
+const photos = async (orderId: string) =>
+  ((await IntakeSubmission.findById(orderId).lean())?.photo_metadata ?? []) as { fileName: string; altText: string }[];
+
+describe.each([390, 1280])("step 4's files with JavaScript on at %i px", (width) => {
+  it("uploads a chosen photo on its own with progress, keeps typing meanwhile, and Next does not send it again", async () => {
+    const { orderId, page } = await stepFour(width);
+    // A satellite uplink (about 256 kbps) and a photo of 200 KB: the bar moves for several seconds.
+    const cdp = await page.context().newCDPSession(page);
+    const link = { offline: false, latency: 650, downloadThroughput: 125_000 };
+    await cdp.send("Network.emulateNetworkConditions", { ...link, uploadThroughput: 32_000 });
+    const noise = await sharp(randomBytes(260 * 260 * 3), { raw: { width: 260, height: 260, channels: 3 } })
+      .png()
+      .toBuffer();
+    await page.getByLabel("Add photos").setInputFiles({ name: "van.png", mimeType: "image/png", buffer: noise });
+    await page.getByRole("progressbar", { name: "Upload of van.png" }).waitFor();
+    await page
+      .getByText(/^Uploading van\.png: [1-9]\d?%$/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await screenshot(page, `intake-step4-uploading-${width}`);
+    // Typing while the photo is on its way is still there when the step shows it.
+    await page.getByLabel(LABELS.logoUrl).fill("https://example.com/our-logo.png");
+    await page.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 60_000 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      ...link,
+      latency: 0,
+      uploadThroughput: -1,
+      downloadThroughput: -1,
+    });
+    expect(await page.getByLabel(LABELS.logoUrl).inputValue()).toBe("https://example.com/our-logo.png");
+    expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["van.png"]);
+
+    await page
+      .getByRole("group", { name: "Photo 1" })
+      .getByLabel(/Describe the photo/)
+      .fill("Our service van");
+    const post = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/intake-form/4.data"));
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText("Step 5 of 14").waitFor();
+    expect((await (await post).sizes()).requestBodySize).toBeLessThan(20_000); // the photo is not in it
+    expect(await photos(orderId)).toMatchObject([{ fileName: "van.png", altText: "Our service van" }]);
+    expect((await IntakeSubmission.findById(orderId).lean())?.logo_url).toBe("https://example.com/our-logo.png");
+  });
+});
+
+describe("step 4's files on a dropped link (JavaScript on)", () => {
+  it("sends a dropped upload again without choosing the file again, and asks before leaving mid-upload", async () => {
+    const { orderId, page } = await stepFour(1280);
+    await slowUploads(page, 3_000, true);
+    await choosePhoto(page, "shop.png", "#36c");
+    await page.getByText(`shop.png: ${UPLOAD_MESSAGES.failed}`).first().waitFor();
+    await screenshot(page, "intake-step4-upload-dropped-1280");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 30_000 });
+
+    await choosePhoto(page, "team.png", "#c63");
+    await page.getByRole("progressbar", { name: "Upload of team.png" }).waitFor();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).click();
+    await page.getByText(UPLOAD_MESSAGES.leave).waitFor();
+    await page.getByRole("button", { name: "Stay until it has uploaded" }).click();
+    await page.getByRole("group", { name: "Photo 2" }).waitFor({ timeout: 30_000 });
+    expect(page.url()).toBe(`${APP_URL}/intake-form/4`);
+    expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png", "team.png"]);
   });
 });

@@ -80,6 +80,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
     fields: intakeFields,
     multipart: i + 1 === 4,
   })),
+  // Step 4's files sent one at a time by the page with JavaScript.
+  { path: "/intake-form/upload", needs: "intake", fields: ["logo", "photos"], multipart: true },
   { path: "/webhooks/stripe", fields: ["type", "data"] },
   { path: "/api/cron/reminders", fields: ["intent"] },
   { path: "/admin/outbox", needs: "admin", fields: schemaFields(OutboxActionSchema) },

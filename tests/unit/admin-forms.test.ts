@@ -5,6 +5,7 @@ import { EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-da
 import { storedFields } from "~/domain/intake/data";
 import { stepSchema } from "~/domain/intake/schemas";
 import { DraftUrlSchema } from "~/domain/admin/order-detail";
+import { filterQuery, hasActiveFilters, parseOrderFilters } from "~/domain/admin/order-filters";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;
@@ -168,5 +169,19 @@ describe("the draft URL", () => {
     expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "javascript:alert(1)" }))).toBe(
       "Enter a web address starting with http:// or https://",
     );
+  });
+});
+
+describe("the orders list's filters", () => {
+  it("reset to none: an empty query string, nothing active, and the filter form's key changes", () => {
+    const applied = parseOrderFilters(
+      new URLSearchParams("q=Someone@Example.test&status=paid&date=week&sort=deadline"),
+    );
+    expect(hasActiveFilters(applied)).toBe(true);
+    const reset = parseOrderFilters(new URLSearchParams(""));
+    expect(hasActiveFilters(reset)).toBe(false);
+    // The form is keyed by this string, so with JavaScript a reset remounts every field empty.
+    expect(filterQuery(reset)).toBe("");
+    expect(filterQuery(applied)).not.toBe(filterQuery(reset));
   });
 });

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
-import { pageHref, PAGE_PARAM } from "~/domain/paging";
+import { pageHref, pagerSummary, PAGE_PARAM } from "~/domain/paging";
 
 /**
  * The foot of a paged admin list (app/domain/paging.ts): what part of the list
@@ -9,11 +9,14 @@ import { pageHref, PAGE_PARAM } from "~/domain/paging";
 export function Pager({
   page,
   noun,
+  one,
   param = PAGE_PARAM,
   label,
 }: {
-  page: { rows: readonly unknown[]; next: string | null; first: boolean; pageSize: number };
+  page: { rows: unknown[]; next: string | null; first: boolean; pageSize: number };
+  /** The rows' noun, plural ("coupons"), and singular ("coupon"), for "Showing 1 older coupon." */
   noun: string;
+  one: string;
   param?: string;
   label?: string;
 }) {
@@ -21,9 +24,7 @@ export function Pager({
   if (page.first && !page.next) return null;
   return (
     <nav aria-label={label ?? `Pages of ${noun}`} className="pager">
-      <p className="hint">
-        {page.first ? `Showing the newest ${page.pageSize} ${noun}.` : `Showing ${page.rows.length} older ${noun}.`}
-      </p>
+      <p className="hint">{pagerSummary(page, one, noun)}</p>
       {page.first ? null : <Link to={pageHref(pathname, search, param, null)}>Newest {noun}</Link>}
       {page.next ? <Link to={pageHref(pathname, search, param, page.next)}>Older {noun}</Link> : null}
     </nav>

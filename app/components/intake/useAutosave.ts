@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { SAVE_FIELDS } from "~/domain/intake/save-order";
+import { uploadsPending } from "./uploads";
 
 /** Spec: the open step is saved every 30 seconds. */
 export const AUTOSAVE_MS = 30_000;
@@ -48,7 +49,9 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
     last.current = serialize()?.toString() ?? null;
     saveNow.current = () => {
       const params = serialize();
-      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current) return;
+      // Not while a file uploads: both write the stored photo list (the next tick saves).
+      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current || uploadsPending())
+        return;
       last.current = params.toString();
       params.set("intent", INTENT_VALUES.autosave);
       const basedOn = document.querySelector<HTMLInputElement>(`#${formId} input[name="${SAVE_FIELDS.basedOn}"]`);

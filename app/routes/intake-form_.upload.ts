@@ -1,0 +1,38 @@
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { canOpenStep } from "~/domain/intake/data";
+import { SPECIAL_STEPS } from "~/domain/intake/steps";
+import { saveArrivedFiles } from "~/server/intake-files.server";
+import { loadSubmission } from "~/server/intake.server";
+import { errorMessage, log } from "~/server/log.server";
+import { requireTokenAccess } from "~/server/tokens.server";
+import { readOneUpload } from "~/server/uploads.server";
+
+/**
+ * /intake-form/upload: one file of step 4 sent on its own by the page with
+ * JavaScript (components/intake/uploads.tsx), so the customer sees its progress
+ * and the step's post never carries it again. The same checks as the step's
+ * post: the intake link's cookie names the order (never a posted id), step 4
+ * must be open to it, and the file passes the same limits and decoding
+ * (uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
+ * `problems` says, in words, why a file was not added.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const access = await requireTokenAccess(request, "intake");
+  if (request.method !== "POST") return data({ problems: ["Please use the form to upload."] }, { status: 405 });
+  const form = await readOneUpload(request);
+  if (![...form.values()].some((value) => value instanceof File && value.name))
+    return data({ problems: ["Please choose a file to upload."] }, { status: 400 });
+  const before = await loadSubmission(access.orderId);
+  if (!canOpenStep(SPECIAL_STEPS.uploads, before))
+    return data({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+  try {
+    return data({ problems: await saveArrivedFiles(access.orderId, form, before) });
+  } catch (error) {
+    log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });
+    return data({ problems: ["The file could not be saved just now. It is sent again shortly."] }, { status: 503 });
+  }
+}
+
+export function loader() {
+  return data({ problems: ["Please use the form to upload."] }, { status: 405 });
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { IntakeSubmission } from "~/server/models/index.server";
+import { action, loader } from "~/routes/intake-form_.upload";
+import { paidOrder, tokenCookie } from "../support/app-data";
+import { useTestDatabase } from "../support/db";
+
+/**
+ * /intake-form/upload: one step-4 file sent on its own by the page with
+ * JavaScript. The intake link's cookie names the order; the file passes the
+ * step post's checks and joins the stored logo or photos.
+ */
+useTestDatabase();
+
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const file = (name: string, bytes: Uint8Array = PNG) => new File([bytes as BlobPart], name, { type: "image/png" });
+type Reply = Response & { init?: { status?: number }; data?: { problems?: string[] } };
+const status = (r: Reply) => r.init?.status ?? r.status ?? 200;
+
+/** A paid order whose customer has reached `step`, and its intake cookie. */
+async function customer(step = 4) {
+  const order = await paidOrder();
+  await IntakeSubmission.create({ _id: order.orderId, order_id: order.orderId, furthest_step: step });
+  return { ...order, cookie: await tokenCookie(order.token) };
+}
+async function upload(cookie: string, body: FormData | URLSearchParams) {
+  const request = new Request("http://localhost/intake-form/upload", {
+    method: "POST",
+    body,
+    headers: { Cookie: cookie },
+  });
+  try {
+    return (await action({ request, params: {}, context: {} })) as unknown as Reply;
+  } catch (thrown) {
+    return thrown as Reply;
+  }
+}
+const one = (field: string, f: File) => {
+  const form = new FormData();
+  form.append(field, f);
+  return form;
+};
+const stored = async (orderId: string) => (await IntakeSubmission.findById(orderId).lean())!;
+
+describe("a step-4 file sent on its own", () => {
+  it("joins the stored photos one by one, and a logo replaces the stored one", async () => {
+    const c = await customer();
+    expect(status(await upload(c.cookie, one("photos", file("shop.png"))))).toBe(200);
+    const second = await upload(c.cookie, one("photos", file("van.png")));
+    expect(second.data?.problems).toEqual([]);
+    const photos = (await stored(c.orderId)).photo_metadata as { fileName: string; key: string }[];
+    expect(photos.map((p) => p.fileName)).toEqual(["shop.png", "van.png"]);
+    expect(photos[0].key).toMatch(new RegExp(`^photos/${c.orderId}/`)); // stored under the cookie's order
+
+    await upload(c.cookie, one("logo", file("old.png")));
+    const old = (await stored(c.orderId)).logo_key;
+    await upload(c.cookie, one("logo", file("new.png")));
+    expect((await stored(c.orderId)).logo_key).toMatch(new RegExp(`^logos/${c.orderId}/`));
+    expect((await stored(c.orderId)).logo_key).not.toBe(old);
+  });
+
+  it("says why a file was not added, and stores nothing", async () => {
+    const c = await customer();
+    const reply = await upload(c.cookie, one("photos", file("fake.png", new TextEncoder().encode("not an image"))));
+    expect(reply.data?.problems).toEqual(["fake.png is not a PNG, JPG, WebP or GIF image."]);
+    expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+  });
+
+  it("needs the intake link, step 4 open, a multipart post with a file, and POST", async () => {
+    const c = await customer(2);
+    const reply = await upload("", one("photos", file("shop.png")));
+    expect(status(reply)).toBeGreaterThanOrEqual(300);
+    expect(status(reply)).toBeLessThan(500);
+    expect(status(await upload(c.cookie, one("photos", file("shop.png"))))).toBe(409);
+    const ready = await customer();
+    expect(status(await upload(ready.cookie, new URLSearchParams({ photos: "x" })))).toBe(415);
+    expect(status(await upload(ready.cookie, one("other", file("shop.png"))))).toBe(400);
+    expect(status(loader() as unknown as Reply)).toBe(405);
+    expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+  });
+});

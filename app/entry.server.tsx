@@ -7,7 +7,7 @@ import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
 import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
-import { isDatabaseUnavailable, noteDatabaseUnavailable } from "~/server/db.server";
+import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
@@ -19,6 +19,8 @@ export { trackResponsePrivacy } from "~/server/private-response.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
+// The one database connection, opened here; server functions use it without connecting.
+startDb();
 startOutboxWorker();
 
 const ABORT_DELAY = 5_000;

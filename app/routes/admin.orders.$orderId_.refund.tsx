@@ -2,9 +2,10 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
-import { orderIdParam } from "~/domain/admin/order-detail";
+import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, MISSED_PROMISE_REASON, RefundSchema } from "~/domain/delivery-clock";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
@@ -28,7 +29,7 @@ const INTENT = { refund: "refund" } as const;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = await refundPage(orderIdParam(params));
-  if (!page) throw new Response("Order not found", { status: 404 });
+  if (!page) throw new Response(ORDER_NOT_FOUND, { status: 404 });
   // Back from the fresh-proof step with the reason that was typed.
   const typed = new URL(request.url).searchParams.get("reason")?.slice(0, 1000) ?? null;
   return { ...page, typedReason: typed };
@@ -137,4 +138,8 @@ export default function RefundOrder() {
       </div>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary notFound={ORDER_NOT_FOUND} back={{ to: "/admin", label: "Back to orders" }} />;
 }

@@ -2,9 +2,10 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Field, FormAlert } from "~/components/forms";
-import { orderIdParam } from "~/domain/admin/order-detail";
+import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, RestartClockSchema } from "~/domain/delivery-clock";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin } from "~/server/auth.server";
@@ -30,7 +31,7 @@ const INTENT = { restart: "restart" } as const;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = await restartPage(orderIdParam(params));
-  if (!page) throw new Response("Order not found", { status: 404 });
+  if (!page) throw new Response(ORDER_NOT_FOUND, { status: 404 });
   return page;
 }
 
@@ -120,4 +121,8 @@ export default function RestartClock() {
       </div>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary notFound={ORDER_NOT_FOUND} back={{ to: "/admin", label: "Back to orders" }} />;
 }

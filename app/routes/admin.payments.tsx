@@ -9,6 +9,7 @@ import {
   PaymentIssueFormSchema,
   RESOLVED_PAGE_PARAM,
 } from "~/domain/admin/payments";
+import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { listPaymentIssues, resolvePaymentIssue, type PaymentIssueRow } from "~/server/admin/payments.server";
@@ -75,7 +76,7 @@ function IssueFacts({ issue }: { issue: PaymentIssueRow }) {
         </Link>
       </dd>
       <dt>Email</dt>
-      <dd>{issue.email ?? "Order not found"}</dd>
+      <dd>{issue.email ?? ORDER_NOT_FOUND}</dd>
       <dt>Quoted</dt>
       <dd>{issue.expected}</dd>
       <dt>Paid</dt>
@@ -161,7 +162,7 @@ export default function AdminPayments() {
                         #{issue.shortId}
                       </Link>
                     </td>
-                    <td>{issue.email ?? "Order not found"}</td>
+                    <td>{issue.email ?? ORDER_NOT_FOUND}</td>
                     <td>{issue.expected}</td>
                     <td>{issue.paid}</td>
                     <td className="mono">{issue.couponCode ?? ""}</td>

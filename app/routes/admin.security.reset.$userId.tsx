@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { useIsPending } from "~/components/hooks";
 import { findAdmin, resetAdminSecondFactor } from "~/server/admin/security.server";
@@ -76,4 +77,8 @@ export default function ResetSecondFactor() {
       </div>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary notFound={NOT_FOUND} back={{ to: "/admin/security", label: "Back to security" }} />;
 }

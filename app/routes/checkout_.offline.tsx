@@ -1,7 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { PageHero } from "~/components/PageHero";
 import { formatCents } from "~/domain/money";
+import { NotFound } from "~/root";
 import { findOfflineOrder } from "~/server/checkout.server";
 import { standInsAllowed } from "~/server/env.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -99,4 +101,9 @@ export default function OfflineCheckout() {
       </div>
     </>
   );
+}
+
+/** The offline checkout where it is not offered (Stripe configured, production) is the site's not-found page; anything else the general boundary. */
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFound /> }} />;
 }

@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { StepFormContext, useLiveValue } from "~/components/intake/fields";
 import { fieldLabel, namedError } from "~/components/intake/labels";
@@ -38,6 +39,7 @@ import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from 
 import { AI_CHOICE, keepListShapes, REQUIRED_CONSENTS, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
+import { NotFound } from "~/root";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { brandingPreviews, saveArrivedFiles, saveBrandingStep } from "~/server/intake-files.server";
@@ -493,4 +495,9 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
       )}
     </div>
   );
+}
+
+/** An unknown step (/intake-form/15, /intake-form/x) is the site's not-found page; anything else the general boundary. */
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFound /> }} />;
 }

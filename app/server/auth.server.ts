@@ -6,7 +6,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
 import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
-import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
 import { errorMessage, log } from "./log.server";
@@ -153,7 +153,6 @@ export const needsSecondFactor = (user: AuthUser) => user.isAdmin || user.twoFac
  * same work, for an unknown e-mail and a wrong password.
  */
 export async function verifyLogin(email: string, password: string, address = "unknown"): Promise<AuthUser> {
-  await connectDb();
   const normalized = normalizeEmail(email);
   await allowPasswordGuess(normalized, address);
   const user = await User.findOne({ email: normalized }).lean();
@@ -243,7 +242,6 @@ export async function signInState(request: Request): Promise<SignInState> {
   const session = await getSession(request);
   const userId = session.get("userId");
   if (typeof userId !== "string" || !mongoose.isValidObjectId(userId)) return { kind: "none" };
-  await connectDb();
   const doc = await User.findById(userId).lean();
   if (!doc) return { kind: "none" };
   const user = await toAuthUser(doc);
@@ -327,7 +325,6 @@ export async function createUser(input: {
   admin?: boolean;
   verified?: boolean;
 }) {
-  await connectDb();
   const user = await User.create({
     email: input.email,
     password_hash: await hashPassword(input.password),
@@ -349,7 +346,6 @@ export async function signUp(
   input: { email: string; password: string; fullName?: string },
   address: string,
 ): Promise<boolean> {
-  await connectDb();
   const email = normalizeEmail(input.email);
   if (!(await withinLimits(SIGN_UP_LIMITS, address, email))) return false;
   try {
@@ -424,7 +420,6 @@ async function sendConfirmation(user: { id: string; email: string }) {
 export async function findLink(purpose: "reset" | "verify", token: string) {
   notePrivateRead(); // a page that reads a link's token holds it
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  await connectDb();
   const link = await AccountToken.findById(hashLinkToken(token)).lean();
   if (!link || link.purpose !== purpose || link.used_at || link.expires_at.getTime() <= Date.now()) return null;
   return link;
@@ -447,7 +442,6 @@ async function spendLink(linkId: string): Promise<boolean> {
  * limits.
  */
 export async function requestPasswordReset(rawEmail: string, address: string): Promise<{ done: Promise<void> } | null> {
-  await connectDb();
   const email = normalizeEmail(rawEmail);
   const [byAddress, fromAddress] = await Promise.all([
     consumeRateLimit(RESET_LIMITS.address, address),

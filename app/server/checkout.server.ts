@@ -4,7 +4,6 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
-import { connectDb } from "./db.server";
 import { absoluteUrl } from "./env.server";
 import { cookieOptions, readCookie } from "./cookies.server";
 import { notePrivateRead } from "./private-response.server";
@@ -49,7 +48,6 @@ export type CheckoutResult =
  * so nobody pays for a coupon that was used up meanwhile.
  */
 export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
-  await connectDb();
   if (input.withMaintenance) {
     if (!input.user) return { refused: AUTH_MESSAGES.signInToSubscribe.title };
     const refusal = await planRefusal(input.user, SUBSCRIPTION_MESSAGES.alreadyWithPackage);
@@ -181,7 +179,6 @@ export type Confirmation =
  */
 export async function confirmCheckout(sessionId: string): Promise<Confirmation> {
   notePrivateRead(); // a payment looked up by the session id in the address
-  await connectDb();
   const done = await Fulfilment.findOne({ stripe_session_id: sessionId }).lean();
   if (done) return { state: "paid", orderId: done.order_id, token: await intakeTokenFor(done.order_id) };
   if (sessionId.startsWith(OFFLINE_SESSION) || sessionId.startsWith(FREE_SESSION)) return { state: "unknown" };
@@ -234,6 +231,5 @@ export async function startedHere(request: Request, orderId: string): Promise<bo
 /** The order behind an offline test checkout session, or null. */
 export async function findOfflineOrder(sessionId: string | null) {
   if (!sessionId?.startsWith(OFFLINE_SESSION)) return null;
-  await connectDb();
   return Order.findOne({ stripe_session_id: sessionId }).lean();
 }

@@ -1,6 +1,5 @@
 import mongoose from "mongoose";
 import type { ContactInput } from "~/domain/contact";
-import { connectDb } from "./db.server";
 import { getEnv } from "./env.server";
 import { queueMail } from "./mail/outbox.server";
 import { contactNotice } from "./mail/messages.server";
@@ -15,7 +14,6 @@ import { ContactMessage } from "./models/index.server";
  * retries the e-mail until the mail server takes it.
  */
 export async function receiveContactMessage(input: ContactInput) {
-  await connectDb();
   const id = new mongoose.Types.ObjectId();
   await queueMail({
     key: `contact:${id}`,

@@ -5,7 +5,7 @@ import {
   type CouponRecord,
   type CouponTerms,
 } from "~/domain/pricing";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { Coupon, CouponRedemption } from "./models/index.server";
 
 type CouponDoc = CouponRecord & { _id: unknown };
@@ -37,7 +37,6 @@ export async function timesUsed(couponId: string): Promise<number> {
 export async function validateCoupon(code: string, email?: string | null, now = new Date()): Promise<CouponCheck> {
   const normalized = normalizeCouponCode(code);
   if (!normalized) return { ok: false, message: COUPON_MESSAGES.empty };
-  await connectDb();
   const coupon = toRecord(await Coupon.findOne({ code: normalized }).lean());
   const used = coupon ? await timesUsed(String(coupon._id)) : 0;
   const problem = couponProblem(coupon, { email, now, timesUsed: used });
@@ -64,7 +63,6 @@ export async function reserveCouponUse(input: {
   maxUses: number | null;
   orderId: string;
 }): Promise<boolean> {
-  await connectDb();
   if (input.maxUses == null) {
     try {
       await CouponRedemption.create({
@@ -98,7 +96,6 @@ export async function reserveCouponUse(input: {
 
 /** Frees an order's reserved use (its checkout failed or expired). A completed use is never freed. */
 export async function releaseCouponUse(orderId: string) {
-  await connectDb();
   await CouponRedemption.deleteOne({ order_id: orderId, status: "reserved" });
 }
 
@@ -112,7 +109,6 @@ export async function releaseCouponUse(orderId: string) {
  * check before saying false is whether this order holds a use after all.
  */
 export async function keepCouponUse(orderId: string, code: string): Promise<boolean> {
-  await connectDb();
   const confirm = () => CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } });
   if ((await confirm()).matchedCount > 0) return true;
   const coupon = await Coupon.findOne({ code: normalizeCouponCode(code) }).lean();

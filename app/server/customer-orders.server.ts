@@ -1,4 +1,3 @@
-import { connectDb } from "./db.server";
 import { Order } from "./models/index.server";
 
 /**
@@ -37,13 +36,11 @@ const FIELDS = {
 
 /** The user's orders, newest first (spec 2: read orders by user_id newest first). */
 export async function listOrdersForUser(userId: string) {
-  await connectDb();
   return Order.find({ user_id: userId }, FIELDS).sort({ created_at: -1 }).limit(DASHBOARD_ORDER_LIMIT).lean();
 }
 
 /** One order, only when it belongs to the user; null otherwise (never says which). */
 export async function getOrderForUser(input: { orderId: string; userId: string }) {
-  await connectDb();
   const order = await Order.findById(input.orderId, { ...FIELDS, user_id: 1 }).lean();
   return order && order.user_id === input.userId ? order : null;
 }

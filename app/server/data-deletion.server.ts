@@ -1,5 +1,5 @@
 import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
 import {
   IntakeSubmission,
@@ -24,7 +24,6 @@ export const DELETION_MESSAGES = {
 
 /** What the admin's Confirm Data Deletion page names: the order's address and business; null when there is no order. */
 export async function deletionPreview(orderId: string) {
-  await connectDb();
   const [order, submission] = await Promise.all([
     Order.findById(orderId, { email: 1, data_deleted_at: 1 }).lean(),
     IntakeSubmission.findOne({ order_id: orderId }, { business_name: 1 }).lean(),
@@ -70,7 +69,6 @@ export async function deleteOrderData(input: {
   reason: string;
   actor?: Actor;
 }): Promise<{ deleted: boolean }> {
-  await connectDb();
   const { orderId } = input;
   const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };

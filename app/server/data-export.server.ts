@@ -1,4 +1,3 @@
-import { connectDb } from "./db.server";
 import { shortId } from "~/domain/orders";
 import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
@@ -56,7 +55,6 @@ function intakeAnswers(doc: Record<string, unknown>) {
  * audit entry. The caller has checked that the requester owns the order.
  */
 export async function exportOrderData(input: { orderId: string; requestedBy: "token" | "account" }) {
-  await connectDb();
   const order = await Order.findById(input.orderId).lean();
   if (!order) return null;
   const submission = await IntakeSubmission.findOne({ order_id: input.orderId }).lean();

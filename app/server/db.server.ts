@@ -1,6 +1,6 @@
 import mongoose from "mongoose";
 import { getEnv } from "./env.server";
-import { log } from "./log.server";
+import { errorMessage, log } from "./log.server";
 import { OnceKey } from "./models/once-key.server";
 
 // Filters only match fields we name: an unknown path in a filter is an error, not a silent full scan.
@@ -16,7 +16,12 @@ declare global {
   var __db: Promise<typeof mongoose> | undefined;
 }
 
-/** Connects once; later calls share the same connection. */
+/**
+ * Connects once; later calls share the same connection. The app connects at start
+ * (startDb, from entry.server.tsx); scripts and tests, which start their own
+ * processes, call this first. Server functions never call it: mongoose holds
+ * their queries until the connection is open.
+ */
 export function connectDb(uri = getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI): Promise<typeof mongoose> {
   if (!globalThis.__db) {
     globalThis.__db = mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true }).catch((error) => {
@@ -25,6 +30,18 @@ export function connectDb(uri = getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI): Pr
     });
   }
   return globalThis.__db;
+}
+
+/**
+ * The app's one connection, opened when it starts. A database not up yet is tried
+ * again every 2 s; queries meanwhile wait for it (mongoose buffers them for 10 s,
+ * then they fail as unavailable: a 503, see isDatabaseUnavailable).
+ */
+export function startDb(retryMs = 2_000): void {
+  connectDb().catch((error) => {
+    log("error", "db.connect_failed", { reason: errorMessage(error), retry_ms: retryMs });
+    setTimeout(() => startDb(retryMs), retryMs).unref();
+  });
 }
 
 export async function disconnectDb() {
@@ -37,8 +54,9 @@ export async function disconnectDb() {
 /** True when the database answers a ping. */
 export async function pingDb(): Promise<boolean> {
   try {
-    const conn = await connectDb();
-    await conn.connection.db!.admin().ping();
+    const db = mongoose.connection.db;
+    if (!db) return false; // not connected (yet): startDb keeps trying
+    await db.admin().ping();
     return true;
   } catch {
     return false;
@@ -127,7 +145,6 @@ export function isDuplicateKeyError(error: unknown): boolean {
 
 /** Claims an idempotency key: true for the one call that claimed it, false for every other. */
 export async function claimOnce(key: string): Promise<boolean> {
-  await connectDb();
   try {
     await OnceKey.create({ _id: key });
     return true;

@@ -14,7 +14,7 @@ import {
   type AlertKind,
   type ClockFacts,
 } from "~/domain/delivery-clock";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { statusLink, statusTokenFor } from "./fulfilment.server";
 import { log } from "./log.server";
@@ -73,7 +73,6 @@ const businessOrderLink = (orderId: string) => `${getEnv().APP_URL}/admin/orders
  * does not move it. Returns the deadline (null for an order that is not found).
  */
 export async function startClock(orderId: string, submittedAt: Date): Promise<Date | null> {
-  await connectDb();
   const order = (await Order.findById(orderId).lean()) as OrderClockDoc | null;
   if (!order) return null;
   const windowHours = deliveryWindowHours({
@@ -122,7 +121,6 @@ export async function restartClock(input: {
   actor: Actor;
   now?: Date;
 }): Promise<RestartOutcome> {
-  await connectDb();
   const now = input.now ?? new Date();
   const order = (await Order.findById(input.orderId).lean()) as OrderClockDoc | null;
   if (!order || !clockRuns(clockFactsOf(order)) || !order.clock_window_hours) return "not-started";
@@ -174,7 +172,6 @@ const statusUrlOf = async (orderId: string) => statusLink(await statusTokenFor(o
  * often (or however concurrently) the URL is saved. True when this save delivered it.
  */
 export async function recordDelivery(input: { orderId: string; draftUrl: string; now?: Date }): Promise<boolean> {
-  await connectDb();
   const now = input.now ?? new Date();
   const order = (await Order.findById(input.orderId).lean()) as OrderClockDoc | null;
   if (!order || !clockRuns(clockFactsOf(order))) return false;
@@ -215,7 +212,6 @@ export async function recordDelivery(input: { orderId: string; draftUrl: string;
  * how many alerts of each kind this run sent.
  */
 export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKind, number>> {
-  await connectDb();
   const sent: Record<AlertKind, number> = { "quarter-left": 0, overdue: 0 };
   const running = (await Order.find(
     {
@@ -259,7 +255,6 @@ export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKin
 
 /** The order's clock and refund history, oldest first (a few events per order). */
 export async function orderEvents(orderId: string) {
-  await connectDb();
   const events = await OrderEvent.find({ order_id: orderId }).sort({ at: 1 }).limit(200).lean();
   return events.map((e) => ({
     id: e._id,
@@ -278,7 +273,6 @@ export async function orderEvents(orderId: string) {
 
 /** What the restart page shows, or null for an order that does not exist. */
 export async function restartPage(orderId: string, now = new Date()) {
-  await connectDb();
   const order = (await Order.findById(orderId).lean()) as OrderClockDoc | null;
   if (!order) return null;
   const facts = clockFactsOf(order);

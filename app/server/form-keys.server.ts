@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { FORM_KEY_FIELD, FORM_KEY_PATTERN } from "~/domain/form-key";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { FormReceipt } from "./models/index.server";
 
 /** A new form key (the root loader puts one in every page; components/FormKey renders it). */
@@ -49,7 +49,6 @@ export class StillRunningError extends Error {}
 export async function oncePerPost<T>(scope: string, form: FormData, effect: () => Promise<Outcome<T>>): Promise<T> {
   const id = receiptId(scope, form);
   if (!id) return (await effect()).answer;
-  await connectDb();
   while (!(await claim(id))) {
     const answer = await firstAnswer<T>(id);
     if (answer !== undefined) return answer;

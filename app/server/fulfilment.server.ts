@@ -3,7 +3,7 @@ import { formatCents } from "~/domain/money";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { claimGuestOrders } from "./auth.server";
 import { keepCouponUse, releaseCouponUse } from "./coupons.server";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv } from "./env.server";
 import { log } from "./log.server";
 import { orderConfirmation, orderPaidNotice } from "./mail/messages.server";
@@ -49,7 +49,6 @@ export type Settlement = { state: "paid"; token: string } | { state: "review" };
  * Anything else is fulfilled.
  */
 export async function settlePayment(payment: Payment): Promise<Settlement> {
-  await connectDb();
   const order = await Order.findById(payment.orderId).lean();
   if (!order) throw new Error(`Paid checkout for unknown order ${payment.orderId}`);
   if (payment.amountPaid !== order.amount_total) {
@@ -94,7 +93,6 @@ async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, orde
  * and one e-mail. Returns the intake token.
  */
 export async function fulfilOrder(payment: Payment): Promise<{ token: string }> {
-  await connectDb();
   const order = await Order.findById(payment.orderId).lean();
   if (!order) throw new Error(`Paid checkout for unknown order ${payment.orderId}`);
 
@@ -174,7 +172,6 @@ async function markPaid(payment: Payment, order: OrderDoc) {
 
 /** A checkout that will not be paid (failed, expired, cancelled): frees its coupon use. A paid order is left alone. */
 export async function abandonCheckout(orderId: string, status: "failed" | "cancelled") {
-  await connectDb();
   if (await Fulfilment.exists({ order_id: orderId })) return;
   await Order.updateOne({ _id: orderId, status: "pending" }, { $set: { status } });
   await releaseCouponUse(orderId);

@@ -1,6 +1,6 @@
 import { intakeProgress, storedFields, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
-import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
 import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
@@ -18,7 +18,6 @@ import { markTokenUsed, type TokenAccess } from "./tokens.server";
 export type Submission = StoredSubmission & { _id: string };
 
 export async function loadSubmission(orderId: string): Promise<Submission | null> {
-  await connectDb();
   return IntakeSubmission.findById(orderId).lean<Submission>();
 }
 
@@ -28,7 +27,6 @@ export async function loadSubmission(orderId: string): Promise<Submission | null
  * loser's E11000 is retried as an update.
  */
 async function upsertSubmission(orderId: string, update: Record<string, unknown>): Promise<void> {
-  await connectDb();
   const write = () =>
     IntakeSubmission.updateOne({ _id: orderId }, { ...update, $setOnInsert: { order_id: orderId } }, { upsert: true });
   try {
@@ -89,7 +87,6 @@ export async function saveFields(orderId: string, set: Record<string, unknown>):
  * answers "updated" (spec: 'Form Submitted!' / 'Form Updated!').
  */
 export async function submitIntake(access: TokenAccess): Promise<"submitted" | "updated"> {
-  await connectDb();
   const doc = await loadSubmission(access.orderId);
   if (!doc) throw new Error("Nothing to submit");
   const data = doc as Record<string, unknown>;
@@ -162,6 +159,5 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
 
 /** The e-mail the order was paid with (prefills the intake's contact e-mail). */
 export async function orderEmail(orderId: string): Promise<string | undefined> {
-  await connectDb();
   return (await Order.findById(orderId, { email: 1 }).lean())?.email;
 }

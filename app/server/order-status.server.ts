@@ -1,4 +1,3 @@
-import { connectDb } from "./db.server";
 import { loadSubmission, saveFields } from "./intake.server";
 import { Order } from "./models/index.server";
 import { newestToken, renewToken, tokenSession } from "./tokens.server";
@@ -25,7 +24,6 @@ export async function orderStatusAccess(request: Request): Promise<OrderStatusAc
 
 /** The order, its intake link and its submission, for the page. Null when the order is gone. */
 export async function loadOrderStatus(orderId: string) {
-  await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
   const [intakeLink, submission] = await Promise.all([newestToken(orderId, "intake"), loadSubmission(orderId)]);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { RateLimitHit } from "./models/index.server";
 
 export type RateLimit = { name: string; max: number; windowMs: number };
@@ -25,7 +25,6 @@ export const rateLimitSubject = (limit: RateLimit, who: string) =>
  * at once against a limit of 5 get exactly 5 slots, never more.
  */
 export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
-  await connectDb();
   const window = Math.floor(now.getTime() / limit.windowMs);
   const key = `${rateLimitSubject(limit, who)}:${window}`;
   // A head start only: the count may be stale, the unique slot ids are what hold the limit.

@@ -4,7 +4,7 @@ import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 import { DELETED_EMAIL } from "./data-deletion.server";
 import { clockFactsOf } from "./delivery-clock.server";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { errorMessage, log } from "./log.server";
 import { orderRefunded } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
@@ -37,7 +37,6 @@ const refundKey = (orderId: string) => `refund:${orderId}`;
 
 /** The admin's Refund: the full amount paid, with the admin's reason in the audit log. */
 export async function refundOrder(input: { orderId: string; reason: string; actor: Actor }): Promise<RefundOutcome> {
-  await connectDb();
   const order = (await Order.findById(input.orderId).lean()) as RefundableOrder | null;
   if (!order) return "not-refundable";
   if (order.refunded_at || (await OrderEvent.exists({ _id: refundKey(input.orderId) }))) {
@@ -103,7 +102,6 @@ const STRIPE_ACTOR: Actor = { id: "stripe", email: "Stripe dashboard" };
  * admin to look at, the order left as it is.
  */
 export async function recordStripeRefund(charge: Stripe.Charge): Promise<"processed" | "ignored"> {
-  await connectDb();
   // Our checkout puts the order id on the payment intent, whose charge carries it; else the payment intent's order.
   const paymentIntent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
   const orderId =
@@ -196,7 +194,6 @@ async function finishRefund(orderId: string) {
 
 /** What the refund confirmation page shows, or null for an order that does not exist. */
 export async function refundPage(orderId: string, now = new Date()) {
-  await connectDb();
   const order = (await Order.findById(orderId).lean()) as (RefundableOrder & Parameters<typeof clockFactsOf>[0]) | null;
   if (!order) return null;
   const state = clockState(clockFactsOf(order), now);

@@ -12,8 +12,9 @@ import {
   type ReminderKind,
   type ReminderSource,
 } from "~/domain/reminders";
+import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { intakeLink, statusLink } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import {
@@ -258,7 +259,6 @@ export async function sendReminder(input: {
   actor?: string | null;
   now?: Date;
 }): Promise<ReminderResult> {
-  await connectDb();
   const now = input.now ?? new Date();
   const order = await Order.findById(input.orderId, ORDER_FIELDS).lean<OrderRow>();
   const notSent = {
@@ -266,7 +266,7 @@ export async function sendReminder(input: {
     title: REMINDER_MESSAGES.notSent.title,
     message: REMINDER_MESSAGES.notSent.description,
   };
-  if (!order) return { ...notSent, message: "Order not found" };
+  if (!order) return { ...notSent, message: ORDER_NOT_FOUND };
   // The customer's data is gone (deleted on request or by retention): nothing to remind them of, nowhere to send it.
   if (order.data_deleted_at) return { ...notSent, message: REMINDER_MESSAGES.nothingPending.description };
   const [g] = await gather([order]);
@@ -315,7 +315,6 @@ export type ReminderRunSummary = { checked: number; sent: Record<ReminderKind, n
  * reminder, and only when one is due. Safe to run twice at once.
  */
 export async function runReminders(now = new Date()): Promise<ReminderRunSummary> {
-  await connectDb();
   const summary: ReminderRunSummary = {
     checked: 0,
     failed: 0,
@@ -366,7 +365,6 @@ export type ReminderHistoryEntry = {
 
 /** The order detail's reminder history, newest first. */
 export async function reminderHistory(orderId: string): Promise<ReminderHistoryEntry[]> {
-  await connectDb();
   const logs = await ReminderLog.find({ order_id: orderId }).sort({ sent_at: -1 }).limit(50).lean();
   return logs.map((l) => ({
     sentAt: new Date(l.sent_at as Date).toISOString(),

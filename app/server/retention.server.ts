@@ -1,7 +1,6 @@
 import mongoose from "mongoose";
 import { purgeBefore, PURGE_AFTER, RETENTION_DELETION_REASON, retentionCutoffs } from "~/domain/retention";
 import { deleteOrderData } from "./data-deletion.server";
-import { connectDb } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import {
@@ -27,7 +26,6 @@ export type RetentionSummary = { deleted: number; failed: number };
  * with 'Retention period ended' as the audit entry's reason.
  */
 export async function deleteExpiredIntakeData(now = new Date()): Promise<RetentionSummary> {
-  await connectDb();
   const summary: RetentionSummary = { deleted: 0, failed: 0 };
   for (const { period, changedBefore } of retentionCutoffs(now)) {
     const due = await IntakeSubmission.find(
@@ -71,7 +69,6 @@ export type PurgeSummary = {
  * frees the slot), delivered e-mails past their keeping age, and old form receipts.
  */
 export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummary> {
-  await connectDb();
   const lt = (date: Date) => mongoose.trusted({ $lt: date });
 
   const ended = await Session.deleteMany({ expires_at: lt(now) });

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { revisionRoundsFor } from "~/content/packages";
 import { FeedbackSchema, REVISION_MESSAGES, type Round } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { oncePerPost } from "./form-keys.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash } from "./flash.server";
@@ -23,7 +23,6 @@ type RoundKey = `revision_${Round}_enabled`;
 
 /** Opens or closes round n of an order (the admin's toggle; tests use it too). False when the product has no such round. */
 export async function setRevisionEnabled(orderId: string, round: Round, enabled: boolean): Promise<boolean> {
-  await connectDb();
   const order = await Order.findById(orderId, { product_id: 1 }).lean();
   if (!order || round > revisionRoundsFor(order.product_id)) return false;
   const field: RoundKey = `revision_${round}_enabled`;
@@ -43,7 +42,6 @@ export async function submitFeedback(input: {
   round: Round;
   feedback: string;
 }): Promise<FeedbackOutcome> {
-  await connectDb();
   const order = await Order.findById(input.orderId).lean();
   if (!order || !isPaid(order.status) || input.round > revisionRoundsFor(order.product_id)) return "not-open";
   const enabled: RoundKey = `revision_${input.round}_enabled`;

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createSessionStorage } from "@remix-run/node";
 import mongoose from "mongoose";
-import { connectDb } from "./db.server";
 import { cookieOptions, readSession } from "./cookies.server";
 import { Session } from "./models/index.server";
 
@@ -43,7 +42,6 @@ export function sessionStorage() {
     storage = createSessionStorage<SessionData>({
       cookie: cookieOptions(SESSION_COOKIE, { maxAge: SESSION_ABSOLUTE_MS / 1000 }),
       async createData(data) {
-        await connectDb();
         const id = randomBytes(24).toString("base64url");
         const now = Date.now();
         await Session.create({
@@ -57,7 +55,6 @@ export function sessionStorage() {
         return id;
       },
       async readData(id) {
-        await connectDb();
         const doc = await Session.findById(id).lean();
         if (!doc) return null;
         const now = Date.now();
@@ -73,11 +70,9 @@ export function sessionStorage() {
       },
       async updateData(id, data) {
         // Never an upsert: a session deleted on the server (signed out, timed out) stays gone.
-        await connectDb();
         await Session.updateOne({ _id: id }, { $set: { data, user_id: data.userId ?? null } });
       },
       async deleteData(id) {
-        await connectDb();
         await Session.deleteOne({ _id: id });
       },
     });
@@ -126,7 +121,6 @@ export async function sessionIdOf(setCookie: string): Promise<string | undefined
 
 /** Ends every session of a user (after a password reset or a second-factor change), or all but one. */
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
-  await connectDb();
   await Session.deleteMany(
     exceptSessionId ? { user_id: userId, _id: mongoose.trusted({ $ne: exceptSessionId }) } : { user_id: userId },
   );
@@ -137,7 +131,6 @@ const handleOf = (sessionId: string) => createHash("sha256").update(sessionId).d
 
 /** A user's live sessions, newest first, marking the one this request came with. */
 export async function listSessions(userId: string, currentSessionId: string | undefined) {
-  await connectDb();
   const docs = await Session.find({ user_id: userId }).sort({ created_at: -1 }).limit(100).lean();
   const now = Date.now();
   return docs
@@ -164,7 +157,6 @@ export async function listSessions(userId: string, currentSessionId: string | un
 
 /** Ends one of a user's sessions by its handle; false when it is not theirs (or already ended). */
 export async function endSessionByHandle(userId: string, handle: string): Promise<boolean> {
-  await connectDb();
   const docs = await Session.find({ user_id: userId }, { _id: 1 }).limit(100).lean();
   const doc = docs.find((d) => handleOf(d._id) === handle);
   if (!doc) return false;

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { connectDb, isDuplicateKeyError } from "./db.server";
+import { isDuplicateKeyError } from "./db.server";
 import { abandonCheckout, settlePayment } from "./fulfilment.server";
 import { log } from "./log.server";
 import { recordStripeRefund } from "./refunds.server";
@@ -14,7 +14,6 @@ import { recordInvoiceEvent, recordSubscriptionEvent } from "./subscriptions.ser
  * every effect below is idempotent.
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
-  await connectDb();
   try {
     await StripeEvent.create({ _id: event.id, type: event.type });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/maintenance";
 import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
-import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
 import { errorMessage, log } from "./log.server";
 import { Subscription } from "./models/index.server";
@@ -35,7 +35,6 @@ type Fact = SubscriptionFact & {
 
 /** check-subscription: the user's live plan, or null. */
 export async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
-  await connectDb();
   const facts = await Subscription.find({ user_id: userId }).sort({ observed_at: -1 }).limit(100).lean();
   const bySubscription = new Map<string, Fact[]>();
   for (const f of facts)
@@ -206,7 +205,6 @@ export async function recordSubscriptionEvent(event: Stripe.Event): Promise<"pro
   const item = ((sub.items as { data?: Loose[] } | undefined)?.data ?? [])[0] ?? {};
   const price = (item.price ?? {}) as Loose;
   const plan = planForPrice(str(price)) ?? findPlan(metadata.plan_id);
-  await connectDb();
   await recordFact(event.id, {
     stripe_subscription_id: String(sub.id),
     user_id: metadata.user_id,
@@ -229,7 +227,6 @@ export async function recordInvoiceEvent(event: Stripe.Event): Promise<"processe
     {}) as Loose;
   const subscriptionId = str(details.subscription) ?? str(invoice.subscription);
   if (!subscriptionId) return "ignored";
-  await connectDb();
   const metadata = (details.metadata ?? {}) as Record<string, string>;
   const known = await Subscription.findOne({ stripe_subscription_id: subscriptionId }).sort({ observed_at: -1 }).lean();
   const userId = metadata.user_id ?? known?.user_id;

@@ -50,7 +50,7 @@ import {
 } from "~/domain/tokens";
 import { cookieOptions, readSession } from "./cookies.server";
 import { notePrivateRead } from "./private-response.server";
-import { claimOnce, connectDb, isDuplicateKeyError } from "./db.server";
+import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
 import { log } from "./log.server";
@@ -111,7 +111,6 @@ export async function issueToken(input: {
   days?: number;
   now?: Date;
 }): Promise<string> {
-  await connectDb();
   const candidates = getEnv().TOKEN_SECRETS.map((secret) => deriveToken(secret, input.purpose, input.issueKey));
   try {
     await IntakeToken.create({
@@ -155,7 +154,6 @@ function stateOf(token: TokenDoc | null, purpose: TokenPurpose, now = new Date()
 }
 
 async function findToken(tokenId: string): Promise<TokenDoc | null> {
-  await connectDb();
   return IntakeToken.findById(tokenId).lean<TokenDoc>();
 }
 
@@ -168,7 +166,6 @@ export async function checkToken(raw: string, purpose: TokenPurpose): Promise<To
 
 /** The order's token in use for `purpose` (the newest issued), as it is now; null when none was issued. */
 export async function newestToken(orderId: string, purpose: TokenPurpose): Promise<KnownTokenState | null> {
-  await connectDb();
   const [token] = await IntakeToken.find({ order_id: orderId, purpose })
     .sort({ created_at: -1 })
     .limit(1)
@@ -284,6 +281,5 @@ export async function adminRenewToken(tokenId: string, now = new Date()): Promis
 
 /** Marks a token used (the intake was submitted); its link then shows the submitted screen. */
 export async function markTokenUsed(tokenId: string) {
-  await connectDb();
   await IntakeToken.updateOne({ _id: tokenId }, { $set: { used: true, used_at: new Date() } });
 }

@@ -9,7 +9,7 @@ import {
   RECOVERY_CODE_COUNT,
   TWO_FACTOR_MESSAGES,
 } from "~/domain/two-factor";
-import { claimOnce, connectDb } from "./db.server";
+import { claimOnce } from "./db.server";
 import { log } from "./log.server";
 import { TwoFactor, User } from "./models/index.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
@@ -61,7 +61,6 @@ const newRecoveryCode = () => Array.from({ length: 10 }, () => RECOVERY_ALPHABET
 
 /** Starts (or restarts) enrolment: a new key, sealed, waiting for its first code. */
 export async function startEnrolment(userId: string, now = new Date()) {
-  await connectDb();
   await TwoFactor.updateOne(
     { _id: userId },
     { $set: { pending_secret: seal(newTotpSecret(), PURPOSE), pending_at: now } },
@@ -71,7 +70,6 @@ export async function startEnrolment(userId: string, now = new Date()) {
 
 /** What the enrolment page shows: the key as text and as a QR code (SVG, drawn here); null when none is pending. */
 export async function enrolmentView(account: Account, now = Date.now()) {
-  await connectDb();
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now) return null;
   const secret = open(doc.pending_secret, PURPOSE);
@@ -91,7 +89,6 @@ export async function confirmEnrolment(
   address: string,
   now = Date.now(),
 ): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
-  await connectDb();
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now)
     return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
@@ -122,7 +119,6 @@ export async function checkSecondFactor(
   address: string,
   now = Date.now(),
 ): Promise<CodeCheck> {
-  await connectDb();
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.secret) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
   const code = rawCode.replace(/[\s-]/g, "").toLowerCase();
@@ -171,7 +167,6 @@ export async function enableSecondFactor(
   secretBase32: string,
   { lastStep = 0, now = new Date() }: { lastStep?: number; now?: Date } = {},
 ): Promise<string[]> {
-  await connectDb();
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await TwoFactor.updateOne(
     { _id: userId },
@@ -193,7 +188,6 @@ export async function enableSecondFactor(
 
 /** Whether an account has two-factor sign-in on, and how many recovery codes it has left. */
 export async function secondFactorStatus(userId: string) {
-  await connectDb();
   const doc = await TwoFactor.findById(userId, { enabled_at: 1, secret: 1, recovery_codes: 1 }).lean();
   if (!doc?.secret) return { enabled: false as const, recoveryCodesLeft: 0 };
   return {
@@ -205,7 +199,6 @@ export async function secondFactorStatus(userId: string) {
 
 /** Turns two-factor off for an account (key and recovery codes deleted). The caller ends its sessions. */
 export async function removeSecondFactor(userId: string) {
-  await connectDb();
   await TwoFactor.deleteOne({ _id: userId });
   await User.updateOne({ _id: userId }, { $set: { two_factor_enabled_at: null } });
   log("info", "two_factor.removed", { user_id: userId });
@@ -213,7 +206,6 @@ export async function removeSecondFactor(userId: string) {
 
 /** Re-seals every stored key under the newest TWO_FACTOR_SECRET (after adding a new one). */
 export async function resealAll(): Promise<number> {
-  await connectDb();
   let count = 0;
   for await (const doc of TwoFactor.find({}, { secret: 1, pending_secret: 1 }).lean().cursor()) {
     const set: Record<string, string> = {};

@@ -127,15 +127,31 @@ async function dbQueries(query: string, now: Date, admin: { sessionId: string; u
   ]);
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number[]> {
-  await fn(); // warm-up
-  const samples: number[] = [];
+const elapsed = async (fn: () => Promise<unknown>) => {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+};
+
+/**
+ * Medians of `a` and `b` after a warm-up of each, run in turn and in alternating order, so that
+ * whatever else loads the machine (or the database settling after a seed) falls on both alike.
+ */
+async function interleaved(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
+    if (i % 2 === 0) {
+      as.push(await elapsed(a));
+      bs.push(await elapsed(b));
+    } else {
+      bs.push(await elapsed(b));
+      as.push(await elapsed(a));
+    }
   }
-  return samples;
+  return [median(as), median(bs)];
 }
 
 let exitCode = 0;
@@ -153,7 +169,9 @@ try {
     if (res.status !== 200 || !body.includes("Total Orders")) throw new Error(`/admin?${query} answered ${res.status}`);
   };
 
-  console.log(`Admin orders page against its own database queries, median of ${RUNS} after a warm-up | ${machine()}`);
+  console.log(
+    `Admin orders page against its own database queries, median of ${RUNS} each, interleaved, after a warm-up | ${machine()}`,
+  );
   console.log("orders   scenario                  page ms    db ms  page/db  seeded in");
   const verdicts: string[] = [];
   for (const n of SIZES) {
@@ -162,8 +180,10 @@ try {
     await seedTo(n, now);
     const seeded = `${((performance.now() - t0) / 1000).toFixed(0)} s`;
     for (const [name, query] of SCENARIOS) {
-      const page = median(await timed(() => getPage(query)));
-      const db = median(await timed(() => dbQueries(query, now, admin)));
+      const [page, db] = await interleaved(
+        () => getPage(query),
+        () => dbQueries(query, now, admin),
+      );
       const ratio = page / db;
       console.log(
         `${String(n).padStart(6)}   ${name.padEnd(22)} ${page.toFixed(0).padStart(10)} ${db.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(8)}  ${name === SCENARIOS[0][0] ? seeded : ""}`,

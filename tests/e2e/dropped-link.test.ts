@@ -114,8 +114,10 @@ async function intakeAt(step: number, width: number) {
     main_cta: "Call for a free quote",
   });
   const cookie = await tokenCookie(token);
-  const open = async () => {
+  /** `clock`: the page's timers run on Playwright's clock, so a test can move time on (autosave every 30 s). */
+  const open = async (options: { clock?: boolean } = {}) => {
     const page = await browser.newPage({ javaScriptEnabled: true, width, cookie });
+    if (options.clock) await page.clock.install();
     await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
     await page.getByText(`Step ${step} of 14`).waitFor();
     return page;
@@ -201,6 +203,57 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     await second.getByRole("button", { name: "Keep this page's answers" }).click();
     await expect.poll(async () => (await draft(orderId)).contact_phone).toBe("0400 000 111");
     expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical");
+  });
+});
+
+describe.each(WIDTHS)("intake autosave on a dropped link at %i px (JavaScript on)", (width) => {
+  const autosaves = (page: Page) => {
+    const seen = { count: 0 };
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().includes("/intake-form/1.data") && r.postData()?.includes("autosave"))
+        seen.count++;
+    });
+    return seen;
+  };
+
+  it("retries an autosave refused with 503 with back-off, saying 'Not saved yet' until one lands", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const page = await open({ clock: true });
+    let refusals = 2;
+    await page.route("**/intake-form/1.data*", async (route) => {
+      if (route.request().method() !== "POST" || refusals-- <= 0) return route.continue();
+      await route.fulfill({ status: 503, contentType: "text/html", body: "<h1>503 Service Unavailable</h1>" });
+    });
+    const seen = autosaves(page);
+    await page.getByLabel(/^Trading name/).fill("Saved on the third try");
+    await page.clock.fastForward(30_000); // the autosave's tick
+    await page.getByText("Not saved yet").waitFor();
+    expect(seen.count).toBe(1);
+    await page.clock.fastForward(5_000); // the first back-off: refused again
+    await expect.poll(() => seen.count).toBe(2);
+    expect(await page.getByText("Not saved yet").count()).toBe(1);
+    await page.clock.fastForward(15_000); // the second: it lands
+    await page.getByText(/^Last saved /).waitFor();
+    expect(seen.count).toBe(3);
+    expect((await draft(orderId)).business_name).toBe("Saved on the third try");
+  });
+
+  it("holds an autosave while offline, keeps typing, and saves the newest text once back online", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const page = await open({ clock: true });
+    const name = page.getByLabel(/^Trading name/);
+    await name.fill("Typed before the drop");
+    await page.context().setOffline(true);
+    await page.clock.fastForward(30_000);
+    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+    await page.getByText("Not saved yet").waitFor();
+    await name.fill("Typed while the autosave was held"); // typing during the held autosave
+    await screenshot(page, `dropped-link-intake-autosave-offline-${width}`);
+    await page.context().setOffline(false);
+    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Typed before the drop");
+    expect(await name.inputValue()).toBe("Typed while the autosave was held");
+    await page.clock.fastForward(30_000); // the next tick sends what was typed meanwhile
+    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Typed while the autosave was held");
   });
 });
 

@@ -51,6 +51,18 @@ describe("intake step posts over HTTP", () => {
     expect((await fetch(`${APP_URL}/healthz`)).status).toBe(200);
   });
 
+  it("answers an unknown step with the styled not-found page inside the site's shell, never an error page", async () => {
+    const { token } = await paidOrder();
+    const cookie = await openLink(token);
+    for (const step of ["15", "0", "x"]) {
+      const r = await fetch(`${APP_URL}/intake-form/${step}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      expect(r.status, step).toBe(404);
+      const page = html(await r.text());
+      expect(page).toContain("Oops! Page not found");
+      expect(page).not.toContain("Unexpected Application Error!");
+    }
+  });
+
   it("shows a photo's preview from its small copy, served only with the order's own cookie", async () => {
     const { orderId, token } = await paidOrder();
     const cookie = await openLink(token);

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { SAVE_FIELDS } from "~/domain/intake/save-order";
 import { uploadsPending } from "./uploads";
+import { useDeliveries } from "~/components/connection";
 
 /** Spec: the open step is saved every 30 seconds. */
 export const AUTOSAVE_MS = 30_000;
@@ -79,5 +80,13 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
     const timer = setTimeout(() => saveNow.current(), RETRY_MS[Math.min(failures.current++, RETRY_MS.length - 1)]);
     return () => clearTimeout(timer);
   }, [fetcher.data, fetcher.state]);
-  return { lastSaved, unsaved, conflict: fetcher.state === "idle" ? fetcher.data?.conflict : undefined };
+  // A save of this step held by a dropped link (components/connection.tsx) is not saved yet either.
+  const held = useDeliveries().some(
+    (d) => d.post && d.path === `/intake-form/${step}` && (d.state === "failed" || d.state === "retrying"),
+  );
+  return {
+    lastSaved,
+    unsaved: unsaved || held,
+    conflict: fetcher.state === "idle" ? fetcher.data?.conflict : undefined,
+  };
 }

@@ -1,6 +1,5 @@
 import type { PageCursor } from "~/domain/paging";
 import type { AuthUser } from "../auth.server";
-import { connectDb } from "../db.server";
 import { AdminAuditLog } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 
@@ -14,7 +13,6 @@ export async function recordAdminAction(
   target: { type: Target; id: string },
   details: Record<string, unknown> = {},
 ) {
-  await connectDb();
   await AdminAuditLog.create({
     actor_id: actor.id,
     actor_email: actor.email,
@@ -34,7 +32,6 @@ export async function recordAdminActions(
   details: Record<string, unknown> = {},
 ) {
   if (ids.length === 0) return;
-  await connectDb();
   await AdminAuditLog.insertMany(
     ids.map((id) => ({
       actor_id: actor.id,
@@ -55,7 +52,6 @@ type HistoryDoc = { _id: unknown; at: Date; action: string; actor_email: string;
 
 /** A page of a record's admin history after `cursor`, newest first (by { target_id, at, _id }). */
 export async function adminHistory(targetId: string, input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
-  await connectDb();
   const page = await keysetPage<HistoryDoc>(AdminAuditLog, {
     filter: { target_id: targetId },
     field: "at",

@@ -3,7 +3,7 @@ import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
 import { couponBadge, type CouponBadge } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { Page, PageCursor } from "~/domain/paging";
-import { connectDb, isDuplicateKeyError } from "../db.server";
+import { isDuplicateKeyError } from "../db.server";
 import { Coupon, CouponRedemption } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 import { recordAdminAction, type Actor } from "./audit.server";
@@ -52,7 +52,6 @@ type CouponDoc = {
 export async function listCoupons(
   input: { cursor?: PageCursor | null; pageSize?: number } = {},
 ): Promise<Page<CouponRow>> {
-  await connectDb();
   const page = await keysetPage<CouponDoc>(Coupon, {
     field: "created_at",
     cursor: input.cursor ?? null,
@@ -82,14 +81,12 @@ export async function listCoupons(
 
 export async function findCoupon(id: string) {
   if (!mongoose.isValidObjectId(id)) return null;
-  await connectDb();
   return Coupon.findById(id).lean();
 }
 
 export type CouponSaveResult = { ok: true; id: string } | { ok: false; reason: "code-taken" | "not-found" };
 
 export async function createCoupon(value: CouponFormValue, actor: Actor): Promise<CouponSaveResult> {
-  await connectDb();
   try {
     const doc = await Coupon.create(couponRecord(value));
     await recordAdminAction(actor, "coupon.created", { type: "coupon", id: String(doc._id) }, { code: doc.code });
@@ -102,7 +99,6 @@ export async function createCoupon(value: CouponFormValue, actor: Actor): Promis
 
 /** Edits keep the coupon's id, so its redemption records (and times used) stay with it. */
 export async function updateCoupon(id: string, value: CouponFormValue, actor: Actor): Promise<CouponSaveResult> {
-  await connectDb();
   try {
     const result = await Coupon.updateOne({ _id: id }, { $set: couponRecord(value) });
     if (result.matchedCount === 0) return { ok: false, reason: "not-found" };
@@ -119,7 +115,6 @@ export async function updateCoupon(id: string, value: CouponFormValue, actor: Ac
  * orders that used it keep their redemption history. Deleting twice is harmless.
  */
 export async function deleteCoupon(id: string, actor: Actor): Promise<"deleted" | "deactivated" | "not-found"> {
-  await connectDb();
   const coupon = await Coupon.findById(id).lean();
   if (!coupon) return "not-found";
   if (await CouponRedemption.exists({ coupon_id: id })) {

@@ -9,7 +9,6 @@ import { aiSafeData, privacySummary } from "~/domain/privacy";
 import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
-import { connectDb } from "../db.server";
 import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
@@ -23,7 +22,6 @@ export async function loadOrderDetail(
   options: { historyCursor?: PageCursor | null; historyPageSize?: number; now?: Date } = {},
 ) {
   const now = options.now ?? new Date();
-  await connectDb();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
   const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
@@ -84,7 +82,6 @@ export async function loadOrderDetail(
  * first draft: its time is stored once and the customer e-mailed the link once.
  */
 export async function saveDraftUrl(input: { orderId: string; url: string; actor: Actor; now?: Date }) {
-  await connectDb();
   await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
   await recordDelivery({ orderId: input.orderId, draftUrl: input.url, now: input.now });
   await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
@@ -114,7 +111,6 @@ export async function saveSubmissionData(input: {
   values: Record<string, unknown>;
   actor: Actor;
 }): Promise<boolean> {
-  await connectDb();
   // Only the fields given: an ignored JSON edit is absent, so what was stored before stays.
   const set = Object.fromEntries(
     EDIT_FIELDS.filter((f) => f.name in input.values).map((f) => [f.name, input.values[f.name] ?? null]),
@@ -152,7 +148,6 @@ async function auditAiProcessing(orderId: string, submission: Record<string, unk
 
 /** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
 export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
-  await connectDb();
   const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<
     string,
     unknown
@@ -171,7 +166,6 @@ export async function generateRevisionPrompt(input: {
   notes: string;
   actor: Actor;
 }): Promise<string | null> {
-  await connectDb();
   const [order, submission] = await Promise.all([
     Order.findById(input.orderId).lean(),
     IntakeSubmission.findById(input.orderId).lean() as unknown as Promise<Record<string, unknown> | null>,

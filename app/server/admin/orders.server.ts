@@ -8,7 +8,6 @@ import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-cloc
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
 import type { PageCursor } from "~/domain/paging";
-import { connectDb } from "../db.server";
 import { Order } from "../models/index.server";
 import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
@@ -131,7 +130,6 @@ export async function listOrders(
   f: OrderFilters,
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date; countUnfiltered?: boolean } = {},
 ) {
-  await connectDb();
   const now = options.now ?? new Date();
   const filter = ordersFilter(f, now);
   const filtered = Object.keys(filter).length > 0;
@@ -167,7 +165,6 @@ const FIGURE_FIELDS = {
  * whatever they count). The orders stream through in batches; only counters are kept.
  */
 export async function orderFigures(now = new Date()) {
-  await connectDb();
   const tally = newTally(now);
   const cursor = Order.find({}, FIGURE_FIELDS).lean<FigureRow[]>().batchSize(1000).cursor();
   for await (const d of cursor as AsyncIterable<FigureRow>) {
@@ -211,7 +208,6 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
       if (!started) {
         started = true;
         controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-        await connectDb();
       }
       const docs = await Order.find(afterCursor(filter, "created_at", cursor), ROW_FIELDS)
         .sort(NEWEST_FIRST)
@@ -253,7 +249,6 @@ export async function bulkTargets(input: {
   filters: OrderFilters;
   now?: Date;
 }): Promise<string[] | "too-many"> {
-  await connectDb();
   if (!input.all) return [...new Set(input.orderIds)];
   const docs = await Order.find(ordersFilter(input.filters, input.now ?? new Date()), { _id: 1 })
     .sort(NEWEST_FIRST)
@@ -267,7 +262,6 @@ const MOVABLE = [...PAID_STATUSES];
 
 /** Runs one bulk action over the orders named; returns the spec's message with how many orders it changed. */
 export async function runBulkAction(action: BulkAction, ids: string[], actor: Actor): Promise<string> {
-  await connectDb();
   switch (action) {
     case "completed":
     case "in_progress": {

@@ -3,7 +3,7 @@ import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { PAYMENT_LIST_LIMIT, type PaymentIssueKind, type PaymentResolution } from "~/domain/admin/payments";
 import type { PageCursor } from "~/domain/paging";
-import { claimOnce, connectDb } from "../db.server";
+import { claimOnce } from "../db.server";
 import { fulfilOrder } from "../fulfilment.server";
 import { Order, OnceKey, PaymentIssue } from "../models/index.server";
 import { keysetPage } from "../paging.server";
@@ -69,7 +69,6 @@ async function rows(docs: IssueDoc[]): Promise<PaymentIssueRow[]> {
 export async function listPaymentIssues(
   input: { openCursor?: PageCursor | null; resolvedCursor?: PageCursor | null; pageSize?: number } = {},
 ) {
-  await connectDb();
   const pageSize = input.pageSize ?? PAYMENT_LIST_LIMIT;
   const [open, resolved] = await Promise.all([
     keysetPage<IssueDoc>(PaymentIssue, {
@@ -90,7 +89,6 @@ export async function listPaymentIssues(
 
 /** Whether an order has a payment issue nobody has resolved (the order detail's banner). */
 export async function hasOpenPaymentIssue(orderId: string): Promise<boolean> {
-  await connectDb();
   return Boolean(await PaymentIssue.exists({ order_id: orderId, resolved_at: null }));
 }
 
@@ -110,7 +108,6 @@ export async function resolvePaymentIssue(input: {
   actor: Actor;
   now?: Date;
 }): Promise<ResolveResult> {
-  await connectDb();
   const issue = await PaymentIssue.findById(input.issueId).lean<IssueDoc>();
   if (!issue) return "not-found";
   if (issue.resolved_at) return "already-resolved";

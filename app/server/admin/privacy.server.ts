@@ -1,7 +1,6 @@
 import mongoose from "mongoose";
 import { DAY_MS } from "~/domain/dates";
 import type { PageCursor } from "~/domain/paging";
-import { connectDb } from "../db.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 
@@ -11,7 +10,6 @@ export const DELETION_REQUEST_LIMIT = 100;
 
 /** The four counters (spec 2 section 2): four counts, each on an indexed or small shape. */
 export async function privacyCounters(now = new Date()) {
-  await connectDb();
   const [consents, aiEnabled, deletionRequests, ai24h] = await Promise.all([
     IntakeSubmission.countDocuments({ privacy_consent: mongoose.trusted({ $ne: null }) }),
     IntakeSubmission.countDocuments({ ai_processing_consent: true }),
@@ -35,7 +33,6 @@ type AuditDoc = {
 
 /** A page of the privacy audit log after `cursor`, newest first (the first page: the spec's latest 50). */
 export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
-  await connectDb();
   const page = await keysetPage<AuditDoc>(PrivacyAuditLog, {
     field: "timestamp",
     cursor: input.cursor ?? null,
@@ -64,7 +61,6 @@ type DeletionDoc = {
 
 /** A page of the submissions whose customer asked for their data to be deleted, newest request first. */
 export async function deletionRequests(input: { cursor?: PageCursor | null; pageSize?: number } = {}) {
-  await connectDb();
   const page = await keysetPage<DeletionDoc>(IntakeSubmission, {
     filter: { data_deletion_requested: true },
     field: "data_deletion_date",

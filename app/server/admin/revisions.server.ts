@@ -1,7 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { ADMIN_REVISION_MESSAGES } from "~/domain/admin/order-detail";
 import type { Round } from "~/domain/orders";
-import { connectDb } from "../db.server";
 import { absoluteUrl } from "../env.server";
 import { statusLink, statusTokenFor } from "../fulfilment.server";
 import { revisionOpened } from "../mail/messages.server";
@@ -31,7 +30,6 @@ export async function setRevisionRound(input: {
   enabled: boolean;
   actor: Actor;
 }): Promise<{ notified: boolean }> {
-  await connectDb();
   const { orderId, round, enabled, actor } = input;
   const order = await Order.findById(orderId).lean();
   if (!order || order.data_deleted_at) throw new RevisionError(ADMIN_REVISION_MESSAGES.notFound);

@@ -1,4 +1,3 @@
-import { connectDb } from "../db.server";
 import { User, UserRole } from "../models/index.server";
 import { endAllSessions } from "../session.server";
 import { removeSecondFactor } from "../two-factor.server";
@@ -8,7 +7,6 @@ import { recordAdminAction, type Actor } from "./audit.server";
 
 /** Every admin, with whether their second factor is set up (a handful of rows). */
 export async function listAdmins() {
-  await connectDb();
   const roles = await UserRole.find({ role: "admin" }, { user_id: 1 }).limit(200).lean();
   const users = await Promise.all(
     roles.map((r) => User.findById(r.user_id, { email: 1, two_factor_enabled_at: 1 }).lean()),
@@ -25,7 +23,6 @@ export async function listAdmins() {
 
 /** An admin account by id, or null (anyone else is not this page's business). */
 export async function findAdmin(userId: string) {
-  await connectDb();
   if (!/^[0-9a-f]{24}$/.test(userId) || !(await UserRole.exists({ user_id: userId, role: "admin" }))) return null;
   const user = await User.findById(userId, { email: 1, two_factor_enabled_at: 1 }).lean();
   return user ? { id: userId, email: user.email, twoFactor: Boolean(user.two_factor_enabled_at) } : null;

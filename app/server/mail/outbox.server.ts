@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import mongoose from "mongoose";
 import type { PageCursor } from "~/domain/paging";
-import { connectDb, isDatabaseUnavailable, isDuplicateKeyError, noteDatabaseUnavailable } from "../db.server";
+import { isDatabaseUnavailable, isDuplicateKeyError, noteDatabaseUnavailable } from "../db.server";
 import { getEnv } from "../env.server";
 import { errorMessage, log } from "../log.server";
 import { OutboxClaim, OutboxMessage } from "../models/index.server";
@@ -26,7 +26,6 @@ export type QueuedMail = MailContent & { key: string; to: string; replyTo?: stri
  * this call queued it.
  */
 export async function queueMail(mail: QueuedMail): Promise<boolean> {
-  await connectDb();
   try {
     await OutboxMessage.create({
       key: mail.key,
@@ -49,7 +48,6 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
 /** The newest queued e-mails, for the development mail page. They hold live links, so that page is never stored. */
 export async function recentMail(limit: number) {
   notePrivateRead();
-  await connectDb();
   return OutboxMessage.find().sort({ created_at: -1 }).limit(limit).lean();
 }
 
@@ -66,7 +64,6 @@ const STALE_CLAIM_MS = 10 * 60_000;
  * attempt. Returns how many were sent.
  */
 export async function deliverDueMail(transport: MailTransport = getMailTransport(), now = new Date()): Promise<number> {
-  await connectDb();
   const env = getEnv();
   const due = await OutboxMessage.find({ status: "pending", next_attempt_at: mongoose.trusted({ $lte: now }) })
     .sort({ next_attempt_at: 1 })
@@ -173,7 +170,6 @@ export type OutboxCounts = Record<OutboxStatus, number>;
 
 /** How many messages are queued, sent and failed (one count per status: one accumulator per query). */
 export async function outboxCounts(): Promise<OutboxCounts> {
-  await connectDb();
   const [pending, sent, failed] = await Promise.all(
     OUTBOX_STATUSES.map((status) => OutboxMessage.countDocuments({ status })),
   );
@@ -196,7 +192,6 @@ type OutboxRowDoc = {
 
 /** One page of messages after `cursor`, newest first, optionally of one status. */
 export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCursor | null; pageSize?: number }) {
-  await connectDb();
   const page = await keysetPage<OutboxRowDoc>(OutboxMessage, {
     filter: input.status ? { status: input.status } : {},
     field: "created_at",
@@ -235,7 +230,6 @@ export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCu
  * attempt is claimed like any other, so two clicks send it once.
  */
 export async function retryFailedMail(id: string): Promise<boolean> {
-  await connectDb();
   const result = await OutboxMessage.updateOne(
     { _id: id, status: "failed" },
     { $set: { status: "pending", next_attempt_at: new Date() } },

@@ -1,14 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { VERIFY_INTENTS } from "~/domain/account";
-import type * as z from "~/domain/zod";
 import { Field, FormAlert } from "~/components/forms";
+import { validateWith } from "~/components/validate";
+import type { FormRules } from "~/domain/form-rules";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { SendStatus } from "~/components/connection";
-
-type LinkSchema = z.ZodMiniType<{ token: string; password: string }>;
 
 /**
  * The page an e-mailed single-use link opens (password reset, e-mail
@@ -19,7 +17,8 @@ export function LinkPasswordPage(props: {
   token: string;
   usable: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
-  schema: LinkSchema;
+  /** The form's rules (formRules of its schema, from the loader). */
+  rules: FormRules;
   title: string;
   lead: string;
   label: string;
@@ -30,7 +29,7 @@ export function LinkPasswordPage(props: {
   const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult: props.lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: props.schema }),
+    onValidate: validateWith(props.rules),
     shouldValidate: "onSubmit",
   });
   if (!props.usable && !props.lastResult) {

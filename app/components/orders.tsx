@@ -1,14 +1,14 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FormAlert, FormKey } from "~/components/forms";
+import { validateWith } from "~/components/validate";
+import type { FormRules } from "~/domain/form-rules";
 import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
 import { useIsPending } from "~/components/hooks";
 import {
   FEEDBACK_MAX,
-  FeedbackSchema,
   feedbackFormId,
   ORDER_INTENTS,
   ROUND_LABELS,
@@ -131,10 +131,12 @@ function FeedbackForm({
 }) {
   const id = feedbackFormId(orderId, round);
   const sending = useIsPending({ intent: ORDER_INTENTS.feedback });
+  // The page that shows the form (order status, dashboard) hands its rules over from its loader.
+  const { feedbackRules } = useLoaderData<{ feedbackRules: FormRules }>();
   const [form, fields] = useForm({
     id,
     lastResult: reply?.formId === id ? reply.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: FeedbackSchema }),
+    onValidate: validateWith(feedbackRules),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -1,25 +1,6 @@
-import * as z from "./zod";
-import { EmailSchema } from "./schemas";
+/** The contact form (spec 1 section 5): its limits and messages. Its schema is in contact.schema.ts (server only). */
 
 export const CONTACT_MESSAGE_MAX = 1000;
-
-/** The contact form (spec 1 section 5), shared by the browser and the server. Messages are the spec's. */
-export const ContactSchema = z.object({
-  name: z
-    .string({ error: "Name is required" })
-    .check(z.trim(), z.minLength(1, "Name is required"), z.maxLength(100, "Name must be less than 100 characters")),
-  email: EmailSchema,
-  phone: z.optional(z.string().check(z.trim(), z.maxLength(20, "Phone must be less than 20 characters"))),
-  message: z
-    .string({ error: "Message is required" })
-    .check(
-      z.trim(),
-      z.minLength(1, "Message is required"),
-      z.maxLength(CONTACT_MESSAGE_MAX, `Message must be less than ${CONTACT_MESSAGE_MAX} characters`),
-    ),
-});
-
-export type ContactInput = z.infer<typeof ContactSchema>;
 
 /** The order fields are checked and shown in; only the first failing message is announced. */
 export const CONTACT_FIELDS = ["name", "email", "phone", "message"] as const;

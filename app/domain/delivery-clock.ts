@@ -1,7 +1,6 @@
 import { findPackage } from "~/content/packages";
 import { formatDeadline } from "./dates";
 import { PAID_STATUSES } from "./order-status";
-import * as z from "./zod";
 
 /**
  * The delivery clock: the promise the business sells ("first draft within 24
@@ -208,21 +207,6 @@ export const CLOCK_MESSAGES = {
   notRefundable: "Only a paid order can be refunded",
   refundFailed: "Stripe did not accept the refund. Nothing was changed; please try again.",
 } as const;
-
-/** Restart the clock: what is missing (sent to the customer), and the restart count the form was rendered with. */
-export const RestartClockSchema = z.object({
-  missing: z
-    .string({ error: CLOCK_MESSAGES.missingRequired })
-    .check(z.trim(), z.minLength(1, CLOCK_MESSAGES.missingRequired), z.maxLength(1000, CLOCK_MESSAGES.tooLong)),
-  restarts: z.coerce.number().check(z.int(), z.gte(0), z.lte(100)),
-});
-
-/** A refund's reason (audited, never sent to Stripe). */
-export const RefundSchema = z.object({
-  reason: z
-    .string({ error: CLOCK_MESSAGES.reasonRequired })
-    .check(z.trim(), z.minLength(1, CLOCK_MESSAGES.reasonRequired), z.maxLength(1000, CLOCK_MESSAGES.tooLong)),
-});
 
 /** The reason prefilled when the promise was missed. */
 export const MISSED_PROMISE_REASON = "First draft not delivered by the deadline";

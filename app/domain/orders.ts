@@ -1,4 +1,3 @@
-import * as z from "./zod";
 import { revisionRoundsFor } from "~/content/packages";
 import { linkPhase, type LinkPhase } from "./tokens";
 import { isPaid } from "./order-status";
@@ -137,21 +136,6 @@ export const REVISION_MESSAGES = {
   notOpen: "This revision round is not open for feedback.",
   already: "Feedback for this round was already submitted.",
 } as const;
-
-/** A revision round posted by a form ("1", "2" or "3"), parsed to the `Round` it names. */
-export const RoundSchema = z.pipe(z.coerce.number(), z.literal(ROUNDS));
-
-/** The feedback form, shared by the dashboard and the order status page. */
-export const FeedbackSchema = z.object({
-  round: RoundSchema,
-  feedback: z
-    .string({ error: REVISION_MESSAGES.tooShort })
-    .check(
-      z.trim(),
-      z.minLength(FEEDBACK_MIN, REVISION_MESSAGES.tooShort),
-      z.maxLength(FEEDBACK_MAX, REVISION_MESSAGES.tooLong),
-    ),
-});
 
 /** The 20 items a customer's completeness counts (spec 2: order status page). */
 const CUSTOMER_ITEMS: ((d: Record<string, unknown>) => boolean)[] = [

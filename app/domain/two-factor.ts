@@ -1,5 +1,3 @@
-import * as z from "./zod";
-
 /**
  * Two-factor sign-in: its limits, its words and its forms. Every admin has it
  * (issue 24); a customer may turn it on from the dashboard. The codes themselves
@@ -41,24 +39,7 @@ export const TWO_FACTOR_MESSAGES = {
   },
 } as const;
 
-/** A code as typed: digits (spaces allowed, "123 456") or a recovery code ("abcde-fghij"). */
-const code = z.pipe(
-  z
-    .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, TWO_FACTOR_MESSAGES.codeRequired),
-      z.maxLength(40, TWO_FACTOR_MESSAGES.codeInvalid),
-    ),
-  z.transform((v) => v.replace(/[\s-]/g, "").toLowerCase()),
-);
-const redirectTo = z.optional(z.string().check(z.maxLength(2000)));
-
 export const TWO_FACTOR_INTENTS = { verify: "verify", start: "start", confirm: "confirm", disable: "disable" } as const;
-
-export const CodeSchema = z.object({ intent: z.literal(TWO_FACTOR_INTENTS.verify), code, redirectTo });
-export const EnrolSchema = z.object({ intent: z.literal(TWO_FACTOR_INTENTS.confirm), code });
-export const DisableSchema = z.object({ intent: z.literal(TWO_FACTOR_INTENTS.disable), code });
 
 /** A code of only digits is an authenticator code; 10 letters/digits is a recovery code. */
 export const isAppCode = (normalized: string) => /^\d{6}$/.test(normalized);

@@ -15,16 +15,14 @@ import {
   DETAIL_MESSAGES,
   DRAFT_URL_MESSAGES,
   draftUrlRefused,
-  DraftUrlSchema,
   ORDER_INTENT,
   orderIdParam,
   parseDetailTab,
-  RevisionRoundSchema,
-  RevisionToggleSchema,
   revisionTab,
   revisionToggleLabel,
   type DetailTab,
 } from "~/domain/admin/order-detail";
+import { DraftUrlSchema, RevisionRoundSchema, RevisionToggleSchema } from "~/domain/admin/order-detail.schema";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
 import { AI_OPT_OUT_MESSAGE, RevisionPromptSchema } from "~/domain/ai-prompt";

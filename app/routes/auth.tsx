@@ -1,22 +1,14 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert, FormKey } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import {
-  authAlert,
-  AUTH_INTENTS,
-  AUTH_MESSAGES,
-  AuthSchema,
-  authTab,
-  safeRedirect,
-  SignInSchema,
-  SignUpSchema,
-  type AuthTab,
-} from "~/domain/account";
+import { authAlert, AUTH_INTENTS, AUTH_MESSAGES, authTab, safeRedirect, type AuthTab } from "~/domain/account";
+import { AuthSchema, SignInSchema, SignUpSchema } from "~/domain/account.schema";
+import type { FormRules } from "~/domain/form-rules";
 import {
   authenticator,
   getUser,
@@ -28,6 +20,7 @@ import {
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { oncePerPost } from "~/server/form-keys.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
@@ -43,7 +36,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   if (await getUser(request)) throw redirect(redirectTo);
-  return { tab: authTab(url.searchParams.get("tab")), redirectTo };
+  return {
+    tab: authTab(url.searchParams.get("tab")),
+    redirectTo,
+    rules: { signIn: formRules(SignInSchema), signUp: formRules(SignUpSchema) },
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -86,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Auth() {
-  const { tab: loaderTab, redirectTo } = useLoaderData<typeof loader>();
+  const { tab: loaderTab, redirectTo, rules } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post, stay on the form that was posted.
   const tab: AuthTab = actionData ? (actionData.intent === AUTH_INTENTS.signUp ? "signup" : "signin") : loaderTab;
@@ -108,20 +105,24 @@ export default function Auth() {
           </Link>
         </nav>
         <div className="card">
-          {tab === "signup" ? <SignUpForm redirectTo={redirectTo} /> : <SignInForm redirectTo={redirectTo} />}
+          {tab === "signup" ? (
+            <SignUpForm redirectTo={redirectTo} rules={rules.signUp} />
+          ) : (
+            <SignInForm redirectTo={redirectTo} rules={rules.signIn} />
+          )}
         </div>
       </div>
     </>
   );
 }
 
-function SignInForm({ redirectTo }: { redirectTo: string }) {
+function SignInForm({ redirectTo, rules }: { redirectTo: string; rules: FormRules }) {
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ intent: AUTH_INTENTS.signIn });
   const [form, fields] = useForm({
     id: "sign-in",
     lastResult: actionData?.intent === AUTH_INTENTS.signIn ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    onValidate: validateWith(rules),
     shouldValidate: "onSubmit",
   });
   const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
@@ -157,13 +158,13 @@ function SignInForm({ redirectTo }: { redirectTo: string }) {
   );
 }
 
-function SignUpForm({ redirectTo }: { redirectTo: string }) {
+function SignUpForm({ redirectTo, rules }: { redirectTo: string; rules: FormRules }) {
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ intent: AUTH_INTENTS.signUp });
   const [form, fields] = useForm({
     id: "sign-up",
     lastResult: actionData?.intent === AUTH_INTENTS.signUp ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+    onValidate: validateWith(rules),
     shouldValidate: "onSubmit",
   });
   const problem = authAlert({

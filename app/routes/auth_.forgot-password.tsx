@@ -1,12 +1,14 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
-import { AUTH_MESSAGES, ForgotPasswordSchema } from "~/domain/account";
+import { AUTH_MESSAGES } from "~/domain/account";
+import { ForgotPasswordSchema } from "~/domain/account.schema";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { requestPasswordReset } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
@@ -20,6 +22,9 @@ export const meta: MetaFunction = () =>
  * Asks for a reset link. The answer is the same whether or not the address has an account,
  * in its words and its timing (the link is issued and queued after the answer; see requestPasswordReset).
  */
+/** The form's rules for the browser's own check (the schema stays on the server). */
+export const loader = () => ({ rules: formRules(ForgotPasswordSchema) });
+
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -31,10 +36,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const lastResult = useActionData<typeof action>();
+  const { rules } = useLoaderData<typeof loader>();
   const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    onValidate: validateWith(rules),
     shouldValidate: "onSubmit",
   });
   return (

@@ -1,8 +1,9 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkPasswordPage } from "~/components/account";
-import { AUTH_MESSAGES, ResetPasswordSchema } from "~/domain/account";
+import { AUTH_MESSAGES } from "~/domain/account";
+import { ResetPasswordSchema } from "~/domain/account.schema";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { findLink, resetPassword, signIn } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 
@@ -17,7 +18,7 @@ export const meta: MetaFunction = () => [
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, usable: Boolean(await findLink("reset", token)) };
+  return { token, rules: formRules(ResetPasswordSchema), usable: Boolean(await findLink("reset", token)) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,13 +33,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ResetPassword() {
-  const { token, usable } = useLoaderData<typeof loader>();
+  const { token, usable, rules } = useLoaderData<typeof loader>();
   return (
     <LinkPasswordPage
       token={token}
       usable={usable}
       lastResult={useActionData<typeof action>()}
-      schema={ResetPasswordSchema}
+      rules={rules}
       title="Choose a New Password"
       lead="Your new password must be at least 6 characters."
       label="New password"

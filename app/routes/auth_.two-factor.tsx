@@ -1,14 +1,16 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
-import { CodeSchema, TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import { TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import { CodeSchema } from "~/domain/two-factor.schema";
 import { completeSecondFactor, signInState } from "~/server/auth.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { checkSecondFactor } from "~/server/two-factor.server";
 import { clientAddress } from "~/server/rate-limit.server";
@@ -30,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (state.kind === "pending") throw redirect(`/auth/two-factor/setup?redirectTo=${encodeURIComponent(redirectTo)}`);
     throw redirect(redirectTo);
   }
-  return { redirectTo, reprompt: state.kind === "signed-in" };
+  return { redirectTo, reprompt: state.kind === "signed-in", rules: formRules(CodeSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -63,13 +65,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TwoFactorStep() {
-  const { redirectTo, reprompt } = useLoaderData<typeof loader>();
+  const { redirectTo, reprompt, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const pending = useIsPending({ intent: TWO_FACTOR_INTENTS.verify });
   const [form, fields] = useForm({
     id: "two-factor",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CodeSchema }),
+    onValidate: validateWith(rules),
     shouldValidate: "onSubmit",
   });
   return (

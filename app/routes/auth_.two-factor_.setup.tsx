@@ -1,21 +1,17 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { safeRedirect } from "~/domain/account";
-import {
-  DisableSchema,
-  EnrolSchema,
-  formatRecoveryCode,
-  TWO_FACTOR_INTENTS,
-  TWO_FACTOR_MESSAGES,
-} from "~/domain/two-factor";
+import { DisableSchema, EnrolSchema } from "~/domain/two-factor.schema";
+import { formatRecoveryCode, TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { TOTP_SETTINGS } from "~/domain/totp";
 import { requireUser, signInState } from "~/server/auth.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { endAllSessions, markVerified, rotateSession, sessionIdOf } from "~/server/session.server";
@@ -55,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Just turned on (this page's own post renders it, with the recovery codes): nothing more to set up.
   if (state.kind === "signed-in" && state.user.twoFactor) {
     const to = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/dashboard");
-    return { redirectTo: to, admin: state.user.isAdmin, enrolment: null, alreadyOn: true };
+    return { redirectTo: to, admin: state.user.isAdmin, enrolment: null, alreadyOn: true, rules: null };
   }
   const { user, redirectTo } = await enrollingUser(request);
   const view = await enrolmentView(user);
@@ -64,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     admin: user.isAdmin,
     enrolment: view ? { secret: view.secret.replace(/(.{4})/g, "$1 ").trim(), qrSvg: view.qrSvg } : null,
     alreadyOn: false,
+    rules: formRules(EnrolSchema),
   };
 }
 
@@ -180,10 +177,11 @@ export default function TwoFactorSetup() {
 function EnrolmentForm({ enrolment }: { enrolment: { secret: string; qrSvg: string } }) {
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ intent: TWO_FACTOR_INTENTS.confirm });
+  const { rules } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     id: "enrol",
     lastResult: actionData && "result" in actionData ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EnrolSchema }),
+    onValidate: validateWith(rules ?? { fields: {} }),
     shouldValidate: "onSubmit",
   });
   return (

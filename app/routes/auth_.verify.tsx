@@ -1,8 +1,9 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkPasswordPage } from "~/components/account";
-import { AUTH_MESSAGES, safeRedirect, VERIFY_INTENTS, VerifyEmailSchema } from "~/domain/account";
+import { AUTH_MESSAGES, safeRedirect, VERIFY_INTENTS } from "~/domain/account";
+import { VerifyEmailSchema } from "~/domain/account.schema";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import {
   findLink,
   requireUser,
@@ -23,7 +24,7 @@ export const meta: MetaFunction = () => [
 /** The e-mailed confirmation link: opening it changes nothing; the form (with the account's password) confirms. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, usable: Boolean(await findLink("verify", token)) };
+  return { token, rules: formRules(VerifyEmailSchema), usable: Boolean(await findLink("verify", token)) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -64,13 +65,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function VerifyEmail() {
-  const { token, usable } = useLoaderData<typeof loader>();
+  const { token, usable, rules } = useLoaderData<typeof loader>();
   return (
     <LinkPasswordPage
       token={token}
       usable={usable}
       lastResult={useActionData<typeof action>()}
-      schema={VerifyEmailSchema}
+      rules={rules}
       title="Confirm Your E-mail"
       lead="Enter the password you chose when you signed up to confirm this address is yours."
       label="Password"

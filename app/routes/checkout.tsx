@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { ConfirmEmailNotice } from "~/components/account";
 import { describedBy, failedFields, Field, FormAlert, FormKey } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
 import { OrderSummary } from "~/components/OrderSummary";
@@ -13,13 +13,15 @@ import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
 import { findPackage } from "~/content/packages";
 import { AUTH_MESSAGES } from "~/domain/account";
-import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
+import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { CheckoutSchema } from "~/domain/checkout.schema";
 import { COUPON_MESSAGES, DEFAULT_PRODUCT, offeredAddOns, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
 import { rememberCheckout, startCheckout } from "~/server/checkout.server";
 import { planRefusal, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
 import { validateCoupon } from "~/server/coupons.server";
 import { oncePerPost } from "~/server/form-keys.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
@@ -52,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           }
         : null,
     quote: quote({ packageId, addOnIds: [], withMaintenance }),
+    rules: formRules(CheckoutSchema),
   };
 }
 
@@ -183,7 +186,7 @@ export default function Checkout() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: { email: loaderData.email, package: loaderData.packageId ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CheckoutSchema }),
+    onValidate: validateWith(loaderData.rules),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -1,26 +1,22 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLocation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { SendStatus } from "~/components/connection";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { ContactLinks } from "~/components/ContactLinks";
 import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
+import { validateWith } from "~/components/validate";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { BUSINESS } from "~/content/site";
-import {
-  type CONTACT_FIELDS,
-  CONTACT_MESSAGE_MAX,
-  CONTACT_MESSAGES,
-  ContactSchema,
-  HONEYPOT_FIELD,
-} from "~/domain/contact";
+import { type CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, HONEYPOT_FIELD } from "~/domain/contact";
+import { ContactSchema } from "~/domain/contact.schema";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { oncePerPost } from "~/server/form-keys.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
@@ -30,6 +26,9 @@ export const meta: MetaFunction = () =>
     "Contact Us | 24-Hour Website",
     "Ask us anything about your website. We answer every enquiry within 24 hours.",
   );
+
+/** The form's rules for the browser's own check (the schema stays on the server). */
+export const loader = () => ({ rules: formRules(ContactSchema) });
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
@@ -96,12 +95,13 @@ const CONTACT_FORM_ID = "contact-form";
 
 function ContactForm({ restored }: { restored: boolean }) {
   const lastResult = useActionData<typeof action>();
+  const { rules } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const sending = useIsPending({ formAction: "/contact" });
   const [form, fields] = useForm({
     id: CONTACT_FORM_ID,
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+    onValidate: validateWith(rules),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -10,6 +10,8 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
+import { FeedbackSchema } from "~/domain/orders.schema";
+import { formRules } from "~/server/form-rules.server";
 import { requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
@@ -28,6 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [orders, subscription] = await Promise.all([listOrdersForUser(user.id), currentSubscription(user.id)]);
   const plan = planOf(subscription);
   return {
+    feedbackRules: formRules(FeedbackSchema),
     user: {
       email: user.email,
       fullName: user.fullName,

@@ -24,6 +24,8 @@ import {
   timeline,
 } from "~/domain/orders";
 import { daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
+import { FeedbackSchema } from "~/domain/orders.schema";
+import { formRules } from "~/server/form-rules.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import {
   loadOrderStatus,
@@ -59,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date();
   return {
     screen: "order" as const,
+    feedbackRules: formRules(FeedbackSchema),
     confirmDeletion: new URL(request.url).searchParams.get("confirm") === "delete",
     order: {
       id: order._id,

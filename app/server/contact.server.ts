@@ -1,5 +1,5 @@
 import mongoose from "mongoose";
-import type { ContactInput } from "~/domain/contact";
+import type { ContactInput } from "~/domain/contact.schema";
 import { getEnv } from "./env.server";
 import { queueMail } from "./mail/outbox.server";
 import { contactNotice } from "./mail/messages.server";

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { revisionRoundsFor } from "~/content/packages";
-import { FeedbackSchema, REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { REVISION_MESSAGES, type Round } from "~/domain/orders";
+import { FeedbackSchema } from "~/domain/orders.schema";
 import { isPaid } from "~/domain/order-status";
 import { isDuplicateKeyError } from "./db.server";
 import { oncePerPost } from "./form-keys.server";

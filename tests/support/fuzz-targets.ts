@@ -1,7 +1,8 @@
-import { CheckoutSchema } from "~/domain/checkout";
-import { ContactSchema, HONEYPOT_FIELD } from "~/domain/contact";
+import { CheckoutSchema } from "~/domain/checkout.schema";
+import { HONEYPOT_FIELD } from "~/domain/contact";
+import { ContactSchema } from "~/domain/contact.schema";
 import { PaymentIssueFormSchema } from "~/domain/admin/payments";
-import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock";
+import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
 import { OutboxActionSchema } from "~/domain/outbox";

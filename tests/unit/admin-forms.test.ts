@@ -4,7 +4,7 @@ import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/adm
 import { EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
 import { storedFields } from "~/domain/intake/data";
 import { stepSchema } from "~/domain/intake/schemas";
-import { DraftUrlSchema } from "~/domain/admin/order-detail";
+import { DraftUrlSchema } from "~/domain/admin/order-detail.schema";
 import { filterQuery, hasActiveFilters, parseOrderFilters } from "~/domain/admin/order-filters";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { MAINTENANCE_PLANS } from "~/content/maintenance";
 import { findPackage, PACKAGES, packagePrice, revisionRoundsFor } from "~/content/packages";
-import { authAlert, AuthSchema, safeRedirect } from "~/domain/account";
+import { authAlert, safeRedirect } from "~/domain/account";
+import { AuthSchema } from "~/domain/account.schema";
+import { FeedbackSchema } from "~/domain/orders.schema";
 import { quote } from "~/domain/pricing";
 import {
   accessState,
   customerCompleteness,
-  FeedbackSchema,
   intakeFinished,
   ROUND_NOTES,
   shownIntakePercent,

@@ -13,10 +13,9 @@ import {
   dueAlerts,
   formatSpan,
   refundDue,
-  RestartClockSchema,
-  RefundSchema,
   type ClockFacts,
 } from "~/domain/delivery-clock";
+import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
 
 const H = 3_600_000;
 // Mon 24 Nov 2025, 3:00 pm in Sydney (AEDT, UTC+11) is 04:00 UTC.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ADD_ONS, BASE_PRICE_CENTS } from "~/content/offer";
-import { CHECKOUT_MESSAGES, CheckoutSchema } from "~/domain/checkout";
+import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { CheckoutSchema } from "~/domain/checkout.schema";
 import {
   COUPON_MESSAGES,
   couponProblem,

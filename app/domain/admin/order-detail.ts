@@ -1,6 +1,5 @@
-import * as z from "../zod";
 import { formatDateTime } from "../dates";
-import { RoundSchema, type Round } from "../orders";
+import type { Round } from "../orders";
 
 /** The order detail page's actions: each form's `intent` button names one. */
 export const ORDER_INTENT = {
@@ -85,31 +84,6 @@ export function draftUrlRefused(message: string): { title: string; description: 
     ? DETAIL_MESSAGES.urlRequired
     : { title: DETAIL_MESSAGES.saveError, description: message };
 }
-
-/**
- * The draft URL (spec 2 section 5: non-empty after trimming, no other format check).
- * Because it becomes a link, only web addresses are stored: a bare host gets https://.
- */
-export const DraftUrlSchema = z.object({
-  draftUrl: z
-    .pipe(
-      z
-        .string({ error: DRAFT_URL_MESSAGES.required })
-        .check(z.trim(), z.minLength(1, DRAFT_URL_MESSAGES.required), z.maxLength(2000, DRAFT_URL_MESSAGES.tooLong)),
-      z.transform((s: string) => (/^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`)),
-    )
-    .check(z.refine((s) => /^https?:\/\/[^\s]+$/i.test(s), DRAFT_URL_MESSAGES.scheme)),
-});
-
-export const RevisionToggleSchema = z.object({
-  round: RoundSchema,
-  enabled: z.pipe(
-    z.enum(["true", "false"]),
-    z.transform((v) => v === "true"),
-  ),
-});
-
-export const RevisionRoundSchema = z.object({ round: RoundSchema });
 
 /** The toggle's label (spec 2 section 2). */
 export function revisionToggleLabel(round: number): string {

@@ -1,4 +1,4 @@
-import type { ContactInput } from "~/domain/contact";
+import type { ContactInput } from "~/domain/contact.schema";
 import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
 import { formatDay, formatDeadline } from "~/domain/dates";

@@ -1,0 +1,80 @@
+/**
+ * A form's rules as the browser checks them, without a schema library: the server derives them
+ * from the form's one Zod schema (`formRules` in server/form-rules.server.ts, messages and all),
+ * the loader hands them to the page, and `checkForm` applies them before a post. The server
+ * still parses every post with the schema itself; these rules only save a satellite round trip
+ * for what a person can get wrong in one field (ARCHITECTURE rule 2, issue 25 item 2).
+ */
+
+/** One field's rules, each with the message the schema gives for it (the spec's words). */
+export type FieldRule = {
+  /** Message when the field is empty (absent, or only spaces when the schema trims). */
+  required?: string;
+  /** The schema trims before it checks lengths. */
+  trim?: true;
+  minLength?: [number, string];
+  maxLength?: [number, string];
+  /** Regular expressions (source, flags) the value must match, each with its message. */
+  patterns?: [string, string, string][];
+  min?: [number, string];
+  max?: [number, string];
+};
+
+export type FormRules = {
+  /** By field name; `list[].name` stands for `list[0].name`, `list[1].name`, ... */
+  fields: Record<string, FieldRule>;
+  /** Fields a button (`intent` value) needs filled, with their messages; `""` is the form's own message. */
+  intents?: Record<string, Record<string, string>>;
+};
+
+/** The errors of a form's data under its rules, by field name (`""` for the form), or null when it passes. */
+export function checkForm(rules: FormRules, formData: FormData): Record<string, string[]> | null {
+  const errors: Record<string, string[]> = {};
+  const names = [...new Set(formData.keys())];
+  for (const [path, rule] of Object.entries(rules.fields)) {
+    for (const name of namesOf(path, names)) {
+      const message = checkValue(rule, formData.get(name));
+      if (message) errors[name] = [message];
+    }
+  }
+  const intent = formData.get("intent");
+  const needs = typeof intent === "string" ? rules.intents?.[intent] : undefined;
+  if (needs) {
+    let missing = false;
+    for (const [name, message] of Object.entries(needs)) {
+      if (name === "" || !isEmpty(formData.get(name), true)) continue;
+      errors[name] ??= [message];
+      missing = true;
+    }
+    if (missing && needs[""]) errors[""] = [needs[""]];
+  }
+  return Object.keys(errors).length ? errors : null;
+}
+
+/** The names a rule's path stands for: itself, or each numbered row of a list in the posted data. */
+function namesOf(path: string, posted: string[]): string[] {
+  if (!path.includes("[]")) return [path];
+  const row = new RegExp(`^${path.replace(/[.*+?^${}()|\\]/g, "\\$&").replace(/\[\]/g, "\\[\\d+\\]")}$`);
+  return posted.filter((name) => row.test(name));
+}
+
+const isEmpty = (value: FormDataEntryValue | null, trim: boolean | undefined) =>
+  value === null || (typeof value === "string" && (trim ? value.trim() : value) === "");
+
+/** The first rule a value breaks, as its message (files are the server's to check). */
+function checkValue(rule: FieldRule, raw: FormDataEntryValue | null): string | undefined {
+  if (typeof raw !== "string" && raw !== null) return undefined;
+  if (isEmpty(raw, rule.trim)) return rule.required;
+  const value = rule.trim ? raw!.trim() : raw!;
+  if (rule.minLength && value.length < rule.minLength[0]) return rule.minLength[1];
+  if (rule.maxLength && value.length > rule.maxLength[0]) return rule.maxLength[1];
+  for (const [source, flags, message] of rule.patterns ?? []) {
+    if (!new RegExp(source, flags).test(value)) return message;
+  }
+  if (rule.min || rule.max) {
+    const number = Number(value);
+    if (rule.min && !(number >= rule.min[0])) return rule.min[1];
+    if (rule.max && !(number <= rule.max[0])) return rule.max[1];
+  }
+  return undefined;
+}

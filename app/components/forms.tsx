@@ -1,13 +1,13 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Children, cloneElement, isValidElement, type ReactNode } from "react";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
 import { useHydrated } from "./hooks";
 
 /**
  * A labelled field with its hint and its error tied to the control (WCAG 1.3.1, 3.3.1): the
- * control gets `aria-describedby` naming the hint and the error (Conform's `errorId` is set only
- * when there is an error, so `describedBy` adds the hint's id). `children` is the control; it gets
- * its id, name and aria attributes from the caller (Conform's field metadata).
+ * control (the child whose id is `id`) gets `aria-describedby` naming the hint, added here, and
+ * the error, which the caller's props name when there is one (Conform's field metadata).
+ * `children` is the control, with anything shown beside it.
  */
 export function Field({
   id,
@@ -32,7 +32,7 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {children}
+      {hint ? tieHint(children, id) : children}
       <p className="field-error" id={errorId}>
         {errors?.[0]}
       </p>
@@ -43,13 +43,25 @@ export function Field({
 /** The id of a field's hint (Field renders it with this id). */
 export const hintId = (fieldId: string) => `${fieldId}-hint`;
 
+type Described = { id?: string; "aria-describedby"?: string };
+
+/** The children with the hint's id added to the control's `aria-describedby` (before its error's). */
+function tieHint(children: ReactNode, id: string) {
+  return Children.map(children, (child) =>
+    isValidElement<Described>(child) && child.props.id === id
+      ? cloneElement(child, {
+          "aria-describedby": [hintId(id), child.props["aria-describedby"]].filter(Boolean).join(" "),
+        })
+      : child,
+  );
+}
+
 /**
- * The `aria-describedby` of a control: its hint (when it has one) and its error (when it has one).
- * Spread after Conform's props, which name only the error.
+ * The `aria-describedby` of a control outside a Field (a checkbox inside its label): its error,
+ * when it has one.
  */
-export function describedBy(field: { id: string; errorId: string; errors?: string[] }, hint = false) {
-  const ids = [hint ? hintId(field.id) : null, field.errors?.length ? field.errorId : null].filter(Boolean);
-  return { "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined };
+export function describedBy(field: { errorId: string; errors?: string[] }) {
+  return { "aria-describedby": field.errors?.length ? field.errorId : undefined };
 }
 
 /** A field that failed, as the form's alert lists it: its control's id, its label and its messages. */

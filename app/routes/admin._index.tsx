@@ -207,7 +207,7 @@ export default function AdminOrders() {
           ) : (
             <p className="visually-hidden">
               {total === 1 ? "1 order" : `${total} orders`}
-              {active ? " match your filters" : ""}
+              {active ? (total === 1 ? " matches your filters" : " match your filters") : ""}
             </p>
           )}
         </LiveRegion>

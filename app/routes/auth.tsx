@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert, FormKey } from "~/components/forms";
+import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
 import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -126,10 +126,11 @@ function SignInForm({ redirectTo, rules }: { redirectTo: string; rules: FormRule
     shouldValidate: "onSubmit",
   });
   const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
+  const failed = failedFields(fields, { email: "Email", password: "Password" });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-in-heading">
       <h2 id="sign-in-heading">Sign In</h2>
-      <FormAlert message={problem} />
+      <FormAlert message={problem} failed={failed} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
@@ -173,10 +174,11 @@ function SignUpForm({ redirectTo, rules }: { redirectTo: string; rules: FormRule
     password: fields.password.errors,
     fullName: fields.fullName.errors,
   });
+  const failed = failedFields(fields, { fullName: "Full name", email: "Email", password: "Password" });
   return (
     <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">Sign Up</h2>
-      <FormAlert message={problem} />
+      <FormAlert message={problem} failed={failed} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <FormKey />
       <Field

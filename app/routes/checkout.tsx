@@ -256,12 +256,7 @@ export default function Checkout() {
             errors={fields.email.errors}
             errorId={fields.email.errorId}
           >
-            <input
-              {...getInputProps(fields.email, { type: "email" })}
-              {...describedBy(fields.email, true)}
-              autoComplete="email"
-              aria-required="true"
-            />
+            <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />
           </Field>
 
           <fieldset className="add-ons">

@@ -92,6 +92,7 @@ const CONTACT_LABELS: Record<(typeof CONTACT_FIELDS)[number], string> = {
 };
 
 const CONTACT_FORM_ID = "contact-form";
+const MESSAGE_COUNT_ID = "contact-message-count";
 
 function ContactForm({ restored }: { restored: boolean }) {
   const lastResult = useActionData<typeof action>();
@@ -131,13 +132,18 @@ function ContactForm({ restored }: { restored: boolean }) {
       >
         <textarea
           {...getTextareaProps(fields.message)}
+          // The count is read with the field (not announced at every key: the label states the limit).
+          aria-describedby={
+            [hydrated ? MESSAGE_COUNT_ID : null, fields.message.errors ? fields.message.errorId : null]
+              .filter(Boolean)
+              .join(" ") || undefined
+          }
           rows={6}
           aria-required="true"
           onInput={(e) => setLength(e.currentTarget.value.length)}
         />
-        {/* Read with the field, not announced at every key (the label states the limit). */}
         {hydrated ? (
-          <p className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`}>
+          <p id={MESSAGE_COUNT_ID} className={`hint${length > CONTACT_MESSAGE_MAX ? " over" : ""}`}>
             {length}/{CONTACT_MESSAGE_MAX}
           </p>
         ) : null}

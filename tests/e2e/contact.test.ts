@@ -18,10 +18,16 @@ const alertText = async (page: Page) => {
   await page.getByRole("alert").waitFor();
   return page.getByRole("alert").locator("p").first().textContent();
 };
+/** The field's own message, among what its aria-describedby names (a hint or a count may be named too). */
 const fieldError = (page: Page, label: string | RegExp) =>
-  page
-    .getByLabel(label)
-    .evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent ?? "");
+  page.getByLabel(label).evaluate((el) =>
+    (el.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id))
+      .filter((d) => d?.classList.contains("field-error"))
+      .map((d) => d!.textContent)
+      .join(" "),
+  );
 
 async function findMail(subject: string) {
   const api = process.env.MAILPIT_API_URL!;

@@ -55,9 +55,12 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await check(page, "auth-signin", javaScriptEnabled);
     await page.getByRole("link", { name: "Sign Up" }).click();
     await page.getByRole("heading", { name: "Sign Up", level: 2 }).waitFor();
-    // Nothing typed: one alert with the spec's words, and each field says its own message once.
+    // Nothing typed: one alert with the spec's words, naming each field that failed, and each field says
+    // its own message once.
     await page.getByRole("button", { name: "Create Account" }).click();
-    expect(await alertText(page)).toBe("Missing Information: Please provide email and password");
+    expect(await alertText(page)).toBe(
+      "Missing Information: Please provide email and passwordCheck these fields: Email, Password.",
+    );
     expect(await page.getByText("Missing Information").count()).toBe(1);
     expect(await page.getByText("Enter your email address", { exact: true }).count()).toBe(1);
     expect(await page.getByText("Enter a password", { exact: true }).count()).toBe(1);

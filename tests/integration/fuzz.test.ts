@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
-import { FUZZ_INTENTS, FUZZ_TARGETS, type FuzzNeed, type FuzzTarget } from "../support/fuzz-targets";
+import { FUZZ_INTENTS, FUZZ_ISSUE_VALUES, FUZZ_TARGETS, type FuzzNeed, type FuzzTarget } from "../support/fuzz-targets";
+import { gifBomb } from "../../scripts/bench/worst-images.mjs";
 import {
   APP_URL,
   appIsUp,
@@ -30,11 +31,12 @@ const MAX_RSS_GROWTH = 256 * 1024 * 1024;
 const connect = useRunningAppDatabase();
 const from = loopbackAddress(); // its own rate-limit buckets: the fuzz never spends another test's limits
 /** The cookie each kind of visitor brings, made the way the app makes it. */
-const cookies: Record<FuzzNeed, string> = { intake: "", user: "", admin: "" };
+const cookies: Record<FuzzNeed, string> = { intake: "", user: "", unconfirmed: "", admin: "" };
 beforeAll(async () => {
   await connect();
   cookies.intake = await intakeCookie((await paidOrder(uniqueAddress("fuzz"))).token);
   cookies.user = (await signedInUser()).cookie;
+  cookies.unconfirmed = (await signedInUser({ confirmed: false })).cookie;
   cookies.admin = (await signedInUser({ admin: true })).cookie;
 });
 
@@ -65,6 +67,7 @@ const hostileName = fc.oneof(
 const value = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 3, arbitrary: fc.constantFrom(...FUZZ_INTENTS) },
+  { weight: 1, arbitrary: fc.constantFrom(...FUZZ_ISSUE_VALUES) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 120 }) },
   {
     weight: 1,
@@ -91,6 +94,10 @@ const entries = (target: FuzzTarget) => {
     { weight: 1, arbitrary: fc.constant(Array.from({ length: 700 }, (_, i) => [`f${i}`, "1"] as [string, string])) },
   );
 };
+
+/** A 64-megapixel GIF of 45 KB, and a small one of 30 frames. */
+const BOMB = new Uint8Array(gifBomb(8000, 8000));
+const FRAMES = new Uint8Array(gifBomb(64, 64, 30));
 
 type Body = { kind: string; contentType?: string; body?: Uint8Array };
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -119,7 +126,11 @@ const body = (target: FuzzTarget): fc.Arbitrary<Body> => {
   const files = fc.array(
     fc.record({
       name: fc.constantFrom("logo", "photos", "photos", "other", "intent"),
-      bytes: fc.uint8Array({ maxLength: 4096 }),
+      bytes: fc.oneof(
+        { weight: 8, arbitrary: fc.uint8Array({ maxLength: 4096 }) },
+        // Images that claim more pixels than any upload may have (refused from the header), or many frames.
+        { weight: 1, arbitrary: fc.constantFrom(BOMB, FRAMES) },
+      ),
     }),
     { maxLength: target.multipart ? 16 : 2 },
   );

@@ -14,7 +14,8 @@ import { OutboxActionSchema } from "~/domain/outbox";
  * (from its Zod schema where it has one), so generated bodies mix real field
  * names with hostile ones.
  */
-export type FuzzNeed = "intake" | "user" | "admin";
+/** "unconfirmed": a signed-in account whose address is not confirmed yet (issue 21: it may start no plan). */
+export type FuzzNeed = "intake" | "user" | "unconfirmed" | "admin";
 export type FuzzTarget = { path: string; needs?: FuzzNeed; fields: string[]; multipart?: boolean };
 
 /** The field names a Zod object schema (possibly wrapped in refinements, pipes or transforms) declares. */
@@ -71,7 +72,7 @@ const ADMIN_FIELDS = [
 
 export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/contact", fields: [...schemaFields(ContactSchema), HONEYPOT_FIELD] },
-  { path: "/checkout", fields: schemaFields(CheckoutSchema) },
+  { path: "/checkout", fields: [...schemaFields(CheckoutSchema), "maintenance"] },
   { path: "/checkout/offline", fields: ["session_id", "intent"] },
   { path: "/intake-form", needs: "intake", fields: [] },
   ...Array.from({ length: TOTAL_STEPS }, (_, i): FuzzTarget => ({
@@ -98,6 +99,13 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/dashboard", needs: "user", fields: CUSTOMER_FIELDS },
   { path: "/order-status", fields: CUSTOMER_FIELDS },
   { path: "/maintenance", needs: "user", fields: CUSTOMER_FIELDS },
+  { path: "/maintenance", needs: "unconfirmed", fields: CUSTOMER_FIELDS },
+  { path: "/maintenance/test-checkout", needs: "unconfirmed", fields: [...CUSTOMER_FIELDS, "pageKey"] },
+  { path: "/maintenance/test-checkout", needs: "user", fields: [...CUSTOMER_FIELDS, "pageKey"] },
+  { path: "/maintenance/test-portal", needs: "user", fields: CUSTOMER_FIELDS },
+  { path: "/checkout", needs: "unconfirmed", fields: [...schemaFields(CheckoutSchema), "maintenance"] },
+  { path: "/auth/two-factor", needs: "user", fields: ["intent", "code", "redirectTo"] },
+  { path: "/auth/two-factor/setup", needs: "user", fields: ["intent", "code", "redirectTo"] },
   { path: "/admin", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/coupons", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/coupons/000000000000000000000000", needs: "admin", fields: ADMIN_FIELDS },
@@ -138,5 +146,27 @@ export const FUZZ_INTENTS = [
   "accept",
   "resolve",
   "restart",
+  "subscribe",
+  "manage",
+  "resend",
+  "confirm",
+  "verify",
   "",
+];
+
+/**
+ * Values from the cases of issue 21 that answered 5xx or did harm: redirect targets that are not plain
+ * same-site paths, an order's own id and other customers' addresses typed where the contact address goes.
+ */
+export const FUZZ_ISSUE_VALUES = [
+  "/%E3%80%80/evil.com",
+  "/\u3000/evil.com",
+  "//evil.com",
+  "/\\evil.com",
+  "/%2F/evil.com",
+  "https://evil.example/",
+  "/dashboard\r\nSet-Cookie: x=1",
+  "hello@rapidwebsite.example",
+  "00000000-0000-4000-8000-000000000000",
+  "1",
 ];

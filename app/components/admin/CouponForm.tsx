@@ -1,8 +1,19 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { Field, FormAlert, FormKey } from "../forms";
-import { COUPON_FIELDS, CouponFormSchema } from "~/domain/admin/coupons";
+import { failedFields, Field, FormAlert, FormKey } from "../forms";
+import { CouponFormSchema, type CouponFormValue } from "~/domain/admin/coupons";
+
+/** The fields in the order they are shown, as the form's alert names them when they fail. */
+const COUPON_LABELS: Partial<Record<keyof CouponFormValue, string>> = {
+  code: "Code",
+  discount_type: "Discount type",
+  discount_value: "Discount value",
+  max_uses: "Max uses",
+  valid_until: "Valid until",
+  allowed_emails: "Allowed emails",
+  allowed_domains: "Allowed domains",
+};
 
 /** The coupon form, for creating and editing: one schema checks it in the browser and on the server. */
 export function CouponForm({
@@ -23,10 +34,10 @@ export function CouponForm({
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
-  const firstError = form.errors?.[0] ?? COUPON_FIELDS.map((n) => fields[n].errors?.[0]).find(Boolean);
+  const failed = failedFields(fields, COUPON_LABELS);
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="coupon-form">
-      <FormAlert message={firstError} />
+      <FormAlert message={form.errors?.[0]} failed={failed} />
       <FormKey />
       <div className="edit-grid">
         <Field id={fields.code.id} label="Code (required)" errors={fields.code.errors} errorId={fields.code.errorId}>

@@ -102,17 +102,6 @@ export const CouponFormSchema = z
 
 export type CouponFormValue = z.infer<typeof CouponFormSchema>;
 
-/** The fields in the order they are checked and shown, for announcing the first error. */
-export const COUPON_FIELDS = [
-  "code",
-  "discount_type",
-  "discount_value",
-  "max_uses",
-  "valid_until",
-  "allowed_emails",
-  "allowed_domains",
-] as const;
-
 /** The form's value as the stored coupon: a fixed discount is stored in cents; valid until the end of that day in NSW. */
 export function couponRecord(v: CouponFormValue) {
   return {

@@ -1,0 +1,211 @@
+// Image uploads under attack (issue 21 item 3). Not a test: it prints figures. The built app runs in
+// production mode on loopback against the test services. For each photo format step 4 accepts, a
+// customer who bought a website posts step 4 with 12 of that format's worst case (scripts/bench/
+// worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows), while a
+// second connection signs in over and over. Prints each post's time and answer, the app process's
+// peak resident memory, its memory a while after, and sign-in p95 during the posts against idle.
+//   TEST_PORT_OFFSET=200 node scripts/bench/uploads.mjs
+//   node scripts/bench/uploads.mjs --small      (CI's smoke: 2 images of 1 MP per format)
+//   BENCH_IMAGES=12 BENCH_MEGAPIXELS=49.9       the defaults
+// Targets: peak RSS under 512 MB, RSS back within 50 MB of the start, sign-in p95 within 2x idle.
+import { randomBytes, scryptSync } from "node:crypto";
+import { request } from "node:http";
+import {
+  buyWebsite,
+  ensureBuild,
+  machine,
+  openDb,
+  openIntake,
+  post,
+  quantile,
+  say,
+  sleep,
+  startApp,
+  startServices,
+  visitor,
+} from "./lib.mjs";
+import { worstImages } from "./worst-images.mjs";
+
+// BENCH_SMOKE=1 (npm run bench:smoke) is --small: 2 images of 1 MP per format, about 10 s in all.
+const SMALL = process.argv.includes("--small") || process.env.BENCH_SMOKE === "1";
+const IMAGES = Math.min(Math.max(Number(process.env.BENCH_IMAGES ?? (SMALL ? 2 : 12)), 1), 12);
+const MEGAPIXELS = Math.min(Math.max(Number(process.env.BENCH_MEGAPIXELS ?? (SMALL ? 1 : 49.9)), 0.1), 50);
+const IDLE_SIGN_INS = SMALL ? 5 : 40;
+const FORMATS = ["png", "jpeg", "webp", "gif"];
+const TARGET = { peakMb: 512, backWithinMb: 50, signInRatio: 2 };
+const DATABASE = `bench_uploads_${randomBytes(3).toString("hex")}`;
+const PASSWORD = "bench-sign-in-password";
+/** Accounts signed in to in turn: 30 tries at one account in 15 minutes slow it (on purpose), so spread them. */
+const ACCOUNTS = 40;
+
+/** The app's password format (auth.server.ts: scrypt, 16-byte salt, 64-byte key), made once for every account. */
+function passwordHash() {
+  const salt = randomBytes(16);
+  return `scrypt$${salt.toString("base64url")}$${scryptSync(PASSWORD, salt, 64).toString("base64url")}`;
+}
+
+let turn = 0;
+/** One sign-in as a browser without JavaScript sends it; its time in ms (throws unless it signed in). */
+async function signIn(app) {
+  const email = `bench-signin-${turn++ % ACCOUNTS}@example.test`;
+  const started = performance.now();
+  const res = await post(`${app.url}/auth`, { intent: "sign-in", email, password: PASSWORD, redirectTo: "/dashboard" });
+  await res.arrayBuffer();
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** A paid order whose intake is open at step 4, and the customer's intake session cookie. */
+async function customerAtStep4(app, serviceEnv, db) {
+  const { orderId, link } = await buyWebsite(app, serviceEnv, db);
+  const cookie = await openIntake(link);
+  const step1 = await post(
+    `${app.url}/intake-form/1`,
+    {
+      businessName: "Bench Plumbing",
+      contactEmail: "owner@bench.example",
+      contactPhone: "0400 000 000",
+      businessType: "trades",
+      businessDescription: "Plumbing for the Northern Rivers.",
+      intent: "next",
+    },
+    { cookie },
+  );
+  if (step1.status !== 303) throw new Error(`step 1 answered ${step1.status}`);
+  // Steps 2 and 3 are not what is measured: the order may jump to step 4.
+  await db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
+  return cookie;
+}
+
+/** Step 4 with `files` as photos, as the form posts it (multipart, Save without moving on). */
+async function postPhotos(app, cookie, format, bytes, count) {
+  const form = new FormData();
+  form.append("intent", "stay");
+  for (let i = 0; i < count; i++)
+    form.append("photos", new Blob([bytes], { type: `image/${format}` }), `worst-${i}.${format}`);
+  // Encoded as a browser would, then sent over node:http: fetch gives up on an answer after 300 s.
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const started = performance.now();
+  const status = await new Promise((resolve, reject) => {
+    const req = request(`${app.url}/intake-form/4`, {
+      method: "POST",
+      headers: {
+        "content-type": encoded.headers.get("content-type"),
+        "content-length": body.length,
+        "sec-fetch-site": "same-origin",
+        "x-forwarded-for": visitor(),
+        cookie,
+      },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+  return { status, seconds: (performance.now() - started) / 1000 };
+}
+
+const p95 = (values) => quantile(values, 0.95);
+const mb = (n) => `${n.toFixed(0)} MB`;
+
+async function main() {
+  say(`making the images (${MEGAPIXELS} MP, ${IMAGES} per format)...`);
+  const made = performance.now();
+  const images = await worstImages(MEGAPIXELS);
+  const madeSeconds = (performance.now() - made) / 1000;
+  const { env: serviceEnv, stop: stopServices } = startServices();
+  ensureBuild();
+  const app = await startApp({ serviceEnv, database: DATABASE });
+  const { db, close } = await openDb(serviceEnv, DATABASE);
+  try {
+    const hash = passwordHash();
+    const now = new Date();
+    await db.collection("users").insertMany(
+      Array.from({ length: ACCOUNTS }, (_, i) => ({
+        email: `bench-signin-${i}@example.test`,
+        password_hash: hash,
+        full_name: null,
+        email_verified_at: now,
+        two_factor_enabled_at: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    const customers = [];
+    for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(app, serviceEnv, db));
+
+    for (let i = 0; i < 3; i++) await signIn(app); // warm up
+    const idle = [];
+    for (let i = 0; i < IDLE_SIGN_INS; i++) idle.push(await signIn(app));
+    await sleep(1_000);
+    const startRss = app.rssMb();
+
+    const rows = [];
+    let peak = startRss; // over the current post
+    let peakAll = startRss;
+    const sampler = setInterval(() => {
+      const rss = app.rssMb();
+      peak = Math.max(peak, rss);
+      peakAll = Math.max(peakAll, rss);
+    }, 25);
+    const busy = [];
+    for (const [i, format] of FORMATS.entries()) {
+      let done = false;
+      const signIns = (async () => {
+        const times = [];
+        while (!done) times.push(await signIn(app));
+        return times;
+      })();
+      peak = app.rssMb();
+      const upload = await postPhotos(app, customers[i], format, images[format], IMAGES).finally(() => {
+        done = true;
+      });
+      const times = await signIns;
+      busy.push(...times);
+      rows.push({ format, bytes: images[format].length, ...upload, peak, signIns: times });
+    }
+    clearInterval(sampler);
+    const stored = await db
+      .collection("rapid_website_submissions")
+      .find({}, { projection: { photo_metadata: 1 } })
+      .toArray();
+    await sleep(10_000);
+    const afterRss = app.rssMb();
+
+    const idleP95 = p95(idle);
+    const busyP95 = p95(busy);
+    console.log(`# Image uploads under attack (${SMALL ? "--small, " : ""}${machine()})`);
+    console.log(
+      `${IMAGES} images per post, ${images.width} x ${images.height} px (${MEGAPIXELS} MP); made in ${madeSeconds.toFixed(0)} s`,
+    );
+    console.log("format | one file | post time | answer | peak RSS | sign-ins meanwhile | sign-in p95 meanwhile");
+    for (const r of rows)
+      console.log(
+        `${r.format} | ${(r.bytes / 1024).toFixed(0)} KB | ${r.seconds.toFixed(1)} s | ${r.status} | ${mb(r.peak)} | ${r.signIns.length} | ${p95(r.signIns).toFixed(0)} ms`,
+      );
+    console.log(`photos stored: ${stored.map((s) => (s.photo_metadata ?? []).length).join(", ")}`);
+    console.log(`RSS at start ${mb(startRss)}, peak ${mb(peakAll)}, 10 s after the last post ${mb(afterRss)}`);
+    console.log(
+      `sign-in p95: idle ${idleP95.toFixed(0)} ms (${idle.length}), during the posts ${busyP95.toFixed(0)} ms (${busy.length})`,
+    );
+    const checks = [
+      [`peak RSS ${mb(peakAll)} < ${TARGET.peakMb} MB`, peakAll < TARGET.peakMb],
+      [`RSS after within ${TARGET.backWithinMb} MB of start (${mb(afterRss - startRss)})`, afterRss - startRss <= 50],
+      [`sign-in p95 within ${TARGET.signInRatio}x idle (${(busyP95 / idleP95).toFixed(2)}x)`, busyP95 <= 2 * idleP95],
+      ["every post answered 303", rows.every((r) => r.status === 303)],
+    ];
+    for (const [what, ok] of checks) console.log(`${ok ? "meets" : "MISSES"}: ${what}`);
+  } finally {
+    await close();
+    await app.stop();
+    stopServices();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -36,6 +36,7 @@ export async function signedInUser(
     verifiedAt?: number;
   } = {},
 ) {
+  await connectDb();
   const email = options.email ?? `user-${randomBytes(5).toString("hex")}@example.test`;
   const password = options.password ?? `pw-${randomBytes(8).toString("hex")}`;
   const created: AuthUser = await createUser({

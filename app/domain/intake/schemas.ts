@@ -228,6 +228,19 @@ const step2 = (mode: Mode) =>
     })),
   );
 
+/** The boxes that make a row of each list editor "typed in" (a rating or a select with a default does not). */
+export const ROW_CONTENT = {
+  servicesList: ["name", "description", "prominent", "showPricing", "price"],
+  testimonials: ["author", "text"],
+  reviewLinks: ["platform", "url"],
+  staffBios: ["name", "role", "bio", "headshotUrl"],
+} as const satisfies {
+  servicesList: readonly (keyof typeof ServiceItemSchema)[];
+  testimonials: readonly (keyof typeof TestimonialSchema)[];
+  reviewLinks: readonly (keyof typeof ReviewLinkSchema)[];
+  staffBios: readonly (keyof typeof StaffBioSchema)[];
+};
+
 const step3 = (_mode: Mode) =>
   z.pipe(
     z.object({
@@ -235,6 +248,7 @@ const step3 = (_mode: Mode) =>
         need: { name: "Please name this service, or clear its boxes" },
         max: 50,
         label: "services",
+        content: ROW_CONTENT.servicesList,
         // A price is shown only when its tick is on; one typed without the tick is pointed out, never dropped.
         check: (s) => (s.price && !s.showPricing ? ["price", PRICE_WITHOUT_TICK] : null),
       }),
@@ -300,12 +314,13 @@ const step6 = (_mode: Mode) =>
       need: { author: "Please add the customer's name", text: "Please add what they said" },
       max: 50,
       label: "testimonials",
-      content: ["author", "text"],
+      content: ROW_CONTENT.testimonials,
     }),
     reviewLinks: rows(ReviewLinkSchema, {
       need: { url: "Please add the link, or clear the platform" },
       max: 20,
       label: "review links",
+      content: ROW_CONTENT.reviewLinks,
     }),
     wantsReviewAutomation: z.optional(yesNo),
     wantsReviewSystem: z.optional(yesNo),
@@ -353,6 +368,7 @@ const step10 = (_mode: Mode) =>
         need: { name: "Please add this person's name, or clear their boxes" },
         max: 50,
         label: "staff members",
+        content: ROW_CONTENT.staffBios,
       }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
@@ -485,5 +501,11 @@ export function keepListShapes(value: Record<string, unknown> | null): Record<st
         return isText(v);
     }
   };
-  return Object.fromEntries(Object.entries(value).filter(([key, v]) => ok(key, v)));
+  // The items' ids (list-ids.ts) go back with the rows they name: an object of lists of texts.
+  const idLists = (v: unknown) =>
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((ids) => Array.isArray(ids) && ids.every(isText));
+  return Object.fromEntries(Object.entries(value).filter(([key, v]) => (key === "listIds" ? idLists(v) : ok(key, v))));
 }

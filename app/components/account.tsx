@@ -92,7 +92,7 @@ export function TwoFactorCodeFields({
   pending,
 }: {
   formErrors?: string[];
-  code: FieldMetadata<string>;
+  code: FieldMetadata<unknown, Record<string, unknown>, string[]>;
   hint: string;
   recovery: boolean;
   intent: string;

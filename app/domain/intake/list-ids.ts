@@ -1,5 +1,3 @@
-import { ROW_CONTENT } from "./schemas";
-
 /**
  * List items addressed by their own id (issue 20): each item of a list editor
  * (a service, a keyword, a staff member…) has an id the server gave it, stored
@@ -27,6 +25,14 @@ export const ID_LISTS = {
 } as const;
 export type IdListField = keyof typeof ID_LISTS;
 export const isIdList = (field: string): field is IdListField => Object.hasOwn(ID_LISTS, field);
+
+/** The boxes that make a row of each list editor "typed in" (a rating or a select with a default does not): schemas.ts keeps rows by them. */
+export const ROW_CONTENT = {
+  servicesList: ["name", "description", "prominent", "showPricing", "price"],
+  testimonials: ["author", "text"],
+  reviewLinks: ["platform", "url"],
+  staffBios: ["name", "role", "bio", "headshotUrl"],
+} as const;
 
 /** Every list's ids (or its removed items' ids), by the form's field name. */
 export type ListIds = Partial<Record<IdListField, string[]>>;

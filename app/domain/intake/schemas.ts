@@ -1,5 +1,6 @@
 import * as z from "../zod";
 import {
+  AI_CHOICE,
   BUSINESS_TYPES,
   HOSTING_PREFERENCES,
   type Option,
@@ -10,6 +11,7 @@ import {
   PHOTO_PRIORITIES,
   PRICING_APPROACHES,
   REQUIRED_PAGES,
+  REQUIRED_CONSENTS,
   RETENTION_PERIODS,
   SECTIONS,
   SERVICES_GROUPINGS,
@@ -18,6 +20,7 @@ import {
   WEBSITE_PURPOSES,
 } from "./options";
 import { EmailSchema } from "../schemas";
+import { ROW_CONTENT } from "./list-ids";
 
 /**
  * One schema per step, shared by the browser and the server (spec 1 section 5).
@@ -228,13 +231,8 @@ const step2 = (mode: Mode) =>
     })),
   );
 
-/** The boxes that make a row of each list editor "typed in" (a rating or a select with a default does not). */
-export const ROW_CONTENT = {
-  servicesList: ["name", "description", "prominent", "showPricing", "price"],
-  testimonials: ["author", "text"],
-  reviewLinks: ["platform", "url"],
-  staffBios: ["name", "role", "bio", "headshotUrl"],
-} as const satisfies {
+// Each list editor's content boxes (list-ids.ts) are boxes of its rows.
+ROW_CONTENT satisfies {
   servicesList: readonly (keyof typeof ServiceItemSchema)[];
   testimonials: readonly (keyof typeof TestimonialSchema)[];
   reviewLinks: readonly (keyof typeof ReviewLinkSchema)[];
@@ -386,16 +384,6 @@ const step11 = (mode: Mode) =>
     packageSelected: mode === "next" ? choice(PACKAGE_STYLES, "Please choose a style") : optChoice(PACKAGE_STYLES),
     hostingPreference: optChoice(HOSTING_PREFERENCES),
   });
-
-export const REQUIRED_CONSENTS = [
-  "allowAIDataProcessing",
-  "allowDataForWebsiteGeneration",
-  "understandObfuscation",
-  "understandDataUsage",
-] as const;
-
-/** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
-export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
 
 const step12 = (mode: Mode) =>
   z.pipe(

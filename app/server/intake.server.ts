@@ -40,6 +40,9 @@ async function upsertSubmission(orderId: string, update: Record<string, unknown>
   }
 }
 
+/** A page load's writer id (domain/intake/save-order.ts): its posts without JavaScript are known as one page's. */
+export const newPageWriter = () => randomBytes(9).toString("base64url");
+
 /** A new list item's id (list-ids.ts): 12 characters of [a-z0-9], made only here. */
 export function newItemId(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";

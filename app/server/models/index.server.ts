@@ -10,6 +10,7 @@ import { OnceKey } from "./once-key.server";
 import { Order } from "./order.server";
 import { OrderEvent } from "./order-event.server";
 import { PaymentIssue } from "./payment-issue.server";
+import { PlanCheckout } from "./plan-checkout.server";
 import { OutboxClaim, OutboxMessage } from "./outbox.server";
 import { PrivacyAuditLog } from "./privacy-audit.server";
 import { RateLimitHit } from "./rate-limit.server";
@@ -38,6 +39,7 @@ export const allModels = [
   OutboxClaim,
   OutboxMessage,
   PaymentIssue,
+  PlanCheckout,
   PrivacyAuditLog,
   RateLimitHit,
   ReminderLog,
@@ -66,6 +68,7 @@ export {
   OutboxClaim,
   OutboxMessage,
   PaymentIssue,
+  PlanCheckout,
   PrivacyAuditLog,
   RateLimitHit,
   ReminderLog,

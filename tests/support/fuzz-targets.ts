@@ -170,3 +170,29 @@ export const FUZZ_ISSUE_VALUES = [
   "00000000-0000-4000-8000-000000000000",
   "1",
 ];
+
+/**
+ * Pages whose query string the fuzz test's GETs fill with FUZZ_ISSUE_VALUES and hostile strings (issue 21 item 7:
+ * `GET /auth?redirectTo=/%E3%80%80/evil.com` answered 500 when signed in), each as every kind of visitor.
+ */
+export const FUZZ_GET_TARGETS: { path: string; params: string[] }[] = [
+  { path: "/auth", params: ["redirectTo", "tab"] },
+  { path: "/auth/two-factor", params: ["redirectTo"] },
+  { path: "/auth/two-factor/setup", params: ["redirectTo"] },
+  { path: "/auth/reset-password", params: ["token"] },
+  { path: "/auth/verify", params: ["token"] },
+  { path: "/checkout", params: ["package", "maintenance", "addOns", "coupon"] },
+  { path: "/order-success", params: ["session_id"] },
+  { path: "/order-status", params: ["access_token"] },
+  { path: "/intake-form", params: ["token"] },
+  { path: "/maintenance", params: ["subscribed"] },
+  { path: "/maintenance/test-checkout", params: ["plan"] },
+  { path: "/maintenance/test-portal", params: ["plan"] },
+  { path: "/dashboard", params: ["order"] },
+  { path: "/admin", params: ["q", "status", "from", "to", "before", "clock", "sort"] },
+  { path: "/admin/coupons", params: ["before"] },
+  { path: "/admin/privacy", params: ["tab", "before"] },
+  { path: "/admin/outbox", params: ["status", "before"] },
+  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", params: ["tab", "historyBefore"] },
+  { path: "/uploads/photos/00000000-0000-4000-8000-000000000000/000000000000000000000000.png", params: ["x"] },
+];

@@ -16,26 +16,24 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { existsSync } from "node:fs";
 import { request } from "node:http";
 import {
-  buyWebsite,
-  ensureBuild,
+  intakeCustomer,
+  JEMALLOC,
+  knob,
   machine,
-  openDb,
-  openIntake,
   post,
   quantile,
   say,
   sleep,
-  JEMALLOC,
-  startApp,
-  startServices,
+  startBench,
+  STEP_ONE,
   visitor,
 } from "./lib.mjs";
 import { worstImages } from "./worst-images.mjs";
 
 // BENCH_SMOKE=1 (npm run bench:smoke) is --small: 2 images of 1 MP per format, about 10 s in all.
 const SMALL = process.argv.includes("--small") || process.env.BENCH_SMOKE === "1";
-const IMAGES = Math.min(Math.max(Number(process.env.BENCH_IMAGES ?? (SMALL ? 2 : 12)), 1), 12);
-const MEGAPIXELS = Math.min(Math.max(Number(process.env.BENCH_MEGAPIXELS ?? (SMALL ? 1 : 49.9)), 0.1), 50);
+const IMAGES = knob("BENCH_IMAGES", SMALL ? 2 : 12, 1, 12);
+const MEGAPIXELS = knob("BENCH_MEGAPIXELS", SMALL ? 1 : 49.9, 0.1, 50);
 const IDLE_SIGN_INS = SMALL ? 5 : 40;
 const FORMATS = ["png", "jpeg", "webp", "gif"];
 const TARGET = { peakMb: 512, backWithinMb: 50, signInRatio: 2 };
@@ -77,24 +75,12 @@ async function signIn(app) {
 }
 
 /** A paid order whose intake is open at step 4, and the customer's intake session cookie. */
-async function customerAtStep4(app, serviceEnv, db) {
-  const { orderId, link } = await buyWebsite(app, serviceEnv, db);
-  const cookie = await openIntake(link);
-  const step1 = await post(
-    `${app.url}/intake-form/1`,
-    {
-      businessName: "Bench Plumbing",
-      contactEmail: "owner@bench.example",
-      contactPhone: "0400 000 000",
-      businessType: "trades",
-      businessDescription: "Plumbing for the Northern Rivers.",
-      intent: "next",
-    },
-    { cookie },
-  );
+async function customerAtStep4(bench) {
+  const { orderId, cookie } = await intakeCustomer(bench);
+  const step1 = await post(`${bench.app.url}/intake-form/1`, { ...STEP_ONE, intent: "next" }, { cookie });
   if (step1.status !== 303) throw new Error(`step 1 answered ${step1.status}`);
   // Steps 2 and 3 are not what is measured: the order may jump to step 4.
-  await db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
+  await bench.db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
   return cookie;
 }
 
@@ -133,11 +119,28 @@ const p95 = (values) => quantile(values, 0.95);
 const mb = (n) => `${n.toFixed(0)} MB`;
 
 /** The app under one allocator: its memory and sign-in figures while each format's post is processed. */
-async function measure(variant, { serviceEnv, db, images }) {
-  const app = await startApp({ serviceEnv, database: DATABASE, env: ALLOCATORS[variant] });
+async function measure(variant, images) {
+  const bench = await startBench({ database: DATABASE, env: ALLOCATORS[variant] });
+  const { app, db } = bench;
   try {
+    if (!(await db.collection("users").countDocuments({ email: "bench-signin-0@example.test" }))) {
+      const hash = passwordHash();
+      const now = new Date();
+      await db.collection("users").insertMany(
+        Array.from({ length: ACCOUNTS }, (_, i) => ({
+          email: `bench-signin-${i}@example.test`,
+          password_hash: hash,
+          full_name: null,
+          email_verified_at: now,
+          two_factor_enabled_at: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      );
+    }
     const customers = [];
-    for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(app, serviceEnv, db));
+    for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(bench));
+
     for (let i = 0; i < 3; i++) await signIn(app); // warm up
     const idle = [];
     for (let i = 0; i < IDLE_SIGN_INS; i++) idle.push(await signIn(app));
@@ -172,7 +175,7 @@ async function measure(variant, { serviceEnv, db, images }) {
     await sleep(10_000);
     return { variant, rows, idle, busy, startRss, peakAll, afterRss: app.rssMb() };
   } finally {
-    await app.stop();
+    await bench.stop();
   }
 }
 
@@ -206,40 +209,14 @@ async function main() {
   const made = performance.now();
   const images = await worstImages(MEGAPIXELS);
   const madeSeconds = (performance.now() - made) / 1000;
-  const { env: serviceEnv, stop: stopServices } = startServices();
-  ensureBuild();
-  const { db, close } = await openDb(serviceEnv, DATABASE);
-  try {
-    const hash = passwordHash();
-    const now = new Date();
-    await db.collection("users").insertMany(
-      Array.from({ length: ACCOUNTS }, (_, i) => ({
-        email: `bench-signin-${i}@example.test`,
-        password_hash: hash,
-        full_name: null,
-        email_verified_at: now,
-        two_factor_enabled_at: null,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-    console.log(`# Image uploads under attack (${SMALL ? "--small, " : ""}${machine()})`);
-    console.log(
-      `${IMAGES} images per post, ${images.width} x ${images.height} px (${MEGAPIXELS} MP); made in ${madeSeconds.toFixed(0)} s; allocators in turn: ${VARIANTS.join(", ")}`,
-    );
-    for (const variant of VARIANTS) {
-      say(`the app under ${variant}...`);
-      report(await measure(variant, { serviceEnv, db, images }));
-      console.log(`(load average now ${machine().split("load ")[1]})`);
-    }
-    const stored = await db
-      .collection("rapid_website_submissions")
-      .find({}, { projection: { photo_metadata: 1 } })
-      .toArray();
-    console.log(`\nphotos stored per order: ${stored.map((s) => (s.photo_metadata ?? []).length).join(", ")}`);
-  } finally {
-    await close();
-    stopServices();
+  console.log(`# Image uploads under attack (${SMALL ? "--small, " : ""}${machine()})`);
+  console.log(
+    `${IMAGES} images per post, ${images.width} x ${images.height} px (${MEGAPIXELS} MP); made in ${madeSeconds.toFixed(0)} s; allocators in turn: ${VARIANTS.join(", ")}`,
+  );
+  for (const variant of VARIANTS) {
+    say(`the app under ${variant}...`);
+    report(await measure(variant, images));
+    console.log(`(load average now ${machine().split("load ")[1]})`);
   }
 }
 

@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form, Link } from "@remix-run/react";
 import { VERIFY_INTENTS } from "~/domain/account";
 import { Field, FormAlert } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import type { FormRules } from "~/domain/form-rules";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -29,8 +28,7 @@ export function LinkPasswordPage(props: {
   const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult: props.lastResult,
-    onValidate: validateWith(props.rules),
-    shouldValidate: "onSubmit",
+    rules: props.rules,
   });
   if (!props.usable && !props.lastResult) {
     return (

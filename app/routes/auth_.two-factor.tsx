@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -71,8 +70,7 @@ export default function TwoFactorStep() {
   const [form, fields] = useForm({
     id: "two-factor",
     lastResult,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules,
   });
   return (
     <>
@@ -98,7 +96,6 @@ export default function TwoFactorStep() {
           >
             <input
               {...getInputProps(fields.code, { type: "text" })}
-              key={fields.code.key}
               autoComplete="one-time-code"
               inputMode="text"
               autoCapitalize="none"

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { couponBadge } from "~/domain/pricing";
-import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/admin/coupons";
-import { EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { couponFormDefaults, couponRecord } from "~/domain/admin/coupons";
+import { CouponFormSchema } from "~/domain/admin/coupons.schema";
+import { editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import { storedFields } from "~/domain/intake/data";
 import { stepSchema } from "~/domain/intake/schemas";
 import { DraftUrlSchema } from "~/domain/admin/order-detail.schema";
-import { filterQuery, hasActiveFilters, parseOrderFilters } from "~/domain/admin/order-filters";
+import { filterQuery, hasActiveFilters } from "~/domain/admin/order-filters";
+import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;

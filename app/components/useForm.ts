@@ -13,8 +13,9 @@ import { checkForm, type FormRules } from "~/domain/form-rules";
  * - Without JavaScript the server render shows the answer's errors and what was typed
  *   (`lastResult.initialValue`; a `hideFields` field, such as a password, comes back empty).
  * - A submit that breaks a rule is stopped, its messages shown and the first failing field
- *   focused; a button with `formNoValidate` posts without the check. An answer with errors
- *   focuses its first failing field too.
+ *   focused (every button is checked, `formNoValidate` ones too, as Conform did: the intake's
+ *   Save & Exit is held while a row is half typed). An answer with errors focuses its first
+ *   failing field too.
  * - Once a form has been sent or refused, typing in a field checks that field again
  *   (`shouldRevalidate: "onInput"`), so its message goes as soon as it is right.
  */
@@ -95,7 +96,7 @@ export function useForm({
       const element = event.currentTarget;
       const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | HTMLInputElement | null;
       validated.current = true;
-      if (!rules || submitter?.formNoValidate) return;
+      if (!rules) return;
       const found = checkForm(rules, formDataOf(element, submitter)) ?? {};
       setErrors(found);
       if (Object.keys(found).length) {

@@ -6,7 +6,9 @@
  *
  * A cursor is the last row's sort time (ms) and its _id: "1700000000000_<id>".
  * The id goes last and may hold anything but whitespace, so string ids
- * ("amount_mismatch:cs_…") and ObjectIds both fit. A cursor that does not parse
+ * ("amount_mismatch:cs_…") and ObjectIds both fit. A list walked in two parts (the
+ * orders list sorted by deadline) marks a cursor in its second part "2:1700000000000_<id>".
+ * A cursor that does not parse
  * is ignored (the first page), never an error. The query that uses it is
  * `keysetPage` in app/server/paging.server.ts; the links, `<Pager>` in
  * app/components/admin/Pager.tsx.
@@ -16,14 +18,21 @@ import { countOf } from "./words";
 /** The query parameter of a page's list; a page with two lists names the second one's itself. */
 export const PAGE_PARAM = "before";
 
-export type PageCursor = { at: Date; id: string };
+export type PageCursor = {
+  at: Date;
+  id: string;
+  /** Set in the second part of a list walked in two parts. */ part?: 2;
+};
 
 /** The latest instant a Date can hold (ECMA-262): a larger number is not a time. */
 const MAX_TIME_MS = 8.64e15;
-const CURSOR = /^(\d{1,16})_(\S{1,300})$/;
+
+/** Where the second part of a two-part list begins: after a row at the end of time, so every row of it comes next. */
+export const SECOND_PART_START: PageCursor = { at: new Date(MAX_TIME_MS), id: "~", part: 2 };
+const CURSOR = /^(2:)?(\d{1,16})_(\S{1,300})$/;
 
 export function encodeCursor(row: PageCursor): string {
-  return `${row.at.getTime()}_${row.id}`;
+  return `${row.part === 2 ? "2:" : ""}${row.at.getTime()}_${row.id}`;
 }
 
 /** The cursor in a query-string value, or null (first page) for anything that is not one. */
@@ -31,9 +40,9 @@ export function parseCursor(raw: string | null | undefined): PageCursor | null {
   if (!raw || raw.length > 320) return null;
   const match = CURSOR.exec(raw);
   if (!match) return null;
-  const ms = Number(match[1]);
+  const ms = Number(match[2]);
   if (ms > MAX_TIME_MS) return null;
-  return { at: new Date(ms), id: match[2] };
+  return match[1] ? { at: new Date(ms), id: match[3], part: 2 } : { at: new Date(ms), id: match[3] };
 }
 
 /** The cursor a page's URL carries under `param` (only its first value counts; `before[]=x` is simply absent). */

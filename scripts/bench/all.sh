@@ -17,7 +17,9 @@ if [[ ${#names[@]} -eq 0 ]]; then
 fi
 
 started=""
-if ! bash scripts/services.sh status test | grep -q "mongo: running"; then
+# Read whole, not piped to grep -q: under pipefail grep's early exit fails the pipe (SIGPIPE) and
+# the services test:env left running were taken as stopped, then stopped at the end.
+if [[ "$(bash scripts/services.sh status test)" != *"mongo: running"* ]]; then
   bash scripts/services.sh start test && started=1
 fi
 trap '[[ -n "$started" ]] && bash scripts/services.sh stop test' EXIT

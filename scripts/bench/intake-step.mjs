@@ -12,24 +12,12 @@
 // Targets at 10,000: no error answer, p99 <= 250 ms, throughput >= 0.8 of that at 1,000.
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import {
-  buyWebsite,
-  ensureBuild,
-  machine,
-  openDb,
-  openIntake,
-  post,
-  quantile,
-  say,
-  startApp,
-  startServices,
-  SMOKE,
-} from "./lib.mjs";
+import { intakeCustomer, knob, machine, post, quantile, say, SMOKE, startBench, STEP_ONE } from "./lib.mjs";
 
 // BENCH_SMOKE=1: 50 stored submissions, 2 connections, 1 s.
 const SIZES = SMOKE ? [50] : (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
-const SECONDS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10), 1), 120);
-const CONNECTIONS = SMOKE ? 2 : Math.min(Math.max(Number(process.env.BENCH_CONNECTIONS ?? 10), 1), 50);
+const SECONDS = knob("BENCH_SECONDS", 10, 1, 120, 1);
+const CONNECTIONS = knob("BENCH_CONNECTIONS", 10, 1, 50, 2);
 const TARGET = { p99: 250, ratio: 0.8 };
 const DATABASE = `bench_intake_${randomBytes(3).toString("hex")}`;
 
@@ -90,14 +78,7 @@ async function fillTo(db, count) {
   }
 }
 
-const fields = {
-  businessName: "Bench Plumbing",
-  contactEmail: "jo@bench.example",
-  contactPhone: "0400 000 000",
-  businessType: "trades",
-  businessDescription: "Plumbing for the Northern Rivers, benchmarked.",
-  intent: "next",
-};
+const fields = { ...STEP_ONE, intent: "next" };
 
 /** The app's CPU time so far (user + system), in ms, from Linux /proc. */
 function cpuMs(pid) {
@@ -139,18 +120,20 @@ async function run(app, cookies, seconds) {
   return { times, wrong, errors, elapsed, cpuPerPost: times.length ? cpu / times.length : NaN };
 }
 
-const services = startServices();
-const serviceEnv = process.env.BENCH_MONGODB_URI
-  ? { ...services.env, MONGODB_URI: `mongodb://${new URL(process.env.BENCH_MONGODB_URI).host}/x` }
-  : services.env;
-ensureBuild();
-const app = await startApp({ serviceEnv, database: DATABASE });
-const { client, db } = await openDb(serviceEnv, DATABASE);
+const bench = await startBench({
+  database: DATABASE,
+  drop: true,
+  serviceEnv: (env) =>
+    process.env.BENCH_MONGODB_URI
+      ? { ...env, MONGODB_URI: `mongodb://${new URL(process.env.BENCH_MONGODB_URI).host}/x` }
+      : env,
+});
+const { app, db } = bench;
 let failed = false;
 try {
   say(`buying ${CONNECTIONS} websites...`);
   const cookies = [];
-  for (let i = 0; i < CONNECTIONS; i++) cookies.push(await openIntake((await buyWebsite(app, serviceEnv, db)).link));
+  for (let i = 0; i < CONNECTIONS; i++) cookies.push((await intakeCustomer(bench)).cookie);
 
   console.log(
     `Intake step POST (step 1, Next), ${CONNECTIONS} connections for ${SECONDS} s per size | ${machine()} | database ${
@@ -198,9 +181,6 @@ try {
   failed = true;
   console.error(error);
 } finally {
-  await db.dropDatabase().catch(() => {});
-  await client.close();
-  await app.stop();
-  services.stop();
+  await bench.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -25,6 +25,15 @@ const HOST = "127.0.0.1";
  */
 export const SMOKE = process.env.BENCH_SMOKE === "1";
 
+/**
+ * A numeric knob from the environment (`name`, else `fallback`), held within [min, max]; under
+ * BENCH_SMOKE=1 it is `smoke` when one is given.
+ */
+export function knob(name, fallback, min, max, smoke) {
+  if (SMOKE && smoke !== undefined) return smoke;
+  return Math.min(Math.max(Number(process.env[name] ?? fallback), min), max);
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const say = (...parts) => console.error(`[${path.basename(process.argv[1], ".mjs")}]`, ...parts);
 
@@ -207,6 +216,51 @@ export async function startApp({
   };
 }
 
+/**
+ * What a benchmark starts with: the test services (started unless they run), a build, the app on
+ * its own `database` and, unless `withDb` is false, a direct connection to that database.
+ * `serviceEnv` may rewrite the services' variables (another database server, say); the other
+ * options go to startApp. `stop()` undoes what was started, in reverse, dropping the database
+ * first when `drop` is set; it is called already when the setup itself fails.
+ * @param {{ database: string, serviceEnv?: (env: Record<string, string>) => Record<string, string>, withDb?: boolean, drop?: boolean } & Record<string, unknown>} options
+ */
+export async function startBench({
+  database,
+  serviceEnv: pickEnv = (env) => env,
+  withDb = true,
+  drop = false,
+  ...appOptions
+}) {
+  const services = startServices();
+  const serviceEnv = pickEnv(services.env);
+  let app = null;
+  let conn = null;
+  const stop = async ({ graceMs } = {}) => {
+    if (conn && drop) await conn.db.dropDatabase().catch(() => {});
+    await conn?.close();
+    await app?.stop({ graceMs });
+    services.stop();
+  };
+  try {
+    ensureBuild();
+    app = await startApp({ serviceEnv, database, ...appOptions });
+    if (withDb) conn = await openDb(serviceEnv, database);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { serviceEnv, app, db: conn?.db, stop };
+}
+
+/** Step 1 of the intake as a customer fills it in (the field names of app/domain/intake/schemas.ts). */
+export const STEP_ONE = {
+  businessName: "Bench Plumbing",
+  contactEmail: "jo@bench.example",
+  contactPhone: "0400 000 000",
+  businessType: "trades",
+  businessDescription: "Plumbing for the Northern Rivers, day and night.",
+};
+
 /** A made-up visitor address (the app trusts one proxy in production, as behind a load balancer). */
 export const visitor = () =>
   `10.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}`;
@@ -295,6 +349,15 @@ export async function intakeLinkFromMail(serviceEnv, email) {
     await sleep(200);
   }
   throw new Error(`no intake e-mail reached ${email} in 20 s`);
+}
+
+/**
+ * A customer of the bench app who bought the website (buyWebsite) and opened the e-mailed intake
+ * link: the order's email, orderId and link, and the intake session `cookie`.
+ */
+export async function intakeCustomer({ app, serviceEnv, db }) {
+  const bought = await buyWebsite(app, serviceEnv, db);
+  return { ...bought, cookie: await openIntake(bought.link.replace(/^https?:\/\/[^/]+/, app.url)) };
 }
 
 /** Opens the e-mailed link as a browser would and returns the intake session cookie. */

@@ -6,36 +6,22 @@
 //   TEST_PORT_OFFSET=600 node scripts/bench/lighthouse.mjs
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import {
-  buyWebsite,
-  ensureBuild,
-  machine,
-  median,
-  openDb,
-  openIntake,
-  spread,
-  startApp,
-  startServices,
-  SMOKE,
-} from "./lib.mjs";
+import { intakeCustomer, knob, machine, median, SMOKE, spread, startBench } from "./lib.mjs";
 
 // BENCH_SMOKE=1: one run per page.
-const RUNS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 10);
+const RUNS = knob("BENCH_RUNS", 3, 1, 10, 1);
 const TARGET = 98;
 process.env.CHROME_PATH = "/usr/bin/chromium";
 
-const services = startServices();
-ensureBuild();
-const app = await startApp({ serviceEnv: services.env, database: "bench-lighthouse" });
-const { db, close } = await openDb(services.env, "bench-lighthouse");
+const bench = await startBench({ database: "bench-lighthouse" });
+const { app } = bench;
 const chrome = await chromeLauncher.launch({
   chromePath: "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
 });
 let missed = 0;
 try {
-  const { link } = await buyWebsite(app, services.env, db);
-  const cookie = await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url));
+  const { cookie } = await intakeCustomer(bench);
   const pages = [{ path: "/" }, { path: "/checkout" }, { path: "/intake-form/1", cookie }];
 
   console.log(
@@ -82,9 +68,7 @@ try {
   }
 } finally {
   await chrome.kill();
-  await close();
-  await app.stop();
-  services.stop();
+  await bench.stop();
 }
 // A smoke run proves the script works; its one run on a busy CI machine says nothing about the targets.
 if (missed && !SMOKE) process.exitCode = 1;

@@ -5,18 +5,7 @@
 // intake step). Prints one row per page and mode; exits 1 when a budget is missed.
 //   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs     (BENCH_SMOKE=1: the same; one load each)
 import { CRITICAL_BUDGET, JS_BUDGET, pageKind } from "../page-budgets.mjs";
-import {
-  buyWebsite,
-  ensureBuild,
-  launchChromium,
-  loadPage,
-  machine,
-  openDb,
-  openIntake,
-  say,
-  startApp,
-  startServices,
-} from "./lib.mjs";
+import { intakeCustomer, launchChromium, loadPage, machine, say, startBench } from "./lib.mjs";
 
 const PAGES = [
   "/",
@@ -30,15 +19,12 @@ const PAGES = [
   "/auth",
 ];
 
-const services = startServices();
-ensureBuild();
-const app = await startApp({ serviceEnv: services.env, database: "bench-weight" });
-const { db, close } = await openDb(services.env, "bench-weight");
+const bench = await startBench({ database: "bench-weight" });
+const { app } = bench;
 const browser = await launchChromium();
 let missed = 0;
 try {
-  const { link } = await buyWebsite(app, services.env, db);
-  const cookie = await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url));
+  const { cookie } = await intakeCustomer(bench);
   const targets = [...PAGES.map((path) => ({ path })), { path: "/intake-form/1", cookie }];
 
   console.log(`Page weight (KB, compressed as sent) | ${machine()}`);
@@ -58,9 +44,7 @@ try {
   }
 } finally {
   await browser.close();
-  await close();
-  await app.stop();
-  services.stop();
+  await bench.stop();
 }
 if (missed) {
   say(`${missed} page load(s) over budget`);

@@ -7,11 +7,11 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { ensureBuild, machine, ROOT, SMOKE, startApp, startServices } from "./lib.mjs";
+import { knob, machine, ROOT, startBench } from "./lib.mjs";
 
 const PAGE = process.argv[2] ?? "/";
 // BENCH_SMOKE=1: 1 s of load.
-const SECONDS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 15), 1), 120);
+const SECONDS = knob("BENCH_SECONDS", 15, 1, 120, 1);
 const dir = path.join(ROOT, "data/bench/profile");
 
 /** Which part of the stack a sampled function belongs to. */
@@ -26,15 +26,14 @@ function area(frame) {
   return url.replace(/^file:\/\//, "");
 }
 
-const services = startServices();
-ensureBuild();
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const app = await startApp({
-  serviceEnv: services.env,
+const bench = await startBench({
   database: "bench-profile",
+  withDb: false,
   nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
 });
+const { app } = bench;
 let result;
 try {
   result = await autocannon({
@@ -46,8 +45,7 @@ try {
 } finally {
   // Node writes the profile as the process exits: on a loaded machine that takes more than the
   // usual 5 s grace, and a SIGKILL before it ends leaves no file.
-  await app.stop({ graceMs: 120_000 });
-  services.stop();
+  await bench.stop({ graceMs: 120_000 });
 }
 const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error(`no profile written in ${dir} (see ${app.logFile})`);

@@ -8,33 +8,26 @@
 // Muster LCP <= 1.0 s.
 //   TEST_PORT_OFFSET=600 node scripts/bench/slow-links.mjs
 import {
-  buyWebsite,
-  ensureBuild,
+  intakeCustomer,
+  knob,
   launchChromium,
   loadPage,
   machine,
   median,
-  openDb,
-  openIntake,
   PROFILES,
   spread,
-  startApp,
-  startServices,
-  SMOKE,
+  startBench,
 } from "./lib.mjs";
 
 // BENCH_SMOKE=1: one load per page, profile and mode.
-const RUNS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 3), 1), 20);
+const RUNS = knob("BENCH_RUNS", 3, 1, 20, 1);
 const LCP_TARGET_MS = 1_000;
 
-const services = startServices();
-ensureBuild();
-const app = await startApp({ serviceEnv: services.env, database: "bench-slow" });
-const { db, close } = await openDb(services.env, "bench-slow");
+const bench = await startBench({ database: "bench-slow" });
+const { app } = bench;
 const browser = await launchChromium();
 try {
-  const { link } = await buyWebsite(app, services.env, db);
-  const cookie = await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url));
+  const { cookie } = await intakeCustomer(bench);
   const pages = [{ path: "/" }, { path: "/checkout" }, { path: "/intake-form/1", cookie }];
 
   console.log(`Slow links, 4x CPU, cold cache, ${RUNS} loads each; ms as median (min-max) | ${machine()}`);
@@ -62,7 +55,5 @@ try {
   }
 } finally {
   await browser.close();
-  await close();
-  await app.stop();
-  services.stop();
+  await bench.stop();
 }

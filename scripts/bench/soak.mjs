@@ -7,24 +7,22 @@
 // The mix: 60% page views, 10% contact messages, 10% checkouts (Stripe's API
 // mock), 20% intake steps (half views, half saves) by 5 paying customers.
 import {
-  buyWebsite,
-  ensureBuild,
+  intakeCustomer,
+  knob,
   machine,
   median,
-  openDb,
-  openIntake,
   post,
   quantile,
   say,
   sleep,
-  startApp,
-  startServices,
   SMOKE,
+  startBench,
+  STEP_ONE,
 } from "./lib.mjs";
 
 // BENCH_SMOKE=1: 5 requests a second for one step of 10 s (a step is otherwise a minute).
-const RPS = SMOKE ? 5 : Math.min(Math.max(Number(process.env.SOAK_RPS ?? 50), 1), 200);
-const MINUTES = SMOKE ? 1 : Math.min(Math.max(Number(process.env.SOAK_MINUTES ?? 10), 1), 60);
+const RPS = knob("SOAK_RPS", 50, 1, 200, 5);
+const MINUTES = knob("SOAK_MINUTES", 10, 1, 60, 1);
 const STEP_SECONDS = SMOKE ? 10 : 60;
 const MAX_IN_FLIGHT = 500;
 const PAGES = [
@@ -39,27 +37,13 @@ const PAGES = [
   "/privacy",
   "/terms",
 ];
-/** Step 1 of the intake, as a customer fills it in (the field names of app/domain/intake/schemas.ts). */
-const STEP_ONE = {
-  businessName: "Soak Test Plumbing",
-  contactEmail: "jo@example.test",
-  contactPhone: "0400 000 000",
-  businessType: "trades",
-  businessDescription: "Plumbing for the Northern Rivers, day and night.",
-};
-
-const services = startServices();
-ensureBuild();
-const app = await startApp({ serviceEnv: services.env, database: "bench-soak" });
-const { db, close } = await openDb(services.env, "bench-soak");
+const bench = await startBench({ database: "bench-soak" });
+const { app } = bench;
 let exitCode = 0;
 try {
-  await db.dropDatabase();
+  await bench.db.dropDatabase();
   const cookies = [];
-  for (let i = 0; i < 5; i++) {
-    const { link } = await buyWebsite(app, services.env, db);
-    cookies.push(await openIntake(link.replace(/^https?:\/\/[^/]+/, app.url)));
-  }
+  for (let i = 0; i < 5; i++) cookies.push((await intakeCustomer(bench)).cookie);
   const pick = (items) => items[Math.floor(Math.random() * items.length)];
   let seq = 0;
   /** One request of the mix: its promise resolves to the status, and which statuses are right. */
@@ -160,9 +144,7 @@ try {
   for (const [problem, count] of all.problems) console.log(`  ${count} x ${problem}`);
   if (all.errors) exitCode = 1;
 } finally {
-  await close();
-  await app.stop();
-  services.stop();
+  await bench.stop();
 }
 if (exitCode) say("errors during the soak; see data/bench/app-*.log");
 process.exitCode = exitCode;

@@ -9,11 +9,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { APP_PORT, ensureBuild, machine, median, ROOT, say, SMOKE, spread, startApp, startServices } from "./lib.mjs";
+import { APP_PORT, knob, machine, median, ROOT, say, spread, startApp, startBench } from "./lib.mjs";
 
 // BENCH_SMOKE=1: one round of 1 s.
-const ROUNDS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_ROUNDS ?? 5), 1), 20);
-const SECONDS = SMOKE ? 1 : Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5), 1), 60);
+const ROUNDS = knob("BENCH_ROUNDS", 5, 1, 20, 1);
+const SECONDS = knob("BENCH_SECONDS", 5, 1, 60, 1);
 const TARGET = 0.9;
 
 /** The baseline: the smallest Remix app, with the same config flags and server stack as ours. */
@@ -106,12 +106,11 @@ function run(url) {
   return autocannon({ url, connections: 10, duration: SECONDS, headers: { "accept-encoding": "gzip" } });
 }
 
-const services = startServices();
-ensureBuild();
-const bareDir = buildBare();
-const home = await startApp({ serviceEnv: services.env, database: "bench-throughput" });
-const bare = await startApp({ serviceEnv: services.env, port: APP_PORT + 1, entry: "server.mjs", cwd: bareDir });
+const bench = await startBench({ database: "bench-throughput", withDb: false });
+const home = bench.app;
+let bare = null;
 try {
+  bare = await startApp({ serviceEnv: bench.serviceEnv, port: APP_PORT + 1, entry: "server.mjs", cwd: buildBare() });
   say("warming up both...");
   await run(`${home.url}/`);
   await run(`${home.url}/services`);
@@ -145,7 +144,6 @@ try {
     console.log(`  ratio ${name}/bare per round: ${spread(ratio(name), 2)}; target >= ${TARGET}: ${verdict}`);
   }
 } finally {
-  await home.stop();
-  await bare.stop();
-  services.stop();
+  await bare?.stop();
+  await bench.stop();
 }

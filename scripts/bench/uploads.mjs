@@ -10,26 +10,13 @@
 // Targets: peak RSS under 512 MB, RSS back within 50 MB of the start, sign-in p95 within 2x idle.
 import { randomBytes, scryptSync } from "node:crypto";
 import { request } from "node:http";
-import {
-  buyWebsite,
-  ensureBuild,
-  machine,
-  openDb,
-  openIntake,
-  post,
-  quantile,
-  say,
-  sleep,
-  startApp,
-  startServices,
-  visitor,
-} from "./lib.mjs";
+import { intakeCustomer, knob, machine, post, quantile, say, sleep, startBench, STEP_ONE, visitor } from "./lib.mjs";
 import { worstImages } from "./worst-images.mjs";
 
 // BENCH_SMOKE=1 (npm run bench:smoke) is --small: 2 images of 1 MP per format, about 10 s in all.
 const SMALL = process.argv.includes("--small") || process.env.BENCH_SMOKE === "1";
-const IMAGES = Math.min(Math.max(Number(process.env.BENCH_IMAGES ?? (SMALL ? 2 : 12)), 1), 12);
-const MEGAPIXELS = Math.min(Math.max(Number(process.env.BENCH_MEGAPIXELS ?? (SMALL ? 1 : 49.9)), 0.1), 50);
+const IMAGES = knob("BENCH_IMAGES", SMALL ? 2 : 12, 1, 12);
+const MEGAPIXELS = knob("BENCH_MEGAPIXELS", SMALL ? 1 : 49.9, 0.1, 50);
 const IDLE_SIGN_INS = SMALL ? 5 : 40;
 const FORMATS = ["png", "jpeg", "webp", "gif"];
 const TARGET = { peakMb: 512, backWithinMb: 50, signInRatio: 2 };
@@ -56,24 +43,12 @@ async function signIn(app) {
 }
 
 /** A paid order whose intake is open at step 4, and the customer's intake session cookie. */
-async function customerAtStep4(app, serviceEnv, db) {
-  const { orderId, link } = await buyWebsite(app, serviceEnv, db);
-  const cookie = await openIntake(link);
-  const step1 = await post(
-    `${app.url}/intake-form/1`,
-    {
-      businessName: "Bench Plumbing",
-      contactEmail: "owner@bench.example",
-      contactPhone: "0400 000 000",
-      businessType: "trades",
-      businessDescription: "Plumbing for the Northern Rivers.",
-      intent: "next",
-    },
-    { cookie },
-  );
+async function customerAtStep4(bench) {
+  const { orderId, cookie } = await intakeCustomer(bench);
+  const step1 = await post(`${bench.app.url}/intake-form/1`, { ...STEP_ONE, intent: "next" }, { cookie });
   if (step1.status !== 303) throw new Error(`step 1 answered ${step1.status}`);
   // Steps 2 and 3 are not what is measured: the order may jump to step 4.
-  await db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
+  await bench.db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
   return cookie;
 }
 
@@ -116,10 +91,8 @@ async function main() {
   const made = performance.now();
   const images = await worstImages(MEGAPIXELS);
   const madeSeconds = (performance.now() - made) / 1000;
-  const { env: serviceEnv, stop: stopServices } = startServices();
-  ensureBuild();
-  const app = await startApp({ serviceEnv, database: DATABASE });
-  const { db, close } = await openDb(serviceEnv, DATABASE);
+  const bench = await startBench({ database: DATABASE });
+  const { app, db } = bench;
   try {
     const hash = passwordHash();
     const now = new Date();
@@ -135,7 +108,7 @@ async function main() {
       })),
     );
     const customers = [];
-    for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(app, serviceEnv, db));
+    for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(bench));
 
     for (let i = 0; i < 3; i++) await signIn(app); // warm up
     const idle = [];
@@ -199,9 +172,7 @@ async function main() {
     ];
     for (const [what, ok] of checks) console.log(`${ok ? "meets" : "MISSES"}: ${what}`);
   } finally {
-    await close();
-    await app.stop();
-    stopServices();
+    await bench.stop();
   }
 }
 

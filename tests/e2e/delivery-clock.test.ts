@@ -28,6 +28,8 @@ describe.each(JS_MODES)("the delivery clock with %s", (_mode, javaScriptEnabled)
       const overdue = await clocked(prefix, 27);
       const soon = await clocked(prefix, 20);
       const later = await clocked(prefix, 1);
+      // Paid, its intake not yet submitted: no deadline, but still an order the admin must see under every sort.
+      const idle = await paidOrder(`${prefix}-idle@example.test`);
       const { cookie } = await signedInUser({ admin: true });
       const page = await browser.newPage({ javaScriptEnabled, width, cookie });
       await page.goto("/admin");
@@ -57,8 +59,11 @@ describe.each(JS_MODES)("the delivery clock with %s", (_mode, javaScriptEnabled)
       await page.getByRole("button", { name: "Apply Filters" }).click();
       await page.waitForURL(/sort=deadline/);
       const titles = await page.getByText(/^Order #/).allTextContents();
-      const order = [overdue, soon, later].map((o) => titles.findIndex((t) => t.includes(o.shortId)));
+      const order = [overdue, soon, later, { shortId: idle.orderId.slice(0, 8) }].map((o) =>
+        titles.findIndex((t) => t.includes(o.shortId)),
+      );
       expect(order.every((i) => i >= 0)).toBe(true);
+      await page.getByText("Select all (4 orders)").waitFor();
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       await screenshot(page, `clock-admin-list-${label}`);
     });

@@ -34,9 +34,17 @@ it(
   { timeout: 150_000 },
   async () => {
     // A failure (a time-out included) prints what the app logged, so a rare one can be read from one run.
-    onTestFailed(() =>
-      console.log(`the app's last log lines:\n${(app?.output() ?? "").split("\n").slice(-60).join("\n")}`),
-    );
+    onTestFailed(() => {
+      const lines = (app?.output() ?? "").split("\n");
+      // What went wrong is in the lines that are not plain requests; the last ones show the recovery.
+      console.log(
+        `the app's warnings and errors:\n${lines
+          .filter((l) => !/"level":"info"/.test(l))
+          .slice(0, 80)
+          .join("\n")}`,
+      );
+      console.log(`the app's last log lines:\n${lines.slice(-30).join("\n")}`);
+    });
     dir = await mkdtemp(path.join(tmpdir(), "ferret-restart-"));
     await startDb();
     const uri = `mongodb://127.0.0.1:${dbPort}/fault`;
@@ -109,7 +117,9 @@ it(
     );
     // Every answer is a success or a 503 that says what happened; none is a 500, a dropped connection or a stack.
     for (const a of answers) {
-      expect([200, 302, 303, 503], `${a.kind} answered ${a.status} at ${a.at} ms`).toContain(a.status);
+      expect([200, 302, 303, 503], `${a.kind} answered ${a.status} at ${a.at} ms: ${a.body.slice(0, 300)}`).toContain(
+        a.status,
+      );
       expect(a.body).not.toMatch(STACK);
       if (a.status === 503)
         expect(a.body).toContain(a.kind === "page" ? "503 Service Unavailable" : CONTACT_MESSAGES.failed);
@@ -149,4 +159,18 @@ it("tells an unreachable database (first connection or later) from other errors,
   expect(isDatabaseUnavailable(new Error("Nothing to submit"))).toBe(false);
   expect(isDatabaseUnavailable(Object.assign(new Error("E11000 duplicate key"), { code: 11000 }))).toBe(false);
   expect(isDatabaseUnavailable("a string")).toBe(false);
+  // A server that answers only to say it is going away (FerretDB's stop, MongoDB's shutdown).
+  const serverError = (message: string, code: number) =>
+    Object.assign(new Error(message), { name: "MongoServerError", code });
+  expect(isDatabaseUnavailable(serverError("context canceled", 1))).toBe(true);
+  expect(isDatabaseUnavailable(serverError("sql: database is closed", 1))).toBe(true);
+  expect(isDatabaseUnavailable(serverError("interrupted at shutdown", 11600))).toBe(true);
+  expect(isDatabaseUnavailable(serverError("unknown operator: $foo", 2))).toBe(false);
+  expect(isDatabaseUnavailable(serverError("some internal error", 1))).toBe(false);
+  expect(isDatabaseUnavailable(Object.assign(new Error("Server is closed"), { name: "MongoServerClosedError" }))).toBe(
+    true,
+  );
+  expect(
+    isDatabaseUnavailable(Object.assign(serverError("not primary", 2), { errorLabels: ["RetryableWriteError"] })),
+  ).toBe(true);
 });

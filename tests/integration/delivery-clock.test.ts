@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { alertKey } from "~/domain/delivery-clock";
+import { compareByDeadline } from "~/domain/admin/order-filters";
 import { parseCursor, type PageCursor } from "~/domain/paging";
 import * as detail from "~/routes/admin.orders.$orderId";
 import * as restart from "~/routes/admin.orders.$orderId_.restart-clock";
@@ -249,22 +250,60 @@ describe("the admin list's delivery filters and sort", () => {
     expect(await ids({ clock: "due-soon" })).toEqual([made["due-soon"]]);
     expect((await ids({ clock: "overdue" })).sort()).toEqual([made.overdue, made["overdue-more"]].sort());
     expect(await ids({ sort: "deadline" })).toEqual([made["overdue-more"], made.overdue, made["due-soon"], made.later]);
-    // Keyset pages of 1 walk the same order.
-    const walked: string[] = [];
-    let cursor: PageCursor | null = null;
-    do {
-      const { page } = await listOrders({ sort: "deadline" } as never, { now, pageSize: 1, cursor });
-      walked.push(...page.rows.map((r) => r.id));
-      cursor = page.next ? parseCursor(page.next) : null;
-    } while (cursor);
-    expect(walked.filter((id) => Object.values(made).includes(id))).toEqual([
-      made["overdue-more"],
-      made.overdue,
-      made["due-soon"],
-      made.later,
-    ]);
     const rows = (await listOrders({ sort: "deadline" } as never, { now, pageSize: 100 })).page.rows;
     expect(rows.find((r) => r.id === made["due-soon"])!.clock).toBe("4 h left");
     expect(rows.find((r) => r.id === made.overdue)!.clock).toBe("Overdue by 2 h");
+  });
+});
+
+describe("the admin list sorted by deadline", () => {
+  it("keeps every order (paid without a clock, pending, delivered, refunded) after those with a deadline, on every page size", async () => {
+    const now = new Date();
+    const prefix = `dsort-${randomUUID().slice(0, 8)}`;
+    const email = (name: string) => `${prefix}-${name}@example.test`;
+    const running = async (name: string, hoursAgo: number) => {
+      const c = await paidOrderWithSession(email(name));
+      await startClock(c.orderId, new Date(now.getTime() - hoursAgo * H));
+      return c.orderId;
+    };
+    const made = {
+      overdue: await running("overdue", 30),
+      soon: await running("soon", 20),
+      later: await running("later", 2),
+      paid: (await paidOrderWithSession(email("paid"))).orderId,
+      pending: (await Order.create({ email: email("pending"), amount_total: 30_000 }))._id,
+      delivered: await running("delivered", 5),
+      refunded: await running("refunded", 3),
+    };
+    await Order.updateOne({ _id: made.delivered }, { $set: { draft_delivered_at: now } });
+    await Order.updateOne({ _id: made.refunded }, { $set: { refunded_at: now, status: "refunded" } });
+
+    const mine = (await Order.find({ _id: mongoose.trusted({ $in: Object.values(made) }) }).lean()).map((o) => ({
+      _id: o._id,
+      created_at: o.created_at as Date,
+      clock_deadline: o.clock_deadline,
+      draft_delivered_at: o.draft_delivered_at,
+      refunded_at: o.refunded_at,
+    }));
+    const expected = mine.sort(compareByDeadline).map((o) => o._id);
+    expect(expected.slice(0, 3)).toEqual([made.overdue, made.soon, made.later]);
+    expect(expected).toHaveLength(7);
+
+    const filters = { q: prefix, sort: "deadline" } as const;
+    const unsorted = await listOrders({ q: prefix }, { now, pageSize: 100 });
+    expect(unsorted.page.rows).toHaveLength(7);
+    for (const pageSize of [1, 2, 3, 4, 7, 100]) {
+      const walked: string[] = [];
+      let cursor: PageCursor | null = null;
+      let pages = 0;
+      do {
+        const { page, total } = await listOrders(filters, { now, pageSize, cursor });
+        expect(total).toBe(7);
+        walked.push(...page.rows.map((r) => r.id));
+        cursor = page.next ? parseCursor(page.next) : null;
+        pages++;
+      } while (cursor && pages < 20);
+      expect(walked, `pages of ${pageSize}`).toEqual(expected);
+    }
   });
 });

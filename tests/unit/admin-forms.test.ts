@@ -7,8 +7,15 @@ import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import { storedFields } from "~/domain/intake/data";
 import { stepSchema } from "~/domain/intake/schemas";
 import { DraftUrlSchema } from "~/domain/admin/order-detail.schema";
-import { filterQuery, hasActiveFilters } from "~/domain/admin/order-filters";
+import {
+  compareByDeadline,
+  deadlinePart,
+  filterQuery,
+  hasActiveFilters,
+  type DeadlineFacts,
+} from "~/domain/admin/order-filters";
 import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
+import { encodeCursor, parseCursor, SECOND_PART_START } from "~/domain/paging";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;
@@ -186,5 +193,58 @@ describe("the orders list's filters", () => {
     // The form is keyed by this string, so with JavaScript a reset remounts every field empty.
     expect(filterQuery(reset)).toBe("");
     expect(filterQuery(applied)).not.toBe(filterQuery(reset));
+  });
+});
+
+describe("the deadline sort", () => {
+  const at = (h: number) => new Date(Date.UTC(2026, 10, 24, h));
+  const orders: DeadlineFacts[] = [
+    { _id: "a-not-started", created_at: at(9) },
+    { _id: "b-due-later", created_at: at(1), clock_deadline: at(30) },
+    { _id: "c-delivered", created_at: at(8), clock_deadline: at(20), draft_delivered_at: at(10) },
+    { _id: "d-overdue", created_at: at(2), clock_deadline: at(5) },
+    { _id: "e-refunded", created_at: at(7), clock_deadline: at(6), refunded_at: at(7) },
+    { _id: "f-pending", created_at: at(10), clock_deadline: null },
+    { _id: "g-due-soon", created_at: at(3), clock_deadline: at(12) },
+  ];
+
+  it("keeps every order, deadlines still to meet first (soonest first), then the rest newest first", () => {
+    const sorted = [...orders].sort(compareByDeadline).map((o) => o._id);
+    expect(sorted).toHaveLength(orders.length);
+    expect(sorted).toEqual([
+      "d-overdue",
+      "g-due-soon",
+      "b-due-later",
+      "f-pending",
+      "a-not-started",
+      "c-delivered",
+      "e-refunded",
+    ]);
+  });
+
+  it("puts an order with no running clock in the second part, whatever its status", () => {
+    expect(deadlinePart({ clock_deadline: at(5) })).toBe(1);
+    expect(deadlinePart({})).toBe(2);
+    expect(deadlinePart({ clock_deadline: at(5), draft_delivered_at: at(4) })).toBe(2);
+    expect(deadlinePart({ clock_deadline: at(5), refunded_at: at(4) })).toBe(2);
+  });
+
+  it("ties are broken by id, the same way in both parts as their keyset pages", () => {
+    const twins: DeadlineFacts[] = [
+      { _id: "y", created_at: at(1), clock_deadline: at(5) },
+      { _id: "x", created_at: at(1), clock_deadline: at(5) },
+      { _id: "q", created_at: at(1) },
+      { _id: "p", created_at: at(1) },
+    ];
+    expect([...twins].sort(compareByDeadline).map((o) => o._id)).toEqual(["x", "y", "q", "p"]);
+  });
+
+  it("marks a cursor in the second part, and reads it back", () => {
+    const cursor = { at: at(3), id: "some-id", part: 2 as const };
+    expect(encodeCursor(cursor)).toBe(`2:${at(3).getTime()}_some-id`);
+    expect(parseCursor(encodeCursor(cursor))).toEqual(cursor);
+    expect(parseCursor(encodeCursor({ at: at(3), id: "some-id" }))).toEqual({ at: at(3), id: "some-id" });
+    expect(parseCursor(encodeCursor(SECOND_PART_START))).toEqual(SECOND_PART_START);
+    expect(parseCursor("3:123_x")).toBeNull();
   });
 });

@@ -18,10 +18,38 @@ export const CLOCK_FILTER_LABELS: Record<ClockFilter, string> = {
   "due-soon": `Due within ${DUE_SOON_HOURS} hours`,
   overdue: "Overdue",
 };
-/** Newest first (the default), or by deadline, soonest first (orders whose clock runs). */
+/** Newest first (the default), or by deadline, soonest first (see `compareByDeadline`). */
 export const ORDER_SORTS = ["deadline"] as const;
 
 export type { OrderFilters };
+
+/** What the deadline sort reads of an order: its delivery clock's facts. */
+export type DeadlineFacts = {
+  _id: string;
+  created_at: Date;
+  clock_deadline?: Date | null;
+  draft_delivered_at?: Date | null;
+  refunded_at?: Date | null;
+};
+
+/**
+ * The deadline sort lists every order, in two parts. First the orders with a deadline
+ * still to meet (the clock runs: a deadline, no draft delivered, not refunded), soonest
+ * first, so overdue ones lead; then every other order (clock not started, draft
+ * delivered, refunded), newest first, as the default list. Part 1 or 2 of an order.
+ */
+export function deadlinePart(o: Omit<DeadlineFacts, "_id" | "created_at">): 1 | 2 {
+  return o.clock_deadline && !o.draft_delivered_at && !o.refunded_at ? 1 : 2;
+}
+
+/** The deadline sort's order, ties broken by id as the keyset pages break them (app/server/admin/orders.server.ts). */
+export function compareByDeadline(a: DeadlineFacts, b: DeadlineFacts): number {
+  const [pa, pb] = [deadlinePart(a), deadlinePart(b)];
+  if (pa !== pb) return pa - pb;
+  const byId = a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+  if (pa === 1) return a.clock_deadline!.getTime() - b.clock_deadline!.getTime() || byId;
+  return b.created_at.getTime() - a.created_at.getTime() || -byId;
+}
 
 export function hasActiveFilters(f: OrderFilters): boolean {
   return Boolean(f.q || f.status || f.date || f.clock || f.sort);

@@ -7,7 +7,7 @@ import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
-import type { PageCursor } from "~/domain/paging";
+import { encodeCursor, SECOND_PART_START, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
 import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
@@ -15,6 +15,18 @@ import { recordAdminActions, type Actor } from "./audit.server";
 import { setRevisionRound } from "./revisions.server";
 
 const trusted = mongoose.trusted;
+
+/** deadlinePart 1 as a query: the clock runs (a deadline, no draft delivered, not refunded)... */
+const CLOCK_RUNS = { draft_delivered_at: null, refunded_at: null, clock_deadline: trusted({ $ne: null }) };
+/** ...and part 2, every other order. */
+const CLOCK_IDLE = {
+  $or: [
+    { clock_deadline: null },
+    { draft_delivered_at: trusted({ $ne: null }) },
+    { refunded_at: trusted({ $ne: null }) },
+  ],
+};
+const both = (a: Record<string, unknown>, b: Record<string, unknown>) => (Object.keys(a).length ? { $and: [a, b] } : b);
 
 /**
  * The orders page's queries (ARCHITECTURE.md rule 7): equality and ranges on
@@ -25,15 +37,14 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
   const and: Record<string, unknown>[] = [];
   if (f.status) and.push({ status: f.status });
   if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
-  // The delivery clock: only orders whose clock runs (started, undelivered, not refunded) have a deadline to sort or filter by.
-  if (f.clock || f.sort === "deadline") {
+  // The delivery clock's filters: only orders whose clock runs (started, undelivered, not refunded).
+  // Sorting by deadline filters nothing (listOrders walks every order in deadlinePart's two parts).
+  if (f.clock) {
     const deadline =
       f.clock === "overdue"
         ? { $ne: null, $lt: now }
-        : f.clock === "due-soon"
-          ? { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) }
-          : { $ne: null };
-    and.push({ draft_delivered_at: null, refunded_at: null, clock_deadline: trusted(deadline) });
+        : { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) };
+    and.push({ ...CLOCK_RUNS, clock_deadline: trusted(deadline) });
   }
   if (f.q) {
     const { emailPrefix, idPrefix } = searchTerm(f.q);
@@ -45,7 +56,8 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
 }
 
 const NEWEST_FIRST = newestFirst("created_at");
-const ROW_FIELDS = {
+/** The fields a row of the list reads (scripts/bench/admin-orders.ts runs the same queries bare). */
+export const ROW_FIELDS = {
   email: 1,
   user_id: 1,
   status: 1,
@@ -133,24 +145,61 @@ export async function listOrders(
   const now = options.now ?? new Date();
   const filter = ordersFilter(f, now);
   const filtered = Object.keys(filter).length > 0;
-  const byDeadline = f.sort === "deadline";
+  const pageSize = options.pageSize ?? PAGE_SIZE;
+  const cursor = options.cursor ?? null;
   const [page, total, any] = await Promise.all([
-    keysetPage<OrderRowDoc>(Order, {
-      filter,
-      field: byDeadline ? "clock_deadline" : "created_at",
-      direction: byDeadline ? "asc" : "desc",
-      cursor: options.cursor ?? null,
-      pageSize: options.pageSize ?? PAGE_SIZE,
-      projection: ROW_FIELDS,
-    }),
+    f.sort === "deadline"
+      ? deadlinePage(filter, cursor, pageSize)
+      : keysetPage<OrderRowDoc>(Order, { filter, field: "created_at", cursor, pageSize, projection: ROW_FIELDS }),
     filtered || options.countUnfiltered !== false ? Order.countDocuments(filter) : Promise.resolve(null),
     filtered ? Order.exists({}) : Promise.resolve(true),
   ]);
   return { page: { ...page, rows: page.rows.map((r) => toRow(r, now)) }, total, anyOrders: Boolean(any) };
 }
 
+/**
+ * One page of the deadline sort (compareByDeadline): the orders whose clock runs, soonest
+ * deadline first, then every other order, newest first. A page that ends part 1 is filled
+ * from part 2; a cursor in part 2 is marked (`part: 2`), so every order is reached once.
+ */
+async function deadlinePage(filter: Record<string, unknown>, cursor: PageCursor | null, pageSize: number) {
+  const rows: OrderRowDoc[] = [];
+  if (cursor?.part !== 2) {
+    const running = await keysetPage<OrderRowDoc>(Order, {
+      filter: both(filter, CLOCK_RUNS),
+      field: "clock_deadline",
+      direction: "asc",
+      cursor,
+      pageSize,
+      projection: ROW_FIELDS,
+    });
+    if (running.next) return running;
+    rows.push(...running.rows);
+  }
+  const room = pageSize - rows.length;
+  const idleFilter = both(filter, CLOCK_IDLE);
+  if (room === 0) {
+    const more = await Order.exists(idleFilter);
+    return { rows, next: more ? encodeCursor(SECOND_PART_START) : null, first: !cursor, pageSize };
+  }
+  const idle = await keysetPage<OrderRowDoc>(Order, {
+    filter: idleFilter,
+    field: "created_at",
+    cursor: cursor?.part === 2 ? cursor : null,
+    pageSize: room,
+    projection: ROW_FIELDS,
+  });
+  const last = idle.rows.at(-1);
+  return {
+    rows: [...rows, ...idle.rows],
+    next: idle.next && last ? encodeCursor({ at: last.created_at as Date, id: last._id, part: 2 }) : null,
+    first: !cursor,
+    pageSize,
+  };
+}
+
 /** The fields the figures read of each order. */
-const FIGURE_FIELDS = {
+export const FIGURE_FIELDS = {
   _id: 0,
   status: 1,
   amount_paid: 1,

@@ -1,4 +1,3 @@
-import * as z from "./zod";
 import { intakeProgress } from "./intake/data";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";
@@ -138,9 +137,6 @@ export type PromptView =
   | { state: "opted-out" }
   | { state: "ready"; completeness: number; tone: CompletenessTone; warnings: string[] };
 
-export const AI_OPT_OUT_MESSAGE =
-  "The customer opted out of AI processing, so no AI prompt is built for this order. Build the site from the brief by hand.";
-
 /** What the AI Prompt tab can show for a submission, before any prompt is generated. */
 export function promptView(submission: Record<string, unknown> | null): PromptView {
   if (!submission || submission.status !== "submitted") return { state: "no-submission" };
@@ -154,21 +150,6 @@ export function promptFor(submission: Record<string, unknown> | null): string | 
   if (promptView(submission).state !== "ready" || !submission) return null;
   return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url) });
 }
-
-export const REVISION_NOTES_MAX = 5000;
-export const REVISION_PROMPT_MESSAGES = {
-  notesRequired: "Please enter revision notes before generating prompt",
-} as const;
-
-export const RevisionPromptSchema = z.object({
-  notes: z
-    .string({ error: REVISION_PROMPT_MESSAGES.notesRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, REVISION_PROMPT_MESSAGES.notesRequired),
-      z.maxLength(REVISION_NOTES_MAX, `Notes must be at most ${REVISION_NOTES_MAX} characters`),
-    ),
-});
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */
 export function buildRevisionPrompt(input: {

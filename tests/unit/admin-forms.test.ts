@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { couponBadge } from "~/domain/pricing";
-import { couponFormDefaults, CouponFormSchema, couponRecord } from "~/domain/admin/coupons";
-import { EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { couponFormDefaults, couponRecord } from "~/domain/admin/coupons";
+import { CouponFormSchema } from "~/domain/admin/coupons.schema";
+import { editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import { storedFields } from "~/domain/intake/data";
 import { stepSchema } from "~/domain/intake/schemas";
 import { DraftUrlSchema } from "~/domain/admin/order-detail.schema";
@@ -10,9 +12,9 @@ import {
   deadlinePart,
   filterQuery,
   hasActiveFilters,
-  parseOrderFilters,
   type DeadlineFacts,
 } from "~/domain/admin/order-filters";
+import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { encodeCursor, parseCursor, SECOND_PART_START } from "~/domain/paging";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>

@@ -1,5 +1,3 @@
-import * as z from "../zod";
-
 /**
  * The admin's Edit Data tab: every intake field a person typed or chose, by its
  * stored name. Upload keys and URLs, consent and the submission's own state are
@@ -88,39 +86,6 @@ export const EDIT_MESSAGES = {
   tooMany: (label: string) => `${label} can hold at most ${LIST_MAX_ITEMS} items, so this change was ignored`,
   noSubmission: "Customer hasn't completed the intake form yet",
 } as const;
-
-const optionalText = (f: EditField, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null),
-    z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))),
-  );
-
-/** A JSON field's text as posted: bounded here; whether it parses is `readJsonEdit`'s question. */
-const jsonText = (f: EditField) =>
-  z.preprocess(
-    (v) => (typeof v === "string" ? v : ""),
-    z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX))),
-  );
-
-function fieldSchema(f: EditField) {
-  switch (f.kind) {
-    case "text":
-      return optionalText(f, TEXT_MAX);
-    case "textarea":
-      return optionalText(f, TEXTAREA_MAX);
-    case "flag":
-      return z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : null), z.nullable(z.boolean()));
-    case "list":
-    case "object":
-      return jsonText(f);
-  }
-}
-
-/**
- * One schema for the whole tab. Text and flags are checked here (a text over its bound refuses the
- * save); JSON fields arrive as their text, and `readEdit` decides which of them are stored.
- */
-export const EditDataSchema = z.object(Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, fieldSchema(f)])));
 
 /** An object field's entries as stored and shown: text values only, blank and null ones left out. */
 function textEntries(value: unknown): Record<string, string> {

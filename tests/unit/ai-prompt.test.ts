@@ -136,7 +136,7 @@ describe("the AI prompt", () => {
 
   it("is built only from aiSafeData: the same view the customer previewed", () => {
     const s = {
-      status: "submitted",
+      status: "submitted" as const,
       ai_processing_consent: true,
       business_name: "Acme",
       abn_acn: "51 824 753 556",

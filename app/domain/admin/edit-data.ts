@@ -1,16 +1,19 @@
+import type { StoredField, StoredSubmission } from "../intake/data";
+
 /**
  * The admin's Edit Data tab: every intake field a person typed or chose, by its
  * stored name. Upload keys and URLs, consent and the submission's own state are
  * not editable here: those come from the server's records or from the customer.
  */
 export type EditKind = "text" | "textarea" | "flag" | "list" | "object";
-export type EditField = { name: string; label: string; kind: EditKind; items?: "string" | "object" };
+/** `name` is a stored field (StoredSubmission): renaming a field fails `tsc` here. */
+export type EditField = { name: StoredField; label: string; kind: EditKind; items?: "string" | "object" };
 
-const text = (name: string, label: string): EditField => ({ name, label, kind: "text" });
-const area = (name: string, label: string): EditField => ({ name, label, kind: "textarea" });
-const flag = (name: string, label: string): EditField => ({ name, label, kind: "flag" });
-const strings = (name: string, label: string): EditField => ({ name, label, kind: "list", items: "string" });
-const objects = (name: string, label: string): EditField => ({ name, label, kind: "list", items: "object" });
+const text = (name: StoredField, label: string): EditField => ({ name, label, kind: "text" });
+const area = (name: StoredField, label: string): EditField => ({ name, label, kind: "textarea" });
+const flag = (name: StoredField, label: string): EditField => ({ name, label, kind: "flag" });
+const strings = (name: StoredField, label: string): EditField => ({ name, label, kind: "list", items: "string" });
+const objects = (name: StoredField, label: string): EditField => ({ name, label, kind: "list", items: "object" });
 
 export const EDIT_FIELDS: EditField[] = [
   text("business_name", "Business name"),
@@ -129,8 +132,11 @@ export type IgnoredEdit = { name: string; label: string; message: string };
  * The parsed tab as the $set to store, and the JSON edits ignored because their text is not
  * valid (those fields are left out of the $set, so what was stored before stays).
  */
-export function readEdit(values: Record<string, unknown>): { set: Record<string, unknown>; ignored: IgnoredEdit[] } {
-  const set: Record<string, unknown> = {};
+export function readEdit(values: Record<string, unknown>): {
+  set: Partial<Record<StoredField, unknown>>;
+  ignored: IgnoredEdit[];
+} {
+  const set: Partial<Record<StoredField, unknown>> = {};
   const ignored: IgnoredEdit[] = [];
   for (const f of EDIT_FIELDS) {
     const value = values[f.name];
@@ -146,7 +152,7 @@ export function readEdit(values: Record<string, unknown>): { set: Record<string,
 }
 
 /** A stored submission's values as the form shows them: text as is, flags yes/no/blank, lists as pretty JSON. */
-export function editFormValues(doc: Record<string, unknown>): Record<string, string> {
+export function editFormValues(doc: StoredSubmission): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of EDIT_FIELDS) {
     const v = doc[f.name];

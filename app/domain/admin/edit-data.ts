@@ -6,7 +6,8 @@ import * as z from "../zod";
  * not editable here: those come from the server's records or from the customer.
  */
 export type EditKind = "text" | "textarea" | "flag" | "list" | "object";
-export type EditField = { name: string; label: string; kind: EditKind; items?: "string" | "object" };
+/** `wide`: a one-line field whose values are long (a Google Maps link), given the form's whole width. */
+export type EditField = { name: string; label: string; kind: EditKind; items?: "string" | "object"; wide?: true };
 
 const text = (name: string, label: string): EditField => ({ name, label, kind: "text" });
 const area = (name: string, label: string): EditField => ({ name, label, kind: "textarea" });
@@ -43,7 +44,7 @@ export const EDIT_FIELDS: EditField[] = [
   strings("target_keywords", "Target keywords"),
   strings("competitor_urls", "Competitor URLs"),
   { name: "social_links", label: "Social links", kind: "object" },
-  text("google_business_url", "Google Business URL"),
+  { ...text("google_business_url", "Google Business URL"), wide: true },
   objects("testimonials", "Testimonials"),
   objects("review_links", "Review links"),
   flag("wants_review_automation", "Wants review automation"),

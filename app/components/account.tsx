@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { VERIFY_INTENTS } from "~/domain/account";
 import { Field, FormAlert } from "~/components/forms";
@@ -77,6 +77,48 @@ export function LinkPasswordPage(props: {
 }
 
 /** The dashboard's card for two-factor sign-in: turn it on (enrolment page) or, for a customer, off with a code. */
+/**
+ * The code box of the two-factor forms (the sign-in step and enrolment's confirmation), with the
+ * form's alert above it and its submit button: `recovery` when a recovery code is accepted too
+ * (letters and dashes, so not a numeric keypad).
+ */
+export function TwoFactorCodeFields({
+  formErrors,
+  code,
+  hint,
+  recovery,
+  intent,
+  submit,
+  pending,
+}: {
+  formErrors?: string[];
+  code: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+  hint: string;
+  recovery: boolean;
+  intent: string;
+  submit: string;
+  pending: boolean;
+}) {
+  return (
+    <>
+      <FormAlert message={formErrors?.[0] ?? code.errors?.[0]} />
+      <Field id={code.id} label="Authentication code" hint={hint} errors={code.errors} errorId={code.errorId}>
+        <input
+          {...getInputProps(code, { type: "text" })}
+          key={code.key}
+          autoComplete="one-time-code"
+          {...(recovery ? { inputMode: "text", autoCapitalize: "none", spellCheck: false } : { inputMode: "numeric" })}
+          maxLength={40}
+          aria-required="true"
+        />
+      </Field>
+      <button type="submit" name="intent" value={intent} className="button button-primary" disabled={pending}>
+        {pending ? "Checking..." : submit}
+      </button>
+    </>
+  );
+}
+
 export function TwoFactorCard({ on, admin }: { on: boolean; admin: boolean }) {
   return (
     <section className="card" aria-labelledby="two-factor-heading">

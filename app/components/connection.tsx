@@ -13,7 +13,10 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
  * or after a back-off while the browser believes it is online. Remix still
  * sees one request in flight, so pending states stay on and nothing is sent
  * twice at once; a held request is dropped when Remix aborts it (the person
- * went elsewhere). Effects are keyed on the server (form keys, ordered saves),
+ * went elsewhere). A held post of a form still on the page is sent again with
+ * what the form holds then, so typing made while it waited (after Next or
+ * Send) goes with it; the form hears `RESEND_EVENT` first (the intake marks its
+ * save as newer). Effects are keyed on the server (form keys, ordered saves),
  * so a resend after a lost answer changes nothing twice.
  *
  * `<SendStatus />` beside a form's button and `<ConnectionNotice />` in the
@@ -28,6 +31,9 @@ export const CONNECTION_MESSAGES = {
   retrying: "Sending again...",
   slow: "Still sending. The connection is slow; please keep this page open.",
 } as const;
+
+/** Dispatched on a form just before its held post is sent again with what it now holds. */
+export const RESEND_EVENT = "connection:resend";
 
 /** A request still on its way is called slow after this long. */
 export const SLOW_MS = 8_000;
@@ -107,9 +113,50 @@ function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
   });
 }
 
+type Source = { form: HTMLFormElement; submitter: HTMLElement | null };
+/** The form of the latest submit event (read when its post leaves, to know which form it came from). */
+let submitted: Source | null = null;
+
+/** A form's entries as a post sends them (a file by its name), with the button pressed. */
+function entriesOf({ form, submitter }: Source): [string, string][] {
+  const entries = [...new FormData(form)].map(([k, v]): [string, string] => [k, typeof v === "string" ? v : v.name]);
+  const button = submitter as HTMLButtonElement | null;
+  if (button?.name) entries.push([button.name, button.value]);
+  return entries;
+}
+const sameEntries = (a: [string, string][], b: [string, string][]) =>
+  JSON.stringify(a.map((e) => JSON.stringify(e)).sort()) === JSON.stringify(b.map((e) => JSON.stringify(e)).sort());
+
+/** The form a post's body was read from, when it is one on the page (a fetcher's own values are not). */
+function sourceOf(url: URL, body: unknown): Source | null {
+  const source = submitted;
+  submitted = null;
+  if (!source?.form.isConnected || !(body instanceof FormData || body instanceof URLSearchParams)) return null;
+  if (new URL(source.form.action, window.location.href).pathname !== pagePath(url)) return null;
+  const sent = [...body].map(([k, v]): [string, string] => [k, typeof v === "string" ? v : v.name]);
+  return sameEntries(sent, entriesOf(source)) ? source : null;
+}
+
+/** The body of a resend: what the form holds now (files as chosen), in the shape of the first send. */
+function freshBody(source: Source, first: FormData | URLSearchParams): FormData | URLSearchParams {
+  source.form.dispatchEvent(new Event(RESEND_EVENT));
+  const data = new FormData(source.form);
+  const button = source.submitter as HTMLButtonElement | null;
+  if (button?.name) data.append(button.name, button.value);
+  if (first instanceof FormData) return data;
+  return new URLSearchParams([...data].map(([k, v]) => [k, typeof v === "string" ? v : v.name]));
+}
+
 /** Wraps window.fetch for Remix's own requests (entry.client calls it once, before hydration). */
 export function keepRequestsThroughDrops() {
   const send = window.fetch.bind(window);
+  window.addEventListener(
+    "submit",
+    (event) => {
+      if (event.target instanceof HTMLFormElement) submitted = { form: event.target, submitter: event.submitter };
+    },
+    true,
+  );
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
     const signal = init?.signal;
@@ -117,6 +164,7 @@ export function keepRequestsThroughDrops() {
     if (!isRemixRequest(url) || input instanceof Request || !signal) return send(input, init);
     const id = nextId++;
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
+    const source = post ? sourceOf(url, init?.body) : null;
     deliveries = [...deliveries, { id, path: pagePath(url), post, state: "sending" }];
     listeners.forEach((l) => l());
     const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
@@ -131,6 +179,8 @@ export function keepRequestsThroughDrops() {
         update(id, { state: "failed" });
         await waitForRetry(attempt, signal);
         update(id, { state: "retrying" });
+        // Sent again with what the form holds now: typing made while it waited goes with it.
+        if (source?.form.isConnected) init = { ...init, body: freshBody(source, init!.body as FormData) };
       }
     } finally {
       clearTimeout(slow);

@@ -1,4 +1,4 @@
-import { useActionData, useNavigation } from "@remix-run/react";
+import { useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { put } from "./useKeepTyping";
 
@@ -62,6 +62,7 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
   const [restored, setRestored] = useState(false);
   const actionData = useActionData();
   const navigation = useNavigation();
+  const location = useLocation();
 
   // A post of this form that answered with a redirect: the server has it (first, so a form
   // shown afresh after its post succeeded is not filled again from the copy).
@@ -72,16 +73,23 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
     navigation.state !== "idle" &&
     (typeof postedId !== "string" || postedId === formId);
   const postedKey = useRef<string | null>(null);
+  // A redirect to another page (an intake step's Next: another route, so this form is gone before the
+  // post's navigation ends) shows as the post's navigation loading that page.
+  const leaving = mine && navigation.state === "loading" && navigation.location.pathname !== location.pathname;
   useEffect(() => {
     if (mine) {
       const form = document.getElementById(formId) as HTMLFormElement | null;
       const path = (url: string) => new URL(url, window.location.href).pathname;
       if (form && navigation.formAction && path(form.action) === path(navigation.formAction)) postedKey.current = key;
+      if (leaving && postedKey.current) {
+        localStorage.removeItem(PREFIX + postedKey.current);
+        postedKey.current = null;
+      }
     } else if (postedKey.current) {
       if (actionData === undefined) localStorage.removeItem(PREFIX + postedKey.current);
       postedKey.current = null;
     }
-  }, [mine, key, actionData, formId, navigation.formAction]);
+  }, [mine, leaving, key, actionData, formId, navigation.formAction]);
 
   // Shown (again): restore what the server does not have yet, or drop a copy it already has.
   useEffect(() => {

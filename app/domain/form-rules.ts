@@ -25,7 +25,15 @@ export type FormRules = {
   fields: Record<string, FieldRule>;
   /** Fields a button (`intent` value) needs filled, with their messages; `""` is the form's own message. */
   intents?: Record<string, Record<string, string>>;
+  /** Rows of a list editor (`list[0].key`) that need some boxes once others are filled. */
+  rows?: RowRule[];
 };
+
+/**
+ * In each row of `list`: once any box in `when` is filled, every box in `needs` must be (its message);
+ * with `intents`, only for those buttons. ("A testimonial needs both the customer's name and what they said.")
+ */
+export type RowRule = { list: string; when: string[]; needs: Record<string, string>; intents?: string[] };
 
 /** The errors of a form's data under its rules, by field name (`""` for the form), or null when it passes. */
 export function checkForm(rules: FormRules, formData: FormData): Record<string, string[]> | null {
@@ -41,20 +49,37 @@ export function checkForm(rules: FormRules, formData: FormData): Record<string, 
   const needs = typeof intent === "string" ? rules.intents?.[intent] : undefined;
   if (needs) {
     let missing = false;
-    for (const [name, message] of Object.entries(needs)) {
-      if (name === "" || !isEmpty(formData.get(name), true)) continue;
-      errors[name] ??= [message];
-      missing = true;
+    for (const [path, message] of Object.entries(needs)) {
+      if (path === "") continue;
+      for (const name of namesOf(path, names)) {
+        if (!isEmpty(formData.get(name), true)) continue;
+        errors[name] ??= [message];
+        missing = true;
+      }
     }
     if (missing && needs[""]) errors[""] = [needs[""]];
+  }
+  for (const row of rules.rows ?? []) {
+    if (row.intents && !row.intents.includes(String(intent))) continue;
+    const numbered = new RegExp(`^${escape(row.list)}\\[(\\d+)\\]\\.`);
+    const indexes = new Set(names.map((name) => numbered.exec(name)?.[1]).filter(Boolean));
+    for (const i of indexes) {
+      const box = (key: string) => formData.get(`${row.list}[${i}].${key}`);
+      if (row.when.every((key) => isEmpty(box(key), true))) continue;
+      for (const [key, message] of Object.entries(row.needs)) {
+        if (isEmpty(box(key), true)) errors[`${row.list}[${i}].${key}`] ??= [message];
+      }
+    }
   }
   return Object.keys(errors).length ? errors : null;
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The names a rule's path stands for: itself, or each numbered row of a list in the posted data. */
 function namesOf(path: string, posted: string[]): string[] {
   if (!path.includes("[]")) return [path];
-  const row = new RegExp(`^${path.replace(/[.*+?^${}()|\\]/g, "\\$&").replace(/\[\]/g, "\\[\\d+\\]")}$`);
+  const row = new RegExp(`^${escape(path).replace(/\\\[\\\]/g, "\\[\\d+\\]")}$`);
   return posted.filter((name) => row.test(name));
 }
 

@@ -3,6 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { ConfirmActions } from "~/components/admin/ConfirmPage";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
@@ -83,13 +84,13 @@ export default function EditCoupon() {
             <p className="hint">
               A coupon that has been used is deactivated instead, so the orders that used it keep their history.
             </p>
-            <Form method="post" action={`/admin/coupons/${id}`} className="actions">
-              <Link to="/admin/coupons" className="button">
-                Cancel
-              </Link>
-              <button type="submit" name="intent" value={INTENT.delete} className="button button-danger">
-                Delete
-              </button>
+            <Form method="post" action={`/admin/coupons/${id}`}>
+              <ConfirmActions
+                cancelTo="/admin/coupons"
+                intent={INTENT.delete}
+                label="Delete"
+                pendingLabel="Deleting..."
+              />
             </Form>
           </section>
         ) : (

@@ -1,9 +1,10 @@
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { adminLinks } from "~/components/admin/AdminTabs";
+import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { Field, FormAlert } from "~/components/forms";
 import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, MISSED_PROMISE_REASON } from "~/domain/delivery-clock";
@@ -72,7 +73,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function RefundOrder() {
   const d = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { reason: d.typedReason ?? (d.refundDue ? MISSED_PROMISE_REASON : "") },
@@ -81,63 +81,50 @@ export default function RefundOrder() {
     shouldRevalidate: "onInput",
   });
   return (
-    <>
-      <AdminHeader title="Admin Panel" current="orders" />
-      <div className="wrap section admin-page">
-        <p>
-          <Link to={`/admin/orders/${d.orderId}`}>Back to order #{d.shortId}</Link>
-        </p>
-        <section className="card confirm" aria-labelledby="refund-heading">
-          <h2 id="refund-heading">Refund order #{d.shortId}</h2>
-          {d.refundedAt ? (
-            <p className="banner">This order was refunded on {formatDateTime(d.refundedAt)}.</p>
-          ) : !d.refundable ? (
-            <p className="banner">{CLOCK_MESSAGES.notRefundable}.</p>
-          ) : (
-            <>
-              <p>
-                {d.amount}, the full amount {d.email} paid, goes back to their card
-                {d.offline ? " (offline test checkout: an offline refund, no money moves)" : " through Stripe"}. The
-                order's status becomes REFUNDED and the customer is e-mailed. This cannot be undone.
-              </p>
-              <p>
-                Delivery clock: {d.clock}.{" "}
-                {d.refundDue ? (
-                  <strong>Refund due: the 24-hour promise was missed.</strong>
-                ) : (
-                  "The promise was not missed: say why you are refunding."
-                )}
-              </p>
-              <Form method="post" {...getFormProps(form)} noValidate>
-                <FormAlert message={form.errors?.[0] ?? fields.reason.errors?.[0]} />
-                <Field
-                  id={fields.reason.id}
-                  label="Reason (kept in the audit log)"
-                  errors={fields.reason.errors}
-                  errorId={fields.reason.errorId}
-                >
-                  <textarea {...getTextareaProps(fields.reason)} rows={3} maxLength={1000} />
-                </Field>
-                <div className="actions">
-                  <Link to={`/admin/orders/${d.orderId}`} className="button">
-                    Cancel
-                  </Link>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={INTENT.refund}
-                    className="button button-danger"
-                    disabled={busy}
-                  >
-                    {busy ? "Refunding..." : `Refund ${d.amount}`}
-                  </button>
-                </div>
-              </Form>
-            </>
-          )}
-        </section>
-      </div>
-    </>
+    <ConfirmPage
+      current="orders"
+      back={{ to: `/admin/orders/${d.orderId}`, label: `Back to order #${d.shortId}` }}
+      heading={`Refund order #${d.shortId}`}
+    >
+      {d.refundedAt ? (
+        <p className="banner">This order was refunded on {formatDateTime(d.refundedAt)}.</p>
+      ) : !d.refundable ? (
+        <p className="banner">{CLOCK_MESSAGES.notRefundable}.</p>
+      ) : (
+        <>
+          <p>
+            {d.amount}, the full amount {d.email} paid, goes back to their card
+            {d.offline ? " (offline test checkout: an offline refund, no money moves)" : " through Stripe"}. The order's
+            status becomes REFUNDED and the customer is e-mailed. This cannot be undone.
+          </p>
+          <p>
+            Delivery clock: {d.clock}.{" "}
+            {d.refundDue ? (
+              <strong>Refund due: the 24-hour promise was missed.</strong>
+            ) : (
+              "The promise was not missed: say why you are refunding."
+            )}
+          </p>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <FormAlert message={form.errors?.[0] ?? fields.reason.errors?.[0]} />
+            <Field
+              id={fields.reason.id}
+              label="Reason (kept in the audit log)"
+              errors={fields.reason.errors}
+              errorId={fields.reason.errorId}
+            >
+              <textarea {...getTextareaProps(fields.reason)} rows={3} maxLength={1000} />
+            </Field>
+            <ConfirmActions
+              cancelTo={`/admin/orders/${d.orderId}`}
+              intent={INTENT.refund}
+              label={`Refund ${d.amount}`}
+              pendingLabel="Refunding..."
+            />
+          </Form>
+        </>
+      )}
+    </ConfirmPage>
   );
 }
 

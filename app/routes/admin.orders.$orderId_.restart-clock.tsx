@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { adminLinks } from "~/components/admin/AdminTabs";
+import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { Field, FormAlert } from "~/components/forms";
 import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES } from "~/domain/delivery-clock";
@@ -67,7 +68,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function RestartClock() {
   const d = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { restarts: String(d.restarts) },
@@ -76,51 +76,45 @@ export default function RestartClock() {
     shouldRevalidate: "onInput",
   });
   return (
-    <>
-      <AdminHeader title="Admin Panel" current="orders" />
-      <div className="wrap section admin-page">
-        <p>
-          <Link to={`/admin/orders/${d.orderId}`}>Back to order #{d.shortId}</Link>
-        </p>
-        <section className="card confirm" aria-labelledby="restart-heading">
-          <h2 id="restart-heading">Restart the delivery clock of order #{d.shortId}</h2>
+    <ConfirmPage
+      current="orders"
+      back={{ to: `/admin/orders/${d.orderId}`, label: `Back to order #${d.shortId}` }}
+      heading={`Restart the delivery clock of order #${d.shortId}`}
+    >
+      <p>
+        Delivery clock: {d.clock}
+        {d.deadline ? ` (due ${formatDateTime(d.deadline)})` : ""}.
+      </p>
+      {d.runs ? (
+        <>
           <p>
-            Delivery clock: {d.clock}
-            {d.deadline ? ` (due ${formatDateTime(d.deadline)})` : ""}.
+            Restarting gives a new {d.windowHours}-hour window from now. {d.email} is e-mailed what you write below and
+            the new deadline.
           </p>
-          {d.runs ? (
-            <>
-              <p>
-                Restarting gives a new {d.windowHours}-hour window from now. {d.email} is e-mailed what you write below
-                and the new deadline.
-              </p>
-              <Form method="post" {...getFormProps(form)} noValidate>
-                <FormAlert message={form.errors?.[0] ?? fields.missing.errors?.[0]} />
-                <input {...getInputProps(fields.restarts, { type: "hidden" })} key={d.restarts} value={d.restarts} />
-                <Field
-                  id={fields.missing.id}
-                  label="What is missing (sent to the customer)"
-                  errors={fields.missing.errors}
-                  errorId={fields.missing.errorId}
-                >
-                  <textarea {...getTextareaProps(fields.missing)} rows={4} maxLength={1000} />
-                </Field>
-                <div className="actions">
-                  <Link to={`/admin/orders/${d.orderId}`} className="button">
-                    Cancel
-                  </Link>
-                  <button type="submit" name="intent" value={INTENT.restart} className="button" disabled={busy}>
-                    {busy ? "Restarting..." : "Restart the clock"}
-                  </button>
-                </div>
-              </Form>
-            </>
-          ) : (
-            <p className="banner">The clock is not running, so there is nothing to restart.</p>
-          )}
-        </section>
-      </div>
-    </>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <FormAlert message={form.errors?.[0] ?? fields.missing.errors?.[0]} />
+            <input {...getInputProps(fields.restarts, { type: "hidden" })} key={d.restarts} value={d.restarts} />
+            <Field
+              id={fields.missing.id}
+              label="What is missing (sent to the customer)"
+              errors={fields.missing.errors}
+              errorId={fields.missing.errorId}
+            >
+              <textarea {...getTextareaProps(fields.missing)} rows={4} maxLength={1000} />
+            </Field>
+            <ConfirmActions
+              cancelTo={`/admin/orders/${d.orderId}`}
+              intent={INTENT.restart}
+              label="Restart the clock"
+              pendingLabel="Restarting..."
+              danger={false}
+            />
+          </Form>
+        </>
+      ) : (
+        <p className="banner">The clock is not running, so there is nothing to restart.</p>
+      )}
+    </ConfirmPage>
   );
 }
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
-import { useIsPending } from "~/components/hooks";
+import { adminLinks } from "~/components/admin/AdminTabs";
+import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { orderIdParam } from "~/domain/admin/order-detail";
 import { shortId } from "~/domain/orders";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
@@ -63,37 +63,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ConfirmDataDeletion() {
   const d = useLoaderData<typeof loader>();
-  const busy = useIsPending();
   return (
-    <>
-      <AdminHeader title="Admin Panel" current="privacy" />
-      <div className="wrap section admin-page">
-        <section className="card confirm" aria-labelledby="confirm-heading">
-          <h2 id="confirm-heading">Confirm Data Deletion</h2>
-          <p>
-            All data for order #{d.shortId}
-            {d.businessName ? ` (${d.businessName}, ${d.email})` : ` (${d.email})`} will be permanently deleted: the
-            intake form, uploaded logo and photos, revision feedback, access links and e-mails. This cannot be undone.
-          </p>
-          <p className="hint">
-            The order's payment record is kept without personal details, for the business's accounts.
-          </p>
-          {d.alreadyDeleted ? (
-            <p className="banner">
-              This order's data has already been deleted. Running the deletion again is harmless.
-            </p>
-          ) : null}
-          <Form method="post" className="actions">
-            <Link to="/admin/privacy?tab=deletions" className="button">
-              Cancel
-            </Link>
-            <button type="submit" name="intent" value={INTENT.delete} className="button button-danger" disabled={busy}>
-              {busy ? "Deleting..." : "Delete Permanently"}
-            </button>
-          </Form>
-        </section>
-      </div>
-    </>
+    <ConfirmPage current="privacy" heading="Confirm Data Deletion">
+      <p>
+        All data for order #{d.shortId}
+        {d.businessName ? ` (${d.businessName}, ${d.email})` : ` (${d.email})`} will be permanently deleted: the intake
+        form, uploaded logo and photos, revision feedback, access links and e-mails. This cannot be undone.
+      </p>
+      <p className="hint">The order's payment record is kept without personal details, for the business's accounts.</p>
+      {d.alreadyDeleted ? (
+        <p className="banner">This order's data has already been deleted. Running the deletion again is harmless.</p>
+      ) : null}
+      <Form method="post">
+        <ConfirmActions
+          cancelTo="/admin/privacy?tab=deletions"
+          intent={INTENT.delete}
+          label="Delete Permanently"
+          pendingLabel="Deleting..."
+        />
+      </Form>
+    </ConfirmPage>
   );
 }
 

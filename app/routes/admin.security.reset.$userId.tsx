@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
-import { useIsPending } from "~/components/hooks";
+import { adminLinks } from "~/components/admin/AdminTabs";
+import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { findAdmin, resetAdminSecondFactor } from "~/server/admin/security.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -52,30 +52,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ResetSecondFactor() {
   const { target } = useLoaderData<typeof loader>();
-  const busy = useIsPending({ intent: INTENT.reset });
   return (
-    <>
-      <AdminHeader title="Security" current="security" />
-      <div className="wrap section admin-page">
-        <section className="card confirm" aria-labelledby="confirm-heading">
-          <h2 id="confirm-heading">Reset the second factor of {target.email}?</h2>
-          <p>
-            Their authenticator key and recovery codes are deleted and they are signed out everywhere. At their next
-            sign-in they set up a new authenticator app. Do this only when you are sure it is really them asking (call
-            them back on a number you already know).
-          </p>
-          {target.twoFactor ? null : <p className="banner">They have no second factor set up at the moment.</p>}
-          <Form method="post" className="actions">
-            <Link to="/admin/security" className="button">
-              Cancel
-            </Link>
-            <button type="submit" name="intent" value={INTENT.reset} className="button button-danger" disabled={busy}>
-              {busy ? "Resetting..." : "Reset Second Factor"}
-            </button>
-          </Form>
-        </section>
-      </div>
-    </>
+    <ConfirmPage title="Security" current="security" heading={`Reset the second factor of ${target.email}?`}>
+      <p>
+        Their authenticator key and recovery codes are deleted and they are signed out everywhere. At their next sign-in
+        they set up a new authenticator app. Do this only when you are sure it is really them asking (call them back on
+        a number you already know).
+      </p>
+      {target.twoFactor ? null : <p className="banner">They have no second factor set up at the moment.</p>}
+      <Form method="post">
+        <ConfirmActions
+          cancelTo="/admin/security"
+          intent={INTENT.reset}
+          label="Reset Second Factor"
+          pendingLabel="Resetting..."
+        />
+      </Form>
+    </ConfirmPage>
   );
 }
 

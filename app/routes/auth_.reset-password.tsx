@@ -4,7 +4,7 @@ import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { ResetPasswordSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { findLink, resetPassword, signIn } from "~/server/auth.server";
+import { linkPage, resetPassword, signIn } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [
@@ -17,8 +17,7 @@ export const meta: MetaFunction = () => [
  * links); the form post uses it, once.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, rules: formRules(ResetPasswordSchema), usable: Boolean(await findLink("reset", token)) };
+  return { ...(await linkPage(request, "reset")), rules: formRules(ResetPasswordSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

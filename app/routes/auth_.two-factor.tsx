@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { TwoFactorCodeFields } from "~/components/account";
 import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -87,35 +87,16 @@ export default function TwoFactorStep() {
       <div className="wrap section narrow">
         <Form method="post" {...getFormProps(form)} noValidate className="card" aria-labelledby="code-heading">
           <h2 id="code-heading">{reprompt ? "Enter a code to continue" : "Enter your code"}</h2>
-          <FormAlert message={form.errors?.[0] ?? fields.code.errors?.[0]} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <Field
-            id={fields.code.id}
-            label="Authentication code"
+          <TwoFactorCodeFields
+            formErrors={form.errors}
+            code={fields.code}
             hint="The 6-digit code your authenticator app shows now. Lost your phone? Enter one of your recovery codes instead."
-            errors={fields.code.errors}
-            errorId={fields.code.errorId}
-          >
-            <input
-              {...getInputProps(fields.code, { type: "text" })}
-              key={fields.code.key}
-              autoComplete="one-time-code"
-              inputMode="text"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={40}
-              aria-required="true"
-            />
-          </Field>
-          <button
-            type="submit"
-            name="intent"
-            value={TWO_FACTOR_INTENTS.verify}
-            className="button button-primary"
-            disabled={pending}
-          >
-            {pending ? "Checking..." : reprompt ? "Confirm" : "Verify"}
-          </button>
+            recovery
+            intent={TWO_FACTOR_INTENTS.verify}
+            submit={reprompt ? "Confirm" : "Verify"}
+            pending={pending}
+          />
         </Form>
         {reprompt ? (
           <p>

@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { TwoFactorCodeFields } from "~/components/account";
 import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -205,32 +205,15 @@ function EnrolmentForm({ enrolment }: { enrolment: { secret: string; qrSvg: stri
       </figure>
       <Form method="post" {...getFormProps(form)} noValidate aria-labelledby="confirm-code-heading">
         <h2 id="confirm-code-heading">2. Enter the code it shows</h2>
-        <FormAlert message={form.errors?.[0] ?? fields.code.errors?.[0]} />
-        <Field
-          id={fields.code.id}
-          label="Authentication code"
+        <TwoFactorCodeFields
+          formErrors={form.errors}
+          code={fields.code}
           hint="6 digits, from your authenticator app."
-          errors={fields.code.errors}
-          errorId={fields.code.errorId}
-        >
-          <input
-            {...getInputProps(fields.code, { type: "text" })}
-            key={fields.code.key}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={40}
-            aria-required="true"
-          />
-        </Field>
-        <button
-          type="submit"
-          name="intent"
-          value={TWO_FACTOR_INTENTS.confirm}
-          className="button button-primary"
-          disabled={pending}
-        >
-          {pending ? "Checking..." : "Turn On Two-Factor Sign-In"}
-        </button>
+          recovery={false}
+          intent={TWO_FACTOR_INTENTS.confirm}
+          submit="Turn On Two-Factor Sign-In"
+          pending={pending}
+        />
       </Form>
     </section>
   );

@@ -6,6 +6,7 @@ import { VerifyEmailSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import {
   findLink,
+  linkPage,
   requireUser,
   resendConfirmation,
   signIn,
@@ -23,8 +24,7 @@ export const meta: MetaFunction = () => [
 
 /** The e-mailed confirmation link: opening it changes nothing; the form (with the account's password) confirms. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, rules: formRules(VerifyEmailSchema), usable: Boolean(await findLink("verify", token)) };
+  return { ...(await linkPage(request, "verify")), rules: formRules(VerifyEmailSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -425,6 +425,15 @@ export async function findLink(purpose: "reset" | "verify", token: string) {
   return link;
 }
 
+/**
+ * What the page an e-mailed link opens needs: the link's token from the address and whether it can
+ * still be used. Opening the link changes nothing (mail scanners open links); its form uses it.
+ */
+export async function linkPage(request: Request, purpose: "reset" | "verify") {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: Boolean(await findLink(purpose, token)) };
+}
+
 /** Uses a link once: true for the one request that claimed it. */
 async function spendLink(linkId: string): Promise<boolean> {
   if (!(await claimOnce(`account-token:${linkId}`))) return false;

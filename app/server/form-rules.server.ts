@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { FieldRule, FormRules } from "~/domain/form-rules";
+import type { FieldRule, FormRules, RowRule } from "~/domain/form-rules";
 import * as z from "~/domain/zod";
 
 /**
@@ -40,7 +40,8 @@ export function formRules(schema: z.ZodMiniType, options: { omit?: string[] } = 
       if (rule) fields[key] = rule;
     }
   }
-  const rules: FormRules = { fields };
+  const rows = rowRules(schema, shape ?? {});
+  const rules: FormRules = rows.length ? { fields, rows } : { fields };
   const intents = shape?.intent ? intentValues(shape.intent) : [];
   for (const intent of intents) {
     const form = new FormData();
@@ -99,6 +100,39 @@ function intentValues(schema: z.ZodMiniType): string[] {
     .find((d) => d.type === "enum" || d.type === "literal");
   if (!def) return [];
   return (def.type === "enum" ? Object.values(def.entries ?? {}) : (def.values ?? [])).map(String);
+}
+
+/** Values tried, in turn, as a box a person filled in: the first its own rules take stands for it. */
+const FILLED = ["on", "5", "x", "https://example.com", "000000000000000000000000"];
+
+/**
+ * What each row of a list editor needs once something is typed in it (a rule across the row's boxes,
+ * written as a refinement the schema's shape does not show): found by posting one row with one box
+ * filled and reading the messages the schema gives its other boxes.
+ */
+function rowRules(schema: z.ZodMiniType, shape: Record<string, z.ZodMiniType>): RowRule[] {
+  const rules: RowRule[] = [];
+  for (const [list, field] of Object.entries(shape)) {
+    const element = arrayElement(field);
+    const rowShape = element ? objectShape(element) : undefined;
+    if (!rowShape) continue;
+    const rule: RowRule = { list, when: [], needs: {} };
+    for (const key of Object.keys(rowShape)) {
+      for (const value of FILLED) {
+        const form = new FormData();
+        form.set(`${list}[0].${key}`, value);
+        const errors = errorsOf(parseWithZod(form, { schema }));
+        if (errors[`${list}[0].${key}`]?.length) continue; // not a value this box takes
+        const prefix = `${list}[0].`;
+        const needs = Object.entries(errors).filter(([name, messages]) => name.startsWith(prefix) && messages?.length);
+        for (const [name, messages] of needs) rule.needs[name.slice(prefix.length)] = messages![0];
+        if (needs.length) rule.when.push(key);
+        break;
+      }
+    }
+    if (rule.when.length) rules.push(rule);
+  }
+  return rules;
 }
 
 /** The message the schema gives a field's posted value, or undefined when it passes. */

@@ -15,9 +15,8 @@
 // set, the count of what matches and whether any order exists). The collection grows from one
 // size to the next (seeded with direct inserts of whole order documents, as the model makes them).
 import mongoose from "mongoose";
-import { BENCH_SECRETS, ensureBuild, machine, median, say, startApp, startServices } from "./lib.mjs";
+import { BENCH_SECRETS, ensureBuild, machine, median, say, SMOKE, startApp, startServices } from "./lib.mjs";
 
-const SMOKE = process.env.BENCH_SMOKE === "1";
 const fromEnv = (process.env.BENCH_SIZES ?? "")
   .split(",")
   .map(Number)
@@ -39,7 +38,7 @@ const mongoRoot = services.env.MONGODB_URI.slice(0, services.env.MONGODB_URI.las
 Object.assign(process.env, BENCH_SECRETS, { MONGODB_URI: `${mongoRoot}/${database}` });
 const { connectDb, disconnectDb } = await import("~/server/db.server");
 const { Order, ensureIndexes } = await import("~/server/models/index.server");
-const { ordersFilter } = await import("~/server/admin/orders.server");
+const { FIGURE_FIELDS, ordersFilter, ROW_FIELDS } = await import("~/server/admin/orders.server");
 const { parseOrderFilters, PAGE_SIZE } = await import("~/domain/admin/order-filters");
 const { signedInUser } = await import("../../tests/support/auth");
 
@@ -80,29 +79,6 @@ async function seedTo(n: number, now: Date) {
   }
 }
 
-const ROW_PROJECTION = {
-  email: 1,
-  user_id: 1,
-  status: 1,
-  amount_paid: 1,
-  currency: 1,
-  created_at: 1,
-  stripe_payment_intent_id: 1,
-  product_name: 1,
-  clock_started_at: 1,
-  clock_deadline: 1,
-  draft_delivered_at: 1,
-  refunded_at: 1,
-};
-const FIGURE_PROJECTION = {
-  _id: 0,
-  status: 1,
-  amount_paid: 1,
-  created_at: 1,
-  draft_delivered_at: 1,
-  delivery_hours: 1,
-};
-
 /** The page's queries, with the bare driver: the sign-in checks in turn, then the loader's in parallel. */
 async function dbQueries(query: string, now: Date, admin: { sessionId: string; userId: string }) {
   const db = mongoose.connection.db!;
@@ -113,13 +89,13 @@ async function dbQueries(query: string, now: Date, admin: { sessionId: string; u
   const filtered = Object.keys(filter).length > 0;
   await Promise.all([
     orders
-      .find(filter, { projection: ROW_PROJECTION })
+      .find(filter, { projection: ROW_FIELDS })
       .sort({ created_at: -1, _id: -1 })
       .limit(PAGE_SIZE + 1)
       .toArray(),
     (async () => {
       let n = 0;
-      for await (const d of orders.find({}, { projection: FIGURE_PROJECTION, batchSize: 1000 })) n += d ? 1 : 0;
+      for await (const d of orders.find({}, { projection: FIGURE_FIELDS, batchSize: 1000 })) n += d ? 1 : 0;
       return n;
     })(),
     filtered ? orders.countDocuments(filter) : null,

@@ -5,7 +5,7 @@ import { allModels } from "~/server/models/index.server";
 
 console.log("| collection | indexes (`!` = unique) |");
 console.log("|---|---|");
-for (const model of [...allModels].sort((a, b) =>
+for (const model of allModels().sort((a, b) =>
   a.collection.collectionName.localeCompare(b.collection.collectionName),
 )) {
   const indexes = model.schema.indexes().map(([fields, options]) => {

@@ -1,3 +1,4 @@
+import mongoose from "mongoose";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
@@ -29,9 +30,15 @@ droppedLinkJourneys("checkout", {
     await page.goto("/checkout", { waitUntil: "networkidle" });
     await page.getByLabel("Email").fill(email);
     await page.getByLabel(/I agree to the/).check();
-    return { page, effects: () => Order.countDocuments({ email }) };
+    // The address corrected while the post waits (".au" added) is the one the order gets.
+    return {
+      page,
+      effects: () => Order.countDocuments({ email: mongoose.trusted({ $in: [email, `${email}.au`] }) }),
+      stored: async () => (await Order.findOne({ email: `${email}.au` }).lean())?.email,
+    };
   },
   field: (page) => page.getByLabel("Email"),
+  typedOffline: ".au",
   submit: (page) => page.getByRole("button", { name: "Proceed to Payment" }).click(),
   done: (page) => page.waitForURL(/\/checkout\/offline\?session_id=/, waitLong),
 });
@@ -75,7 +82,11 @@ droppedLinkJourneys("revision feedback", {
     const { page, orderId } = await feedbackPage(width);
     await feedbackBox(page).fill("Please make the phone number bigger on mobile.");
     await connectDb();
-    return { page, effects: () => RevisionFeedback.countDocuments({ order_id: orderId }) };
+    return {
+      page,
+      effects: () => RevisionFeedback.countDocuments({ order_id: orderId }),
+      stored: async () => (await RevisionFeedback.findOne({ order_id: orderId }).lean())?.feedback,
+    };
   },
   field: feedbackBox,
   submit: sendFeedback,

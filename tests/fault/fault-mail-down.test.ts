@@ -1,44 +1,32 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { Order, OutboxMessage } from "~/server/models/index.server";
 import { postForm, startAppProcess, type AppProcess } from "../support/app-process";
 import { useTestDatabase } from "../support/db";
-import { uniqueAddress } from "../support/mailpit";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { privateMailpit, uniqueAddress } from "../support/mailpit";
+import { privatePort } from "../support/processes";
 import { sessionEvent, signedDelivery } from "../support/stripe-events";
 
 // The built app in production mode with its own Mailpit, which is down while customers pay and write in.
 useTestDatabase();
-const smtp = privatePort(17000);
-const http = smtp + 1000;
-let dir = "";
-let mailpit: ReturnType<typeof startBinary> | undefined;
+const mailpit = privateMailpit(17000);
 let app: AppProcess | undefined;
 afterAll(async () => {
   await app?.stop();
-  if (mailpit) await stopProcess(mailpit);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await mailpit.stop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function received(): Promise<{ To: { Address: string }[]; ReplyTo: { Address: string }[]; MessageID: string }[]> {
-  const res = await fetch(`http://127.0.0.1:${http}/api/v1/messages?limit=500`);
-  return ((await res.json()) as { messages: [] }).messages;
-}
 
 it(
   "keeps every e-mail of payments and contact messages while the mail server is down, and delivers each exactly once when it is back",
   { timeout: 120_000 },
   async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "mailpit-down-"));
     const business = uniqueAddress("business");
     app = await startAppProcess({
       port: privatePort(18000),
       env: {
         MONGODB_URI: process.env.MONGODB_URI!,
-        SMTP_URL: `smtp://127.0.0.1:${smtp}`,
+        SMTP_URL: mailpit.smtpUrl,
         BUSINESS_EMAIL: business,
         OUTBOX_POLL_MS: "200",
         OUTBOX_BACKOFF_MS: "200",
@@ -77,24 +65,12 @@ it(
     expect(queued).toHaveLength(30); // each payment: the buyer's e-mail and the business's notice
     expect(queued.every((m) => m.status === "pending" && m.attempts >= 1 && m.last_error)).toBe(true);
 
-    mailpit = startBinary("mailpit", [
-      "--smtp",
-      `127.0.0.1:${smtp}`,
-      "--listen",
-      `127.0.0.1:${http}`,
-      "--database",
-      path.join(dir, "mail.db"),
-      "--smtp-auth-accept-any",
-      "--smtp-auth-allow-insecure",
-      "--disable-version-check",
-    ]);
-    await waitForPort(smtp);
-    await waitForPort(http);
+    await mailpit.start();
 
     // The back-off doubles from 200 ms, so within 30 s every message is due again and sent.
     for (let i = 0; i < 150 && (await OutboxMessage.countDocuments({ status: "sent" })) < 30; i++) await sleep(200);
     await sleep(2_000); // any duplicate would arrive now
-    const mail = await received();
+    const mail = await mailpit.messages();
     expect(mail).toHaveLength(30);
     expect(new Set(mail.map((m) => m.MessageID)).size).toBe(30);
     for (const email of buyers)

@@ -18,7 +18,7 @@ import {
 } from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { loader as statusLoader } from "~/routes/order-status";
-import { action as stepAction } from "~/routes/intake-form_.$step";
+import { stepAction } from "~/server/intake-step.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
 import { gifBomb } from "../../scripts/bench/worst-images.mjs";
@@ -48,7 +48,7 @@ async function post(cookie: string, step: number, body: FormData | Record<string
     headers: { Cookie: cookie },
   });
   try {
-    return (await stepAction({ request, params: { step: String(step) }, context: {} })) as unknown as Reply;
+    return (await stepAction({ request, params: {}, context: {} }, step)) as unknown as Reply;
   } catch (thrown) {
     return thrown as Reply;
   }

@@ -68,10 +68,15 @@ export async function typeMore(field: Locator, text: string) {
 export type DroppedLinkForm = {
   /** The page path the form posts to. */
   path: string;
-  /** A fresh page at `width` px with the form filled in; `effects` counts what this journey stored. */
-  open(width: number): Promise<{ page: Page; effects: () => Promise<number> }>;
+  /**
+   * A fresh page at `width` px with the form filled in; `effects` counts what this journey stored, and
+   * `stored` (when given) reads back the field's text as the server keeps it.
+   */
+  open(width: number): Promise<{ page: Page; effects: () => Promise<number>; stored?: () => Promise<unknown> }>;
   /** A field a person could go on typing in while the post is out. */
   field(page: Page): Locator;
+  /** What the customer adds to that field while the post waits offline (" (typed offline)" unless said). */
+  typedOffline?: string;
   submit(page: Page): Promise<void>;
   /** Waits for the sign that the post succeeded. */
   done(page: Page): Promise<void>;
@@ -85,17 +90,19 @@ export type DroppedLinkForm = {
 export function droppedLinkJourneys(name: string, form: DroppedLinkForm) {
   describe.each(WIDTHS)(`${name} on a dropped link at %i px (JavaScript on)`, (width) => {
     it("keeps what was typed when the browser is offline, says so, and sends once when back online", async () => {
-      const { page, effects } = await form.open(width);
+      const { page, effects, stored } = await form.open(width);
       await page.context().setOffline(true);
       await form.submit(page);
       await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-      const typed = await typeMore(form.field(page), " (typed offline)");
+      const typed = await typeMore(form.field(page), form.typedOffline ?? " (typed offline)");
       await expectKept(page, form.field(page), typed);
       await screenshot(page, `dropped-link-${name.replace(/\W+/g, "-")}-offline-${width}`);
       expect(await effects()).toBe(0);
       await page.context().setOffline(false);
       await form.done(page);
       expect(await effects()).toBe(1);
+      // The resend carried what was on the screen, the typing made while it waited included.
+      if (stored) expect(await stored()).toBe(typed);
     });
 
     it("answers a resend after a lost answer as the first, storing one", async () => {

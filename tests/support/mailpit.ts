@@ -69,6 +69,11 @@ export function privateMailpit(basePort: number) {
       if (server) await stopProcess(server);
       if (dir) await rm(dir, { recursive: true, force: true });
     },
+    /** Every message that arrived (up to 500), newest first. */
+    async messages(): Promise<(MailpitSummary & { ReplyTo: { Address: string }[] })[]> {
+      const res = await fetch(`http://127.0.0.1:${http}/api/v1/messages?limit=500`);
+      return ((await res.json()) as { messages: (MailpitSummary & { ReplyTo: { Address: string }[] })[] }).messages;
+    },
     /** The subjects of what arrived for an address. */
     async subjectsTo(address: string): Promise<string[]> {
       const res = await fetch(`http://127.0.0.1:${http}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`);

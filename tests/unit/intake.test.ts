@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldLabel, namedError, withNewRowPresets } from "~/components/intake/labels";
+import { fieldLabel, namedError } from "~/components/intake/labels";
 import {
   canOpenStep,
   completedSteps,
@@ -430,14 +430,5 @@ describe("intake details shown back to the customer", () => {
       }),
     ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
     expect(photosWithoutAltErrors(null)).toEqual({});
-  });
-
-  it("gives the form's defaults a new testimonial's rating of 5, after the saved rows", () => {
-    const saved = { testimonials: [{ author: "Jo", text: "Tidy work", rating: 4 }], headline: "Hi" };
-    const defaults = withNewRowPresets(saved);
-    expect(defaults.testimonials).toEqual([{ author: "Jo", text: "Tidy work", rating: 4 }, { rating: "5" }]);
-    expect(defaults.headline).toBe("Hi");
-    expect(saved.testimonials).toHaveLength(1); // the saved values are left as they were
-    expect(withNewRowPresets<{ testimonials?: unknown[] }>({}).testimonials).toEqual([{ rating: "5" }]);
   });
 });

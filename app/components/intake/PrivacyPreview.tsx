@@ -1,11 +1,9 @@
 import type { ReactNode } from "react";
 import { choiceLabel } from "~/domain/intake/options";
 import { toCamel } from "~/domain/intake/data";
+import type { PreviewData } from "~/domain/intake/page";
 import { GENERALISED_WHY, PROTECTED_FIELDS } from "~/domain/privacy";
 import { labelOf as formLabel } from "./labels";
-
-/** Step 13's data: exactly aiSafeData() of the saved submission, and whether the customer opted out of AI. */
-export type PreviewData = { data: Record<string, unknown>; missing: string | null; byHand: boolean };
 
 const SOCIAL: Record<string, string> = {
   facebook: "Facebook",

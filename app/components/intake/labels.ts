@@ -157,24 +157,6 @@ export const ROWS = {
 } satisfies Partial<Record<IntakeField, Omit<RowsEditorProps, "name">>>;
 
 /**
- * The step's saved values plus each list editor's new row's preset choices (a testimonial's rating of
- * 5), as the form's defaults: after a client-side visit Conform resets every named field to its
- * default, and a select with none was left blank (a new testimonial read no rating at all).
- */
-export function withNewRowPresets<T extends object>(values: T): T {
-  const out = { ...values } as Record<string, unknown>;
-  for (const [name, editor] of Object.entries(ROWS) as [string, Omit<RowsEditorProps, "name">][]) {
-    const presets = editor.fields.filter((f) => f.initial !== undefined);
-    if (presets.length === 0) continue;
-    const rows = Array.isArray(out[name]) ? [...(out[name] as unknown[])] : [];
-    if (rows.length >= editor.max) continue;
-    rows.push(Object.fromEntries(presets.map((f) => [f.key, f.initial])));
-    out[name] = rows;
-  }
-  return out as T;
-}
-
-/**
  * The words that name a field in a message: "Trading name", "Testimonial 2, What
  * they said", "Key point 3". Undefined for a message about the whole step.
  */

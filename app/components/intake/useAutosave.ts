@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
-import { SAVE_FIELDS } from "~/domain/intake/save-order";
+import { SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
 import { uploadsPending } from "./uploads";
 import { useDeliveries } from "~/components/connection";
 
@@ -17,7 +17,6 @@ export const nextSeq = () => String(++seq);
 
 const STAMP = new Set<string>(Object.values(SAVE_FIELDS));
 
-export type Conflict = { revision: number; fields: { field: string; saved: string; yours: string }[] };
 type AutosaveAnswer = { savedAt?: string | null; conflict?: Conflict };
 
 /**

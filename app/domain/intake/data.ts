@@ -1,5 +1,6 @@
 import type * as z from "../zod";
-import { AI_CHOICE, ALT_TEXT_REQUIRED, REQUIRED_CONSENTS, type STEP_SCHEMAS } from "./schemas";
+import { AI_CHOICE, REQUIRED_CONSENTS } from "./options";
+import { ALT_TEXT_REQUIRED, type STEP_SCHEMAS } from "./schemas";
 import { REQUIRED_STEPS, SPECIAL_STEPS, TOTAL_STEPS } from "./steps";
 
 /*

@@ -112,3 +112,14 @@ export function choiceLabel(field: string, value: unknown): string | undefined {
   if (!options) return undefined;
   return options.find((o) => o.value === value)?.label ?? String(value);
 }
+
+/** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
+export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
+
+/** Step 12's four consents, each a checkbox AI-assisted drafting needs ticked. */
+export const REQUIRED_CONSENTS = [
+  "allowAIDataProcessing",
+  "allowDataForWebsiteGeneration",
+  "understandObfuscation",
+  "understandDataUsage",
+] as const;

@@ -28,6 +28,8 @@ const stampOf = (stored: Stored) => ({
   seq: typeof stored?.writer_seq === "number" ? stored.writer_seq : null,
 });
 export type SaveOrder = "apply" | "stale" | "conflict";
+/** A save refused because the step changed elsewhere: the stored revision and what differs, field by field. */
+export type Conflict = { revision: number; fields: { field: string; saved: string; yours: string }[] };
 
 const WRITER = /^[A-Za-z0-9_-]{8,40}$/;
 const count = (value: FormDataEntryValue | null) => {
@@ -60,10 +62,7 @@ export function nextStamp(draft: Stored, post: SaveStamp) {
 }
 
 /** The fields of a step whose saved value differs from what this page sent. */
-export function differences(
-  saved: Record<string, unknown>,
-  yours: Record<string, unknown>,
-): { field: string; saved: string; yours: string }[] {
+export function differences(saved: Record<string, unknown>, yours: Record<string, unknown>): Conflict["fields"] {
   const text = (v: unknown): string =>
     v === undefined || v === null
       ? ""

@@ -1,5 +1,6 @@
 import * as z from "../zod";
 import {
+  AI_CHOICE,
   BUSINESS_TYPES,
   HOSTING_PREFERENCES,
   type Option,
@@ -10,6 +11,7 @@ import {
   PHOTO_PRIORITIES,
   PRICING_APPROACHES,
   REQUIRED_PAGES,
+  REQUIRED_CONSENTS,
   RETENTION_PERIODS,
   SECTIONS,
   SERVICES_GROUPINGS,
@@ -370,16 +372,6 @@ const step11 = (mode: Mode) =>
     packageSelected: mode === "next" ? choice(PACKAGE_STYLES, "Please choose a style") : optChoice(PACKAGE_STYLES),
     hostingPreference: optChoice(HOSTING_PREFERENCES),
   });
-
-export const REQUIRED_CONSENTS = [
-  "allowAIDataProcessing",
-  "allowDataForWebsiteGeneration",
-  "understandObfuscation",
-  "understandDataUsage",
-] as const;
-
-/** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
-export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
 
 const step12 = (mode: Mode) =>
   z.pipe(

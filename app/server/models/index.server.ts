@@ -1,84 +1,33 @@
-import { AccountToken } from "./account-token.server";
-import { AdminAuditLog } from "./admin-audit.server";
-import { ContactMessage } from "./contact-message.server";
-import { Coupon, CouponRedemption } from "./coupon.server";
-import { FormReceipt } from "./form-receipt.server";
-import { Fulfilment } from "./fulfilment.server";
-import { IntakeSubmission } from "./intake-submission.server";
-import { IntakeToken } from "./intake-token.server";
-import { OnceKey } from "./once-key.server";
-import { Order } from "./order.server";
-import { OrderEvent } from "./order-event.server";
-import { PaymentIssue } from "./payment-issue.server";
-import { OutboxClaim, OutboxMessage } from "./outbox.server";
-import { PrivacyAuditLog } from "./privacy-audit.server";
-import { RateLimitHit } from "./rate-limit.server";
-import { ReminderLog } from "./reminder-log.server";
-import { RevisionFeedback } from "./revision-feedback.server";
-import { Session } from "./session.server";
-import { StripeEvent } from "./stripe-event.server";
-import { Subscription } from "./subscription.server";
-import { TwoFactor } from "./two-factor.server";
-import { User, UserRole } from "./user.server";
+import mongoose from "mongoose";
 
-/** Every model, for building indexes and for tests. */
-export const allModels = [
-  AdminAuditLog,
-  AccountToken,
-  ContactMessage,
-  Coupon,
-  CouponRedemption,
-  FormReceipt,
-  Fulfilment,
-  IntakeSubmission,
-  IntakeToken,
-  OnceKey,
-  Order,
-  OrderEvent,
-  OutboxClaim,
-  OutboxMessage,
-  PaymentIssue,
-  PrivacyAuditLog,
-  RateLimitHit,
-  ReminderLog,
-  RevisionFeedback,
-  Session,
-  StripeEvent,
-  Subscription,
-  TwoFactor,
-  User,
-  UserRole,
-];
+// Every model, each registered with mongoose by its own module as it loads.
+export { AccountToken } from "./account-token.server";
+export { AdminAuditLog } from "./admin-audit.server";
+export { ContactMessage } from "./contact-message.server";
+export { Coupon, CouponRedemption } from "./coupon.server";
+export { FormReceipt } from "./form-receipt.server";
+export { Fulfilment } from "./fulfilment.server";
+export { IntakeSubmission } from "./intake-submission.server";
+export { IntakeToken } from "./intake-token.server";
+export { OnceKey } from "./once-key.server";
+export { Order } from "./order.server";
+export { OrderEvent } from "./order-event.server";
+export { PaymentIssue } from "./payment-issue.server";
+export { OutboxClaim, OutboxMessage } from "./outbox.server";
+export { PrivacyAuditLog } from "./privacy-audit.server";
+export { RateLimitHit } from "./rate-limit.server";
+export { ReminderLog } from "./reminder-log.server";
+export { RevisionFeedback } from "./revision-feedback.server";
+export { Session } from "./session.server";
+export { StripeEvent } from "./stripe-event.server";
+export { Subscription } from "./subscription.server";
+export { TwoFactor } from "./two-factor.server";
+export { User, UserRole } from "./user.server";
 
-export {
-  AdminAuditLog,
-  AccountToken,
-  ContactMessage,
-  Coupon,
-  CouponRedemption,
-  FormReceipt,
-  Fulfilment,
-  IntakeSubmission,
-  IntakeToken,
-  OnceKey,
-  Order,
-  OrderEvent,
-  OutboxClaim,
-  OutboxMessage,
-  PaymentIssue,
-  PrivacyAuditLog,
-  RateLimitHit,
-  ReminderLog,
-  RevisionFeedback,
-  Session,
-  StripeEvent,
-  Subscription,
-  TwoFactor,
-  User,
-  UserRole,
-};
+/** Every model, for building indexes and the index report: mongoose's own registry, which the exports above fill. */
+export const allModels = () => Object.values(mongoose.models);
 
 /** Builds every model's indexes; resolves once they exist (unique keys are what make effects exactly-once). */
 export async function ensureIndexes() {
-  await Promise.all(allModels.map((m) => m.init()));
+  await Promise.all(allModels().map((m) => m.init()));
 }

@@ -1,0 +1,290 @@
+import type { MetaFunction, ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useRef, type ReactNode } from "react";
+import { SendStatus } from "~/components/connection";
+import { FormAlert } from "~/components/forms";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
+import { useHydrated, useIsPending } from "~/components/hooks";
+import { LiveRegion } from "~/components/LiveRegion";
+import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
+import { useKeepTyping } from "~/components/useKeepTyping";
+import type { IntakeData } from "~/domain/intake/data";
+import { INTENT_VALUES, parseIntakeIntent } from "~/domain/intake/intents";
+import { AI_CHOICE, REQUIRED_CONSENTS } from "~/domain/intake/options";
+import type { StepAnswer, StepPageData } from "~/domain/intake/page";
+import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
+import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
+import { StepFormContext, useLiveValue } from "./fields";
+import { fieldLabel, namedError } from "./labels";
+import { UploadList, useUploads } from "./uploads";
+import { nextSeq, useAutosave, WRITER } from "./useAutosave";
+import { useStepCheck } from "./useStepCheck";
+
+/*
+ * What every intake step's route module (app/routes/intake-form_.N.tsx) shares: the page around the
+ * step's fields, its meta, when it reloads and its error boundary. The loader and action are
+ * server/intake-step.server.ts.
+ */
+
+export const meta: MetaFunction = ({ data }) => {
+  const page = data as StepPageData | undefined;
+  return [
+    { title: `${page ? `Step ${page.step}: ${page.name}` : "Intake Form"} | 24-Hour Website` },
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+/** The step's extras (step 4's files, step 5's map search, step 13's preview), for the step's own fields. */
+export const useStepExtras = () => useLoaderData<StepPageData>().extras;
+
+/**
+ * After a step post, reload the step even when the post answered with a message
+ * (a 400 that still saved uploads or other fields). Never after an autosave:
+ * reloading remounts the form, which could drop keystrokes made meanwhile.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  formData,
+  actionStatus,
+  defaultShouldRevalidate,
+}) => {
+  if (formMethod?.toUpperCase() !== "POST") return defaultShouldRevalidate;
+  // A conflict keeps the page as typed (the customer chooses); an autosave never remounts the form.
+  return actionStatus !== 409 && formData?.get("intent") !== INTENT_VALUES.autosave;
+};
+
+/**
+ * An intake step's page around its fields (the `children`, from the step's own route module): the
+ * header, the form with its check, autosave, device copy, uploads and buttons, and the jump grid.
+ */
+export function IntakeStepPage({ children }: { children: ReactNode }) {
+  const {
+    step,
+    name,
+    values: saved,
+    completed,
+    furthest,
+    savedAt,
+    revision,
+    copyKey,
+    rules,
+    extras,
+  } = useLoaderData<StepPageData>();
+  const actionData = useActionData<StepAnswer>();
+  const meta = stepMeta(step)!;
+  const busy = useIsPending();
+  const formId = `intake-step-${step}`;
+  // The browser checks the step's rules before a post; a refused post's messages replace its own.
+  const check = useStepCheck(formId, rules, actionData?.result?.error);
+  const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
+  // Errors of what was saved (a new photo without alt text), shown on their fields beside the saved values.
+  const savedErrors = actionData?.fieldErrors ?? {};
+  const autosave = useAutosave(formId, step, savedAt);
+  const conflict = actionData?.conflict ?? autosave.conflict;
+  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
+  useKeepTyping(formId, savedAt, renameAfterRemove);
+  // What is typed is kept on this device, per order and step, until the server has it.
+  const restored = useDeviceCopy(formId, `intake:${copyKey}:${step}`, savedAt);
+  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
+  const uploads = useUploads(formId, savedAt);
+  const hydrated = useHydrated();
+  const basedOn = useRef<HTMLInputElement>(null);
+  const seqField = useRef<HTMLInputElement>(null);
+
+  return (
+    <div className="wrap section">
+      <header className="intake-header">
+        <progress value={step} max={TOTAL_STEPS} aria-label={`Step ${step} of ${TOTAL_STEPS}`} />
+        <p>
+          Step {step} of {TOTAL_STEPS}
+        </p>
+        <h1>{meta.heading ?? name}</h1>
+        <p className="badges">
+          <span className="badge badge-muted">About {meta.minutes} min</span>
+          <span className="badge">{meta.category}</span>
+          {/* One live region, present from the start: each autosave's "Last saved" (or "Not saved yet") is announced (WCAG 4.1.3). */}
+          <LiveRegion inline className="hint">
+            {autosave.unsaved ? "Not saved yet" : autosave.lastSaved ? `Last saved ${autosave.lastSaved}` : null}
+          </LiveRegion>
+        </p>
+      </header>
+
+      <StepFormContext.Provider value={{ formId, values, errors: { ...check.errors, ...savedErrors } }}>
+        <Form
+          method="post"
+          id={formId}
+          onSubmit={(event) => {
+            if (seqField.current) seqField.current.value = nextSeq(); // this save is newer than every one before
+            check.onSubmit(event);
+          }}
+          key={savedAt ?? "new"}
+          encType={step === SPECIAL_STEPS.uploads ? "multipart/form-data" : undefined}
+          noValidate
+          className="card intake-form"
+        >
+          {/* Enter in a field saves the step and stays (adds a list item), never jumps ahead. */}
+          <button
+            type="submit"
+            name="intent"
+            value={INTENT_VALUES.stay}
+            className="hidden-default"
+            tabIndex={-1}
+            aria-hidden="true"
+          >
+            Save
+          </button>
+          <FormAlert message={check.formError ?? firstFieldError(check.errors) ?? actionData?.notice} />
+          {/* What this save is based on (domain/intake/save-order.ts). */}
+          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} defaultValue={revision} />
+          {hydrated ? (
+            <>
+              <input type="hidden" name={SAVE_FIELDS.writer} value={WRITER} />
+              <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" />
+            </>
+          ) : null}
+          {conflict ? (
+            <ConflictNotice
+              conflict={conflict}
+              step={step}
+              keepMine={() => {
+                if (basedOn.current) basedOn.current.value = String(conflict.revision);
+              }}
+            />
+          ) : null}
+          {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
+          {children}
+          <UploadList {...uploads} formId={formId} version={savedAt} />
+          <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
+          <SendStatus />
+        </Form>
+
+        <nav aria-labelledby="jump-heading" className="section">
+          <h2 id="jump-heading">Jump to Section</h2>
+          <ul className="jump-grid">
+            {STEPS.map((s) => {
+              const allowed = completed.includes(s.number) || s.number <= Math.max(furthest, step);
+              return (
+                <li key={s.number}>
+                  <button
+                    type="submit"
+                    form={formId}
+                    name="intent"
+                    value={INTENT_VALUES.jump(s.number)}
+                    disabled={!allowed}
+                    aria-current={s.number === step ? "step" : undefined}
+                    className={completed.includes(s.number) ? "done" : undefined}
+                  >
+                    {s.number}. {s.name}
+                    {completed.includes(s.number) ? <span className="visually-hidden"> (completed)</span> : null}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </StepFormContext.Provider>
+    </div>
+  );
+}
+
+/** A list row's field after Remove: the rows below the removed one move up, the removed row's fields go. */
+function renameAfterRemove(name: string, submitter: string | null): string | null {
+  const intent = parseIntakeIntent(submitter);
+  if (intent?.type !== "remove") return name;
+  const row = new RegExp(`^${intent.field}\\[(\\d+)\\](.*)$`).exec(name);
+  if (!row) return name;
+  const index = Number(row[1]);
+  if (index === intent.index) return null;
+  return index > intent.index ? `${intent.field}[${index - 1}]${row[2]}` : name;
+}
+
+/** The step was saved elsewhere since this page loaded: what differs, and the customer's choice. */
+function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step: number; keepMine: () => void }) {
+  return (
+    <div className="flash flash-error conflict" role="alert">
+      <p>
+        <strong>{INTAKE_CONFLICT.title}</strong> {INTAKE_CONFLICT.lead}
+      </p>
+      {conflict.fields.length ? (
+        <dl>
+          {conflict.fields.map((f) => (
+            <div key={f.field}>
+              <dt>{fieldLabel(f.field) ?? f.field}</dt>
+              <dd>
+                Saved: {f.saved || "(empty)"}
+                <br />
+                This page: {f.yours || "(empty)"}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <p className="actions">
+        <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button" onClick={keepMine}>
+          Keep this page's answers
+        </button>{" "}
+        <Link to={`/intake-form/${step}`} reloadDocument className="button">
+          Show the saved answers
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** The first failing field's message, naming the field. */
+function firstFieldError(errors: Record<string, string[] | undefined>): string | undefined {
+  const first = Object.entries(errors).find(([, messages]) => messages?.length);
+  return first ? namedError(first[0], first[1]![0]) : undefined;
+}
+
+function StepButtons({ step, busy, previewMissing }: { step: number; busy: boolean; previewMissing: string | null }) {
+  const consents = REQUIRED_CONSENTS.map((name) => useLiveValue(name)); // eslint-disable-line react-hooks/rules-of-hooks -- fixed list
+  const byHand = useLiveValue("aiChoice") === AI_CHOICE.byHand;
+  const hydrated = useHydrated();
+  // Without JavaScript the server refuses missing consents; with it, the button waits for the ticks (unless AI is opted out).
+  const consentMissing = hydrated && step === SPECIAL_STEPS.consent && !byHand && consents.some((v) => v !== "on");
+  const blocked = (step === SPECIAL_STEPS.preview && Boolean(previewMissing)) || consentMissing;
+  return (
+    <div className="intake-nav">
+      <button
+        type="submit"
+        name="intent"
+        value={INTENT_VALUES.back}
+        className="button"
+        disabled={step === FIRST_STEP}
+        formNoValidate
+      >
+        Back
+      </button>
+      <button type="submit" name="intent" value={INTENT_VALUES.saveExit} className="button" formNoValidate>
+        Save &amp; Exit
+      </button>
+      {step < TOTAL_STEPS ? (
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT_VALUES.next}
+          className="button button-primary"
+          disabled={busy || blocked}
+          aria-disabled={blocked || undefined}
+        >
+          {step === SPECIAL_STEPS.preview && previewMissing ? INTAKE_MESSAGES.completeRequired : "Next Step"}
+        </button>
+      ) : (
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT_VALUES.submit}
+          className="button button-primary"
+          disabled={busy}
+        >
+          {busy ? "Submitting..." : "Submit Request"}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,54 @@
+import type { FormRules } from "../form-rules";
+import type { IntakeData } from "./data";
+import type { Conflict } from "./save-order";
+
+/**
+ * What an intake step's page is given and answered (server/intake-step.server.ts fills both; each
+ * step's route module, app/routes/intake-form_.N.tsx, shows them through components/intake/StepPage.tsx).
+ */
+
+/** Step 13's data: exactly aiSafeData() of the saved submission, and whether the customer opted out of AI. */
+export type PreviewData = { data: Record<string, unknown>; missing: string | null; byHand: boolean };
+
+/** What some steps show besides their fields: step 4's files, step 5's map search, step 13's preview. */
+export type StepExtras = {
+  logo: { url: string; uploaded: boolean } | null;
+  photos: { id: string; url: string; fileName: string }[];
+  uploadLimits: { logo: string; photos: string };
+  mapsSearchUrl: string | null;
+  preview: PreviewData | null;
+};
+
+/** A step page's loader data. */
+export type StepPageData = {
+  step: number;
+  name: string;
+  values: IntakeData;
+  completed: number[];
+  furthest: number;
+  savedAt: string | null;
+  revision: number;
+  /** Names this order's copies on the device (components/useDeviceCopy.ts) without the order id itself. */
+  copyKey: string;
+  /** The step's rules for the browser's own check, derived from its schema (server/form-rules.server.ts). */
+  rules: FormRules;
+  extras: StepExtras;
+};
+
+/** A refused post's messages by field (`""` for the step) and what was typed, as the form shows them again. */
+export type StepResult = {
+  initialValue?: Record<string, unknown> | null;
+  error?: Record<string, string[] | null> | null;
+};
+
+/** A step post's answer when it does not redirect. */
+export type StepAnswer = {
+  result: StepResult | null;
+  /** A message beside the saved state (the step was saved). */
+  notice?: string;
+  /** Messages about what was saved (a new photo without alt text), by field. */
+  fieldErrors?: Record<string, string[]>;
+  conflict?: Conflict;
+  /** An autosave's answer: when it was saved (null: refused). */
+  savedAt?: string | null;
+};

@@ -1,0 +1,81 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
+import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
+import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
+import { STYLES } from "~/domain/intake/options";
+import { stepAction, stepLoader } from "~/server/intake-step.server";
+
+export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+
+/**
+ * Intake step 4, Branding: its fields (spec 1 section 2, "Step contents"), with the logo and photo
+ * uploads (a multipart form; with JavaScript each file uploads on its own, components/intake/uploads.tsx);
+ * loader and action in server/intake-step.server.ts.
+ */
+export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 4);
+export const action = (args: ActionFunctionArgs) => stepAction(args, 4);
+
+export default function Step4() {
+  return (
+    <IntakeStepPage>
+      <Branding />
+    </IntakeStepPage>
+  );
+}
+
+function Branding() {
+  const extras = useStepExtras();
+  return (
+    <>
+      <fieldset>
+        <legend>Logo</legend>
+        {extras.logo ? (
+          <p className="thumbs">
+            <img src={extras.logo.url} alt="Your current logo" width={120} height={120} />
+          </p>
+        ) : null}
+        <div className="field">
+          <label htmlFor="f-logo">{extras.logo?.uploaded ? "Replace your logo" : "Upload your logo"}</label>
+          <p className="hint">{extras.uploadLimits.logo}</p>
+          <input id="f-logo" type="file" name="logo" accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg" />
+        </div>
+        <TextField name="logoUrl" label={LABELS.logoUrl} type="url" hint="Used only when no file is uploaded." />
+      </fieldset>
+      <TextList
+        name="brandColors"
+        legend={LABELS.brandColors}
+        itemLabel={LIST_ITEMS.brandColors}
+        max={10}
+        hint="e.g. Navy blue, or #1a3c6e"
+      />
+      <SelectWithOther
+        name="stylePreference"
+        otherName="stylePreferenceOther"
+        label={LABELS.stylePreference}
+        otherLabel={LABELS.stylePreferenceOther}
+        options={STYLES}
+      />
+      <fieldset>
+        <legend>Photos</legend>
+        <div className="field">
+          <label htmlFor="f-photos">Add photos</label>
+          <p className="hint">{extras.uploadLimits.photos}</p>
+          <input id="f-photos" type="file" name="photos" multiple accept="image/png,image/jpeg,image/webp,image/gif" />
+        </div>
+        {extras.photos.length ? (
+          <RowsEditor
+            name="photoMetadata"
+            {...ROWS.photoMetadata}
+            max={extras.photos.length}
+            renderExtra={(i) => (
+              <>
+                <img src={extras.photos[i]?.url} alt="" width={160} height={110} className="thumbs" />
+                <input type="hidden" name={`photoMetadata[${i}].id`} value={extras.photos[i]?.id ?? ""} />
+              </>
+            )}
+          />
+        ) : null}
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,260 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { FormRules } from "~/domain/form-rules";
+import {
+  canOpenStep,
+  completedSteps,
+  formValues,
+  furthestStep,
+  photosWithoutAltErrors,
+  unfinishedRequiredSteps,
+  withoutItem,
+  type IntakeData,
+  type IntakeValues,
+  type StoredSubmission,
+} from "~/domain/intake/data";
+import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
+import type { StepAnswer, StepPageData } from "~/domain/intake/page";
+import { differences, nextStamp, readSaveStamp, saveOrder } from "~/domain/intake/save-order";
+import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
+import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
+import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
+import { redirectWithFlash } from "~/server/flash.server";
+import { deviceCopyKey } from "~/server/form-keys.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
+import { brandingPreviews, saveArrivedFiles, saveBrandingStep } from "~/server/intake-files.server";
+import { loadSubmission, orderEmail, saveStep, submitIntake, type Submission } from "~/server/intake.server";
+import { errorMessage, log } from "~/server/log.server";
+import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
+
+/**
+ * An intake step's loader and action, shared by the fourteen step routes (app/routes/intake-form_.N.tsx:
+ * one module per step, so a step's page ships only its own fields). The step's schema, and Zod with
+ * it, stay here: the page gets the rules the browser checks (`stepRules`).
+ */
+
+const stepPath = (step: number) => `/intake-form/${step}`;
+
+/** A step page's data (each step's route module, app/routes/intake-form_.N.tsx, calls this with its number). */
+export async function stepLoader({ request }: LoaderFunctionArgs, step: number): Promise<StepPageData> {
+  const access = await requireTokenAccess(request, "intake");
+  const doc = await loadSubmission(access.orderId);
+  if (!canOpenStep(step, doc)) throw redirect(stepPath(furthestStep(doc)));
+  const values: IntakeData = {
+    contactEmail: await orderEmail(access.orderId),
+    needsContactForm: "yes",
+    dataRetentionPeriod: "30days",
+    pagesNeeded: ["Home", "Contact"],
+    ...formValues(doc),
+  };
+  // The link box holds a link the customer gave, never the address of a logo they uploaded.
+  if (doc?.logo_key) delete values.logoUrl;
+  const name = String(values.businessName ?? "").trim();
+  return {
+    step,
+    name: stepMeta(step)!.name,
+    values,
+    completed: completedSteps(doc),
+    furthest: furthestStep(doc),
+    savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
+    revision: Number(doc?.revision ?? 0),
+    copyKey: deviceCopyKey(access.orderId),
+    rules: stepRules(step),
+    extras: {
+      ...brandingPreviews(doc),
+      uploadLimits: UPLOAD_LIMITS_TEXT,
+      mapsSearchUrl: name
+        ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
+        : null,
+      preview:
+        step === SPECIAL_STEPS.preview
+          ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) }
+          : null,
+    },
+  };
+}
+
+/** A refused post: its messages beside what was typed (lists in a shape the form never sends are dropped, not echoed). */
+const refuse = (reply: SubmissionResult, status = 400) =>
+  data<StepAnswer>({ result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) } }, { status });
+/** A message beside the saved state (the step was saved; the page reloads what is stored). */
+const notice = (message: string, status = 400) => data<StepAnswer>({ result: null, notice: message }, { status });
+
+/**
+ * A step post: check, save, then do what the button asked. Saving happens for
+ * every intent (Back and Save & Exit keep what was typed); "next" and "submit"
+ * also check the step's required fields.
+ */
+export async function stepAction({ request }: ActionFunctionArgs, step: number) {
+  const access = await requireTokenAccess(request, "intake");
+  const form = await readStepForm(request);
+  const intent = parseIntakeIntent(form.get("intent"));
+  const submission = parseWithZod(form, { schema: stepSchema(step, intentMode(intent)) });
+  if (!intent) return refuse(submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }));
+  if (intent.type === "submit" && step !== TOTAL_STEPS)
+    return refuse(submission.reply({ formErrors: ["The form is submitted from its last step."] }));
+
+  const before = await loadSubmission(access.orderId);
+  // The jump rule holds for posts too: a step not yet reached cannot be saved or skipped past.
+  if (!canOpenStep(step, before)) return redirect(stepPath(furthestStep(before)), 303);
+
+  if (submission.status !== "success") {
+    // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
+    if (step === SPECIAL_STEPS.uploads) {
+      await saveArrivedFiles(access.orderId, form, before).catch((error) =>
+        log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }),
+      );
+    }
+    return refuse(submission.reply());
+  }
+
+  // Saves are ordered: an older save never overwrites a newer one, and a change made elsewhere is shown, not overwritten.
+  const stamp = readSaveStamp(form);
+  switch (saveOrder(before, stamp)) {
+    case "stale":
+      // A newer save of this page has landed already: this one changes nothing.
+      return intent.type === "autosave"
+        ? data<StepAnswer>({ result: null, savedAt: new Date().toISOString() })
+        : redirect(stepPath(step), 303);
+    case "conflict":
+      return data<StepAnswer>(
+        {
+          result: null,
+          conflict: {
+            revision: Number(before?.revision ?? 0),
+            fields: differences(formValues(before), submission.value),
+          },
+        },
+        { status: 409 },
+      );
+  }
+
+  let values: IntakeValues = { ...submission.value };
+  if (intent.type === "remove" && intent.field !== "photoMetadata")
+    values = withoutItem(values, intent.field, intent.index);
+  let saved: Saved;
+  try {
+    saved = await save(access, step, values, intent, form, before, nextStamp(before, stamp));
+  } catch (error) {
+    log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
+    return intent.type === "autosave"
+      ? data<StepAnswer>({ result: null, savedAt: null }, { status: 503 })
+      : notice(INTAKE_MESSAGES.submitFailed, 503);
+  }
+  // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.
+  if (saved.problems.length) return notice(saved.problems.join(" "));
+
+  switch (intent.type) {
+    case "autosave":
+      return data<StepAnswer>({ result: null, savedAt: new Date().toISOString() });
+    case "stay":
+    case "remove":
+      return redirect(stepPath(step), 303);
+    case "jump":
+      return redirect(stepPath(canOpenStep(intent.step, saved.doc) ? intent.step : step), 303);
+    case "back":
+      return redirect(stepPath(Math.max(FIRST_STEP, step - 1)), 303);
+    case "save-exit":
+      return redirectWithFlash(request, "/", { kind: "success", ...INTAKE_MESSAGES.saved }, { status: 303 });
+    case "next":
+      return goNext(step, saved);
+    case "submit":
+      return submit(request, access, saved.doc);
+  }
+}
+
+type Saved = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
+
+/** Saves the step; step 4 with its files (server/intake-files.server.ts). */
+async function save(
+  access: TokenAccess,
+  step: number,
+  values: IntakeValues,
+  intent: IntakeIntent,
+  form: FormData,
+  before: Submission | null,
+  stamp: StoredSubmission,
+): Promise<Saved> {
+  const reached = intent.type === "next" ? step + 1 : step;
+  if (step === SPECIAL_STEPS.uploads) {
+    const removeIndex = intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined;
+    return saveBrandingStep({ orderId: access.orderId, values, form, before, reached, removeIndex, stamp });
+  }
+  return {
+    doc: await saveStep(access.orderId, step, values, reached, before, stamp),
+    problems: [],
+    photosWithoutAlt: false,
+  };
+}
+
+function goNext(step: number, saved: Saved) {
+  if (saved.photosWithoutAlt)
+    // The alert names the step's task; each photo without alt text gets its own message on its field.
+    return data<StepAnswer>(
+      {
+        result: null,
+        notice: "Please describe each new photo (alt text), then continue.",
+        fieldErrors: photosWithoutAltErrors(saved.doc),
+      },
+      { status: 400 },
+    );
+  const missing = step === SPECIAL_STEPS.preview ? missingForAi(saved.doc) : null;
+  if (missing) return notice(missing);
+  return redirect(stepPath(Math.min(TOTAL_STEPS, step + 1)), 303);
+}
+
+async function submit(request: Request, access: TokenAccess, doc: Submission) {
+  const unfinished = unfinishedRequiredSteps(doc);
+  const missing = missingForAi(doc);
+  if (unfinished.length || missing) {
+    const names = unfinished.map((n) => stepMeta(n)!.name).join(", ");
+    return notice([names && `Please complete: ${names}.`, missing].filter(Boolean).join(" "));
+  }
+  try {
+    const outcome = await submitIntake(access);
+    return redirectWithFlash(
+      request,
+      "/intake-form",
+      { kind: "success", ...INTAKE_MESSAGES[outcome] },
+      { status: 303 },
+    );
+  } catch (error) {
+    log("error", "intake.submit_failed", { order_id: access.orderId, reason: errorMessage(error) });
+    return notice(INTAKE_MESSAGES.submitFailed, 503);
+  }
+}
+
+/**
+ * The step's rules for the browser (domain/form-rules.ts), from the same schemas the action parses
+ * with: every field's bounds from the draft schema (every button saves a draft), and the fields
+ * Next and Submit need, with their messages, from the "next" schema. What a rule across fields
+ * says (a list row missing its name, step 12's consents) stays with the server's answer.
+ */
+export function stepRules(step: number): FormRules {
+  const cached = rulesByStep.get(step);
+  if (cached) return cached;
+  const draft = formRules(stepSchema(step, "draft"));
+  const next = formRules(stepSchema(step, "next"));
+  const forNext = [INTENT_VALUES.next, INTENT_VALUES.submit];
+  const needs = Object.fromEntries(
+    Object.entries(next.fields)
+      .filter(([name, rule]) => rule.required && !draft.fields[name]?.required)
+      .map(([name, rule]) => [name, rule.required!]),
+  );
+  // A row's needs that only Next has (step 4: each photo's alt text).
+  const rowsForNext = (next.rows ?? [])
+    .map((row) => {
+      const always = draft.rows?.find((r) => r.list === row.list)?.needs ?? {};
+      const more = Object.entries(row.needs).filter(([key]) => !(key in always));
+      return { ...row, needs: Object.fromEntries(more), intents: forNext };
+    })
+    .filter((row) => Object.keys(row.needs).length);
+  const rules: FormRules = { fields: draft.fields };
+  if (Object.keys(needs).length) rules.intents = Object.fromEntries(forNext.map((intent) => [intent, needs]));
+  const rows = [...(draft.rows ?? []), ...rowsForNext];
+  if (rows.length) rules.rows = rows;
+  rulesByStep.set(step, rules);
+  return rules;
+}
+const rulesByStep = new Map<number, FormRules>();

@@ -16,5 +16,8 @@ export const CRITICAL_BUDGET = 14 * KB;
 export const JS_BUDGET = { page: 0, form: 140 * KB };
 /** Pages whose forms appear only with a token or a session (a visit without one still loads their code). */
 const FORM_ROUTES = new Set(["/order-status", "/dashboard", "/admin"]);
-/** The one definition of a form page: it shows a form, or is one of the routes above. */
-export const pageKind = (hasForm, pathname) => (hasForm || FORM_ROUTES.has(pathname) ? "form" : "page");
+/** The one definition of a form page: it shows a form, or is one of the routes above, or is an admin page (the back office is an app). */
+export const pageKind = (hasForm, pathname) =>
+  hasForm || FORM_ROUTES.has(pathname) || pathname.startsWith("/admin/") ? "form" : "page";
+/** The first-screen budget is for what visitors and customers open; the admin's tables are held to the JS budget only. */
+export const hasCriticalBudget = (pathname) => pathname !== "/admin" && !pathname.startsWith("/admin/");

@@ -1,8 +1,7 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FormAlert, FormKey } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import type { FormRules } from "~/domain/form-rules";
 import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
@@ -146,8 +145,7 @@ function FeedbackForm({
   const [form, fields] = useForm({
     id,
     lastResult: reply?.formId === id ? reply.result : undefined,
-    onValidate: validateWith(feedbackRules),
-    shouldValidate: "onSubmit",
+    rules: feedbackRules,
     shouldRevalidate: "onInput",
   });
   const [length, setLength] = useState(() => String(fields.feedback.initialValue ?? "").length);

@@ -12,20 +12,18 @@ import {
   BULK_ACTIONS,
   BULK_MESSAGES,
   bulkReturnQuery,
-  BulkSchema,
   isBulkAction,
-  keptBulk,
   needsFreshProof,
 } from "~/domain/admin/bulk";
 import {
   DATE_FILTERS,
   filterQuery,
   hasActiveFilters,
-  OrderFiltersSchema,
-  parseOrderFilters,
   CLOCK_FILTER_LABELS,
   CLOCK_FILTERS,
 } from "~/domain/admin/order-filters";
+import { BulkSchema, keptBulk } from "~/domain/admin/bulk.schema";
+import { OrderFiltersSchema, parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";

@@ -1,5 +1,4 @@
 import { EmailAddress } from "~/components/EmailAddress";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -10,9 +9,11 @@ import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
-import { EDIT_MESSAGES, EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EDIT_MESSAGES, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import {
   ADMIN_REVISION_MESSAGES,
+  AI_OPT_OUT_MESSAGE,
   DETAIL_MESSAGES,
   DRAFT_URL_MESSAGES,
   draftUrlRefused,
@@ -26,7 +27,7 @@ import {
 import { DraftUrlSchema, RevisionRoundSchema, RevisionToggleSchema } from "~/domain/admin/order-detail.schema";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
-import { AI_OPT_OUT_MESSAGE, RevisionPromptSchema } from "~/domain/ai-prompt";
+import { RevisionPromptSchema } from "~/domain/ai-prompt.schema";
 import { formatDateTime } from "~/domain/dates";
 import { adminStatusTone } from "~/domain/order-status";
 import { cursorParam } from "~/domain/paging";
@@ -43,6 +44,7 @@ import {
 import { RevisionError, setRevisionRound } from "~/server/admin/revisions.server";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash, type FlashKind } from "~/server/flash.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { reminderHistory, sendReminder } from "~/server/reminders.server";
@@ -72,6 +74,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab,
     hasSubmission: submission?.status === "submitted",
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
+    // The data tabs' rules for the browser's own check (the schemas stay on the server).
+    rules: { edit: formRules(EditDataSchema), notes: formRules(RevisionPromptSchema) },
   };
 }
 
@@ -444,6 +448,7 @@ export default function AdminOrder() {
           editValues={d.editValues}
           revisions={revisions}
           reply={reply}
+          rules={d.rules}
         />
 
         {d.history.rows.length || !d.history.first ? (

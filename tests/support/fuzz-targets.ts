@@ -1,11 +1,11 @@
 import { CheckoutSchema } from "~/domain/checkout.schema";
 import { HONEYPOT_FIELD } from "~/domain/contact";
 import { ContactSchema } from "~/domain/contact.schema";
-import { PaymentIssueFormSchema } from "~/domain/admin/payments";
+import { PaymentIssueFormSchema } from "~/domain/admin/payments.schema";
 import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
-import { OutboxActionSchema } from "~/domain/outbox";
+import { OutboxActionSchema } from "~/domain/outbox.schema";
 
 /**
  * Every form the fuzz test (tests/integration/fuzz.test.ts) posts malformed

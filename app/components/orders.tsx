@@ -60,8 +60,11 @@ export function RevisionRounds({
   rounds,
   reply,
   withOrderId,
+  heading: Heading = "h3",
 }: {
   orderId: string;
+  /** h2 where the rounds are a card of their own (order status), h3 inside an order's card (dashboard). */
+  heading?: "h2" | "h3";
   /** Names this order's copies on the device (server/form-keys.server.ts deviceCopyKey). */
   copyKey: string;
   rounds: RoundView[];
@@ -78,7 +81,7 @@ export function RevisionRounds({
   useEffect(() => sent.forEach(forgetDeviceCopy), [sent.join()]); // eslint-disable-line react-hooks/exhaustive-deps -- by content
   return (
     <section className="revision-rounds" aria-label="Revision Rounds">
-      <h3>Revision Rounds</h3>
+      <Heading>Revision Rounds</Heading>
       <ul className="card-list">
         {rounds.map((r) => (
           <li key={r.round} className="round">
@@ -92,10 +95,17 @@ export function RevisionRounds({
                   <span className="badge">Submitted</span>
                   {r.submittedAt ? <span className="hint">{formatDateTime(r.submittedAt)}</span> : null}
                 </p>
-                <label htmlFor={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
+                {/* Sent feedback is text to read, not a box to scroll: all of it shows, in its own lines. */}
+                <p id={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
                   Your feedback for revision {r.round}
-                </label>
-                <textarea id={`${feedbackFormId(orderId, r.round)}-read`} readOnly value={r.feedback ?? ""} rows={4} />
+                </p>
+                <blockquote
+                  className="feedback-sent"
+                  aria-labelledby={`${feedbackFormId(orderId, r.round)}-read`}
+                  role="group"
+                >
+                  {r.feedback ?? ""}
+                </blockquote>
               </>
             ) : r.state === "available" ? (
               <FeedbackForm

@@ -5,6 +5,7 @@ import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTa
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
 import { useIsPending } from "~/components/hooks";
+import { EmailAddress } from "~/components/EmailAddress";
 import { LiveRegion } from "~/components/LiveRegion";
 import {
   BULK_ACTION_LABELS,
@@ -265,7 +266,7 @@ export default function AdminOrders() {
                       {o.guest ? <span className="badge badge-muted">Guest</span> : null}
                     </p>
                     <p className="order-meta">
-                      <span>{o.email}</span>
+                      <EmailAddress address={o.email} />
                       <span>{o.amount}</span>
                       <span>{formatDateTime(o.createdAt)}</span>
                     </p>

@@ -1,3 +1,4 @@
+import { EmailAddress } from "~/components/EmailAddress";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -256,7 +257,9 @@ export default function AdminOrder() {
             <h2 id="info-heading">Order Information</h2>
             <dl className="facts">
               <dt>Email</dt>
-              <dd>{order.email}</dd>
+              <dd>
+                <EmailAddress address={order.email} />
+              </dd>
               <dt>Amount</dt>
               <dd>{order.amount}</dd>
               <dt>Status</dt>
@@ -349,7 +352,7 @@ export default function AdminOrder() {
             ) : null}
           </section>
 
-          <section className="card" aria-labelledby="revisions-heading">
+          <section className="card detail-wide" aria-labelledby="revisions-heading">
             <h2 id="revisions-heading">Revision Workflow</h2>
             <Form method="post" className="inline-form">
               {draftReply ? (
@@ -415,13 +418,15 @@ export default function AdminOrder() {
                         {revisionToggleLabel(r.round)}
                       </button>
                       <span className="hint">{r.enabled ? "On" : "Off"}</span>
-                      {r.submittedAt ? <span className="badge">Submitted</span> : null}
                     </Form>
                     {r.submittedAt ? (
-                      <div className="feedback">
-                        <p className="hint">Submitted {formatDateTime(r.submittedAt)}</p>
-                        <blockquote>{r.feedback}</blockquote>
-                      </div>
+                      <>
+                        <p className="badges">
+                          <span className="badge">Submitted</span>
+                          <span className="hint">{formatDateTime(r.submittedAt)}</span>
+                        </p>
+                        <blockquote className="feedback-sent">{r.feedback}</blockquote>
+                      </>
                     ) : null}
                   </li>
                 ))}

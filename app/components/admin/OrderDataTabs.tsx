@@ -160,7 +160,7 @@ function EditDataTab({
           return (
             <div
               key={f.name}
-              className={`field${f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
+              className={`field${f.wide || f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
             >
               <label htmlFor={meta.id}>{f.label}</label>
               {f.kind === "flag" ? (
@@ -226,7 +226,7 @@ function RevisionTab({
           "Locked: enable the round in the revision workflow above."
         )}
       </p>
-      {r.feedback ? <blockquote className="feedback">{r.feedback}</blockquote> : null}
+      {r.feedback ? <blockquote className="feedback-sent">{r.feedback}</blockquote> : null}
       <h3>Revision prompt generator</h3>
       {prompt.state === "ready" ? (
         <Form method="post" {...getFormProps(form)} noValidate>

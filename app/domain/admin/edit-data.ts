@@ -6,8 +6,11 @@ import type { StoredField, StoredSubmission } from "../intake/data";
  * not editable here: those come from the server's records or from the customer.
  */
 export type EditKind = "text" | "textarea" | "flag" | "list" | "object";
-/** `name` is a stored field (StoredSubmission): renaming a field fails `tsc` here. */
-export type EditField = { name: StoredField; label: string; kind: EditKind; items?: "string" | "object" };
+/**
+ * `name` is a stored field (StoredSubmission): renaming a field fails `tsc` here. `wide`: a one-line field
+ * whose values are long (a Google Maps link), given the form's whole width.
+ */
+export type EditField = { name: StoredField; label: string; kind: EditKind; items?: "string" | "object"; wide?: true };
 
 const text = (name: StoredField, label: string): EditField => ({ name, label, kind: "text" });
 const area = (name: StoredField, label: string): EditField => ({ name, label, kind: "textarea" });
@@ -44,7 +47,7 @@ export const EDIT_FIELDS: EditField[] = [
   strings("target_keywords", "Target keywords"),
   strings("competitor_urls", "Competitor URLs"),
   { name: "social_links", label: "Social links", kind: "object" },
-  text("google_business_url", "Google Business URL"),
+  { ...text("google_business_url", "Google Business URL"), wide: true },
   objects("testimonials", "Testimonials"),
   objects("review_links", "Review links"),
   flag("wants_review_automation", "Wants review automation"),

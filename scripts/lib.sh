@@ -13,6 +13,18 @@ ensure_node_modules() {
   fi
 }
 
+# The memory allocator the app runs on. libvips (sharp) decodes an upload into buffers of up to ~200 MB and
+# frees them; glibc's malloc keeps such memory in its per-thread arenas, so the process grew post by post and
+# stayed there (docs/reliability.md, "Image uploads under attack"). jemalloc gives it back: the app is started
+# with Debian's libjemalloc2 preloaded when it is installed, else on glibc with two arenas. Prints the variable
+# to set (for `env`); a LD_PRELOAD or MALLOC_ARENA_MAX already set is left as it is.
+app_malloc_env() {
+  if [[ -n "${LD_PRELOAD:-}" ]]; then echo "LD_PRELOAD=$LD_PRELOAD"; return; fi
+  if [[ -n "${MALLOC_ARENA_MAX:-}" ]]; then echo "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX"; return; fi
+  local jemalloc="/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2"
+  if [[ -f "$jemalloc" ]]; then echo "LD_PRELOAD=$jemalloc"; else echo "MALLOC_ARENA_MAX=2"; fi
+}
+
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # Waits for the app's /healthz on $1 (a base URL); fails after 60 s.

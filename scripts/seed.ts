@@ -5,7 +5,7 @@ import { createUser } from "~/server/auth.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { getEnv, standInsAllowed } from "~/server/env.server";
 import { issueToken } from "~/server/tokens.server";
-import { CouponFormSchema } from "~/domain/admin/coupons";
+import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { createCoupon } from "~/server/admin/coupons.server";
 import { ensureIndexes, Order, User } from "~/server/models/index.server";
 import { takeServedAddress } from "./served-at";

@@ -10,7 +10,7 @@ export function DataExportButton({ action, orderLabel }: { action: string; order
     <Form method="post" action={action} reloadDocument className="data-export">
       <button
         type="submit"
-        className="button button-small"
+        className="button"
         aria-label={orderLabel ? `Download my data (JSON) for order ${orderLabel}` : undefined}
       >
         Download my data (JSON)

@@ -1,5 +1,10 @@
 import type { ReactNode } from "react";
 
+/** A number and the word after it stay on one line ("24 Hours", "3 Rounds"): the space between them does not break. */
+export function keepNumbersWhole(text: string): string {
+  return text.replace(/(\d) (?=\p{L})/gu, "$1\u00a0");
+}
+
 /** The heading block every page opens with: its one <h1>, an optional eyebrow and a short line under it. */
 export function PageHero({
   title,
@@ -16,7 +21,7 @@ export function PageHero({
     <section className="hero">
       <div className="wrap">
         {eyebrow ? <p className="eyebrow">{eyebrow}</p> : null}
-        <h1>{title}</h1>
+        <h1>{keepNumbersWhole(title)}</h1>
         {lead ? <p className="lead">{lead}</p> : null}
         {children}
       </div>

@@ -1,4 +1,5 @@
-import type { ShowcaseExample } from "~/content/showcase";
+import { Link } from "@remix-run/react";
+import { SHOWCASE, type ShowcaseExample } from "~/content/showcase";
 
 /** Small line icons for the mock-ups, drawn on a 24-unit grid. */
 const ICONS: Record<ShowcaseExample["icon"], string> = {
@@ -67,5 +68,24 @@ export function SiteMockup({ example, className }: { example: ShowcaseExample; c
         </g>
       ))}
     </svg>
+  );
+}
+
+/** The portfolio's example sites as cards, each its sketch and a link to its demo (/showcase and the home page). */
+export function ShowcaseCards() {
+  return (
+    <ul className="grid card-list showcase-list">
+      {SHOWCASE.map((e) => (
+        <li key={e.slug} className="card showcase-card">
+          <SiteMockup example={e} className="mockup" />
+          <p className="eyebrow">{e.category}</p>
+          <h3>{e.name}</h3>
+          <p>{e.description}</p>
+          <Link to={`/showcase/${e.slug}`} className="button">
+            View the {e.name} demo
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

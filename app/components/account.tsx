@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "~/components/useForm";
 import { Form, Link } from "@remix-run/react";
 import { VERIFY_INTENTS } from "~/domain/account";
 import { Field, FormAlert } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import type { FormRules } from "~/domain/form-rules";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -29,8 +28,7 @@ export function LinkPasswordPage(props: {
   const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult: props.lastResult,
-    onValidate: validateWith(props.rules),
-    shouldValidate: "onSubmit",
+    rules: props.rules,
   });
   if (!props.usable && !props.lastResult) {
     return (
@@ -92,7 +90,7 @@ export function TwoFactorCodeFields({
   pending,
 }: {
   formErrors?: string[];
-  code: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+  code: FieldMetadata;
   hint: string;
   recovery: boolean;
   intent: string;
@@ -105,7 +103,6 @@ export function TwoFactorCodeFields({
       <Field id={code.id} label="Authentication code" hint={hint} errors={code.errors} errorId={code.errorId}>
         <input
           {...getInputProps(code, { type: "text" })}
-          key={code.key}
           autoComplete="one-time-code"
           {...(recovery ? { inputMode: "text", autoCapitalize: "none", spellCheck: false } : { inputMode: "numeric" })}
           maxLength={40}

@@ -6,7 +6,7 @@ import { useHydrated } from "./hooks";
 /**
  * A labelled field with its hint and its error tied to the control (WCAG 1.3.1, 3.3.1): the
  * control (the child whose id is `id`) gets `aria-describedby` naming the hint, added here, and
- * the error, which the caller's props name when there is one (Conform's field metadata).
+ * the error, which the caller's props name when there is one (useForm's field metadata).
  * `children` is the control, with anything shown beside it.
  */
 export function Field({
@@ -67,7 +67,7 @@ export function describedBy(field: { errorId: string; errors?: string[] }) {
 /** A field that failed, as the form's alert lists it: its control's id, its label and its messages. */
 export type FailedField = { id: string; label: string; errors?: string[] };
 
-/** The failed fields of a Conform form, in the order given, each with the label a person reads. */
+/** The failed fields of a form (useForm's fields), in the order given, each with the label a person reads. */
 export function failedFields(
   fields: Record<string, { id: string; errors?: string[] }>,
   labels: Record<string, string>,
@@ -82,7 +82,7 @@ export function failedFields(
  * field's error, and, when more than that one field failed, a link to each field that failed
  * (WCAG 3.3.1). Without JavaScript the page that shows it after a refused post focuses it
  * (`autofocus`), so the person hears what to fix and the browser scrolls it into view below the
- * header; with JavaScript, Conform focuses the first field that failed instead.
+ * header; with JavaScript, useForm (components/useForm.ts) focuses the first field that failed instead.
  */
 export function FormAlert({ message, failed = [] }: { message?: string; failed?: FailedField[] }) {
   const hydrated = useHydrated();

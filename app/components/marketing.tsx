@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Card, Testimonial } from "~/content/marketing";
+import { TESTIMONIALS, TESTIMONIALS_NOTE, type Card } from "~/content/marketing";
+import { findExample } from "~/content/showcase";
 
 /** A titled section of the page. */
 export function Section({
@@ -52,23 +53,30 @@ export function Stars({ rating }: { rating: number }) {
   );
 }
 
-export function Testimonials({ items }: { items: Testimonial[] }) {
+/** The example testimonials (app/content/marketing.ts), said to be examples, each naming its example site. */
+export function TestimonialsSection({ tone }: { tone?: "alt" }) {
   return (
-    <ul className="grid card-list">
-      {items.map((t) => (
-        <li key={t.name} className="card">
-          <figure className="quote">
-            <Stars rating={t.rating} />
-            <blockquote>
-              <p>“{t.quote}”</p>
-            </blockquote>
-            <figcaption>
-              <strong>{t.name}</strong>, {t.business}
-            </figcaption>
-          </figure>
-        </li>
-      ))}
-    </ul>
+    <Section title="Example Testimonials" lead={TESTIMONIALS_NOTE} tone={tone}>
+      <ul className="grid card-list">
+        {TESTIMONIALS.map((t) => {
+          const example = findExample(t.example);
+          return (
+            <li key={t.name} className="card">
+              <figure className="quote">
+                <Stars rating={t.rating} />
+                <blockquote>
+                  <p>“{t.quote}”</p>
+                </blockquote>
+                <figcaption>
+                  <strong>{t.name}</strong>, <Link to={`/showcase/${example.slug}`}>{example.name}</Link>, {t.town}{" "}
+                  <span className="hint">(an example business)</span>
+                </figcaption>
+              </figure>
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
   );
 }
 

@@ -1,8 +1,7 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FormAlert, FormKey } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import type { FormRules } from "~/domain/form-rules";
 import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
@@ -61,8 +60,11 @@ export function RevisionRounds({
   rounds,
   reply,
   withOrderId,
+  heading: Heading = "h3",
 }: {
   orderId: string;
+  /** h2 where the rounds are a card of their own (order status), h3 inside an order's card (dashboard). */
+  heading?: "h2" | "h3";
   /** Names this order's copies on the device (server/form-keys.server.ts deviceCopyKey). */
   copyKey: string;
   rounds: RoundView[];
@@ -79,7 +81,7 @@ export function RevisionRounds({
   useEffect(() => sent.forEach(forgetDeviceCopy), [sent.join()]); // eslint-disable-line react-hooks/exhaustive-deps -- by content
   return (
     <section className="revision-rounds" aria-label="Revision Rounds">
-      <h3>Revision Rounds</h3>
+      <Heading>Revision Rounds</Heading>
       <ul className="card-list">
         {rounds.map((r) => (
           <li key={r.round} className="round">
@@ -93,10 +95,17 @@ export function RevisionRounds({
                   <span className="badge">Submitted</span>
                   {r.submittedAt ? <span className="hint">{formatDateTime(r.submittedAt)}</span> : null}
                 </p>
-                <label htmlFor={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
+                {/* Sent feedback is text to read, not a box to scroll: all of it shows, in its own lines. */}
+                <p id={`${feedbackFormId(orderId, r.round)}-read`} className="visually-hidden">
                   Your feedback for revision {r.round}
-                </label>
-                <textarea id={`${feedbackFormId(orderId, r.round)}-read`} readOnly value={r.feedback ?? ""} rows={4} />
+                </p>
+                <blockquote
+                  className="feedback-sent"
+                  aria-labelledby={`${feedbackFormId(orderId, r.round)}-read`}
+                  role="group"
+                >
+                  {r.feedback ?? ""}
+                </blockquote>
               </>
             ) : r.state === "available" ? (
               <FeedbackForm
@@ -136,8 +145,7 @@ function FeedbackForm({
   const [form, fields] = useForm({
     id,
     lastResult: reply?.formId === id ? reply.result : undefined,
-    onValidate: validateWith(feedbackRules),
-    shouldValidate: "onSubmit",
+    rules: feedbackRules,
     shouldRevalidate: "onInput",
   });
   const [length, setLength] = useState(() => String(fields.feedback.initialValue ?? "").length);

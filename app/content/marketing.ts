@@ -2,7 +2,8 @@
 
 export type Card = { title: string; description: string };
 export type ServiceCard = Card & { link: string; features: string[]; button: string };
-export type Testimonial = { name: string; business: string; quote: string; rating: 5 };
+/** A testimonial of one of the portfolio's example businesses (`example` is its slug in app/content/showcase.ts). */
+export type Testimonial = { name: string; example: string; town: string; quote: string; rating: 5 };
 
 export const BENEFITS: Card[] = [
   {
@@ -62,28 +63,41 @@ export const SERVICES: ServiceCard[] = [
   },
 ];
 
+/**
+ * Example testimonials, one from each of the portfolio's example businesses
+ * (app/content/showcase.ts, by slug): the portfolio calls them examples, so the
+ * testimonials say so too, on every page that shows them. Never a real customer's
+ * name or words until a real customer gives them.
+ */
 export const TESTIMONIALS: Testimonial[] = [
   {
     name: "Dave M.",
-    business: "DM Electrical, Lismore",
+    example: "electrician",
+    town: "Lismore",
     quote:
       "I was quoted $4,000 and 8 weeks by another agency. These guys had my site up the next day for $300, and the phone started ringing that week.",
     rating: 5,
   },
   {
     name: "Sarah K.",
-    business: "Pampered Paws Grooming, Ballina",
+    example: "dog-groomer",
+    town: "Ballina",
     quote:
       "I'm not a computer person at all. I filled in the form on my phone between clients and had a beautiful website the next morning.",
     rating: 5,
   },
   {
     name: "Tom R.",
-    business: "Riverside Accounting, Casino",
+    example: "accountant",
+    town: "Casino",
     quote: "Professional, quick and honest. No jargon, no lock-in, and they actually answer the phone.",
     rating: 5,
   },
 ];
+
+/** What the testimonials' section says of them, wherever they are shown. */
+export const TESTIMONIALS_NOTE =
+  "These are examples: each one is from one of the example businesses in our portfolio, not from a real customer.";
 
 export const STEPS: Card[] = [
   {

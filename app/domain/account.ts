@@ -47,9 +47,15 @@ export const VERIFY_INTENTS = { confirm: "confirm", resend: "resend" } as const;
  */
 const PLAIN_PATH = /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/;
 
+/**
+ * The longest place a sign-in comes back to. Any page's own address fits; a longer one (a query made to be long)
+ * would make every link that carries it, and the redirect's Location header, three times its size.
+ */
+export const REDIRECT_MAX_LENGTH = 1000;
+
 /** `to` when it is a plain path on this site, otherwise the fallback (an open redirect is a phishing tool). */
 export function safeRedirect(to: string | null | undefined, fallback = "/dashboard"): string {
-  if (typeof to !== "string" || !PLAIN_PATH.test(to)) return fallback;
+  if (typeof to !== "string" || to.length > REDIRECT_MAX_LENGTH || !PLAIN_PATH.test(to)) return fallback;
   const base = "http://this-site.invalid";
   try {
     return new URL(to, base).origin === base ? to : fallback;

@@ -1,5 +1,4 @@
-import * as z from "./zod";
-import { intakeProgress } from "./intake/data";
+import { intakeProgress, type StoredSubmission } from "./intake/data";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";
 
@@ -40,9 +39,12 @@ function line(name: string, value: unknown): string | null {
   return `${name}: ${String(value)}`;
 }
 
+/** The services as aiSafeData gives them (name, description, price, showPricing; see privacy.ts). */
+type SafeService = Partial<Record<"name" | "description" | "price" | "showPricing", unknown>>;
+
 function servicesText(services: unknown): unknown {
   if (!Array.isArray(services)) return null;
-  return (services as Record<string, unknown>[]).map((s) =>
+  return (services as SafeService[]).map((s) =>
     [s.name, s.description, s.showPricing && present(s.price) ? `price ${String(s.price)}` : null]
       .filter(present)
       .join(": "),
@@ -113,7 +115,7 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean }): 
 }
 
 /** The spec's prompt warnings (section 5), from what the submission holds (presence only). */
-export function promptWarnings(submission: Record<string, unknown>): string[] {
+export function promptWarnings(submission: StoredSubmission): string[] {
   const s = submission;
   const warnings: string[] = [];
   if (!present(s.contact_email) || !present(s.contact_phone))
@@ -138,11 +140,8 @@ export type PromptView =
   | { state: "opted-out" }
   | { state: "ready"; completeness: number; tone: CompletenessTone; warnings: string[] };
 
-export const AI_OPT_OUT_MESSAGE =
-  "The customer opted out of AI processing, so no AI prompt is built for this order. Build the site from the brief by hand.";
-
 /** What the AI Prompt tab can show for a submission, before any prompt is generated. */
-export function promptView(submission: Record<string, unknown> | null): PromptView {
+export function promptView(submission: StoredSubmission | null): PromptView {
   if (!submission || submission.status !== "submitted") return { state: "no-submission" };
   if (submission.ai_processing_consent !== true) return { state: "opted-out" };
   const completeness = intakeProgress(submission);
@@ -150,25 +149,10 @@ export function promptView(submission: Record<string, unknown> | null): PromptVi
 }
 
 /** The full prompt for a submission whose customer allowed AI processing, or null. */
-export function promptFor(submission: Record<string, unknown> | null): string | null {
+export function promptFor(submission: StoredSubmission | null): string | null {
   if (promptView(submission).state !== "ready" || !submission) return null;
   return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url) });
 }
-
-export const REVISION_NOTES_MAX = 5000;
-export const REVISION_PROMPT_MESSAGES = {
-  notesRequired: "Please enter revision notes before generating prompt",
-} as const;
-
-export const RevisionPromptSchema = z.object({
-  notes: z
-    .string({ error: REVISION_PROMPT_MESSAGES.notesRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, REVISION_PROMPT_MESSAGES.notesRequired),
-      z.maxLength(REVISION_NOTES_MAX, `Notes must be at most ${REVISION_NOTES_MAX} characters`),
-    ),
-});
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */
 export function buildRevisionPrompt(input: {

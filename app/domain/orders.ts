@@ -1,6 +1,7 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { linkPhase, type LinkPhase } from "./tokens";
 import { isPaid } from "./order-status";
+import type { StoredSubmission } from "./intake/data";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -138,7 +139,7 @@ export const REVISION_MESSAGES = {
 } as const;
 
 /** The 20 items a customer's completeness counts (spec 2: order status page). */
-const CUSTOMER_ITEMS: ((d: Record<string, unknown>) => boolean)[] = [
+const CUSTOMER_ITEMS: ((d: StoredSubmission) => boolean)[] = [
   (d) => filled(d.business_name),
   (d) => filled(d.contact_email),
   (d) => filled(d.contact_phone),
@@ -170,7 +171,7 @@ function filled(v: unknown): boolean {
 }
 
 /** Filled items out of 20, as a rounded percent. */
-export function customerCompleteness(submission: Record<string, unknown> | null): number {
+export function customerCompleteness(submission: StoredSubmission | null): number {
   if (!submission) return 0;
   return Math.round((CUSTOMER_ITEMS.filter((item) => item(submission)).length / CUSTOMER_COMPLETENESS_ITEMS) * 100);
 }

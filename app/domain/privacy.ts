@@ -1,3 +1,5 @@
+import type { StoredField, StoredSubmission } from "./intake/data";
+
 /**
  * What may go to AI (spec 1 section 3, "Privacy classification"). Public fields
  * go as they are; protected ones are generalised or obscured; private ones never
@@ -20,7 +22,7 @@ export const PUBLIC_FIELDS = [
   "must_have_sections",
   "pricing_approach",
   "existing_content",
-] as const;
+] as const satisfies readonly StoredField[];
 
 export const PROTECTED_FIELDS = [
   "physical_address",
@@ -32,21 +34,29 @@ export const PROTECTED_FIELDS = [
   "target_keywords",
   "competitor_urls",
   "social_links",
-] as const;
+] as const satisfies readonly StoredField[];
 
-/** Never sent to AI. */
-export const PRIVATE_FIELDS = [
-  "project_contact_name",
-  "project_contact_email",
-  "project_contact_phone",
+/** The private fields the intake stores: never sent to AI. */
+const STORED_PRIVATE_FIELDS = [
   "contact_phone",
   "contact_email",
   "staff_bios",
   "testimonials",
   "review_links",
   "google_analytics_id",
-  "facebook_pixel_id",
   "additional_details",
+] as const satisfies readonly StoredField[];
+
+/**
+ * Never sent to AI: spec 1's private list. The form asks for neither a project contact nor a
+ * Facebook pixel, so those four are never stored; they stay listed as the spec names them.
+ */
+export const PRIVATE_FIELDS = [
+  "project_contact_name",
+  "project_contact_email",
+  "project_contact_phone",
+  "facebook_pixel_id",
+  ...STORED_PRIVATE_FIELDS,
 ] as const;
 
 export const KNOWN_PLACES = [
@@ -85,7 +95,9 @@ export function scrub(value: unknown): unknown {
 
 const present = (v: unknown) => v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0);
 
-function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown): unknown {
+type ProtectedField = (typeof PROTECTED_FIELDS)[number];
+
+function protectedValue<F extends ProtectedField>(field: F, value: NonNullable<StoredSubmission[F]>): unknown {
   switch (field) {
     case "physical_address":
     case "service_area":
@@ -107,16 +119,16 @@ function protectedValue(field: (typeof PROTECTED_FIELDS)[number], value: unknown
       // Search terms are what the site must be written around; only contact details are taken out.
       return scrub(value);
     case "competitor_urls":
-      return `${(value as string[]).length} competitor website(s) provided`;
+      return `${(value as NonNullable<StoredSubmission["competitor_urls"]>).length} competitor website(s) provided`;
     case "social_links":
-      return Object.entries(value as Record<string, unknown>)
+      return Object.entries(value as NonNullable<StoredSubmission["social_links"]>)
         .filter(([, url]) => present(url))
         .map(([platform]) => platform);
   }
 }
 
 /** What protectedValue does to each protected field, in words a customer reads on the Privacy Preview. */
-export const GENERALISED_WHY: Record<(typeof PROTECTED_FIELDS)[number], string> = {
+export const GENERALISED_WHY: Record<ProtectedField, string> = {
   physical_address: `reduced to a known region (such as Northern Rivers) or "${LOCAL_AREA}", so AI never learns where you are.`,
   service_area: `reduced to a known region (such as Northern Rivers) or "${LOCAL_AREA}".`,
   business_hours: "AI is told only that you gave your hours; we add them to the site ourselves.",
@@ -131,25 +143,33 @@ export const GENERALISED_WHY: Record<(typeof PROTECTED_FIELDS)[number], string> 
 
 export type AiSafeData = Record<string, unknown>;
 
-export function aiSafeData(submission: Record<string, unknown>): AiSafeData {
+/** What AI may see of a stored submission (the Privacy Preview shows exactly this). */
+export function aiSafeData(submission: StoredSubmission): AiSafeData {
   const out: AiSafeData = {};
   for (const field of PUBLIC_FIELDS) if (present(submission[field])) out[field] = scrub(submission[field]);
-  for (const field of PROTECTED_FIELDS)
-    if (present(submission[field])) out[field] = protectedValue(field, submission[field]);
-  if (Array.isArray(out.services_list)) {
-    out.services_list = (out.services_list as Record<string, unknown>[]).map(
-      ({ name, description, price, showPricing }) => ({ name, description, price, showPricing }),
+  for (const field of PROTECTED_FIELDS) {
+    const value = submission[field];
+    if (present(value)) out[field] = protectedValue(field, value!);
+  }
+  if (present(submission.services_list)) {
+    out.services_list = scrub(
+      submission.services_list!.map(({ name, description, price, showPricing }) => ({
+        name,
+        description,
+        price,
+        showPricing,
+      })),
     );
   }
   return out;
 }
 
 /** A short account of what was done, stored with the submission (privacy_summary). */
-export function privacySummary(submission: Record<string, unknown>) {
+export function privacySummary(submission: StoredSubmission) {
   return {
     public: PUBLIC_FIELDS.filter((f) => present(submission[f])),
     generalised: PROTECTED_FIELDS.filter((f) => present(submission[f])),
-    withheld: PRIVATE_FIELDS.filter((f) => present(submission[f])),
+    withheld: STORED_PRIVATE_FIELDS.filter((f) => present(submission[f])),
   };
 }
 
@@ -157,15 +177,15 @@ export const AI_REQUIRED = [
   ["business_name", "Business name"],
   ["business_description", "Business description"],
   ["website_purpose", "Website purpose"],
-] as const;
+] as const satisfies readonly (readonly [StoredField, string])[];
 
 /** The Privacy Preview's check: null when AI has what it needs, else the spec's message. */
-export function missingForAi(submission: Record<string, unknown>): string | null {
+export function missingForAi(submission: StoredSubmission): string | null {
   const missing = AI_REQUIRED.filter(([f]) => !present(submission[f])).map(([, label]) => label);
   return missing.length ? `Missing required fields for AI processing: ${missing.join(", ")}` : null;
 }
 
 /** The customer chose, on step 12, a site built by hand: no AI prompt is ever generated for the order. */
-export function optedOutOfAi(submission: Record<string, unknown> | null): boolean {
-  return Boolean((submission?.privacy_consent as { aiOptOut?: unknown } | null | undefined)?.aiOptOut);
+export function optedOutOfAi(submission: StoredSubmission | null): boolean {
+  return Boolean(submission?.privacy_consent?.aiOptOut);
 }

@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { CallToAction, CardGrid, Checklist, Faq, Section, Testimonials } from "~/components/marketing";
+import { CallToAction, CardGrid, Checklist, Faq, Section, TestimonialsSection } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
-import { FAQ, STEPS, TESTIMONIALS } from "~/content/marketing";
+import { FAQ, STEPS } from "~/content/marketing";
 import { pageMeta } from "~/content/meta";
 import { INCLUDED, OFFER } from "~/content/offer";
 import { STATIC_PAGE } from "~/components/static-page";
@@ -60,9 +60,7 @@ export default function TwentyFourHourWebsite() {
         />
       </Section>
 
-      <Section title="What Our Customers Say">
-        <Testimonials items={TESTIMONIALS} />
-      </Section>
+      <TestimonialsSection />
 
       <Section title="Frequently Asked Questions" tone="alt">
         <Faq items={FAQ} />

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { CallToAction, CardGrid, Section, Testimonials } from "~/components/marketing";
+import { CallToAction, CardGrid, Section, TestimonialsSection } from "~/components/marketing";
+import { ShowcaseCards } from "~/components/SiteMockup";
 import { PageHero } from "~/components/PageHero";
-import { BENEFITS, SERVICES, TESTIMONIALS } from "~/content/marketing";
+import { BENEFITS, SERVICES } from "~/content/marketing";
 import { pageMeta } from "~/content/meta";
 import { OFFER } from "~/content/offer";
 import { STATIC_PAGE } from "~/components/static-page";
@@ -54,11 +55,19 @@ export default function Home() {
         </div>
       </Section>
 
-      <Section title="What Our Customers Say">
-        <Testimonials items={TESTIMONIALS} />
+      <Section
+        title="Our Work"
+        lead="Three example sites, each built the way we build yours: from the owner's answers on our intake form, in 24 hours."
+      >
+        <ShowcaseCards />
+        <div className="actions">
+          <Link to="/showcase">See the Portfolio</Link>
+        </div>
       </Section>
 
-      <Section title="We're a Small Business Too" tone="alt">
+      <TestimonialsSection tone="alt" />
+
+      <Section title="We're a Small Business Too">
         <p className="prose">
           We're a small team in the Northern Rivers. We know what it's like to juggle customers, quotes and paperwork,
           and we know a website shouldn't cost thousands or take months. So we built a better way: a fixed price, a fast

@@ -5,26 +5,25 @@ import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTa
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
 import { useIsPending } from "~/components/hooks";
+import { EmailAddress } from "~/components/EmailAddress";
 import { LiveRegion } from "~/components/LiveRegion";
 import {
   BULK_ACTION_LABELS,
   BULK_ACTIONS,
   BULK_MESSAGES,
   bulkReturnQuery,
-  BulkSchema,
   isBulkAction,
-  keptBulk,
   needsFreshProof,
 } from "~/domain/admin/bulk";
 import {
   DATE_FILTERS,
   filterQuery,
   hasActiveFilters,
-  OrderFiltersSchema,
-  parseOrderFilters,
   CLOCK_FILTER_LABELS,
   CLOCK_FILTERS,
 } from "~/domain/admin/order-filters";
+import { BulkSchema, keptBulk } from "~/domain/admin/bulk.schema";
+import { OrderFiltersSchema, parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { ORDER_STATUSES, statusText } from "~/domain/order-status";
@@ -267,7 +266,7 @@ export default function AdminOrders() {
                       {o.guest ? <span className="badge badge-muted">Guest</span> : null}
                     </p>
                     <p className="order-meta">
-                      <span>{o.email}</span>
+                      <EmailAddress address={o.email} />
                       <span>{o.amount}</span>
                       <span>{formatDateTime(o.createdAt)}</span>
                     </p>

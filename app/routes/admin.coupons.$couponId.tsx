@@ -1,13 +1,14 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { ConfirmActions } from "~/components/admin/ConfirmPage";
 import { CouponForm } from "~/components/admin/CouponForm";
-import { COUPON_FORM_MESSAGES, couponFormDefaults, CouponFormSchema } from "~/domain/admin/coupons";
+import { COUPON_FORM_MESSAGES, couponFormDefaults } from "~/domain/admin/coupons";
+import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -31,6 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     code: coupon.code,
     confirmDelete: new URL(request.url).searchParams.get("confirm") === "delete",
     defaults: couponFormDefaults(coupon),
+    rules: formRules(CouponFormSchema),
   };
 }
 
@@ -68,7 +70,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditCoupon() {
-  const { id, code, confirmDelete, defaults } = useLoaderData<typeof loader>();
+  const { id, code, confirmDelete, defaults, rules } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   return (
     <>
@@ -101,6 +103,7 @@ export default function EditCoupon() {
               submitLabel="Save Coupon"
               lastResult={lastResult}
               defaultValue={defaults}
+              rules={rules}
             />
             <p>
               <Link to={`/admin/coupons/${id}?confirm=delete`}>Delete this coupon</Link>

@@ -1,15 +1,16 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { Pager } from "~/components/admin/Pager";
-import { COUPON_FORM_MESSAGES, CouponFormSchema } from "~/domain/admin/coupons";
+import { COUPON_FORM_MESSAGES } from "~/domain/admin/coupons";
+import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { formatDate } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { createCoupon, listCoupons } from "~/server/admin/coupons.server";
 import { requireAdmin } from "~/server/auth.server";
 import { oncePerPost } from "~/server/form-keys.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -21,7 +22,10 @@ const INTENT = { create: "create" } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return { page: await listCoupons({ cursor: cursorParam(new URL(request.url).searchParams) }) };
+  return {
+    page: await listCoupons({ cursor: cursorParam(new URL(request.url).searchParams) }),
+    rules: formRules(CouponFormSchema),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -46,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminCoupons() {
-  const { page } = useLoaderData<typeof loader>();
+  const { page, rules } = useLoaderData<typeof loader>();
   const coupons = page.rows;
   const lastResult = useActionData<typeof action>();
   const location = useLocation();
@@ -105,7 +109,13 @@ export default function AdminCoupons() {
         <section className="card section-tight" aria-labelledby="new-coupon-heading">
           <h2 id="new-coupon-heading">Create a coupon</h2>
           {/* Keyed by location: after a successful create (a redirect) the form starts empty. */}
-          <CouponForm key={location.key} intent={INTENT.create} submitLabel="Create Coupon" lastResult={lastResult} />
+          <CouponForm
+            key={location.key}
+            intent={INTENT.create}
+            submitLabel="Create Coupon"
+            lastResult={lastResult}
+            rules={rules}
+          />
         </section>
       </div>
     </>

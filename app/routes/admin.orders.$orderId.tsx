@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { EmailAddress } from "~/components/EmailAddress";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -9,9 +9,11 @@ import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
-import { EDIT_MESSAGES, EditDataSchema, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EDIT_MESSAGES, editFormValues, readEdit } from "~/domain/admin/edit-data";
+import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import {
   ADMIN_REVISION_MESSAGES,
+  AI_OPT_OUT_MESSAGE,
   DETAIL_MESSAGES,
   DRAFT_URL_MESSAGES,
   draftUrlRefused,
@@ -25,7 +27,7 @@ import {
 import { DraftUrlSchema, RevisionRoundSchema, RevisionToggleSchema } from "~/domain/admin/order-detail.schema";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
-import { AI_OPT_OUT_MESSAGE, RevisionPromptSchema } from "~/domain/ai-prompt";
+import { RevisionPromptSchema } from "~/domain/ai-prompt.schema";
 import { formatDateTime } from "~/domain/dates";
 import { adminStatusTone } from "~/domain/order-status";
 import { cursorParam } from "~/domain/paging";
@@ -42,6 +44,7 @@ import {
 import { RevisionError, setRevisionRound } from "~/server/admin/revisions.server";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash, type FlashKind } from "~/server/flash.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { reminderHistory, sendReminder } from "~/server/reminders.server";
@@ -71,6 +74,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab,
     hasSubmission: submission?.status === "submitted",
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
+    // The data tabs' rules for the browser's own check (the schemas stay on the server).
+    rules: { edit: formRules(EditDataSchema), notes: formRules(RevisionPromptSchema) },
   };
 }
 
@@ -252,7 +257,9 @@ export default function AdminOrder() {
             <h2 id="info-heading">Order Information</h2>
             <dl className="facts">
               <dt>Email</dt>
-              <dd>{order.email}</dd>
+              <dd>
+                <EmailAddress address={order.email} />
+              </dd>
               <dt>Amount</dt>
               <dd>{order.amount}</dd>
               <dt>Status</dt>
@@ -345,7 +352,7 @@ export default function AdminOrder() {
             ) : null}
           </section>
 
-          <section className="card" aria-labelledby="revisions-heading">
+          <section className="card detail-wide" aria-labelledby="revisions-heading">
             <h2 id="revisions-heading">Revision Workflow</h2>
             <Form method="post" className="inline-form">
               {draftReply ? (
@@ -411,13 +418,15 @@ export default function AdminOrder() {
                         {revisionToggleLabel(r.round)}
                       </button>
                       <span className="hint">{r.enabled ? "On" : "Off"}</span>
-                      {r.submittedAt ? <span className="badge">Submitted</span> : null}
                     </Form>
                     {r.submittedAt ? (
-                      <div className="feedback">
-                        <p className="hint">Submitted {formatDateTime(r.submittedAt)}</p>
-                        <blockquote>{r.feedback}</blockquote>
-                      </div>
+                      <>
+                        <p className="badges">
+                          <span className="badge">Submitted</span>
+                          <span className="hint">{formatDateTime(r.submittedAt)}</span>
+                        </p>
+                        <blockquote className="feedback-sent">{r.feedback}</blockquote>
+                      </>
                     ) : null}
                   </li>
                 ))}
@@ -439,6 +448,7 @@ export default function AdminOrder() {
           editValues={d.editValues}
           revisions={revisions}
           reply={reply}
+          rules={d.rules}
         />
 
         {d.history.rows.length || !d.history.first ? (

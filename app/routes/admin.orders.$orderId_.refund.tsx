@@ -1,17 +1,17 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks } from "~/components/admin/AdminTabs";
 import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { Field, FormAlert } from "~/components/forms";
+import { getFormProps, getTextareaProps, useForm } from "~/components/useForm";
 import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES, MISSED_PROMISE_REASON } from "~/domain/delivery-clock";
 import { RefundSchema } from "~/domain/delivery-clock.schema";
 import { formatDateTime } from "~/domain/dates";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { refundOrder, refundPage } from "~/server/refunds.server";
 
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!page) throw new Response(ORDER_NOT_FOUND, { status: 404 });
   // Back from the fresh-proof step with the reason that was typed.
   const typed = new URL(request.url).searchParams.get("reason")?.slice(0, 1000) ?? null;
-  return { ...page, typedReason: typed };
+  return { ...page, typedReason: typed, rules: formRules(RefundSchema) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -76,8 +76,7 @@ export default function RefundOrder() {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { reason: d.typedReason ?? (d.refundDue ? MISSED_PROMISE_REASON : "") },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundSchema }),
-    shouldValidate: "onSubmit",
+    rules: d.rules,
     shouldRevalidate: "onInput",
   });
   return (

@@ -1,11 +1,10 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks } from "~/components/admin/AdminTabs";
 import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
 import { Field, FormAlert } from "~/components/forms";
+import { getFormProps, getTextareaProps, useForm } from "~/components/useForm";
 import { ORDER_NOT_FOUND, orderIdParam } from "~/domain/admin/order-detail";
 import { CLOCK_MESSAGES } from "~/domain/delivery-clock";
 import { RestartClockSchema } from "~/domain/delivery-clock.schema";
@@ -13,6 +12,7 @@ import { formatDateTime } from "~/domain/dates";
 import { requireAdmin } from "~/server/auth.server";
 import { restartClock, restartPage } from "~/server/delivery-clock.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 
 /**
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = await restartPage(orderIdParam(params));
   if (!page) throw new Response(ORDER_NOT_FOUND, { status: 404 });
-  return page;
+  return { ...page, rules: formRules(RestartClockSchema) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -70,9 +70,7 @@ export default function RestartClock() {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { restarts: String(d.restarts) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RestartClockSchema }),
-    shouldValidate: "onSubmit",
+    rules: d.rules,
     shouldRevalidate: "onInput",
   });
   return (
@@ -93,7 +91,7 @@ export default function RestartClock() {
           </p>
           <Form method="post" {...getFormProps(form)} noValidate>
             <FormAlert message={form.errors?.[0] ?? fields.missing.errors?.[0]} />
-            <input {...getInputProps(fields.restarts, { type: "hidden" })} key={d.restarts} value={d.restarts} />
+            <input type="hidden" name={fields.restarts.name} value={d.restarts} />
             <Field
               id={fields.missing.id}
               label="What is missing (sent to the customer)"

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { parseOrderFilters } from "~/domain/admin/order-filters";
+import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { ordersCsvStream } from "~/server/admin/orders.server";
 import { requireAdmin } from "~/server/auth.server";
 import { log } from "~/server/log.server";

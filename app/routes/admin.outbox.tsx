@@ -1,20 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { usePendingFormData } from "~/components/hooks";
-import {
-  OUTBOX_INTENTS,
-  OUTBOX_MESSAGES,
-  OUTBOX_STATUS_LABELS,
-  OutboxActionSchema,
-  OutboxFilterSchema,
-} from "~/domain/outbox";
+import { OUTBOX_INTENTS, OUTBOX_MESSAGES, OUTBOX_STATUS_LABELS } from "~/domain/outbox";
+import { OutboxActionSchema, OutboxFilterSchema } from "~/domain/outbox.schema";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { log } from "~/server/log.server";
 import { listOutbox, outboxCounts, retryFailedMail } from "~/server/mail/outbox.server";

@@ -3,12 +3,8 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { useIsPending } from "~/components/hooks";
-import {
-  PAYMENT_ISSUE_TEXT,
-  PAYMENT_MESSAGES,
-  PaymentIssueFormSchema,
-  RESOLVED_PAGE_PARAM,
-} from "~/domain/admin/payments";
+import { PAYMENT_ISSUE_TEXT, PAYMENT_MESSAGES, RESOLVED_PAGE_PARAM } from "~/domain/admin/payments";
+import { PaymentIssueFormSchema } from "~/domain/admin/payments.schema";
 import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";

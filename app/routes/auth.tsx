@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -122,8 +121,7 @@ function SignInForm({ redirectTo, rules }: { redirectTo: string; rules: FormRule
   const [form, fields] = useForm({
     id: "sign-in",
     lastResult: actionData?.intent === AUTH_INTENTS.signIn ? actionData.result : undefined,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules: rules,
   });
   const problem = authAlert({ form: form.errors, email: fields.email.errors, password: fields.password.errors });
   const failed = failedFields(fields, { email: "Email", password: "Password" });
@@ -165,8 +163,7 @@ function SignUpForm({ redirectTo, rules }: { redirectTo: string; rules: FormRule
   const [form, fields] = useForm({
     id: "sign-up",
     lastResult: actionData?.intent === AUTH_INTENTS.signUp ? actionData.result : undefined,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules: rules,
   });
   const problem = authAlert({
     form: form.errors,

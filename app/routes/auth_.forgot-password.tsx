@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "~/components/useForm";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, FormAlert } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -40,8 +39,7 @@ export default function ForgotPassword() {
   const pending = useIsPending();
   const [form, fields] = useForm({
     lastResult,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules: rules,
   });
   return (
     <>

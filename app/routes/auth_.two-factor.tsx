@@ -1,8 +1,7 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TwoFactorCodeFields } from "~/components/account";
-import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -71,8 +70,7 @@ export default function TwoFactorStep() {
   const [form, fields] = useForm({
     id: "two-factor",
     lastResult,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules,
   });
   return (
     <>

@@ -1,8 +1,7 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TwoFactorCodeFields } from "~/components/account";
-import { validateWith } from "~/components/validate";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -181,8 +180,7 @@ function EnrolmentForm({ enrolment }: { enrolment: { secret: string; qrSvg: stri
   const [form, fields] = useForm({
     id: "enrol",
     lastResult: actionData && "result" in actionData ? actionData.result : undefined,
-    onValidate: validateWith(rules ?? { fields: {} }),
-    shouldValidate: "onSubmit",
+    rules: rules ?? undefined,
   });
   return (
     <section className="card" aria-labelledby="key-heading">

@@ -1,10 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { ConfirmEmailNotice } from "~/components/account";
 import { describedBy, failedFields, Field, FormAlert, FormKey } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
 import { OrderSummary } from "~/components/OrderSummary";
@@ -186,8 +185,7 @@ export default function Checkout() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: { email: loaderData.email, package: loaderData.packageId ?? "" },
-    onValidate: validateWith(loaderData.rules),
-    shouldValidate: "onSubmit",
+    rules: loaderData.rules,
     shouldRevalidate: "onInput",
   });
   const submitted = (actionData?.result?.initialValue ?? {}) as Record<string, unknown>;
@@ -292,7 +290,7 @@ export default function Checkout() {
               {/* Remounted when a coupon is applied or removed, so a removed code leaves the box (with or without JavaScript). */}
               <input
                 {...getInputProps(fields.couponCode, { type: "text" })}
-                key={`${fields.couponCode.key}-${applied?.code ?? ""}`}
+                key={applied?.code ?? ""}
                 autoComplete="off"
                 autoCapitalize="characters"
                 onKeyDown={(e) => {

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "~/components/useForm";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
@@ -6,7 +6,6 @@ import { SendStatus } from "~/components/connection";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { ContactLinks } from "~/components/ContactLinks";
 import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
-import { validateWith } from "~/components/validate";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -102,8 +101,7 @@ function ContactForm({ restored }: { restored: boolean }) {
   const [form, fields] = useForm({
     id: CONTACT_FORM_ID,
     lastResult,
-    onValidate: validateWith(rules),
-    shouldValidate: "onSubmit",
+    rules: rules,
     shouldRevalidate: "onInput",
   });
   const [length, setLength] = useState(() => String(fields.message.initialValue ?? "").length);

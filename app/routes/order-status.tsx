@@ -3,6 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
+import { EmailAddress } from "~/components/EmailAddress";
 import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -138,7 +139,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 function SupportLink() {
-  return <a href={`mailto:${BUSINESS.email}`}>{BUSINESS.email}</a>;
+  return <EmailAddress address={BUSINESS.email} href={`mailto:${BUSINESS.email}`} />;
 }
 
 export default function OrderStatus() {
@@ -197,7 +198,9 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <dt>Amount paid</dt>
           <dd>{formatCents(order.amountPaid)} AUD</dd>
           <dt>Contact e-mail</dt>
-          <dd>{order.email}</dd>
+          <dd>
+            <EmailAddress address={order.email} />
+          </dd>
           <dt>Draft</dt>
           <dd>
             {order.draftUrl ? (
@@ -250,6 +253,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             rounds={order.rounds}
             reply={reply}
             withOrderId={false}
+            heading="h2"
           />
         </section>
       ) : null}
@@ -264,8 +268,16 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
 
       <section className="card" aria-labelledby="data-heading">
         <h2 id="data-heading">Your Data</h2>
-        <p>Download everything we hold about your order as one file.</p>
-        <DataExportButton action="/order-status/export" />
+        <p>Download everything we hold about your order as one file, or ask us to delete it.</p>
+        {/* Side by side and the same size; the export is its own form. */}
+        <div className="actions">
+          <DataExportButton action="/order-status/export" />
+          {view.deletionRequested || view.confirmDeletion ? null : (
+            <Link to="/order-status?confirm=delete" className="button">
+              Request deletion of my data
+            </Link>
+          )}
+        </div>
         {view.deletionRequested ? (
           <p>You've asked us to delete your data. We'll e-mail you when it's done.</p>
         ) : view.confirmDeletion ? (
@@ -290,11 +302,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             </div>
             <SendStatus />
           </Form>
-        ) : (
-          <Link to="/order-status?confirm=delete" className="button">
-            Request deletion of my data
-          </Link>
-        )}
+        ) : null}
       </section>
     </div>
   );

@@ -52,32 +52,37 @@ export default function Packages() {
             With Maintenance <span className="badge">Save {WITH_MAINTENANCE_DISCOUNT_PERCENT}%</span>
           </Link>
         </nav>
-        <ul className="grid card-list">
+        <ul className="grid card-list plan-list">
           {PACKAGES.map((pkg) => (
             <li key={pkg.id} className={`card plan${pkg.popular ? " popular" : ""}`}>
               <h2>
                 {pkg.name} {pkg.popular ? <span className="badge">Most Popular</span> : null}
               </h2>
               <p>{pkg.description}</p>
-              <p>
+              {/* The amount on one line, its terms on the next, in every card: the lists below start level. */}
+              <p className="plan-price">
                 {withMaintenance ? <s className="hint">{dollars(pkg.price)}</s> : null}{" "}
-                <span className="price">{dollars(packagePrice(pkg, withMaintenance))}</span> AUD
-                {withMaintenance
-                  ? ` + ${dollars(PACKAGE_MAINTENANCE_PLAN.price)}/month ${PACKAGE_MAINTENANCE_PLAN.name} maintenance`
-                  : " one time"}
+                <span className="price">{dollars(packagePrice(pkg, withMaintenance))}</span> AUD{" "}
+                <span className="price-terms">
+                  {withMaintenance
+                    ? `+ ${dollars(PACKAGE_MAINTENANCE_PLAN.price)}/month ${PACKAGE_MAINTENANCE_PLAN.name} maintenance`
+                    : "one time"}
+                </span>
               </p>
-              <ul className="checklist">
-                {pkg.features.map((f) => (
-                  <li key={f}>{f}</li>
-                ))}
-              </ul>
-              {pkg.limitations.length ? (
-                <ul className="not-included" aria-label={`Not included in ${pkg.name}`}>
-                  {pkg.limitations.map((l) => (
-                    <li key={l}>{l}</li>
+              <div className="plan-features">
+                <ul className="checklist">
+                  {pkg.features.map((f) => (
+                    <li key={f}>{f}</li>
                   ))}
                 </ul>
-              ) : null}
+                {pkg.limitations.length ? (
+                  <ul className="not-included" aria-label={`Not included in ${pkg.name}`}>
+                    {pkg.limitations.map((l) => (
+                      <li key={l}>{l}</li>
+                    ))}
+                  </ul>
+                ) : null}
+              </div>
               <Link
                 to={`/checkout?package=${pkg.id}${withMaintenance ? "&maintenance=1" : ""}`}
                 className={`button${pkg.popular ? " button-primary" : ""}`}
@@ -92,7 +97,9 @@ export default function Packages() {
         <h2 id="compare-heading" className="compare-heading">
           Compare packages
         </h2>
-        <div className="table-scroll">
+        <p className="hint scroll-hint">The table scrolls sideways: swipe it to see every package.</p>
+        {/* A named region: where it scrolls, the browser lets a keyboard focus and scroll it. */}
+        <div className="table-scroll" role="region" aria-labelledby="compare-heading">
           <table className="compare">
             <thead>
               <tr>

@@ -1,10 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
 import { CallToAction, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
-import { SiteMockup } from "~/components/SiteMockup";
+import { ShowcaseCards } from "~/components/SiteMockup";
 import { pageMeta } from "~/content/meta";
-import { SHOWCASE } from "~/content/showcase";
 import { STATIC_PAGE } from "~/components/static-page";
 
 /** Nothing on this page needs a script. */
@@ -24,19 +22,7 @@ export default function Showcase() {
         lead="Three example sites, each built the way we build yours: from the owner's own answers on our intake form, in 24 hours. Open one to click through the demo."
       />
       <Section title="Example Websites">
-        <ul className="grid card-list showcase-list">
-          {SHOWCASE.map((e) => (
-            <li key={e.slug} className="card showcase-card">
-              <SiteMockup example={e} className="mockup" />
-              <p className="eyebrow">{e.category}</p>
-              <h3>{e.name}</h3>
-              <p>{e.description}</p>
-              <Link to={`/showcase/${e.slug}`} className="button">
-                View the {e.name} demo
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <ShowcaseCards />
       </Section>
       <CallToAction
         title="Want One Like These?"

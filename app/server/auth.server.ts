@@ -4,7 +4,7 @@ import { redirect } from "@remix-run/node";
 import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
+import { AUTH_MESSAGES, REDIRECT_MAX_LENGTH, safeRedirect } from "~/domain/account";
 import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl } from "./env.server";
@@ -260,7 +260,10 @@ export async function getUser(request: Request): Promise<AuthUser | null> {
 /** Where a refused request goes back to after signing in. */
 function backTo(request: Request) {
   const url = new URL(request.url);
-  return request.method === "GET" ? url.pathname + url.search : url.pathname;
+  const here = request.method === "GET" ? url.pathname + url.search : url.pathname;
+  // A query too long to carry through sign-in (it answered with a 27 KB Location header) is left behind.
+  if (here.length <= REDIRECT_MAX_LENGTH) return here;
+  return url.pathname.length <= REDIRECT_MAX_LENGTH ? url.pathname : "/dashboard";
 }
 
 /**

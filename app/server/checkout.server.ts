@@ -11,7 +11,14 @@ import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.ser
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf } from "./stripe.server";
-import { maintenanceLineItem, planRefusal, SUBSCRIPTION_MESSAGES } from "./subscriptions.server";
+import {
+  holdPlanCheckout,
+  maintenanceLineItem,
+  notePlanSession,
+  planRefusal,
+  SUBSCRIPTION_MESSAGES,
+  type PlanHold,
+} from "./subscriptions.server";
 
 /**
  * Session ids we make ourselves: the offline test checkout, and orders a coupon
@@ -48,12 +55,17 @@ export type CheckoutResult =
  * so nobody pays for a coupon that was used up meanwhile.
  */
 export async function startCheckout(input: CheckoutRequest): Promise<CheckoutResult> {
+  const orderId = randomUUID();
+  let hold: PlanHold | null = null;
   if (input.withMaintenance) {
     if (!input.user) return { refused: AUTH_MESSAGES.signInToSubscribe.title };
     const refusal = await planRefusal(input.user, SUBSCRIPTION_MESSAGES.alreadyWithPackage);
     if (refusal) return { refused: refusal };
+    // One plan checkout open per account: a plan started at the same moment elsewhere refuses this one.
+    const held = await holdPlanCheckout(input.user.id, `package:${orderId}`);
+    if ("error" in held) return { refused: held.error };
+    hold = held;
   }
-  const orderId = randomUUID();
   let coupon = null;
   if (input.couponCode) {
     const check = await validateCoupon(input.couponCode, input.email);
@@ -104,8 +116,12 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   }
 
   try {
-    const url = await createStripeSession(orderId, input.email, priced, input.user?.id ?? null);
-    return { redirectTo: url, orderId };
+    const session = await createStripeSession(orderId, input.email, priced, input.user?.id ?? null);
+    if (hold && !(await notePlanSession(hold, session.id))) {
+      await abandonCheckout(orderId, "failed");
+      return { refused: SUBSCRIPTION_MESSAGES.checkoutOpen };
+    }
+    return { redirectTo: session.url, orderId };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
     await abandonCheckout(orderId, "failed");
@@ -118,7 +134,7 @@ async function createStripeSession(
   email: string,
   priced: Quote,
   userId: string | null,
-): Promise<string> {
+): Promise<{ id: string; url: string }> {
   const stripe = getStripe()!;
   const item = (name: string, amount: number) => ({
     quantity: 1,
@@ -167,7 +183,7 @@ async function createStripeSession(
   );
   if (!session.url) throw new Error("Stripe returned no checkout URL");
   await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: session.id } });
-  return session.url;
+  return { id: session.id, url: session.url };
 }
 
 export type Confirmation =

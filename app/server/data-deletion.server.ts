@@ -10,6 +10,7 @@ import {
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
+import { loadSubmission, type Submission } from "./intake.server";
 import { getStorage } from "./storage.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 
@@ -42,13 +43,17 @@ export const DELETED_EMAIL = "deleted@deleted.invalid";
 /** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
 export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
 
-/** Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail. */
-function submissionKeys(submission: Record<string, unknown> | null): string[] {
+/**
+ * Every storage key a submission names: the logo and its thumbnail, each photo and its thumbnail.
+ * Read by name ending (`*_key`, `*key`), not field by field: a record saved in an older shape
+ * (a photo's `thumbnail_key`) is deleted as surely as one in today's.
+ */
+function submissionKeys(submission: Submission | null): string[] {
   if (!submission) return [];
-  const keys = Object.entries(submission)
+  const keys: unknown[] = Object.entries(submission)
     .filter(([name]) => name.endsWith("_key"))
     .map(([, value]) => value);
-  for (const photo of (submission.photo_metadata as Record<string, unknown>[] | undefined) ?? []) {
+  for (const photo of submission.photo_metadata ?? []) {
     for (const [name, value] of Object.entries(photo ?? {})) if (/key$/i.test(name)) keys.push(value);
   }
   return keys.filter((k): k is string => typeof k === "string" && k.length > 0);
@@ -72,7 +77,7 @@ export async function deleteOrderData(input: {
   const { orderId } = input;
   const order = await Order.findById(orderId).lean();
   if (!order) return { deleted: false };
-  const submission = (await IntakeSubmission.findById(orderId).lean()) as unknown as Record<string, unknown> | null;
+  const submission = await loadSubmission(orderId);
 
   // Uploads first: the submission names the keys, so it is removed only after them.
   const storage = getStorage();

@@ -1,7 +1,8 @@
 import { shortId } from "~/domain/orders";
 import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
-import { IntakeSubmission, Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
+import { loadSubmission, type Submission } from "./intake.server";
+import { Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { reminderHistory } from "./reminders.server";
 
@@ -34,17 +35,18 @@ function fileLink(url: unknown): unknown {
   return typeof url === "string" && url.startsWith("/") ? absoluteUrl(url) : url;
 }
 
-function intakeAnswers(doc: Record<string, unknown>) {
+function intakeAnswers(doc: Submission) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {
     if (INTERNAL_FIELDS.has(key)) continue;
     out[key] = value instanceof Date ? value.toISOString() : value;
   }
   out.logo_url = fileLink(doc.logo_url);
-  out.uploaded_photos = ((doc.uploaded_photos as unknown[]) ?? []).map(fileLink);
-  out.photo_metadata = ((doc.photo_metadata as Record<string, unknown>[]) ?? []).map(
-    ({ key: _key, thumbKey: _thumb, ...rest }) => ({ ...rest, url: fileLink(rest.url) }),
-  );
+  out.uploaded_photos = (doc.uploaded_photos ?? []).map(fileLink);
+  out.photo_metadata = (doc.photo_metadata ?? []).map(({ key: _key, thumbKey: _thumb, ...rest }) => ({
+    ...rest,
+    url: fileLink(rest.url),
+  }));
   return out;
 }
 
@@ -57,7 +59,7 @@ function intakeAnswers(doc: Record<string, unknown>) {
 export async function exportOrderData(input: { orderId: string; requestedBy: "token" | "account" }) {
   const order = await Order.findById(input.orderId).lean();
   if (!order) return null;
-  const submission = await IntakeSubmission.findOne({ order_id: input.orderId }).lean();
+  const submission = await loadSubmission(input.orderId);
   const [emails, feedback, audit, reminders] = await Promise.all([
     // The mail recorded as being about this order when it was queued: never chosen by address, since the
     // customer types the intake's contact address and could name anyone's (the business's, another customer's).
@@ -100,7 +102,7 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
       draft_url: order.draft_url,
       intake_progress: order.intake_progress,
     },
-    intake: submission ? intakeAnswers(submission as unknown as Record<string, unknown>) : null,
+    intake: submission ? intakeAnswers(submission) : null,
     consents: submission
       ? {
           privacy_consent: submission.privacy_consent,

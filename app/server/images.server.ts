@@ -30,11 +30,16 @@ export type CleanImage = {
 /** Why an image was refused: it does not decode, or it has more pixels than MAX_INPUT_PIXELS. */
 export type ImageRefusal = { refused: "unreadable" } | { refused: "too-many-pixels"; megapixels: number };
 
-const ENCODE: Record<string, (image: Sharp) => Sharp> = {
-  "image/png": (image) => image.png(),
-  "image/jpeg": (image) => image.jpeg({ quality: 88, mozjpeg: true }),
-  "image/webp": (image) => image.webp({ quality: 88 }),
-  "image/gif": (image) => image.gif(),
+/**
+ * How each accepted type is written out again, and as what. A GIF keeps only its first frame, so it is stored as
+ * a PNG: lossless where writing a GIF again would quantise its colours once more, and at 50 megapixels writing the
+ * PNG takes about 90 MB less memory than the GIF encoder's palette search (measured: docs/reliability.md).
+ */
+const ENCODE: Record<string, { as: string; encode: (image: Sharp) => Sharp }> = {
+  "image/png": { as: "image/png", encode: (image) => image.png() },
+  "image/jpeg": { as: "image/jpeg", encode: (image) => image.jpeg({ quality: 88, mozjpeg: true }) },
+  "image/webp": { as: "image/webp", encode: (image) => image.webp({ quality: 88 }) },
+  "image/gif": { as: "image/png", encode: (image) => image.png() },
 };
 
 /**
@@ -62,26 +67,28 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function cleanImage(bytes: Uint8Array, contentType: string): Promise<CleanImage | ImageRefusal> {
   if (contentType === "image/svg+xml") return { body: bytes, contentType, thumb: null };
-  const encode = ENCODE[contentType];
-  if (!encode) return { refused: "unreadable" };
+  const out = ENCODE[contentType];
+  if (!out) return { refused: "unreadable" };
   return oneAtATime(async () => {
     try {
       // The header alone says how many pixels the image claims; refuse before decoding any of them.
       const { width = 0, height = 0 } = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
       if (width * height > MAX_INPUT_PIXELS)
         return { refused: "too-many-pixels", megapixels: Math.ceil((width * height) / 1_000_000) } as const;
-      const { data, info } = await encode(
-        sharp(bytes, DECODE)
-          .rotate()
-          .resize({ width: STORED_MAX_PX, height: STORED_MAX_PX, fit: "inside", withoutEnlargement: true }),
-      ).toBuffer({ resolveWithObject: true });
+      const { data, info } = await out
+        .encode(
+          sharp(bytes, DECODE)
+            .rotate()
+            .resize({ width: STORED_MAX_PX, height: STORED_MAX_PX, fit: "inside", withoutEnlargement: true }),
+        )
+        .toBuffer({ resolveWithObject: true });
       const thumb = await sharp(data, DECODE)
         .resize({ width: THUMB_MAX_PX, height: THUMB_MAX_PX, fit: "inside", withoutEnlargement: true })
         .webp({ quality: 72 })
         .toBuffer();
       return {
         body: new Uint8Array(data),
-        contentType,
+        contentType: out.as,
         thumb: new Uint8Array(thumb),
         width: info.width,
         height: info.height,

@@ -244,7 +244,6 @@ export async function saveFiles(
 export async function submitIntake(access: TokenAccess): Promise<"submitted" | "updated"> {
   const doc = await loadSubmission(access.orderId);
   if (!doc) throw new Error("Nothing to submit");
-  const data = doc as Record<string, unknown>;
   const submittedAt = doc.submitted_at ?? new Date();
   // The submitted data first (an idempotent $set), so no claim below can lose it.
   await IntakeSubmission.updateOne(
@@ -254,8 +253,8 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
         status: "submitted",
         submitted_at: submittedAt,
         // A customer who opted out of AI (step 12) has nothing prepared for it: the site is built by hand.
-        ai_safe_data: data.ai_processing_consent ? aiSafeData(data) : null,
-        privacy_summary: privacySummary(data),
+        ai_safe_data: doc.ai_processing_consent ? aiSafeData(doc) : null,
+        privacy_summary: privacySummary(doc),
       },
       $max: { furthest_step: 15 },
     },

@@ -4,7 +4,7 @@ import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptio
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
 import { errorMessage, log } from "./log.server";
-import { Subscription } from "./models/index.server";
+import { PlanCheckout, Subscription } from "./models/index.server";
 import { getStripe, type Stripe } from "./stripe.server";
 
 /**
@@ -102,6 +102,8 @@ export const SUBSCRIPTION_MESSAGES = {
   alreadyWithPackage:
     "You already have a maintenance plan. Choose One-Time for this package, or change your plan with Manage Subscription on the maintenance page.",
   confirmFirst: "Please confirm your e-mail address first: a maintenance plan starts once your address is confirmed.",
+  checkoutOpen:
+    "You started a checkout for another maintenance plan a moment ago. Please finish that one, or try again in 30 seconds to choose this one instead.",
   checkoutFailed: "Failed to create checkout session",
   portalFailed: "Failed to open customer portal",
   noSubscription: "You don't have a maintenance plan yet.",
@@ -126,6 +128,74 @@ export async function planRefusal(
   return null;
 }
 
+/** Plan checkouts for one account closer together than this are "at once": the later one is refused. */
+export const PLAN_CHECKOUT_HOLD_MS = 30_000;
+
+/** The account's one open plan checkout, as held by this request (see PlanCheckout). */
+export type PlanHold = { userId: string; token: string };
+
+/**
+ * Closes a plan checkout's Stripe session so it can no longer be paid: "closed" (expired now, or already),
+ * "paid" (completed: a subscription is on its way) or "failed" (Stripe did not answer).
+ */
+async function closeCheckoutSession(sessionId: string | null): Promise<"closed" | "paid" | "failed"> {
+  const stripe = getStripe();
+  if (!sessionId || !stripe || !sessionId.startsWith("cs_")) return "closed";
+  try {
+    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    if (session.status === "complete") return "paid";
+    if (session.status === "open") await stripe.checkout.sessions.expire(sessionId);
+    return "closed";
+  } catch (error) {
+    log("error", "subscription.close_failed", { session: sessionId, reason: errorMessage(error) });
+    return "failed";
+  }
+}
+
+/**
+ * Holds the account's one plan checkout for `purpose` (`subscribe:essentials`, `package:{orderId}`), so that an
+ * account never has two plan checkouts open that could both be paid (issue 21: one live plan per account). The
+ * row is an insert under the account's id: of checkouts started at once, one holds it; a repeat of the same
+ * purpose (a double click) shares its hold, and any other is refused with a message. A hold older than
+ * PLAN_CHECKOUT_HOLD_MS is taken over once its Stripe session is closed; if that session was paid, the account
+ * has its plan and is refused.
+ */
+export async function holdPlanCheckout(userId: string, purpose: string): Promise<PlanHold | { error: string }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const token = randomBytes(12).toString("base64url");
+    try {
+      await PlanCheckout.create({ _id: userId, purpose, token });
+      return { userId, token };
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const held = await PlanCheckout.findById(userId).lean();
+    if (!held) continue; // taken over and closed meanwhile
+    const recent = Date.now() - held.created_at.getTime() < PLAN_CHECKOUT_HOLD_MS;
+    if (recent)
+      return held.purpose === purpose ? { userId, token: held.token } : { error: SUBSCRIPTION_MESSAGES.checkoutOpen };
+    const closed = await closeCheckoutSession(held.session_id ?? null);
+    if (closed === "paid") return { error: SUBSCRIPTION_MESSAGES.already };
+    if (closed === "failed") return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
+    await PlanCheckout.deleteOne({ _id: userId, token: held.token });
+  }
+  return { error: SUBSCRIPTION_MESSAGES.checkoutOpen };
+}
+
+/**
+ * Records the Stripe session a held plan checkout made. False when another checkout took the hold over while this
+ * session was being made: the session is closed at once (it must never be paid) and the buyer is told.
+ */
+export async function notePlanSession(hold: PlanHold, sessionId: string): Promise<boolean> {
+  const { matchedCount } = await PlanCheckout.updateOne(
+    { _id: hold.userId, token: hold.token },
+    { $set: { session_id: sessionId } },
+  );
+  if (matchedCount > 0) return true;
+  await closeCheckoutSession(sessionId);
+  return false;
+}
+
 /** create-subscription-checkout: a Stripe Checkout session in subscription mode, or the offline test checkout. */
 export async function startSubscription(
   user: Account & { email: string },
@@ -133,6 +203,8 @@ export async function startSubscription(
 ): Promise<SubscribeResult> {
   const refusal = await planRefusal(user);
   if (refusal) return { error: refusal };
+  const hold = await holdPlanCheckout(user.id, `subscribe:${plan.id}`);
+  if ("error" in hold) return hold;
   const stripe = getStripe();
   if (!stripe) return { redirectTo: `/maintenance/test-checkout?plan=${plan.id}` };
   const priceId = priceIdFor(plan);
@@ -141,8 +213,7 @@ export async function startSubscription(
     return { error: SUBSCRIPTION_MESSAGES.checkoutFailed };
   }
   try {
-    // A double click within ten minutes reuses the same session.
-    const window = Math.floor(Date.now() / 600_000);
+    // A double click shares the hold, and so the same session.
     const session = await stripe.checkout.sessions.create(
       {
         mode: "subscription",
@@ -154,9 +225,10 @@ export async function startSubscription(
         success_url: absoluteUrl("/maintenance?subscribed=1"),
         cancel_url: absoluteUrl("/maintenance"),
       },
-      { idempotencyKey: `subscribe:${user.id}:${plan.id}:${window}` },
+      { idempotencyKey: `subscribe:${user.id}:${plan.id}:${hold.token}` },
     );
     if (!session.url) throw new Error("Stripe returned no checkout URL");
+    if (!(await notePlanSession(hold, session.id))) return { error: SUBSCRIPTION_MESSAGES.checkoutOpen };
     return { redirectTo: session.url };
   } catch (error) {
     log("error", "subscription.checkout_failed", {

@@ -136,7 +136,7 @@ export async function storeUploads(
       continue;
     }
     const id = randomBytes(12).toString("hex");
-    const key = `${prefix}/${orderId}/${id}.${EXTENSION[type]}`;
+    const key = `${prefix}/${orderId}/${id}.${EXTENSION[image.contentType]}`;
     const thumbKey = image.thumb ? `${prefix}/${orderId}/${id}.thumb.webp` : null;
     try {
       await getStorage().put(key, image.body, image.contentType);

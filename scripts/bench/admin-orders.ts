@@ -39,7 +39,8 @@ Object.assign(process.env, BENCH_SECRETS, { MONGODB_URI: `${mongoRoot}/${databas
 const { connectDb, disconnectDb } = await import("~/server/db.server");
 const { Order, ensureIndexes } = await import("~/server/models/index.server");
 const { FIGURE_FIELDS, ordersFilter, ROW_FIELDS } = await import("~/server/admin/orders.server");
-const { parseOrderFilters, PAGE_SIZE } = await import("~/domain/admin/order-filters");
+const { PAGE_SIZE } = await import("~/domain/admin/order-filters");
+const { parseOrderFilters } = await import("~/domain/admin/order-filters.schema");
 const { signedInUser } = await import("../../tests/support/auth");
 
 await connectDb();

@@ -25,6 +25,9 @@ const HOST = "127.0.0.1";
  */
 export const SMOKE = process.env.BENCH_SMOKE === "1";
 
+/** Debian's jemalloc (apt-get install libjemalloc2), which the start scripts preload when it is there. */
+export const JEMALLOC = `/usr/lib/${os.arch() === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libjemalloc.so.2`;
+
 /**
  * A numeric knob from the environment (`name`, else `fallback`), held within [min, max]; under
  * BENCH_SMOKE=1 it is `smoke` when one is given.

@@ -2,10 +2,20 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDb } from "~/server/db.server";
 import { Coupon, IntakeSubmission, Order, OutboxMessage } from "~/server/models/index.server";
+import { sendReminder } from "~/server/reminders.server";
+import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { addSessionCookie, signedInUser } from "../support/auth";
-import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import {
+  APP_URL,
+  boxOf,
+  expectNoSeriousA11yViolations,
+  horizontalOverflow,
+  JS_MODES,
+  screenshot,
+  useBrowser,
+} from "../support/browser";
 import { messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
 
 const browser = useBrowser();
@@ -318,6 +328,83 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     expect((await Order.findById(orderId).lean())!.email).toBe("deleted@deleted.invalid");
     expect(await messagesTo(email)).toHaveLength(1); // nothing new was sent to them
   });
+});
+
+describe.each(JS_MODES)("the admin pages' layout with %s", (_mode, javaScriptEnabled) => {
+  const tag = javaScriptEnabled ? "js" : "nojs";
+  for (const width of [390, 1280])
+    it(`order detail at ${width} px: the workflow has room, On/Off beside each toggle, brand-green progress, readable chart, short reminder rows, compact tabs`, async () => {
+      const { orderId } = await customerOrder(`layout-${tag}-${width}`);
+      await Order.updateOne({ _id: orderId }, { $set: { intake_progress: 40 } });
+      await setRevisionEnabled(orderId, 1, true);
+      await sendReminder({ orderId, source: "admin", actor: "lead.admin@northernriverswebsites.com.au" });
+      const page = await adminPage(javaScriptEnabled, width);
+      await page.goto(`/admin/orders/${orderId}`);
+      await page.getByRole("heading", { name: /^Order #/ }).waitFor();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+      // Each round's On/Off sits on its toggle's row.
+      for (const round of [1, 2, 3]) {
+        const toggle = page.getByRole("button", { name: new RegExp(`^Enable Revision ${round} Form`) });
+        const state = page.locator(`#revision-toggle-${round} + .hint`);
+        const [t, h] = [await boxOf(toggle), await boxOf(state)];
+        expect(h.y + h.height / 2).toBeGreaterThan(t.y);
+        expect(h.y + h.height / 2).toBeLessThan(t.y + t.height);
+      }
+      // The progress bar is the brand's green, not the browser's blue.
+      expect(
+        await page
+          .getByRole("progressbar")
+          .first()
+          .evaluate((el) => getComputedStyle(el).accentColor),
+      ).toBe("rgb(11, 93, 59)");
+      const workflow = await boxOf(page.getByRole("region", { name: "Revision Workflow" }));
+      const info = await boxOf(page.getByRole("region", { name: "Order Information" }));
+      if (width === 1280) expect(workflow.width).toBeGreaterThan(info.width * 1.8);
+      // The reminder's date on one line.
+      const sent = await boxOf(page.getByRole("region", { name: "Reminders" }).locator("time").first());
+      expect(sent.height).toBeLessThan(30);
+      // The tabs on at most two rows.
+      const tabTops = await page
+        .getByRole("navigation", { name: "Order data" })
+        .getByRole("link")
+        .evaluateAll((links) => links.map((a) => Math.round(a.getBoundingClientRect().top)));
+      expect(new Set(tabTops).size).toBeLessThanOrEqual(2);
+      await screenshot(page, `admin-order-layout-${tag}-${width}`);
+
+      // Edit Data: the Google Business URL box is as wide as the form.
+      await page.getByRole("navigation", { name: "Order data" }).getByRole("link", { name: "Edit Data" }).click();
+      const url = await boxOf(page.getByLabel("Google Business URL"));
+      const description = await boxOf(page.getByLabel("Business description"));
+      expect(url.width).toBeGreaterThan(description.width * 0.95);
+    });
+
+  for (const width of [390, 1280])
+    it(`orders list and coupons at ${width} px: the chart's labels readable, filters and coupon fields level and equal`, async () => {
+      const page = await adminPage(javaScriptEnabled, width);
+      await page.goto("/admin");
+      const chart = page.getByRole("img", { name: /Weekly revenue and paid orders/ });
+      const labelHeights = await chart
+        .locator("text")
+        .evaluateAll((texts) => texts.map((t) => t.getBoundingClientRect().height));
+      expect(Math.min(...labelHeights)).toBeGreaterThanOrEqual(10);
+      if (width === 1280) {
+        const search = await boxOf(page.getByLabel("Search"));
+        for (const label of ["Status", "Date", "Delivery", "Sort"]) {
+          const select = await boxOf(page.getByLabel(label, { exact: true }));
+          expect(Math.round(select.y)).toBe(Math.round(search.y));
+          expect(Math.round(select.height)).toBe(Math.round(search.height));
+        }
+      }
+      await page.goto("/admin/coupons");
+      const boxes = [];
+      for (const label of [/^Code/, /^Discount type/, /^Discount value/, /^Max uses/])
+        boxes.push(await boxOf(page.getByLabel(label)));
+      expect(new Set(boxes.map((b) => Math.round(b.height))).size).toBe(1);
+      if (width === 1280) expect(new Set(boxes.map((b) => Math.round(b.y))).size).toBe(1);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-coupons-layout-${tag}-${width}`);
+    });
 });
 
 describe("the admin pages on a phone", () => {

@@ -1,9 +1,17 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeToken, Order } from "~/server/models/index.server";
-import { setRevisionEnabled } from "~/server/revisions.server";
+import { setRevisionEnabled, submitFeedback } from "~/server/revisions.server";
 import { addSessionCookie, clearSignInLimit, signedInUser } from "../support/auth";
-import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import {
+  APP_URL,
+  boxOf,
+  expectNoSeriousA11yViolations,
+  horizontalOverflow,
+  JS_MODES,
+  screenshot,
+  useBrowser,
+} from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -100,9 +108,10 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
       page.getByRole("button", { name: "Submit Feedback" }).click(),
     ]);
     expect(await page.getByRole("button", { name: "Submit Feedback" }).count()).toBe(0);
+    // Sent feedback is text to read (not a box to type in), all of it shown.
     const readOnly = page.getByLabel("Your feedback for revision 1");
-    expect(await readOnly.inputValue()).toBe("Please make the phone number bigger on mobile.");
-    expect(await readOnly.getAttribute("readonly")).not.toBeNull();
+    expect(await readOnly.textContent()).toBe("Please make the phone number bigger on mobile.");
+    expect(await page.getByRole("textbox", { name: "Your feedback for revision 1" }).count()).toBe(0);
     await page.getByText("Submitted", { exact: true }).waitFor();
     await check(page, "dashboard", javaScriptEnabled);
 
@@ -195,6 +204,54 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
       page.getByRole("button", { name: "Yes, delete my data" }).click(),
     ]);
   });
+
+  for (const width of [390, 1280])
+    it(`lays the order status out cleanly at ${width} px: whole words in the address, level headings, all the feedback, equal buttons`, async () => {
+      const email = `owner.riverside.bakery.${tag}${width}.${Date.now().toString(36)}@example.test`;
+      const { orderId, statusToken } = await paidOrder(email);
+      await setRevisionEnabled(orderId, 1, true);
+      const feedback = `Please make the phone number bigger on mobile.\n\n${"Move the opening hours above the fold. ".repeat(8)}\n\nThanks!`;
+      await submitFeedback({ orderId, round: 1, feedback });
+      await setRevisionEnabled(orderId, 2, true);
+      const page = await browser.newPage({ javaScriptEnabled, width });
+      await page.goto(`/order-status?access_token=${encodeURIComponent(statusToken)}`);
+      await page.waitForURL(`${APP_URL}/order-status`);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+      // The address wraps only after a dot or before the @, never inside a word.
+      const breaks = await page
+        .getByRole("definition")
+        .filter({ hasText: "@example.test" })
+        .locator(".email")
+        .evaluate((el) => {
+          const text = el.textContent ?? "";
+          const tops: number[] = [];
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null)
+            for (let i = 0; i < node.data.length; i++) {
+              const range = document.createRange();
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              tops.push(Math.round(range.getBoundingClientRect().top));
+            }
+          return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1] ? [text.slice(i - 1, i + 1)] : []));
+        });
+      for (const pair of breaks) expect(pair[0] === "." || pair[1] === "@", `broke "${pair}"`).toBe(true);
+      if (width === 390) expect(breaks.length).toBeGreaterThan(0);
+
+      // 'Revision Rounds' is a card heading like the others.
+      await page.getByRole("heading", { level: 2, name: "Revision Rounds" }).waitFor();
+      await page.getByRole("heading", { level: 2, name: /Your Project/ }).waitFor();
+      // The sent feedback shows whole: nothing cut off, nothing to scroll.
+      const sent = page.getByLabel("Your feedback for revision 1");
+      expect(await sent.textContent()).toBe(feedback);
+      expect(await sent.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(0);
+      // The two data buttons: the same height, side by side where there is room.
+      const download = await boxOf(page.getByRole("button", { name: "Download my data (JSON)" }));
+      const remove = await boxOf(page.getByRole("link", { name: "Request deletion of my data" }));
+      expect(Math.round(download.height)).toBe(Math.round(remove.height));
+      await screenshot(page, `order-status-layout-${tag}-${width}`);
+    });
 
   it("tells one story about an order: submitted intake, what was paid, a complete project, Sydney dates", async () => {
     const { user, cookie } = await signedInUser();
@@ -292,6 +349,21 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/packages");
     expect(await page.getByRole("main").textContent()).toContain("$1,997");
+    // Side by side, the three cards' prices and feature lists start level.
+    const cards = page
+      .getByRole("main")
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("link", { name: /^Get Started with/ }) });
+    expect(await cards.count()).toBe(3);
+    const listTops = [];
+    for (const card of await cards.all()) listTops.push(Math.round((await boxOf(card.getByRole("list").first())).y));
+    expect(new Set(listTops).size).toBe(1);
+    // On a phone the comparison table shows every package whole, with nothing hidden to scroll to.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const table = page.getByRole("region", { name: "Compare packages" });
+    expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await check(page, "packages", javaScriptEnabled);
     await page.getByRole("link", { name: /With Maintenance/ }).click();
     await page.waitForURL(/billing=maintenance/);

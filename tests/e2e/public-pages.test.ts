@@ -1,7 +1,14 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { FAQ } from "~/content/marketing";
-import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import {
+  APP_URL,
+  expectNoSeriousA11yViolations,
+  horizontalOverflow,
+  JS_MODES,
+  screenshot,
+  useBrowser,
+} from "../support/browser";
 
 const browser = useBrowser();
 
@@ -18,7 +25,8 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
   it("home: hero, benefits, services, three 5-star testimonials and every call to action", async () => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/");
-    expect(await page.locator("h1").textContent()).toContain("24 Hours");
+    // "24 Hours" never breaks between the number and its word.
+    expect(await page.locator("h1").textContent()).toContain("24\u00a0Hours");
     expect(await page.getByRole("main").textContent()).toContain("Limited daily spots available");
     expect(await href(page, "Get Started Today")).toBe("/checkout");
     expect(await href(page, "See All Services")).toBe("/services");
@@ -28,10 +36,48 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
     expect(await href(page, /24-Hour Website/)).toBe("/24-hour-website");
     expect(await href(page, /Review Generation/)).toBe("/review-generation");
     expect(await page.getByLabel("Rated 5 out of 5").count()).toBe(3);
+    // The business's own work: the three example sites' sketches, each leading to its demo (no script, no image file).
+    const work = page.getByRole("region", { name: "Our Work" });
+    expect(await work.getByRole("img", { name: /^Sketch of the .* home page$/ }).count()).toBe(3);
+    expect(await work.getByRole("link", { name: "View the Bright Spark Electrical demo" }).getAttribute("href")).toBe(
+      "/showcase/electrician",
+    );
+    // One honest set: the testimonials say they are examples, and each names one of the portfolio's example businesses.
+    const testimonials = page.getByRole("region", { name: "Example Testimonials" });
+    expect(await testimonials.textContent()).toContain("These are examples");
+    const businesses = await testimonials
+      .getByRole("link")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(businesses.sort()).toEqual(["/showcase/accountant", "/showcase/dog-groomer", "/showcase/electrician"]);
+    expect(await testimonials.getByText("(an example business)").count()).toBe(3);
     await heading(page, "We're a Small Business Too");
     for (const title of ["Fast Results", "Honest Pricing", "Built to Win Customers", "Everything Handled"])
       await heading(page, title);
   });
+
+  for (const width of [390, 1280])
+    it(`home fits ${width} px, its heading keeps "24 Hours" on one line and it ships no script`, async () => {
+      const page = await browser.newPage({ javaScriptEnabled, width });
+      const scripts: string[] = [];
+      page.on("request", (r) => (r.resourceType() === "script" ? scripts.push(r.url()) : undefined));
+      await page.goto("/");
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // The two words' boxes sit on one line: the same top.
+      const tops = await page.locator("h1").evaluate((h1) => {
+        const text = h1.firstChild as Text;
+        const at = (word: string) => {
+          const start = text.data.indexOf(word);
+          const range = document.createRange();
+          range.setStart(text, start);
+          range.setEnd(text, start + word.length);
+          return Math.round(range.getBoundingClientRect().top);
+        };
+        return [at("24"), at("Hours")];
+      });
+      expect(tops[0]).toBe(tops[1]);
+      expect(scripts).toEqual([]);
+      await screenshot(page, `home-${javaScriptEnabled ? "js" : "nojs"}-${width}`);
+    });
 
   it("services: the four cards with their buttons and the closing block", async () => {
     const page = await browser.newPage({ javaScriptEnabled });

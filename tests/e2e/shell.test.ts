@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NAV_LINKS } from "~/content/site";
-import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { APP_URL, boxOf, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 const browser = useBrowser();
 
@@ -80,8 +80,13 @@ describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => 
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     expect(await nav.isVisible()).toBe(false);
-    await page.getByText("Menu", { exact: true }).click();
+    const logo = page.getByRole("link", { name: /home$/ }).first();
+    const button = page.getByText("Menu", { exact: true });
+    const closed = [(await boxOf(logo)).y, (await boxOf(button)).y];
+    await button.click();
     expect(await nav.isVisible()).toBe(true);
+    // The header's first row stays where it was: nothing jumps when the menu opens below it.
+    expect([(await boxOf(logo)).y, (await boxOf(button)).y]).toEqual(closed);
     await screenshot(page, `shell-mobile-menu-${javaScriptEnabled ? "js" : "nojs"}`);
     await page.getByText("Menu", { exact: true }).click();
     expect(await nav.isVisible()).toBe(false);

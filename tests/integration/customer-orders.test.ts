@@ -12,12 +12,13 @@ import {
   IntakeToken,
   Order,
   OutboxMessage,
+  PlanCheckout,
   RevisionFeedback,
   Subscription,
   User,
 } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
-import { currentSubscription, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import { currentSubscription, PLAN_CHECKOUT_HOLD_MS, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
 import { flashOf } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -565,5 +566,68 @@ describe("accounts whose address is not confirmed yet, and one plan per account"
       body: { intent: "manage" },
     });
     expect(manage.status).toBe(303);
+  });
+});
+
+describe("plan checkouts started at once for different plans (stripe-mock)", () => {
+  const subscribe = (cookie: string, plan: string) =>
+    call(maintenanceAction as Handler, "http://localhost/maintenance", {
+      cookie,
+      body: { intent: "subscribe", plan },
+    });
+  const toStripe = (r: Reply) =>
+    r.status === 303 && /^https:\/\/checkout\.stripe\.com\//.test(r.headers.get("Location") ?? "");
+
+  it("open one Stripe session for one plan and refuse every other plan with a message", async () => {
+    const me = await signedInUser();
+    const plans = ["essentials", "professional", "enterprise", "professional", "essentials", "enterprise"];
+    const answers = await Promise.all(plans.map((plan) => subscribe(me.cookie, plan)));
+    const held = await PlanCheckout.findById(me.user.id).lean();
+    const winner = held!.purpose.replace("subscribe:", "");
+    // Every checkout that reached Stripe is for the one plan that holds the account (a double click on it shares
+    // the hold, and Stripe's idempotency key gives it the same session); every other plan was told why.
+    plans.forEach((plan, i) => {
+      if (plan === winner) expect(toStripe(answers[i]), plan).toBe(true);
+      else {
+        expect(status(answers[i]), plan).toBe(409);
+        expect(answers[i].data).toEqual({ error: SUBSCRIPTION_MESSAGES.checkoutOpen });
+      }
+    });
+    expect(held!.session_id).toMatch(/^cs_/);
+  });
+
+  it("refuse a package with maintenance started at the same moment as a plan on its own, either way round", async () => {
+    const me = await signedInUser();
+    const [plan, pkg] = await Promise.all([
+      subscribe(me.cookie, "professional"),
+      startCheckout({
+        email: me.email,
+        addOnIds: [],
+        packageId: "starter",
+        withMaintenance: true,
+        user: me.user,
+      }),
+    ]);
+    const outcomes = [toStripe(plan), "redirectTo" in pkg];
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    if ("redirectTo" in pkg) expect(plan.data).toEqual({ error: SUBSCRIPTION_MESSAGES.checkoutOpen });
+    else expect(pkg).toEqual({ refused: SUBSCRIPTION_MESSAGES.checkoutOpen });
+  });
+
+  it(`let another plan be chosen ${PLAN_CHECKOUT_HOLD_MS / 1000} s later, closing the first session at Stripe first`, async () => {
+    const me = await signedInUser();
+    expect(toStripe(await subscribe(me.cookie, "essentials"))).toBe(true);
+    const first = await PlanCheckout.findById(me.user.id).lean();
+    expect(status(await subscribe(me.cookie, "enterprise"))).toBe(409);
+    // Half a minute on (the hold's start moved back rather than waiting), the customer changed their mind.
+    await PlanCheckout.collection.updateOne(
+      { _id: me.user.id as never },
+      { $set: { created_at: new Date(Date.now() - PLAN_CHECKOUT_HOLD_MS - 1_000) } },
+    );
+    expect(toStripe(await subscribe(me.cookie, "enterprise"))).toBe(true);
+    const now = await PlanCheckout.findById(me.user.id).lean();
+    expect(now).toMatchObject({ purpose: "subscribe:enterprise" });
+    expect(now!.token).not.toBe(first!.token);
+    expect(now!.session_id).toMatch(/^cs_/);
   });
 });

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 
 export const APP_URL = process.env.APP_URL ?? "http://127.0.0.1:3100";
@@ -61,4 +61,16 @@ export async function expectNoSeriousA11yViolations(page: Page) {
 /** Saves a screenshot under test-results/ for a person to look at. */
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/${name}.png`, fullPage: true });
+}
+
+/** How far the page is wider than its window (0 or less: no sideways scrolling). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** A visible element's box on the page (px), for layout checks: aligned tops, equal heights, a row that stays put. */
+export async function boxOf(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`no box for ${locator.toString()}`);
+  return box;
 }

@@ -1,11 +1,11 @@
 import { CheckoutSchema } from "~/domain/checkout.schema";
 import { HONEYPOT_FIELD } from "~/domain/contact";
 import { ContactSchema } from "~/domain/contact.schema";
-import { PaymentIssueFormSchema } from "~/domain/admin/payments";
+import { PaymentIssueFormSchema } from "~/domain/admin/payments.schema";
 import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
 import { stepSchema } from "~/domain/intake/schemas";
 import { TOTAL_STEPS } from "~/domain/intake/steps";
-import { OutboxActionSchema } from "~/domain/outbox";
+import { OutboxActionSchema } from "~/domain/outbox.schema";
 
 /**
  * Every form the fuzz test (tests/integration/fuzz.test.ts) posts malformed
@@ -169,4 +169,30 @@ export const FUZZ_ISSUE_VALUES = [
   "hello@rapidwebsite.example",
   "00000000-0000-4000-8000-000000000000",
   "1",
+];
+
+/**
+ * Pages whose query string the fuzz test's GETs fill with FUZZ_ISSUE_VALUES and hostile strings (issue 21 item 7:
+ * `GET /auth?redirectTo=/%E3%80%80/evil.com` answered 500 when signed in), each as every kind of visitor.
+ */
+export const FUZZ_GET_TARGETS: { path: string; params: string[] }[] = [
+  { path: "/auth", params: ["redirectTo", "tab"] },
+  { path: "/auth/two-factor", params: ["redirectTo"] },
+  { path: "/auth/two-factor/setup", params: ["redirectTo"] },
+  { path: "/auth/reset-password", params: ["token"] },
+  { path: "/auth/verify", params: ["token"] },
+  { path: "/checkout", params: ["package", "maintenance", "addOns", "coupon"] },
+  { path: "/order-success", params: ["session_id"] },
+  { path: "/order-status", params: ["access_token"] },
+  { path: "/intake-form", params: ["token"] },
+  { path: "/maintenance", params: ["subscribed"] },
+  { path: "/maintenance/test-checkout", params: ["plan"] },
+  { path: "/maintenance/test-portal", params: ["plan"] },
+  { path: "/dashboard", params: ["order"] },
+  { path: "/admin", params: ["q", "status", "from", "to", "before", "clock", "sort"] },
+  { path: "/admin/coupons", params: ["before"] },
+  { path: "/admin/privacy", params: ["tab", "before"] },
+  { path: "/admin/outbox", params: ["status", "before"] },
+  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", params: ["tab", "historyBefore"] },
+  { path: "/uploads/photos/00000000-0000-4000-8000-000000000000/000000000000000000000000.png", params: ["x"] },
 ];

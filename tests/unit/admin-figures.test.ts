@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
-import { BulkSchema } from "~/domain/admin/bulk";
+import { BulkSchema } from "~/domain/admin/bulk.schema";
 import { weeklySeries } from "~/domain/admin/chart";
 import { periodOf, summaryCards, tallyOrders, trend, type FigureRow } from "~/domain/admin/figures";
-import { dateFilterStart, parseOrderFilters, searchTerm } from "~/domain/admin/order-filters";
+import { dateFilterStart, searchTerm } from "~/domain/admin/order-filters";
+import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { csvCell, csvLine } from "~/domain/admin/orders-csv";
 import { startOfSydneyDay } from "~/domain/dates";
 import { adminTokenState } from "~/domain/admin/token";

@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  buildRevisionPrompt,
-  completenessTone,
-  promptFor,
-  promptView,
-  promptWarnings,
-  RevisionPromptSchema,
-} from "~/domain/ai-prompt";
+import { buildRevisionPrompt, completenessTone, promptFor, promptView, promptWarnings } from "~/domain/ai-prompt";
+import { RevisionPromptSchema } from "~/domain/ai-prompt.schema";
 import { aiSafeData, PRIVATE_FIELDS } from "~/domain/privacy";
 
 /** A value no public text could produce by chance: what must never reach the prompt. */
@@ -142,7 +136,7 @@ describe("the AI prompt", () => {
 
   it("is built only from aiSafeData: the same view the customer previewed", () => {
     const s = {
-      status: "submitted",
+      status: "submitted" as const,
       ai_processing_consent: true,
       business_name: "Acme",
       abn_acn: "51 824 753 556",

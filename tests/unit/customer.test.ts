@@ -17,6 +17,7 @@ import {
   timeline,
   type OrderView,
 } from "~/domain/orders";
+import type { StoredSubmission } from "~/domain/intake/data";
 import { statusText } from "~/domain/order-status";
 import { latestState } from "~/domain/subscriptions";
 
@@ -121,13 +122,14 @@ describe("customer completeness (out of 20)", () => {
         needs_contact_form: false,
       }),
     ).toBe(20);
+    // Any value in each field: only whether it is filled counts (the values are not the form's options).
     const full = {
       business_name: "A",
       contact_email: "a@b.au",
       contact_phone: "1",
       business_description: "d",
       website_purpose: "bookings",
-      services_list: [{ name: "x" }],
+      services_list: [{ name: "x", price: undefined }],
       brand_colors: ["#000"],
       logo_url: "u",
       uploaded_photos: ["p"],
@@ -143,8 +145,10 @@ describe("customer completeness (out of 20)", () => {
       main_cta: "c",
       business_hours: "9-5",
     };
-    expect(customerCompleteness(full)).toBe(100);
-    expect(customerCompleteness({ ...full, social_links: { facebook: "" }, brand_colors: [] })).toBe(90);
+    expect(customerCompleteness(full as StoredSubmission)).toBe(100);
+    expect(
+      customerCompleteness({ ...full, social_links: { facebook: "" }, brand_colors: [] } as StoredSubmission),
+    ).toBe(90);
   });
 });
 

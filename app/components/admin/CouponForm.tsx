@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form } from "@remix-run/react";
 import { failedFields, Field, FormAlert, FormKey } from "../forms";
-import { CouponFormSchema, type CouponFormValue } from "~/domain/admin/coupons";
+import type { CouponFormValue } from "~/domain/admin/coupons.schema";
+import type { FormRules } from "~/domain/form-rules";
 
 /** The fields in the order they are shown, as the form's alert names them when they fail. */
 const COUPON_LABELS: Partial<Record<keyof CouponFormValue, string>> = {
@@ -15,23 +15,25 @@ const COUPON_LABELS: Partial<Record<keyof CouponFormValue, string>> = {
   allowed_domains: "Allowed domains",
 };
 
-/** The coupon form, for creating and editing: one schema checks it in the browser and on the server. */
+/** The coupon form, for creating and editing: the server parses it with its schema; the browser checks the rules derived from it. */
 export function CouponForm({
   intent,
   submitLabel,
   lastResult,
   defaultValue,
+  rules,
 }: {
   intent: string;
   submitLabel: string;
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue?: Record<string, string>;
+  /** `formRules(CouponFormSchema)`, from the page's loader. */
+  rules: FormRules;
 }) {
   const [form, fields] = useForm({
     lastResult,
     defaultValue: defaultValue ?? { active: "on", discount_type: "percentage" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CouponFormSchema }),
-    shouldValidate: "onSubmit",
+    rules,
     shouldRevalidate: "onInput",
   });
   const failed = failedFields(fields, COUPON_LABELS);

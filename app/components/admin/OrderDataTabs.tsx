@@ -1,13 +1,20 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form } from "@remix-run/react";
 import { CopyableText } from "~/components/admin/CopyableText";
 import { SubTabs } from "~/components/admin/AdminTabs";
 import { FormAlert } from "~/components/forms";
-import { EDIT_FIELDS, EDIT_MESSAGES, EditDataSchema } from "~/domain/admin/edit-data";
-import { DETAIL_TABS, ORDER_INTENT, tabRound, type DetailTab } from "~/domain/admin/order-detail";
-import { AI_OPT_OUT_MESSAGE, REVISION_NOTES_MAX, RevisionPromptSchema, type PromptView } from "~/domain/ai-prompt";
+import { EDIT_FIELDS, EDIT_MESSAGES } from "~/domain/admin/edit-data";
+import {
+  AI_OPT_OUT_MESSAGE,
+  DETAIL_TABS,
+  ORDER_INTENT,
+  REVISION_NOTES_MAX,
+  tabRound,
+  type DetailTab,
+} from "~/domain/admin/order-detail";
+import type { PromptView } from "~/domain/ai-prompt";
 import { formatDateTime } from "~/domain/dates";
+import type { FormRules } from "~/domain/form-rules";
 import type { Round } from "~/domain/orders";
 
 type Reply = SubmissionResult<string[]>;
@@ -37,6 +44,7 @@ export function OrderDataTabs({
   editValues,
   revisions,
   reply,
+  rules,
 }: {
   orderId: string;
   tab: DetailTab;
@@ -44,6 +52,8 @@ export function OrderDataTabs({
   editValues: Record<string, string> | null;
   revisions: RevisionRow[];
   reply: OrderDataReply | undefined;
+  /** The Edit Data and revision notes forms' rules (formRules of their schemas, from the loader). */
+  rules: { edit: FormRules; notes: FormRules };
 }) {
   const round = tabRound(tab);
   return (
@@ -57,9 +67,9 @@ export function OrderDataTabs({
         {tab === "ai-prompt" ? (
           <AiPromptTab prompt={prompt} reply={reply} />
         ) : tab === "edit-data" ? (
-          <EditDataTab editValues={editValues} reply={reply} />
+          <EditDataTab editValues={editValues} reply={reply} rules={rules.edit} />
         ) : round ? (
-          <RevisionTab revision={revisions[round - 1]} prompt={prompt} reply={reply} />
+          <RevisionTab revision={revisions[round - 1]} prompt={prompt} reply={reply} rules={rules.notes} />
         ) : null}
       </section>
     </>
@@ -107,17 +117,18 @@ function AiPromptTab({ prompt, reply }: { prompt: PromptView; reply: OrderDataRe
 function EditDataTab({
   editValues,
   reply,
+  rules,
 }: {
   editValues: Record<string, string> | null;
   reply: OrderDataReply | undefined;
+  rules: FormRules;
 }) {
   const mine = reply && reply.intent === ORDER_INTENT.saveData ? reply : undefined;
   const lastResult = mine?.result;
   const [form, fields] = useForm({
     lastResult,
     defaultValue: editValues ?? {},
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EditDataSchema }),
-    shouldValidate: "onSubmit",
+    rules,
   });
   if (!editValues) return <NoSubmission />;
   const failed = EDIT_FIELDS.filter((f) => fields[f.name]?.errors?.length).map((f) => ({
@@ -149,7 +160,7 @@ function EditDataTab({
           return (
             <div
               key={f.name}
-              className={`field${f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
+              className={`field${f.wide || f.kind === "list" || f.kind === "object" || f.kind === "textarea" ? " field-wide" : ""}`}
             >
               <label htmlFor={meta.id}>{f.label}</label>
               {f.kind === "flag" ? (
@@ -186,18 +197,19 @@ function RevisionTab({
   revision: r,
   prompt,
   reply,
+  rules,
 }: {
   revision: RevisionRow;
   prompt: PromptView;
   reply: OrderDataReply | undefined;
+  rules: FormRules;
 }) {
   const { round } = r;
   const mine = reply && reply.intent === ORDER_INTENT.revisionPrompt && reply.round === round ? reply : undefined;
   const [form, fields] = useForm({
     id: `revision-prompt-${round}`,
     lastResult: mine?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RevisionPromptSchema }),
-    shouldValidate: "onSubmit",
+    rules,
   });
   if (!r.included) return <p>This order's package does not include revision round {round}.</p>;
   return (
@@ -214,7 +226,7 @@ function RevisionTab({
           "Locked: enable the round in the revision workflow above."
         )}
       </p>
-      {r.feedback ? <blockquote className="feedback">{r.feedback}</blockquote> : null}
+      {r.feedback ? <blockquote className="feedback-sent">{r.feedback}</blockquote> : null}
       <h3>Revision prompt generator</h3>
       {prompt.state === "ready" ? (
         <Form method="post" {...getFormProps(form)} noValidate>

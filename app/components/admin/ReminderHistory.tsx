@@ -1,3 +1,4 @@
+import { EmailAddress } from "~/components/EmailAddress";
 import { REMINDER_KIND_LABELS, type ReminderKind } from "~/domain/reminders";
 
 export type ReminderHistoryRow = {
@@ -17,7 +18,7 @@ export function ReminderHistory({ rows }: { rows: ReminderHistoryRow[] }) {
       {rows.length === 0 ? (
         <p>No reminders sent yet.</p>
       ) : (
-        <table>
+        <table className="stack-table">
           <thead>
             <tr>
               <th scope="col">Sent</th>
@@ -29,13 +30,25 @@ export function ReminderHistory({ rows }: { rows: ReminderHistoryRow[] }) {
             {rows.map((r) => (
               <tr key={`${r.sentAt}-${r.kind}-${r.round}`}>
                 <td>
-                  <time dateTime={r.sentAt}>{r.when}</time>
+                  <time dateTime={r.sentAt}>
+                    <strong>{r.when}</strong>
+                  </time>
                 </td>
-                <td>
+                <td data-label="Kind">
                   {REMINDER_KIND_LABELS[r.kind] ?? r.kind}
                   {r.round ? ` (round ${r.round})` : ""}
                 </td>
-                <td>{r.source === "cron" ? "Automatic (cron)" : `Admin${r.actor ? `: ${r.actor}` : ""}`}</td>
+                <td data-label="By">
+                  {r.source === "cron" ? (
+                    "Automatic (cron)"
+                  ) : r.actor ? (
+                    <>
+                      Admin: <EmailAddress address={r.actor} />
+                    </>
+                  ) : (
+                    "Admin"
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -196,8 +196,27 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
             })}
           </ul>
         </nav>
+        {hydrated ? <StepRoutes /> : null}
       </StepFormContext.Provider>
     </div>
+  );
+}
+
+/**
+ * Every step's address as a link nobody sees, so that Remix discovers the steps' routes as soon as
+ * the page runs (one /__manifest request for all fourteen, while the person reads): Next, Back and
+ * the jump grid post, and the page their answer redirects to would otherwise cost a round trip
+ * to look up its route before its data is asked for (issue 20 item 8; lazy route discovery).
+ */
+function StepRoutes() {
+  return (
+    <p hidden>
+      {STEPS.map((s) => (
+        <Link key={s.number} to={`/intake-form/${s.number}`} discover="render" tabIndex={-1}>
+          {s.name}
+        </Link>
+      ))}
+    </p>
   );
 }
 

@@ -1,4 +1,3 @@
-import * as z from "../zod";
 import { REMINDER_MESSAGES } from "../reminders";
 import { countOf } from "../words";
 
@@ -18,21 +17,6 @@ export const BULK_ACTION_LABELS: Record<BulkAction, string> = {
   enable_revision_1: "Enable revision 1",
   send_reminders: "Send reminders",
 };
-
-const OrderId = z.uuid();
-
-/** The bulk form: the action, the ticked orders or "all matching the filters". Checked by the server whatever the browser sent. */
-export const BulkSchema = z.object({
-  action: z.preprocess(z.emptyAsAbsent, z.optional(z.string())),
-  orderIds: z.catch(
-    z.preprocess(
-      (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-      z.array(OrderId).check(z.maxLength(BULK_MAX)),
-    ),
-    [],
-  ),
-  all: z.preprocess((v) => v === "on", z.boolean()),
-});
 
 export const BULK_MESSAGES = {
   noAction: "Please choose a bulk action",
@@ -59,6 +43,9 @@ export const BULK_MESSAGES = {
 /** Bulk status changes need fresh proof (a code from the last 10 minutes): they rewrite many orders at once. */
 export const needsFreshProof = (action: BulkAction) => action === "completed" || action === "in_progress";
 
+/** At most this many ticked orders travel in the return address (one page of the list holds fewer). */
+export const BULK_KEEP_MAX = 100;
+
 /**
  * The orders list's query that brings the bulk form back as it was posted (the
  * filters, the page, the action and the ticked orders), for the return from the
@@ -74,20 +61,6 @@ export function bulkReturnQuery(
   if (kept.all) params.set("all", "on");
   for (const id of kept.orderIds.slice(0, BULK_KEEP_MAX)) params.append("selected", id);
   return `?${params.toString()}`;
-}
-/** At most this many ticked orders travel in the return address (one page of the list holds fewer). */
-const BULK_KEEP_MAX = 100;
-
-export function keptBulk(params: URLSearchParams): { action: BulkAction | null; selected: string[]; all: boolean } {
-  const action = params.get("bulk");
-  return {
-    action: isBulkAction(action) ? action : null,
-    selected: params
-      .getAll("selected")
-      .filter((id) => OrderId.safeParse(id).success)
-      .slice(0, BULK_KEEP_MAX),
-    all: params.get("all") === "on",
-  };
 }
 
 export function isBulkAction(v: unknown): v is BulkAction {

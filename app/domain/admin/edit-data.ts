@@ -1,4 +1,4 @@
-import * as z from "../zod";
+import type { StoredField, StoredSubmission } from "../intake/data";
 
 /**
  * The admin's Edit Data tab: every intake field a person typed or chose, by its
@@ -6,13 +6,17 @@ import * as z from "../zod";
  * not editable here: those come from the server's records or from the customer.
  */
 export type EditKind = "text" | "textarea" | "flag" | "list" | "object";
-export type EditField = { name: string; label: string; kind: EditKind; items?: "string" | "object" };
+/**
+ * `name` is a stored field (StoredSubmission): renaming a field fails `tsc` here. `wide`: a one-line field
+ * whose values are long (a Google Maps link), given the form's whole width.
+ */
+export type EditField = { name: StoredField; label: string; kind: EditKind; items?: "string" | "object"; wide?: true };
 
-const text = (name: string, label: string): EditField => ({ name, label, kind: "text" });
-const area = (name: string, label: string): EditField => ({ name, label, kind: "textarea" });
-const flag = (name: string, label: string): EditField => ({ name, label, kind: "flag" });
-const strings = (name: string, label: string): EditField => ({ name, label, kind: "list", items: "string" });
-const objects = (name: string, label: string): EditField => ({ name, label, kind: "list", items: "object" });
+const text = (name: StoredField, label: string): EditField => ({ name, label, kind: "text" });
+const area = (name: StoredField, label: string): EditField => ({ name, label, kind: "textarea" });
+const flag = (name: StoredField, label: string): EditField => ({ name, label, kind: "flag" });
+const strings = (name: StoredField, label: string): EditField => ({ name, label, kind: "list", items: "string" });
+const objects = (name: StoredField, label: string): EditField => ({ name, label, kind: "list", items: "object" });
 
 export const EDIT_FIELDS: EditField[] = [
   text("business_name", "Business name"),
@@ -43,7 +47,7 @@ export const EDIT_FIELDS: EditField[] = [
   strings("target_keywords", "Target keywords"),
   strings("competitor_urls", "Competitor URLs"),
   { name: "social_links", label: "Social links", kind: "object" },
-  text("google_business_url", "Google Business URL"),
+  { ...text("google_business_url", "Google Business URL"), wide: true },
   objects("testimonials", "Testimonials"),
   objects("review_links", "Review links"),
   flag("wants_review_automation", "Wants review automation"),
@@ -89,39 +93,6 @@ export const EDIT_MESSAGES = {
   noSubmission: "Customer hasn't completed the intake form yet",
 } as const;
 
-const optionalText = (f: EditField, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null),
-    z.nullable(z.string().check(z.maxLength(max, EDIT_MESSAGES.tooLong(f.label, max)))),
-  );
-
-/** A JSON field's text as posted: bounded here; whether it parses is `readJsonEdit`'s question. */
-const jsonText = (f: EditField) =>
-  z.preprocess(
-    (v) => (typeof v === "string" ? v : ""),
-    z.string().check(z.maxLength(JSON_MAX, EDIT_MESSAGES.tooLong(f.label, JSON_MAX))),
-  );
-
-function fieldSchema(f: EditField) {
-  switch (f.kind) {
-    case "text":
-      return optionalText(f, TEXT_MAX);
-    case "textarea":
-      return optionalText(f, TEXTAREA_MAX);
-    case "flag":
-      return z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : null), z.nullable(z.boolean()));
-    case "list":
-    case "object":
-      return jsonText(f);
-  }
-}
-
-/**
- * One schema for the whole tab. Text and flags are checked here (a text over its bound refuses the
- * save); JSON fields arrive as their text, and `readEdit` decides which of them are stored.
- */
-export const EditDataSchema = z.object(Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, fieldSchema(f)])));
-
 /** An object field's entries as stored and shown: text values only, blank and null ones left out. */
 function textEntries(value: unknown): Record<string, string> {
   if (!value || typeof value !== "object" || Array.isArray(value)) return {};
@@ -164,8 +135,11 @@ export type IgnoredEdit = { name: string; label: string; message: string };
  * The parsed tab as the $set to store, and the JSON edits ignored because their text is not
  * valid (those fields are left out of the $set, so what was stored before stays).
  */
-export function readEdit(values: Record<string, unknown>): { set: Record<string, unknown>; ignored: IgnoredEdit[] } {
-  const set: Record<string, unknown> = {};
+export function readEdit(values: Record<string, unknown>): {
+  set: Partial<Record<StoredField, unknown>>;
+  ignored: IgnoredEdit[];
+} {
+  const set: Partial<Record<StoredField, unknown>> = {};
   const ignored: IgnoredEdit[] = [];
   for (const f of EDIT_FIELDS) {
     const value = values[f.name];
@@ -181,7 +155,7 @@ export function readEdit(values: Record<string, unknown>): { set: Record<string,
 }
 
 /** A stored submission's values as the form shows them: text as is, flags yes/no/blank, lists as pretty JSON. */
-export function editFormValues(doc: Record<string, unknown>): Record<string, string> {
+export function editFormValues(doc: StoredSubmission): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of EDIT_FIELDS) {
     const v = doc[f.name];

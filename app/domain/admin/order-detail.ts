@@ -13,6 +13,16 @@ export const ORDER_INTENT = {
 } as const;
 export type OrderIntent = (typeof ORDER_INTENT)[keyof typeof ORDER_INTENT];
 
+/** The AI Prompt tab's words for a customer who opted out of AI (no prompt is built: domain/ai-prompt.ts). */
+export const AI_OPT_OUT_MESSAGE =
+  "The customer opted out of AI processing, so no AI prompt is built for this order. Build the site from the brief by hand.";
+
+/** The revision prompt generator's notes (a revision tab): their limit and message (schema: ai-prompt.schema.ts). */
+export const REVISION_NOTES_MAX = 5000;
+export const REVISION_PROMPT_MESSAGES = {
+  notesRequired: "Please enter revision notes before generating prompt",
+} as const;
+
 /** The order detail page's tabs, each a URL (?tab=...). */
 export const DETAIL_TABS = [
   { id: "ai-prompt", label: "AI Prompt" },

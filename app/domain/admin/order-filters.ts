@@ -1,7 +1,6 @@
-import * as z from "../zod";
+import type { OrderFilters } from "./order-filters.schema";
 import { DAY_MS, startOfSydneyDay } from "../dates";
 import { DUE_SOON_HOURS } from "../delivery-clock";
-import { ORDER_STATUSES } from "../order-status";
 
 /**
  * The admin orders list's filters (spec 2 section 9): the query string of its
@@ -21,6 +20,8 @@ export const CLOCK_FILTER_LABELS: Record<ClockFilter, string> = {
 };
 /** Newest first (the default), or by deadline, soonest first (see `compareByDeadline`). */
 export const ORDER_SORTS = ["deadline"] as const;
+
+export type { OrderFilters };
 
 /** What the deadline sort reads of an order: its delivery clock's facts. */
 export type DeadlineFacts = {
@@ -48,33 +49,6 @@ export function compareByDeadline(a: DeadlineFacts, b: DeadlineFacts): number {
   const byId = a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
   if (pa === 1) return a.clock_deadline!.getTime() - b.clock_deadline!.getTime() || byId;
   return b.created_at.getTime() - a.created_at.getTime() || -byId;
-}
-
-/** A query-string filter: empty is absent, and a value that does not fit is dropped, never an error. */
-const dropInvalid = <T extends z.core.SomeType>(schema: T) =>
-  z.catch(z.optional(z.preprocess(z.emptyAsAbsent, schema)), undefined);
-
-/**
- * The filters of /admin, from the query string (or the bulk form's hidden copy of it). Unknown values are dropped, never an error.
- * The page's keyset cursor (`?before=`) is read apart from them, by app/domain/paging.ts, like every admin list's.
- */
-export const OrderFiltersSchema = z.object({
-  q: dropInvalid(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(100))),
-  status: dropInvalid(z.enum(ORDER_STATUSES)),
-  date: dropInvalid(z.enum(DATE_FILTERS)),
-  clock: dropInvalid(z.enum(CLOCK_FILTERS)),
-  sort: dropInvalid(z.enum(ORDER_SORTS)),
-});
-export type OrderFilters = z.infer<typeof OrderFiltersSchema>;
-
-export function parseOrderFilters(params: URLSearchParams): OrderFilters {
-  return OrderFiltersSchema.parse({
-    q: params.get("q") ?? undefined,
-    status: params.get("status") ?? undefined,
-    date: params.get("date") ?? undefined,
-    clock: params.get("clock") ?? undefined,
-    sort: params.get("sort") ?? undefined,
-  });
 }
 
 export function hasActiveFilters(f: OrderFilters): boolean {

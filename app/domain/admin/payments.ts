@@ -1,5 +1,3 @@
-import * as z from "../zod";
-
 /** What can be wrong with a payment that the Payments tab lists. */
 export const PAYMENT_ISSUE_KINDS = ["amount_mismatch", "coupon_over_redeemed"] as const;
 export type PaymentIssueKind = (typeof PAYMENT_ISSUE_KINDS)[number];
@@ -19,13 +17,6 @@ export const PAYMENT_ISSUE_TEXT: Record<PaymentIssueKind, { label: string; help:
 /** How an admin closed an issue. */
 export const PAYMENT_RESOLUTIONS = ["accepted", "resolved"] as const;
 export type PaymentResolution = (typeof PAYMENT_RESOLUTIONS)[number];
-
-/** The one form on the Payments tab: which issue (its id is `kind:session`). The intent says what to do. */
-export const PaymentIssueFormSchema = z.object({
-  issueId: z
-    .string({ error: "Which issue?" })
-    .check(z.trim(), z.minLength(1, "Which issue?"), z.maxLength(300, "Which issue?")),
-});
 
 export const PAYMENT_MESSAGES = {
   accepted: {

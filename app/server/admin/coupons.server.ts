@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
-import { couponRecord, type CouponFormValue } from "~/domain/admin/coupons";
+import { couponRecord } from "~/domain/admin/coupons";
+import type { CouponFormValue } from "~/domain/admin/coupons.schema";
 import { couponBadge, type CouponBadge } from "~/domain/pricing";
 import { formatCents } from "~/domain/money";
 import type { Page, PageCursor } from "~/domain/paging";

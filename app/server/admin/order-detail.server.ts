@@ -11,6 +11,7 @@ import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
+import { loadSubmission, type Submission } from "../intake.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
@@ -26,7 +27,7 @@ export async function loadOrderDetail(
   if (!order) return null;
   const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
     newestToken(orderId, "intake"),
-    IntakeSubmission.findById(orderId).lean(),
+    loadSubmission(orderId),
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
     clockView(order, now),
@@ -34,7 +35,6 @@ export async function loadOrderDetail(
   const token = newest?.token;
   const link = token ? linkToken(token) : null;
   const rounds = revisionRoundsFor(order.product_id);
-  const sub = submission as unknown as Record<string, unknown> | null;
   return {
     order: {
       id: order._id,
@@ -71,8 +71,8 @@ export async function loadOrderDetail(
         ? (order[`revision_${n}_submitted_at`] as Date).toISOString()
         : null,
     })),
-    submission: sub,
-    prompt: promptView(sub),
+    submission,
+    prompt: promptView(submission),
     history: { ...history, rows: history.rows.map((h) => ({ ...h, at: h.at.toISOString() })) },
   };
 }
@@ -119,14 +119,13 @@ export async function saveSubmissionData(input: {
     { _id: input.orderId, status: "submitted" },
     { $set: set },
     { returnDocument: "after" },
-  ).lean();
+  ).lean<Submission>();
   if (!doc) return false;
-  const data = doc as unknown as Record<string, unknown>;
   await IntakeSubmission.updateOne(
     { _id: doc._id },
-    { $set: { ai_safe_data: aiSafeData(data), privacy_summary: privacySummary(data) } },
+    { $set: { ai_safe_data: aiSafeData(doc), privacy_summary: privacySummary(doc) } },
   );
-  await Order.updateOne({ _id: input.orderId }, { $set: { intake_progress: intakeProgress(data) } });
+  await Order.updateOne({ _id: input.orderId }, { $set: { intake_progress: intakeProgress(doc) } });
   await recordAdminAction(
     input.actor,
     "submission.edited",
@@ -137,7 +136,7 @@ export async function saveSubmissionData(input: {
 }
 
 /** Writes the ai_processing privacy audit entry for one prompt generation. */
-async function auditAiProcessing(orderId: string, submission: Record<string, unknown>) {
+async function auditAiProcessing(orderId: string, submission: Submission) {
   await PrivacyAuditLog.create({
     action: "ai_processing",
     order_id: orderId,
@@ -148,10 +147,7 @@ async function auditAiProcessing(orderId: string, submission: Record<string, unk
 
 /** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
 export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
-  const submission = (await IntakeSubmission.findById(input.orderId).lean()) as unknown as Record<
-    string,
-    unknown
-  > | null;
+  const submission = await loadSubmission(input.orderId);
   const prompt = promptFor(submission);
   if (!prompt || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
@@ -166,10 +162,7 @@ export async function generateRevisionPrompt(input: {
   notes: string;
   actor: Actor;
 }): Promise<string | null> {
-  const [order, submission] = await Promise.all([
-    Order.findById(input.orderId).lean(),
-    IntakeSubmission.findById(input.orderId).lean() as unknown as Promise<Record<string, unknown> | null>,
-  ]);
+  const [order, submission] = await Promise.all([Order.findById(input.orderId).lean(), loadSubmission(input.orderId)]);
   if (!order || promptView(submission).state !== "ready" || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
   await recordAdminAction(

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { AdminHeader, adminLinks } from "~/components/admin/AdminTabs";
 import { Pager } from "~/components/admin/Pager";
 import { usePendingFormData } from "~/components/hooks";
@@ -156,5 +157,12 @@ export default function AdminOutbox() {
         <Pager page={page} noun="messages" one="message" />
       </div>
     </>
+  );
+}
+
+/** A refused Retry (an unknown message) or a failed load keeps the admin's frame and a way back. */
+export function ErrorBoundary() {
+  return (
+    <AdminErrorBoundary notFound="Message Not Found" back={{ to: "/admin/outbox", label: "Back to the outbox" }} />
   );
 }

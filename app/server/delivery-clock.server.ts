@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { shortId } from "~/domain/orders";
 import {
   ALERT_KINDS,
   alertKey,
@@ -278,7 +279,7 @@ export async function restartPage(orderId: string, now = new Date()) {
   const facts = clockFactsOf(order);
   return {
     orderId,
-    shortId: orderId.slice(0, 8),
+    shortId: shortId(orderId),
     email: order.email,
     runs: clockRuns(facts),
     clock: clockSummary(clockState(facts, now)),

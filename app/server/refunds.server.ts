@@ -1,4 +1,5 @@
 import { formatCents } from "~/domain/money";
+import { shortId } from "~/domain/orders";
 import { clockState, clockSummary, refundable, refundDue } from "~/domain/delivery-clock";
 import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
@@ -199,7 +200,7 @@ export async function refundPage(orderId: string, now = new Date()) {
   const state = clockState(clockFactsOf(order), now);
   return {
     orderId,
-    shortId: orderId.slice(0, 8),
+    shortId: shortId(orderId),
     email: order.email,
     amount: formatCents(order.amount_paid),
     refundable: refundable(order),

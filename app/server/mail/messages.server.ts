@@ -69,7 +69,7 @@ export function orderPaidNotice(input: {
   email: string;
   adminUrl: string;
 }) {
-  return layout(`New order #${input.orderId.slice(0, 8)}: ${input.productName}, ${input.amount}`, [
+  return layout(`New order #${shortId(input.orderId)}: ${input.productName}, ${input.amount}`, [
     `${input.email} paid ${input.amount} for the ${input.productName}${input.addOns.length ? ` with ${input.addOns.join(", ")}` : ""}.`,
     "The delivery clock starts when they submit the intake form; you'll get another e-mail then.",
     { link: input.adminUrl, label: "Open the order" },
@@ -78,7 +78,7 @@ export function orderPaidNotice(input: {
 
 /** To the business: an undelivered order has a quarter of its window left, or is overdue. */
 export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: Date; adminUrl: string; now: Date }) {
-  const short = input.orderId.slice(0, 8);
+  const short = shortId(input.orderId);
   const due = formatDeadline(input.deadline);
   return input.kind === "overdue"
     ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
@@ -113,8 +113,8 @@ export function draftDelivered(input: { draftUrl: string; statusUrl: string }) {
 
 /** To the customer: a full refund was made. */
 export function orderRefunded(input: { orderId: string; amount: string }) {
-  return layout(`Your refund for order #${input.orderId.slice(0, 8)}`, [
-    `We've refunded ${input.amount}, the full amount you paid for order #${input.orderId.slice(0, 8)}.`,
+  return layout(`Your refund for order #${shortId(input.orderId)}`, [
+    `We've refunded ${input.amount}, the full amount you paid for order #${shortId(input.orderId)}.`,
     "It goes back to the card you paid with and usually shows within 5 to 10 business days.",
     "Reply to this e-mail if you have any questions.",
   ]);

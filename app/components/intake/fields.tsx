@@ -2,7 +2,6 @@ import { createContext, Fragment, useContext, useEffect, useState, type ReactNod
 import type { IntakeData, IntakeField, IntakeFieldPath } from "~/domain/intake/data";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
-import { itemIdName, LIST_IDS, type IdListField } from "~/domain/intake/list-ids";
 import { useHydrated } from "../hooks";
 
 /**
@@ -26,24 +25,18 @@ export function valueAt(values: unknown, path: string): unknown {
 /** An item's name inside a sentence: "Add a video URL", not "Add a video url". */
 const inSentence = (label: string) => label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
-/** A field's element id, from its name (the top alert links to it). */
-export const fieldId = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
-const idFor = fieldId;
+const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
 
-/** The ids that describe a control: its hint and its error, when it has them (WCAG 1.3.1, 3.3.1). */
-export const describedBy = (id: string, hint: unknown, error: unknown) =>
-  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-
-function useField(name: IntakeFieldPath, hint?: ReactNode, fixedId?: string) {
+function useField(name: IntakeFieldPath) {
   const { values, errors } = useContext(StepFormContext);
   const raw = valueAt(values, name);
   const error = errors[name]?.[0];
-  const id = fixedId ?? idFor(name);
+  const id = idFor(name);
   return {
     id,
     error,
     value: raw,
-    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, hint, error) },
+    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined },
   };
 }
 
@@ -64,16 +57,12 @@ function FieldLabel({
         {label}
         {required ? <span className="required"> (required)</span> : null}
       </label>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      {hint ? <p className="hint">{hint}</p> : null}
     </>
   );
 }
 
-export function ErrorText({ id, error }: { id: string; error?: string }) {
+function ErrorText({ id, error }: { id: string; error?: string }) {
   return error ? (
     <p className="field-error" id={`${id}-error`}>
       {error}
@@ -112,8 +101,6 @@ export function When({ show, children }: { show: boolean; children: ReactNode })
 
 type TextProps = {
   name: IntakeFieldPath;
-  /** An id that stays when the name moves (a list's add box: focus comes back to it after Enter). */
-  id?: string;
   label: ReactNode;
   type?: "text" | "email" | "tel" | "url" | "date" | "textarea";
   hint?: ReactNode;
@@ -125,7 +112,6 @@ type TextProps = {
 
 export function TextField({
   name,
-  id,
   label,
   type = "text",
   hint,
@@ -134,7 +120,7 @@ export function TextField({
   autoComplete,
   placeholder,
 }: TextProps) {
-  const f = useField(name, hint, id);
+  const f = useField(name);
   const common = {
     id: f.id,
     name,
@@ -177,7 +163,7 @@ export function SelectField({
   hint?: ReactNode;
   initial?: string;
 }) {
-  const f = useField(name, hint);
+  const f = useField(name);
   return (
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
@@ -235,15 +221,11 @@ export function RadioGroup({
   options: Option[];
   hint?: ReactNode;
 }) {
-  const f = useField(name, hint);
+  const f = useField(name);
   return (
-    <fieldset className="choices" id={f.id} aria-describedby={f.aria["aria-describedby"]}>
+    <fieldset className="choices" aria-describedby={f.error ? `${f.id}-error` : undefined}>
       <legend>{legend}</legend>
-      {hint ? (
-        <p className="hint" id={`${f.id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      {hint ? <p className="hint">{hint}</p> : null}
       {options.map((o) => (
         <label key={o.value} className="choice">
           <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} />{" "}
@@ -271,7 +253,7 @@ export function Checkbox({
   required?: boolean;
   hint?: ReactNode;
 }) {
-  const f = useField(name, hint);
+  const f = useField(name);
   return (
     <div className="field">
       <label className="choice" htmlFor={f.id}>
@@ -286,11 +268,7 @@ export function Checkbox({
         {label}
         {required ? <span className="required"> (required)</span> : null}
       </label>
-      {hint ? (
-        <p className="hint" id={`${f.id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      {hint ? <p className="hint">{hint}</p> : null}
       <ErrorText id={f.id} error={f.error} />
     </div>
   );
@@ -310,7 +288,7 @@ export function CheckboxGroup({
   const f = useField(name);
   const chosen = Array.isArray(f.value) ? (f.value as string[]) : [];
   return (
-    <fieldset className="choices" id={f.id} aria-describedby={f.aria["aria-describedby"]}>
+    <fieldset className="choices">
       <legend>{legend}</legend>
       {options.map((o) =>
         locked.includes(o) ? (
@@ -329,34 +307,19 @@ export function CheckboxGroup({
   );
 }
 
-/** The remove button of one list item: saves the step without that item, named by its id (`row`: where it is now). */
-export function RemoveButton({ name, id, row, label }: { name: IntakeField; id: string; row: number; label: string }) {
+/** The remove button of one list item: saves the step without that item. */
+export function RemoveButton({ name, index, label }: { name: IntakeField; index: number; label: string }) {
   return (
     <button
       type="submit"
       name="intent"
-      value={INTENT_VALUES.remove(name, id)}
-      data-row={row}
+      value={INTENT_VALUES.remove(name, index)}
       className="link-button"
       formNoValidate
     >
       Remove {label}
     </button>
   );
-}
-
-/** A list item's id as posted with it (domain/intake/list-ids.ts). */
-function ItemId({ name, row, id }: { name: IdListField; row: number; id: string | undefined }) {
-  return id ? <input type="hidden" name={itemIdName(name, row)} value={id} /> : null;
-}
-
-/** The items of a list with their ids (as stored, or as posted with a refused post), the blank ones left out. */
-function withIds<T>(values: IntakeData, name: IntakeField, keep: (item: T) => boolean) {
-  const items = (valueAt(values, name) as T[] | undefined) ?? [];
-  const ids = (valueAt(values, `${LIST_IDS}.${name}`) as (string | undefined)[] | undefined) ?? [];
-  return (Array.isArray(items) ? items : [])
-    .map((item, i) => ({ item, id: Array.isArray(ids) ? ids[i] : undefined }))
-    .filter(({ item }) => keep(item));
 }
 
 /** A list of short texts: the saved ones, each removable, and one empty box to add another. */
@@ -368,7 +331,7 @@ export function TextList({
   hint,
   type = "text",
 }: {
-  name: IdListField;
+  name: IntakeField;
   legend: ReactNode;
   itemLabel: string;
   max: number;
@@ -376,35 +339,23 @@ export function TextList({
   type?: "text" | "url";
 }) {
   const { values, errors } = useContext(StepFormContext);
-  const saved = withIds<string | undefined>(values, name, Boolean);
+  const items = ((valueAt(values, name) as string[] | undefined) ?? []).filter((v) => v !== undefined);
+  const saved = items.filter(Boolean);
   const listError = errors[name]?.[0];
-  const id = idFor(name);
   return (
-    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
+    <fieldset className="list-editor">
       <legend>{legend}</legend>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      {hint ? <p className="hint">{hint}</p> : null}
       <ol className="list-items">
-        {saved.map((item, i) => (
-          <li key={item.id ?? i}>
+        {saved.map((_, i) => (
+          <li key={i}>
             <TextField name={`${name}[${i}]`} label={`${itemLabel} ${i + 1}`} type={type} />
-            <ItemId name={name} row={i} id={item.id} />
-            {item.id ? (
-              <RemoveButton name={name} id={item.id} row={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
-            ) : null}
+            <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
           </li>
         ))}
         {saved.length < max ? (
           <li>
-            <TextField
-              name={`${name}[${saved.length}]`}
-              id={`${id}-new`}
-              label={`Add a ${inSentence(itemLabel)}`}
-              type={type}
-            />
+            <TextField name={`${name}[${saved.length}]`} label={`Add a ${inSentence(itemLabel)}`} type={type} />
             <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
               Add {inSentence(itemLabel)}
             </button>
@@ -413,7 +364,7 @@ export function TextList({
           <FullListItem id={`${idFor(name)}-full`} itemLabel={itemLabel} max={max} type={type} />
         )}
       </ol>
-      <ErrorText id={id} error={listError} />
+      {listError ? <p className="field-error">{listError}</p> : null}
     </fieldset>
   );
 }
@@ -491,26 +442,16 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
   const typed = (r: Record<string, unknown>) =>
     Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
-  // Each row's id: the list's own (list-ids.ts), or a photo's record id.
-  const rows = withIds<Record<string, unknown> | undefined>(values, name, (r) => Boolean(r && typed(r))).map(
-    ({ item, id }) => ({ id: id ?? (typeof item?.id === "string" ? item.id : undefined) }),
-  );
+  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && typed(r));
   const slots = rows.length < max ? rows.length + 1 : rows.length;
-  const id = idFor(name);
-  const listError = errors[name]?.[0];
   return (
-    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
+    <fieldset className="list-editor">
       <legend>{legend}</legend>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+      {hint ? <p className="hint">{hint}</p> : null}
       {Array.from({ length: slots }, (_, i) => {
         const isNew = i === rows.length;
-        const rowId = rows[i]?.id;
         return (
-          <fieldset key={rowId ?? `new-${i}`} className="row">
+          <fieldset key={i} className="row">
             <legend>{isNew ? `Add a ${inSentence(itemLabel)}` : `${itemLabel} ${i + 1}`}</legend>
             {fields.map((field) => {
               const input = <RowFieldInput field={field} path={`${name}[${i}].${field.key}`} />;
@@ -523,18 +464,17 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
               );
             })}
             {renderExtra?.(i)}
-            {name !== "photoMetadata" ? <ItemId name={name as IdListField} row={i} id={rowId} /> : null}
             {isNew ? (
               <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
                 Add {inSentence(itemLabel)}
               </button>
-            ) : rowId ? (
-              <RemoveButton name={name} id={rowId} row={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
-            ) : null}
+            ) : (
+              <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
+            )}
           </fieldset>
         );
       })}
-      <ErrorText id={id} error={listError} />
+      {errors[name]?.[0] ? <p className="field-error">{errors[name]?.[0]}</p> : null}
     </fieldset>
   );
 }

@@ -1,5 +1,4 @@
 import { revisionRoundsFor } from "~/content/packages";
-import { linkPhase, type LinkPhase } from "./tokens";
 import { isPaid } from "./order-status";
 import type { StoredSubmission } from "./intake/data";
 
@@ -174,24 +173,6 @@ function filled(v: unknown): boolean {
 export function customerCompleteness(submission: StoredSubmission | null): number {
   if (!submission) return 0;
   return Math.round((CUSTOMER_ITEMS.filter((item) => item(submission)).length / CUSTOMER_COMPLETENESS_ITEMS) * 100);
-}
-
-export type AccessState = "active" | "expiring" | "expired" | "submitted" | "none";
-export const ACCESS_LABELS: Record<AccessState, string> = {
-  active: "Active",
-  expiring: "Expiring Soon",
-  expired: "Expired",
-  submitted: "Submitted",
-  none: "No link",
-};
-
-const ACCESS_STATES: Record<LinkPhase, AccessState> = { valid: "active", expiring: "expiring", expired: "expired" };
-
-/** The customer's view of their intake link: none, submitted once used, else its phase (domain/tokens.ts linkPhase). */
-export function accessState(token: { expires_at: Date; used: boolean } | null, now = new Date()): AccessState {
-  if (!token) return "none";
-  if (token.used) return "submitted";
-  return ACCESS_STATES[linkPhase(token.expires_at, now)];
 }
 
 export const ORDER_STATUS_MESSAGES = {

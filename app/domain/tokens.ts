@@ -47,6 +47,43 @@ export function tokenState(token: TokenFacts, now = new Date()): TokenStateName 
   return linkPhase(token.expires_at, now) === "expired" ? "expired" : "valid";
 }
 
+/*
+ * A link's state in the words of each who sees it, all from linkPhase: the server's gate
+ * (tokenState), the customer's order status (accessState) and the admin's order page
+ * (adminTokenState).
+ */
+export type AccessState = "active" | "expiring" | "expired" | "submitted" | "none";
+export const ACCESS_LABELS: Record<AccessState, string> = {
+  active: "Active",
+  expiring: "Expiring Soon",
+  expired: "Expired",
+  submitted: "Submitted",
+  none: "No link",
+};
+
+const ACCESS_STATES: Record<LinkPhase, AccessState> = { valid: "active", expiring: "expiring", expired: "expired" };
+
+/** The customer's view of their intake link: none, submitted once used, else its phase. */
+export function accessState(token: { expires_at: Date; used: boolean } | null, now = new Date()): AccessState {
+  if (!token) return "none";
+  if (token.used) return "submitted";
+  return ACCESS_STATES[linkPhase(token.expires_at, now)];
+}
+
+/** The admin's view of an intake token (spec 2 section 4). */
+export type AdminTokenState = "No Token" | "Expired" | "Expiring Soon" | "Valid";
+
+const ADMIN_TOKEN_STATES: Record<LinkPhase, AdminTokenState> = {
+  valid: "Valid",
+  expiring: "Expiring Soon",
+  expired: "Expired",
+};
+
+/** No token, or the link's phase in the admin's words. */
+export function adminTokenState(expiresAt: Date | null, now: Date): AdminTokenState {
+  return expiresAt ? ADMIN_TOKEN_STATES[linkPhase(expiresAt, now)] : "No Token";
+}
+
 /** The shape of every token we issue (256 bits, base64url); anything else is refused before a lookup. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -12,8 +12,6 @@ import { formatDate } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
-  ACCESS_LABELS,
-  accessState,
   customerCompleteness,
   INTAKE_COMPLETE_MESSAGE,
   intakeFinished,
@@ -24,7 +22,7 @@ import {
   shownIntakePercent,
   timeline,
 } from "~/domain/orders";
-import { daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
+import { ACCESS_LABELS, accessState, daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
 import { redirectWithFlash } from "~/server/flash.server";

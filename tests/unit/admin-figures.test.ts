@@ -7,7 +7,7 @@ import { dateFilterStart, searchTerm } from "~/domain/admin/order-filters";
 import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
 import { csvCell, csvLine } from "~/domain/admin/orders-csv";
 import { startOfSydneyDay } from "~/domain/dates";
-import { adminTokenState } from "~/domain/admin/token";
+import { adminTokenState } from "~/domain/tokens";
 import { adminStatusTone, statusText } from "~/domain/order-status";
 
 const DAY = 86_400_000;

@@ -5,8 +5,8 @@ import { authAlert, safeRedirect } from "~/domain/account";
 import { AuthSchema } from "~/domain/account.schema";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { quote } from "~/domain/pricing";
+import { accessState } from "~/domain/tokens";
 import {
-  accessState,
   customerCompleteness,
   intakeFinished,
   ROUND_NOTES,

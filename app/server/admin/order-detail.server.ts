@@ -2,7 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { adminTokenState } from "~/domain/admin/token";
+import { adminTokenState } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";

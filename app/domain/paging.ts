@@ -62,8 +62,21 @@ export function pageHref(pathname: string, search: string, param: string, cursor
   return s ? `${pathname}?${s}` : pathname;
 }
 
-/** What a pager says of the page shown: "Showing the newest 25 coupons.", "Showing 1 older coupon." */
-export function pagerSummary(page: Pick<Page<unknown>, "rows" | "first" | "pageSize">, one: string, many: string) {
+/**
+ * What a pager says of the page shown: "Showing the newest 25 coupons.", "Showing 1 older coupon."
+ * A list in another order (`newestFirst` false: the orders by deadline) says "the first 25
+ * orders", "12 more orders".
+ */
+export function pagerSummary(
+  page: Pick<Page<unknown>, "rows" | "first" | "pageSize">,
+  one: string,
+  many: string,
+  newestFirst = true,
+) {
+  if (!newestFirst)
+    return page.first
+      ? `Showing the first ${countOf(page.pageSize, one, many)}.`
+      : `Showing ${countOf(page.rows.length, `more ${one}`, `more ${many}`)}.`;
   return page.first
     ? `Showing the newest ${countOf(page.pageSize, one, many)}.`
     : `Showing ${countOf(page.rows.length, `older ${one}`, `older ${many}`)}.`;

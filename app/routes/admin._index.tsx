@@ -289,7 +289,7 @@ export default function AdminOrders() {
             </ul>
           </Form>
         )}
-        <Pager page={page} noun="orders" one="order" />
+        <Pager page={page} noun="orders" one="order" newestFirst={!filters.sort} />
       </div>
     </>
   );

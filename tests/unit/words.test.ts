@@ -22,6 +22,13 @@ describe("counts read as English", () => {
     expect(pagerSummary({ rows: [], first: true, pageSize: 25 }, "history entry", "history entries")).toBe(
       "Showing the newest 25 history entries.",
     );
+    // The orders by deadline are not newest first: their pages are the first and then more.
+    expect(pagerSummary({ rows: [], first: true, pageSize: 25 }, "order", "orders", false)).toBe(
+      "Showing the first 25 orders.",
+    );
+    expect(pagerSummary({ rows: [1], first: false, pageSize: 25 }, "order", "orders", false)).toBe(
+      "Showing 1 more order.",
+    );
   });
   it("name the orders a bulk action skipped, and why", () => {
     expect(BULK_MESSAGES.done("send_reminders", 1, [{ reason: "limit reached or sent recently", count: 1 }])).toBe(

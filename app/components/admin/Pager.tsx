@@ -12,6 +12,7 @@ export function Pager({
   one,
   param = PAGE_PARAM,
   label,
+  newestFirst = true,
 }: {
   page: { rows: unknown[]; next: string | null; first: boolean; pageSize: number };
   /** The rows' noun, plural ("coupons"), and singular ("coupon"), for "Showing 1 older coupon." */
@@ -19,14 +20,24 @@ export function Pager({
   one: string;
   param?: string;
   label?: string;
+  /** False for a list in another order (the orders by deadline): its links say "First" and "More". */
+  newestFirst?: boolean;
 }) {
   const { pathname, search } = useLocation();
   if (page.first && !page.next) return null;
   return (
     <nav aria-label={label ?? `Pages of ${noun}`} className="pager">
-      <p className="hint">{pagerSummary(page, one, noun)}</p>
-      {page.first ? null : <Link to={pageHref(pathname, search, param, null)}>Newest {noun}</Link>}
-      {page.next ? <Link to={pageHref(pathname, search, param, page.next)}>Older {noun}</Link> : null}
+      <p className="hint">{pagerSummary(page, one, noun, newestFirst)}</p>
+      {page.first ? null : (
+        <Link to={pageHref(pathname, search, param, null)}>
+          {newestFirst ? "Newest" : "First"} {noun}
+        </Link>
+      )}
+      {page.next ? (
+        <Link to={pageHref(pathname, search, param, page.next)}>
+          {newestFirst ? "Older" : "More"} {noun}
+        </Link>
+      ) : null}
     </nav>
   );
 }

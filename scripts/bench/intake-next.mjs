@@ -6,7 +6,17 @@
 // requests each Next made (and how many were /__manifest route lookups), and the ratio on/off.
 // Target: on <= off.
 //   TEST_PORT_OFFSET=600 node scripts/bench/intake-next.mjs
-import { intakeCustomer, knob, launchChromium, machine, median, spread, startBench, STEP_ONE } from "./lib.mjs";
+import {
+  intakeCustomer,
+  knob,
+  launchChromium,
+  machine,
+  median,
+  spread,
+  startBench,
+  STEP_ONE,
+  throttle,
+} from "./lib.mjs";
 
 // BENCH_SMOKE=1: one Next per mode.
 const RUNS = knob("BENCH_RUNS", 5, 1, 30, 1);
@@ -26,13 +36,7 @@ async function timeNext(browser, url, cookie, js) {
   const page = await context.newPage();
   try {
     const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: SATELLITE.latencyMs,
-      downloadThroughput: SATELLITE.downBps / 8,
-      uploadThroughput: SATELLITE.upBps / 8,
-    });
+    await throttle(cdp, SATELLITE);
     await page.goto(`${url}/intake-form/1`, { waitUntil: "load", timeout: 120_000 });
     await page.getByText("Step 1 of 14").waitFor();
     for (const [name, value] of Object.entries(STEP_ONE)) {

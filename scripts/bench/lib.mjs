@@ -417,16 +417,7 @@ export async function loadPage(
   const page = await context.newPage();
   try {
     const cdp = await context.newCDPSession(page);
-    if (profile) {
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: profile.latencyMs,
-        downloadThroughput: profile.downBps / 8,
-        uploadThroughput: profile.upBps / 8,
-      });
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-    }
+    if (profile) await throttle(cdp, profile, { cpuRate: 4 });
     // Largest contentful paint from the browser's own timeline: it works with scripts off too.
     const lcpTimes = [];
     cdp.on("PerformanceTimeline.timelineEventAdded", ({ event }) => {
@@ -481,4 +472,16 @@ export async function loadPage(
   } finally {
     await context.close();
   }
+}
+
+/** Throttles a page's network to `profile` ({ latencyMs, downBps, upBps }) through its CDP session, and its CPU when asked. */
+export async function throttle(cdp, profile, { cpuRate } = {}) {
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: profile.latencyMs,
+    downloadThroughput: profile.downBps / 8,
+    uploadThroughput: profile.upBps / 8,
+  });
+  if (cpuRate) await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuRate });
 }

@@ -1,3 +1,4 @@
+import mongoose from "mongoose";
 import {
   COUPON_MESSAGES,
   couponProblem,
@@ -62,13 +63,17 @@ export async function reserveCouponUse(input: {
   couponId: string;
   maxUses: number | null;
   orderId: string;
+  /** "used" when a payment takes the use: a cancel frees only reservations. */
+  status?: "reserved" | "used";
 }): Promise<boolean> {
+  const status = input.status ?? "reserved";
   if (input.maxUses == null) {
     try {
       await CouponRedemption.create({
         coupon_id: input.couponId,
         slot: `order:${input.orderId}`,
         order_id: input.orderId,
+        status,
       });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // this order already holds its use
@@ -82,7 +87,7 @@ export async function reserveCouponUse(input: {
   for (let slot = 1; slot <= input.maxUses; slot++) {
     if (taken.has(String(slot))) continue;
     try {
-      await CouponRedemption.create({ coupon_id: input.couponId, slot: String(slot), order_id: input.orderId });
+      await CouponRedemption.create({ coupon_id: input.couponId, slot: String(slot), order_id: input.orderId, status });
       return true;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -109,16 +114,31 @@ export async function releaseCouponUse(orderId: string) {
  * check before saying false is whether this order holds a use after all.
  */
 export async function keepCouponUse(orderId: string, code: string): Promise<boolean> {
-  const confirm = () => CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } });
-  if ((await confirm()).matchedCount > 0) return true;
+  const confirm = async () =>
+    (await CouponRedemption.updateOne({ order_id: orderId }, { $set: { status: "used" } })).matchedCount > 0;
+  if (await confirm()) return true;
   const coupon = await Coupon.findOne({ code: normalizeCouponCode(code) }).lean();
   if (!coupon) return false;
-  if (!(await reserveCouponUse({ couponId: String(coupon._id), maxUses: coupon.max_uses ?? null, orderId }))) {
-    // A racing cancel may have freed the use this order's other payment attempt took back meanwhile.
-    return (await confirm()).matchedCount > 0;
+  const couponId = String(coupon._id);
+  const maxUses = coupon.max_uses ?? null;
+  // Each round either keeps a use or sees one freed by a racing cancel of this
+  // same checkout; a few rounds outlast any number of those (each cancel frees once).
+  for (let round = 0; round < KEEP_ROUNDS; round++) {
+    if (await reserveCouponUse({ couponId, maxUses, orderId, status: "used" })) {
+      if (await confirm()) return true;
+      continue; // the use we saw was a reservation a cancel freed a moment later
+    }
+    if (await confirm()) return true;
+    // Over-redeemed only when other orders hold every slot; otherwise a slot was freed meanwhile: try again.
+    const others = await CouponRedemption.countDocuments({
+      coupon_id: couponId,
+      order_id: mongoose.trusted({ $ne: orderId }),
+    });
+    if (maxUses != null && others >= maxUses) return false;
   }
-  await confirm();
-  return true;
+  return confirm();
 }
+
+const KEEP_ROUNDS = 5;
 
 export { COUPON_MESSAGES };

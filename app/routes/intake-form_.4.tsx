@@ -1,5 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
+import { useContext, type ReactNode } from "react";
+import {
+  describedBy,
+  ErrorText,
+  RowsEditor,
+  SelectWithOther,
+  StepFormContext,
+  TextField,
+  TextList,
+} from "~/components/intake/fields";
 import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { STYLES } from "~/domain/intake/options";
@@ -34,11 +43,12 @@ function Branding() {
             <img src={extras.logo.url} alt="Your current logo" width={120} height={120} />
           </p>
         ) : null}
-        <div className="field">
-          <label htmlFor="f-logo">{extras.logo?.uploaded ? "Replace your logo" : "Upload your logo"}</label>
-          <p className="hint">{extras.uploadLimits.logo}</p>
-          <input id="f-logo" type="file" name="logo" accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg" />
-        </div>
+        <FileBox
+          name="logo"
+          label={extras.logo?.uploaded ? "Replace your logo" : "Upload your logo"}
+          hint={extras.uploadLimits.logo}
+          accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg"
+        />
         <TextField name="logoUrl" label={LABELS.logoUrl} type="url" hint="Used only when no file is uploaded." />
       </fieldset>
       <TextList
@@ -57,11 +67,13 @@ function Branding() {
       />
       <fieldset>
         <legend>Photos</legend>
-        <div className="field">
-          <label htmlFor="f-photos">Add photos</label>
-          <p className="hint">{extras.uploadLimits.photos}</p>
-          <input id="f-photos" type="file" name="photos" multiple accept="image/png,image/jpeg,image/webp,image/gif" />
-        </div>
+        <FileBox
+          name="photos"
+          label="Add photos"
+          hint={extras.uploadLimits.photos}
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          multiple
+        />
         {extras.photos.length ? (
           <RowsEditor
             name="photoMetadata"
@@ -77,5 +89,35 @@ function Branding() {
         ) : null}
       </fieldset>
     </>
+  );
+}
+
+/** A file box: its hint and, after a post that refused a file, why, both tied to it (WCAG 1.3.1, 3.3.1). */
+function FileBox(props: {
+  name: "logo" | "photos";
+  label: ReactNode;
+  hint: string;
+  accept: string;
+  multiple?: boolean;
+}) {
+  const error = useContext(StepFormContext).errors[props.name]?.join(" ");
+  const id = `f-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <p className="hint" id={`${id}-hint`}>
+        {props.hint}
+      </p>
+      <input
+        id={id}
+        type="file"
+        name={props.name}
+        multiple={props.multiple}
+        accept={props.accept}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, true, error)}
+      />
+      <ErrorText id={id} error={error} />
+    </div>
   );
 }

@@ -1,12 +1,12 @@
 import type { MetaFunction, ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useRef, type ReactNode } from "react";
-import { SendStatus } from "~/components/connection";
+import { useEffect, useRef, type ReactNode } from "react";
+import { RESEND_EVENT, SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
-import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
+import { forgetDeviceCopy, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
 import type { IntakeData } from "~/domain/intake/data";
 import { INTENT_VALUES, parseIntakeIntent } from "~/domain/intake/intents";
@@ -14,7 +14,7 @@ import { AI_CHOICE, REQUIRED_CONSENTS } from "~/domain/intake/options";
 import type { StepAnswer, StepPageData } from "~/domain/intake/page";
 import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
-import { StepFormContext, useLiveValue } from "./fields";
+import { fieldId, StepFormContext, useLiveValue } from "./fields";
 import { fieldLabel, namedError } from "./labels";
 import { UploadList, useUploads } from "./uploads";
 import { nextSeq, useAutosave, WRITER } from "./useAutosave";
@@ -66,6 +66,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
     furthest,
     savedAt,
     revision,
+    pageWriter,
     copyKey,
     rules,
     extras,
@@ -81,15 +82,28 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
   const savedErrors = actionData?.fieldErrors ?? {};
   const autosave = useAutosave(formId, step, savedAt);
   const conflict = actionData?.conflict ?? autosave.conflict;
-  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
-  useKeepTyping(formId, savedAt, renameAfterRemove);
+  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step; a second Remove waits.
+  useKeepTyping(formId, savedAt, renameAfterRemove, isRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
-  const restored = useDeviceCopy(formId, `intake:${copyKey}:${step}`, savedAt);
+  const copy = `intake:${copyKey}:${step}`;
+  const restored = useDeviceCopy(formId, copy, savedAt);
   // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
   const uploads = useUploads(formId, savedAt);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
   const seqField = useRef<HTMLInputElement>(null);
+  // A post sent again after a dropped link carries what the form holds now: it is this page's newest save.
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    const newer = () => seqField.current && (seqField.current.value = nextSeq());
+    form?.addEventListener(RESEND_EVENT, newer);
+    return () => form?.removeEventListener(RESEND_EVENT, newer);
+  }, [formId, savedAt]);
+  const errors = { ...check.errors, ...savedErrors };
+  // The alert names every field that failed, each a link to it (WCAG 3.3.1).
+  const failed = Object.entries(errors)
+    .filter(([, messages]) => messages?.length)
+    .map(([name, messages]) => ({ id: fieldId(name), label: fieldLabel(name) ?? name, errors: messages }));
 
   return (
     <div className="wrap section">
@@ -109,7 +123,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
         </p>
       </header>
 
-      <StepFormContext.Provider value={{ formId, values, errors: { ...check.errors, ...savedErrors } }}>
+      <StepFormContext.Provider value={{ formId, values, errors }}>
         <Form
           method="post"
           id={formId}
@@ -133,15 +147,14 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
           >
             Save
           </button>
-          <FormAlert message={check.formError ?? firstFieldError(check.errors) ?? actionData?.notice} />
-          {/* What this save is based on (domain/intake/save-order.ts). */}
+          <FormAlert
+            message={check.formError ?? firstFieldError(check.errors) ?? actionData?.notice}
+            failed={failed.length > 1 ? failed : []}
+          />
+          {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
           <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} defaultValue={revision} />
-          {hydrated ? (
-            <>
-              <input type="hidden" name={SAVE_FIELDS.writer} value={WRITER} />
-              <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" />
-            </>
-          ) : null}
+          <input type="hidden" name={SAVE_FIELDS.writer} value={hydrated ? WRITER : pageWriter} />
+          {hydrated ? <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" /> : null}
           {conflict ? (
             <ConflictNotice
               conflict={conflict}
@@ -149,6 +162,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
               keepMine={() => {
                 if (basedOn.current) basedOn.current.value = String(conflict.revision);
               }}
+              showSaved={() => forgetDeviceCopy(copy)}
             />
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
@@ -206,19 +220,31 @@ function StepRoutes() {
   );
 }
 
-/** A list row's field after Remove: the rows below the removed one move up, the removed row's fields go. */
-function renameAfterRemove(name: string, submitter: string | null): string | null {
+const isRemove = (submitter: string) => parseIntakeIntent(submitter)?.type === "remove";
+
+/** A list row's field after Remove (of the item on row `removed`): the rows below it move up, its fields go. */
+function renameAfterRemove(name: string, submitter: string | null, removed: number | null): string | null {
   const intent = parseIntakeIntent(submitter);
-  if (intent?.type !== "remove") return name;
+  if (intent?.type !== "remove" || removed === null) return name;
   const row = new RegExp(`^${intent.field}\\[(\\d+)\\](.*)$`).exec(name);
   if (!row) return name;
   const index = Number(row[1]);
-  if (index === intent.index) return null;
-  return index > intent.index ? `${intent.field}[${index - 1}]${row[2]}` : name;
+  if (index === removed) return null;
+  return index > removed ? `${intent.field}[${index - 1}]${row[2]}` : name;
 }
 
 /** The step was saved elsewhere since this page loaded: what differs, and the customer's choice. */
-function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step: number; keepMine: () => void }) {
+function ConflictNotice({
+  conflict,
+  step,
+  keepMine,
+  showSaved,
+}: {
+  conflict: Conflict;
+  step: number;
+  keepMine: () => void;
+  showSaved: () => void;
+}) {
   return (
     <div className="flash flash-error conflict" role="alert">
       <p>
@@ -242,7 +268,8 @@ function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step
         <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button" onClick={keepMine}>
           Keep this page's answers
         </button>{" "}
-        <Link to={`/intake-form/${step}`} reloadDocument className="button">
+        {/* The saved answers, not this page's typing put back from the device. */}
+        <Link to={`/intake-form/${step}`} reloadDocument className="button" onClick={showSaved}>
           Show the saved answers
         </Link>
       </p>

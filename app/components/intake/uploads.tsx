@@ -252,7 +252,7 @@ export function UploadList({
       {(["logo", "photos"] as const).map((field) => {
         const shown = list.filter((u) => u.field === field && u.state !== "done");
         const box = boxes[field];
-        return box && shown.length ? createPortal(<Rows key={field} uploads={shown} />, box) : null;
+        return box && shown.length ? createPortal(<Rows key={field} uploads={shown} box={box} />, box) : null;
       })}
       {blocker.state === "blocked" ? (
         <div className="flash flash-error" role="alertdialog" aria-label="Leave this page?">
@@ -278,12 +278,56 @@ export function UploadList({
   );
 }
 
-function Rows({ uploads: shown }: { uploads: Upload[] }) {
+/** The element id of an upload's line (a refused file's box is described by it). */
+export const uploadLineId = (u: Pick<Upload, "id">) => `upload-${u.id}`;
+
+/**
+ * A refused file's box is marked invalid and described by the line that says why, and focus moves to that
+ * line (WCAG 2.4.3, 3.3.1): the person hears what to fix, as after a refused post.
+ */
+function useRefusalFocus(shown: Upload[], box: Element | undefined) {
+  const told = useRef(new Set<number>());
+  const refused = shown.filter((u) => u.state === "refused");
+  const key = refused.map((u) => u.id).join(",");
+  useEffect(() => {
+    const input = box?.querySelector<HTMLInputElement>('input[type="file"]');
+    const fresh = refused.filter((u) => !told.current.has(u.id));
+    const describe = (ids: string[]) => {
+      if (!input) return;
+      const own = (input.getAttribute("aria-describedby") ?? "")
+        .split(" ")
+        .filter((id) => id && !id.startsWith("upload-"));
+      const all = [...own, ...ids].join(" ");
+      if (all) input.setAttribute("aria-describedby", all);
+      else input.removeAttribute("aria-describedby");
+      if (ids.length) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    };
+    describe(refused.map(uploadLineId));
+    const last = fresh.at(-1);
+    fresh.forEach((u) => told.current.add(u.id));
+    const line = last ? document.getElementById(uploadLineId(last)) : null;
+    if (line) {
+      line.tabIndex = -1;
+      line.focus();
+    }
+    return () => describe([]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the refused uploads
+  }, [key, box]);
+}
+
+function Rows({ uploads: shown, box }: { uploads: Upload[]; box: Element }) {
+  useRefusalFocus(shown, box);
   return (
     <ul className="uploads" aria-label="Uploads">
       {shown.map((u) => (
         <li key={u.id}>
-          <p className={u.state === "failed" || u.state === "refused" ? "upload-problem" : undefined}>{said(u)}</p>
+          <p
+            id={uploadLineId(u)}
+            className={u.state === "failed" || u.state === "refused" ? "upload-problem" : undefined}
+          >
+            {said(u)}
+          </p>
           {u.state === "sending" || u.state === "waiting" ? (
             <progress max={100} value={u.percent} aria-label={`Upload of ${u.file.name.slice(0, 80)}`}>
               {u.percent}%

@@ -1,16 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useContext, type ReactNode } from "react";
-import {
-  describedBy,
-  ErrorText,
-  RowsEditor,
-  SelectWithOther,
-  StepFormContext,
-  TextField,
-  TextList,
-} from "~/components/intake/fields";
+import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
 import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
+import { FileBox, STEP_UPLOADS } from "~/components/intake/uploads";
 import { STYLES } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake-step.server";
 
@@ -26,7 +18,7 @@ export const action = (args: ActionFunctionArgs) => stepAction(args, 4);
 
 export default function Step4() {
   return (
-    <IntakeStepPage>
+    <IntakeStepPage uploads={STEP_UPLOADS}>
       <Branding />
     </IntakeStepPage>
   );
@@ -89,35 +81,5 @@ function Branding() {
         ) : null}
       </fieldset>
     </>
-  );
-}
-
-/** A file box: its hint and, after a post that refused a file, why, both tied to it (WCAG 1.3.1, 3.3.1). */
-function FileBox(props: {
-  name: "logo" | "photos";
-  label: ReactNode;
-  hint: string;
-  accept: string;
-  multiple?: boolean;
-}) {
-  const error = useContext(StepFormContext).errors[props.name]?.join(" ");
-  const id = `f-${props.name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <p className="hint" id={`${id}-hint`}>
-        {props.hint}
-      </p>
-      <input
-        id={id}
-        type="file"
-        name={props.name}
-        multiple={props.multiple}
-        accept={props.accept}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, true, error)}
-      />
-      <ErrorText id={id} error={error} />
-    </div>
   );
 }

@@ -136,10 +136,12 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
       return intent.type === "autosave"
         ? data<StepAnswer>({ result: null, savedAt: new Date().toISOString() })
         : redirect(stepPath(step), 303);
-    case "conflict":
+    case "conflict": {
+      // The boxes keep what this page sent (without JavaScript the page is drawn anew from this answer).
+      const reply = submission.reply();
       return data<StepAnswer>(
         {
-          result: null,
+          result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) },
           conflict: {
             revision: Number(outcome.before?.revision ?? 0),
             fields: differences(formValues(outcome.before), submission.value),
@@ -147,6 +149,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
         },
         { status: 409 },
       );
+    }
   }
   const saved = outcome.saved;
   // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.

@@ -1,6 +1,6 @@
 import type { MetaFunction, ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { RESEND_EVENT, SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
@@ -16,7 +16,7 @@ import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/sav
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { fieldId, StepFormContext, useLiveValue } from "./fields";
 import { fieldLabel, namedError } from "./labels";
-import { UploadList, useUploads } from "./uploads";
+import type { StepUploads } from "./uploads";
 import { nextSeq, useAutosave, WRITER } from "./useAutosave";
 import { useStepCheck } from "./useStepCheck";
 
@@ -57,7 +57,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
  * An intake step's page around its fields (the `children`, from the step's own route module): the
  * header, the form with its check, autosave, device copy, uploads and buttons, and the jump grid.
  */
-export function IntakeStepPage({ children }: { children: ReactNode }) {
+export function IntakeStepPage({ children, uploads: plug }: { children: ReactNode; uploads?: StepUploads }) {
   const {
     step,
     name,
@@ -80,17 +80,22 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
   const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
   // Errors of what was saved (a new photo without alt text), shown on their fields beside the saved values.
   const savedErrors = actionData?.fieldErrors ?? {};
-  const autosave = useAutosave(formId, step, savedAt);
+  const autosave = useAutosave(formId, step, savedAt, plug?.pending);
   const conflict = actionData?.conflict ?? autosave.conflict;
   // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step; a second Remove waits.
   useKeepTyping(formId, savedAt, renameAfterRemove, isRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
   const copy = `intake:${copyKey}:${step}`;
   const restored = useDeviceCopy(formId, copy, savedAt);
-  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
-  const uploads = useUploads(formId, savedAt);
+  // Step 4's files upload on their own, with progress. Only step 4's route module brings that code (`uploads`),
+  // so no other step ships it; a route's page keeps the same hook for its whole life (the hooks' order holds).
+  const useStepUploads = plug?.use ?? noUploads;
+  const uploads = useStepUploads(formId);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
+  // "Keep this page's answers": this page's saves are then based on the revision the conflict named. In state,
+  // not only in the box: React sets a hidden box back to its value on every render (a resend reads it later).
+  const [keptRevision, setKeptRevision] = useState(0);
   const seqField = useRef<HTMLInputElement>(null);
   // A post sent again after a dropped link carries what the form holds now: it is this page's newest save.
   useEffect(() => {
@@ -148,26 +153,29 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
             Save
           </button>
           <FormAlert
-            message={check.formError ?? firstFieldError(check.errors) ?? actionData?.notice}
+            message={check.formError ?? firstFieldError(check.errors) ?? uploads?.refused ?? actionData?.notice}
             failed={failed.length > 1 ? failed : []}
           />
           {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
-          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} defaultValue={revision} />
+          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={Math.max(revision, keptRevision)} />
           <input type="hidden" name={SAVE_FIELDS.writer} value={hydrated ? WRITER : pageWriter} />
-          {hydrated ? <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" /> : null}
+          {/* No value of React's: set when a save leaves (a defaultValue would be put back on every render). */}
+          {hydrated ? <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} /> : null}
           {conflict ? (
             <ConflictNotice
               conflict={conflict}
               step={step}
               keepMine={() => {
+                // The box now (this click's post reads it before React renders), the state for every later render.
                 if (basedOn.current) basedOn.current.value = String(conflict.revision);
+                setKeptRevision(conflict.revision);
               }}
               showSaved={() => forgetDeviceCopy(copy)}
             />
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           {children}
-          <UploadList {...uploads} formId={formId} version={savedAt} />
+          {plug && uploads ? <plug.List {...uploads} /> : null}
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
         </Form>
@@ -219,6 +227,9 @@ function StepRoutes() {
     </p>
   );
 }
+
+/** The steps without files: no uploads. */
+const noUploads = (_formId: string): null => null;
 
 const isRemove = (submitter: string) => parseIntakeIntent(submitter)?.type === "remove";
 

@@ -144,7 +144,8 @@ export async function action({ request }: ActionFunctionArgs) {
             user,
             withMaintenance: value.maintenance === "1",
           });
-          return { done: "redirectTo" in answer, answer };
+          const orderId = "orderId" in answer ? answer.orderId : undefined;
+          return { done: "redirectTo" in answer, answer, orderId };
         });
         if ("redirectTo" in result) {
           // This browser started the checkout: the success page may show it the intake link.

@@ -122,7 +122,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case ORDER_INTENTS.requestDeletion: {
       await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
         await requestDataDeletion(access.orderId);
-        return { done: true, answer: true };
+        return { done: true, answer: true, orderId: access.orderId };
       });
       return redirectWithFlash(
         request,

@@ -1,16 +1,23 @@
+import mongoose from "mongoose";
 import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
+import { ROUNDS } from "~/domain/orders";
+import { MAX_SELF_RENEWALS } from "~/domain/tokens";
 import { isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
 import {
+  FormReceipt,
   IntakeSubmission,
   IntakeToken,
+  OnceKey,
   Order,
   OutboxMessage,
   PrivacyAuditLog,
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
-import { loadSubmission, type Submission } from "./intake.server";
+import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "./intake.server";
+import { revisionOpenKey } from "./reminders.server";
+import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 
@@ -60,10 +67,25 @@ function submissionKeys(submission: Submission | null): string[] {
 }
 
 /**
+ * The once-keys the order's effects claimed (ARCHITECTURE.md rule 7): its first submission, when each revision
+ * round was first seen open, and per link its submission and its customer's renewals. They hold no more than
+ * the order's or a link's id and a time, but they say what this customer did and when.
+ */
+function orderOnceKeys(orderId: string, tokenIds: string[]): string[] {
+  const slots = Array.from({ length: MAX_SELF_RENEWALS }, (_, i) => i + 1);
+  return [
+    intakeCreatedKey(orderId),
+    ...ROUNDS.map((round) => revisionOpenKey(orderId, round)),
+    ...tokenIds.flatMap((tokenId) => [intakeSubmitKey(tokenId), ...slots.map((slot) => renewalKey(tokenId, slot))]),
+  ];
+}
+
+/**
  * delete-user-data (spec 2 section 7): removes an order's personal data for good:
  * the intake submission, its uploads (by the keys it names, then everything under
- * the order's upload folders), its tokens, revision feedback, reminders and the
- * mail queued or kept for it; keeps an anonymised financial record of the order
+ * the order's upload folders), its tokens, revision feedback, reminders, the mail
+ * queued or kept for it, and the records that made its forms exactly-once (once-keys
+ * and form receipts: the order's and its links' ids, a checkout's payment page); keeps an anonymised financial record of the order
  * (amounts, dates, status, payment ids) and writes a data_deletion audit entry with
  * the reason. Every step is idempotent, so running it twice (or after a crash
  * half-way) is harmless. Called by the admin's Confirm Data Deletion (with the
@@ -88,6 +110,13 @@ export async function deleteOrderData(input: {
   // contact address they typed, the business's notices of it), whatever its state. Never by address: another
   // order, or the business, may share the address the customer typed.
   await OutboxMessage.deleteMany({ order_id: orderId });
+
+  // The once-keys before the links: the links' ids name some of them (a run that stops here finds them again).
+  const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
+  await Promise.all([
+    OnceKey.deleteMany({ _id: mongoose.trusted({ $in: orderOnceKeys(orderId, tokenIds) }) }),
+    FormReceipt.deleteMany({ order_id: orderId }),
+  ]);
 
   await Promise.all([
     IntakeToken.deleteMany({ order_id: orderId }),

@@ -30,8 +30,11 @@ export function receiptId(scope: string, form: FormData): string | null {
   return `${scope}:${hash.digest("base64url")}`;
 }
 
-/** What an effect reports: its answer, and whether it happened (refusals are not kept, so a resend tries again). */
-export type Outcome<T> = { done: boolean; answer: T };
+/**
+ * What an effect reports: its answer, and whether it happened (refusals are not kept, so a resend tries again);
+ * and the order it was about, if any, so that deleting that order's data deletes the receipt too.
+ */
+export type Outcome<T> = { done: boolean; answer: T; orderId?: string };
 
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 200;
@@ -61,7 +64,8 @@ export async function oncePerPost<T>(scope: string, form: FormData, effect: () =
     await FormReceipt.deleteOne({ _id: id }).catch(() => undefined);
     throw error;
   }
-  if (outcome.done) await FormReceipt.updateOne({ _id: id }, { $set: { answer: outcome.answer } });
+  if (outcome.done)
+    await FormReceipt.updateOne({ _id: id }, { $set: { answer: outcome.answer, order_id: outcome.orderId ?? null } });
   else await FormReceipt.deleteOne({ _id: id });
   return outcome.answer;
 }

@@ -233,6 +233,10 @@ export async function saveFiles(
 
 /* Submit */
 
+/** The once-keys of a submission: one per link that submitted, and the order's first (data deletion removes them). */
+export const intakeSubmitKey = (tokenId: string) => `intake-submit:${tokenId}`;
+export const intakeCreatedKey = (orderId: string) => `intake-created:${orderId}`;
+
 /**
  * Submits the intake: stores what AI may see and the consent, marks the token
  * used, writes the consent audit entry and queues the e-mails. Posted twice, or
@@ -266,8 +270,8 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   );
   // The materials are in: the delivery clock starts (once; a later update does not move it).
   const deadline = await startClock(access.orderId, submittedAt);
-  if (!(await claimOnce(`intake-submit:${access.tokenId}`))) return "updated"; // a repeat of a submit already done
-  const created = await claimOnce(`intake-created:${access.orderId}`);
+  if (!(await claimOnce(intakeSubmitKey(access.tokenId)))) return "updated"; // a repeat of a submit already done
+  const created = await claimOnce(intakeCreatedKey(access.orderId));
   await markTokenUsed(access.tokenId);
   try {
     await PrivacyAuditLog.create({

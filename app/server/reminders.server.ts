@@ -77,7 +77,8 @@ const revisionField = (order: OrderRow, n: 1 | 2 | 3) =>
     submitted: Boolean(order[`revision_${n}_submitted_at`]),
   }) as const;
 
-const openKey = (orderId: string, round: number) => `revision-open:${orderId}:${round}`;
+/** The once-key whose creation time says when a revision round was first seen open (data deletion removes it). */
+export const revisionOpenKey = (orderId: string, round: number) => `revision-open:${orderId}:${round}`;
 
 /** True when every failure of an insertMany was a duplicate key (another run claimed it first). */
 function onlyDuplicates(error: unknown): boolean {
@@ -134,7 +135,7 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
   };
   const openSince = await revisionOpenSince(
     orders.flatMap((o) =>
-      ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => openKey(o._id, round)),
+      ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => revisionOpenKey(o._id, round)),
     ),
   );
   const out: Gathered[] = [];
@@ -146,7 +147,7 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
       .map((round) => ({
         round,
         ...revisionField(order, round),
-        availableSince: openSince.get(openKey(order._id, round)) ?? null,
+        availableSince: openSince.get(revisionOpenKey(order._id, round)) ?? null,
       }));
     out.push({
       order,

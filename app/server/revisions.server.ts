@@ -101,7 +101,7 @@ export async function feedbackPost(request: Request, formData: FormData, orderId
       round: submission.value.round as Round,
       feedback: submission.value.feedback,
     });
-    return { done: answer === "submitted", answer };
+    return { done: answer === "submitted", answer, orderId };
   });
   if (outcome === "not-open")
     return data({ formId, result: submission.reply({ formErrors: [REVISION_MESSAGES.notOpen] }) }, { status: 409 });

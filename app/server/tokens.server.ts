@@ -246,6 +246,9 @@ export async function requireTokenAccess(request: Request, purpose: TokenPurpose
   return { orderId: state.token.order_id, tokenId: state.token._id };
 }
 
+/** The once-key of a link's Nth renewal by its customer (slots 1 to MAX_SELF_RENEWALS). */
+export const renewalKey = (tokenId: string, slot: number) => `renew:${tokenId}:${slot}`;
+
 /**
  * A customer's renewal of an expired or soon-expiring link: 30 more days, at most
  * MAX_SELF_RENEWALS times. The Nth renewal is a numbered slot insert, and the slot
@@ -259,7 +262,7 @@ export async function renewToken(tokenId: string, now = new Date()): Promise<boo
   if (token.expires_at.getTime() > addDays(now, EXPIRING_SOON_DAYS).getTime()) return true; // renewed meanwhile, or not due
   const slot = token.auto_renewed_count + 1;
   if (slot > MAX_SELF_RENEWALS) return false;
-  if (await claimOnce(`renew:${tokenId}:${slot}`)) {
+  if (await claimOnce(renewalKey(tokenId, slot))) {
     await IntakeToken.updateOne(
       { _id: tokenId },
       { $set: { expires_at: addDays(now, RENEWAL_DAYS), auto_renewed_count: slot } },

@@ -214,7 +214,12 @@ export async function startApp({
     async stop({ graceMs = 5_000 } = {}) {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
-      await Promise.race([exited, sleep(graceMs).then(() => child.kill("SIGKILL"))]);
+      // The grace timer is cleared once the app has gone: left running it held the script open
+      // (profile.mjs's 120 s grace kept every smoke run waiting two minutes after its figures).
+      let grace;
+      const killed = new Promise((resolve) => (grace = setTimeout(resolve, graceMs))).then(() => child.kill("SIGKILL"));
+      await Promise.race([exited, killed]);
+      clearTimeout(grace);
     },
   };
 }

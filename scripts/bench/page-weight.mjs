@@ -3,9 +3,11 @@
 // budgets of ARCHITECTURE rule 8 (the same 14 KB as scripts/page-weight.mjs,
 // which checks every public page in `npm test`; this adds JS, requests and an
 // intake step). Prints one row per page and mode; exits 1 when a budget is missed.
-//   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs     (BENCH_SMOKE=1: the same; one load each)
+//   TEST_PORT_OFFSET=600 node scripts/bench/page-weight.mjs
+// BENCH_SMOKE=1: home, /checkout and the intake step only (a page without a form, one with, and the one
+// that needs a customer's cookie); npm test's scripts/page-weight.mjs checks every page's budget.
 import { CRITICAL_BUDGET, JS_BUDGET, pageKind } from "../page-budgets.mjs";
-import { intakeCustomer, launchChromium, loadPage, machine, say, startBench } from "./lib.mjs";
+import { intakeCustomer, launchChromium, loadPage, machine, say, SMOKE, startBench } from "./lib.mjs";
 
 const PAGES = [
   "/",
@@ -25,7 +27,8 @@ const browser = await launchChromium();
 let missed = 0;
 try {
   const { cookie } = await intakeCustomer(bench);
-  const targets = [...PAGES.map((path) => ({ path })), { path: "/intake-form/1", cookie }];
+  const pages = SMOKE ? ["/", "/checkout"] : PAGES;
+  const targets = [...pages.map((path) => ({ path })), { path: "/intake-form/1", cookie }];
 
   console.log(`Page weight (KB, compressed as sent) | ${machine()}`);
   console.log("page                     scripts  requests   html    css     js   html+css  budget");

@@ -2,24 +2,35 @@ import { randomUUID } from "node:crypto";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
+import { action as checkoutAction } from "~/routes/checkout";
+import { action as statusAction } from "~/routes/order-status";
 import { receiveContactMessage } from "~/server/contact.server";
 import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { getEnv } from "~/server/env.server";
+import { newFormKey } from "~/server/form-keys.server";
+import { statusTokenFor } from "~/server/fulfilment.server";
 import { submitIntake } from "~/server/intake.server";
 import { queueMail } from "~/server/mail/outbox.server";
 import {
   AdminAuditLog,
+  FormReceipt,
   IntakeSubmission,
   IntakeToken,
+  OnceKey,
   Order,
   OutboxMessage,
   PrivacyAuditLog,
   RevisionFeedback,
 } from "~/server/models/index.server";
+import { runReminders } from "~/server/reminders.server";
+import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
+import { renewToken } from "~/server/tokens.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
+import { tokenCookie } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 
@@ -181,6 +192,68 @@ describe("Confirm Data Deletion", () => {
     await deleteOrderData({ orderId: business.orderId, reason: "test" });
     const left = (await OutboxMessage.find({}, { key: 1 }).lean()).map((m) => m.key);
     expect(left.sort()).toEqual(expected.sort());
+  });
+
+  it("removes the records that made the order's forms and effects exactly-once, and only the order's", async () => {
+    /** An order whose customer renewed the link, submitted the intake, sent feedback and asked for deletion. */
+    async function activeOrder() {
+      const order = await paidOrderWithSession(`once-${randomUUID()}@example.test`);
+      expect(await renewToken(order.tokenId, new Date(Date.now() + 365 * 86_400_000))).toBe(true);
+      await IntakeSubmission.create({ order_id: order.orderId, business_name: "Once Co", contact_email: "o@o.test" });
+      await submitIntake({ orderId: order.orderId, tokenId: order.tokenId });
+      await setRevisionEnabled(order.orderId, 1, true);
+      await runReminders(); // notes when round 1 was first seen open
+      const status = await tokenCookie(await statusTokenFor(order.orderId), "status");
+      const feedback = await post(statusAction, "/order-status", status, {
+        intent: "feedback",
+        formId: "f",
+        round: "1",
+        feedback: "Please make the heading bigger on every page.",
+        [FORM_KEY_FIELD]: newFormKey(),
+      });
+      const request = await post(statusAction, "/order-status", status, {
+        intent: "request-deletion",
+        [FORM_KEY_FIELD]: newFormKey(),
+      });
+      expect([feedback.status, request.status]).toEqual([303, 303]);
+      return order;
+    }
+    const ofOrder = async ({ orderId, tokenId }: { orderId: string; tokenId: string }) => ({
+      onceKeys: (await OnceKey.find({}, { _id: 1 }).lean())
+        .map((k) => String(k._id))
+        .filter((id) => id.includes(orderId) || id.includes(tokenId))
+        .sort(),
+      receipts: (await FormReceipt.find({}, { _id: 1 }).lean())
+        .map((r) => String(r._id))
+        .filter((id) => id.includes(orderId))
+        .sort(),
+    });
+    const mine = await activeOrder();
+    const theirs = await activeOrder();
+    const before = await ofOrder(mine);
+    // Its first submission, its link's submission and renewal, round 1 seen open; feedback and deletion request.
+    expect(before.onceKeys).toHaveLength(4);
+    expect(before.receipts).toHaveLength(2);
+    const theirsBefore = await ofOrder(theirs);
+    expect(theirsBefore.onceKeys).toHaveLength(4);
+
+    // A checkout's receipt holds the order it made and the payment page it was sent to.
+    const email = `checkout-${randomUUID()}@example.test`;
+    const checkout = await post(checkoutAction, "/checkout", "", {
+      intent: "pay",
+      email,
+      terms: "on",
+      [FORM_KEY_FIELD]: newFormKey(),
+    });
+    expect(checkout.status).toBe(303);
+    const bought = (await Order.findOne({ email }).lean())!;
+    expect(await FormReceipt.countDocuments({ "answer.orderId": bought._id })).toBe(1);
+
+    await deleteOrderData({ orderId: mine.orderId, reason: "test" });
+    await deleteOrderData({ orderId: bought._id, reason: "test" });
+    expect(await ofOrder(mine)).toEqual({ onceKeys: [], receipts: [] });
+    expect(await FormReceipt.countDocuments({ "answer.orderId": bought._id })).toBe(0);
+    expect(await ofOrder(theirs)).toEqual(theirsBefore);
   });
 
   it("is a 404 for an unknown order, and a 400 for an unknown intent", async () => {

@@ -64,7 +64,10 @@ export async function startAppProcess({
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000)).then(() => child.kill("SIGKILL"))]);
+      let grace: NodeJS.Timeout | undefined;
+      const killed = new Promise((r) => (grace = setTimeout(r, 5_000))).then(() => child.kill("SIGKILL"));
+      await Promise.race([exited, killed]);
+      clearTimeout(grace);
     },
   };
 }

@@ -134,8 +134,8 @@ const release = (keys: string[]) =>
  * the loser gets SaveRaced and reads again. Each series keeps one claim per
  * order: the one before is dropped once the write is done.
  */
-async function inTurn<T>(turns: { series: string; orderId: string; n: number }[], write: () => Promise<T>) {
-  const keys = turns.map((t) => `${t.series}:${t.orderId}:${t.n}`);
+async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
+  const keys = turns.map(turnKey);
   const taken: string[] = [];
   for (const key of keys) {
     if (!(await claimTurn(key))) {
@@ -146,21 +146,33 @@ async function inTurn<T>(turns: { series: string; orderId: string; n: number }[]
   }
   try {
     const result = await write();
-    void release(turns.map((t) => `${t.series}:${t.orderId}:${t.n - 1}`));
+    void release(turns.map((t) => turnKey({ ...t, n: t.n - 1 })));
     return result;
   } catch (error) {
     await release(taken);
     throw error;
   }
 }
+type Turn = { series: "intake-rev" | "intake-files"; orderId: string; n: number };
+const turnKey = (t: Turn) => `${t.series}:${t.orderId}:${t.n}`;
+/**
+ * The once-keys of the draft's turns that may still be held: each series keeps its newest, and one either
+ * side may be left by a write cut short (data deletion removes them; they name the order).
+ */
+export function intakeTurnKeys(orderId: string, doc: Submission | null): string[] {
+  const newest = { "intake-rev": Number(doc?.revision ?? 0), "intake-files": Number(doc?.files_version ?? 0) };
+  return Object.entries(newest).flatMap(([series, n]) =>
+    [n - 1, n, n + 1].filter((k) => k > 0).map((k) => turnKey({ series: series as Turn["series"], orderId, n: k })),
+  );
+}
 /** The draft's next revision (every step save). */
-const revisionTurn = (orderId: string, before: Submission | null) => ({
+const revisionTurn = (orderId: string, before: Submission | null): Turn => ({
   series: "intake-rev",
   orderId,
   n: Number(before?.revision ?? 0) + 1,
 });
 /** The next version of the draft's files (every write of the logo or the photo list: uploads and step 4's saves). */
-export const filesTurn = (orderId: string, before: Submission | null) => ({
+export const filesTurn = (orderId: string, before: Submission | null): Turn => ({
   series: "intake-files",
   orderId,
   n: Number(before?.files_version ?? 0) + 1,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { sendClockAlerts } from "./delivery-clock.server";
 import { getEnv } from "./env.server";
 import { errorMessage, log } from "./log.server";
-import { outboxCounts } from "./mail/outbox.server";
+import { outboxCounts, requeueStrandedMail } from "./mail/outbox.server";
 import { runReminders } from "./reminders.server";
 import { deleteExpiredIntakeData, purgeExpiredRecords } from "./retention.server";
 
@@ -33,7 +33,7 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<Part<T>> {
 }
 
 /**
- * One cron run: reminders, the delivery clock's alerts, retention deletion, purges, then the outbox's state.
+ * One cron run: reminders, the delivery clock's alerts, retention deletion, purges, then the outbox's queue and state.
  * Each part runs even if another fails; every effect is keyed, so a second run
  * at the same time, or a retry, changes nothing twice.
  */
@@ -42,7 +42,11 @@ export async function runCron(now = new Date()) {
   const clockAlerts = await part("clock alerts", () => sendClockAlerts(now));
   const retention = await part("retention", () => deleteExpiredIntakeData(now));
   const purged = await part("purge", () => purgeExpiredRecords(now));
-  const outbox = await part("outbox", () => outboxCounts());
+  // Stranded messages back in the worker's queue first, so that the counts say what waits.
+  const outbox = await part("outbox", async () => ({
+    requeued: await requeueStrandedMail(),
+    ...(await outboxCounts()),
+  }));
   const parts = { reminders, clockAlerts, retention, purged, outbox };
   const errors = Object.values(parts).flatMap((p) => (p.ok ? [] : [p.error]));
   const summary = {

@@ -23,19 +23,35 @@ export const rateLimitSubject = (limit: RateLimit, who: string) =>
  * Windows are fixed (the hour, for an hourly limit) and each holds numbered
  * slots 1..max: taking one is an insert under its unique _id, so 20 requests
  * at once against a limit of 5 get exactly 5 slots, never more.
+ *
+ * Where to start is found by _id lookups, never by counting the window's hits:
+ * on FerretDB a count is a scan of every hit stored (every visitor's, for a
+ * day), which the soak measured growing with each post. A first post tries slot
+ * 1 at once; a caller who has posted before looks its slots up by _id (a binary
+ * search: slots are taken from the lowest free one up), then inserts from the
+ * first free one. The lookups are a head start only; the inserts hold the limit.
  */
 export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
   const window = Math.floor(now.getTime() / limit.windowMs);
   const key = `${rateLimitSubject(limit, who)}:${window}`;
-  // A head start only: the count may be stale, the unique slot ids are what hold the limit.
-  const taken = await RateLimitHit.countDocuments({ key });
-  for (let slot = taken + 1; slot <= limit.max; slot++) {
+  const take = async (slot: number) => {
     try {
       await RateLimitHit.create({ _id: `${key}:${slot}`, key, at: now });
       return true;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
+      return false;
     }
+  };
+  if (await take(1)) return true;
+  // Slot 1 is taken: the first free slot lies in 2..max+1 (max+1: every slot taken).
+  let low = 2;
+  let high = limit.max + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (await RateLimitHit.exists({ _id: `${key}:${middle}` })) low = middle + 1;
+    else high = middle;
   }
+  for (let slot = low; slot <= limit.max; slot++) if (await take(slot)) return true;
   return false;
 }

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { layout } from "~/server/mail/templates.server";
-import { deliverDueMail, queueMail } from "~/server/mail/outbox.server";
+import { deliverDueMail, queueMail, requeueStrandedMail } from "~/server/mail/outbox.server";
 import { smtpTransport } from "~/server/mail/transport.server";
-import { OutboxMessage } from "~/server/models/index.server";
+import { OutboxDue, OutboxMessage } from "~/server/models/index.server";
 import { useTestDatabase } from "../support/db";
 import { messageText, messagesTo, privateMailpit, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -80,5 +80,25 @@ describe("the mail outbox", () => {
     expect(failed?.status).toBe("failed");
     expect(failed?.last_error).toContain("550");
     expect(await messagesTo(to)).toHaveLength(0);
+  });
+
+  it("keeps its queue to what waits, and puts back a message stranded without its queue entry", async () => {
+    const to = uniqueAddress("stranded");
+    await queueMail(mail(to, `stranded-${to}`));
+    const stored = await OutboxMessage.findOne({ key: `stranded-${to}` }).lean();
+    expect(await OutboxDue.exists({ _id: stored!._id })).toBeTruthy();
+    // The app stopped between queueMail's two writes: the message waits without an entry, and no run sends it.
+    await OutboxDue.deleteOne({ _id: stored!._id });
+    const transport = smtpTransport(process.env.SMTP_URL!);
+    await deliverDueMail(transport);
+    expect((await OutboxMessage.findById(stored!._id).lean())?.status).toBe("pending");
+
+    expect(await requeueStrandedMail()).toBe(1);
+    expect(await requeueStrandedMail()).toBe(0);
+    await deliverDueMail(transport);
+    expect(await waitForMessages(to)).toHaveLength(1);
+    expect((await OutboxMessage.findById(stored!._id).lean())?.status).toBe("sent");
+    // Sent: its entry is gone, so the worker's poll never reads it again.
+    expect(await OutboxDue.exists({ _id: stored!._id })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import type { PageCursor } from "~/domain/paging";
 import { isDatabaseUnavailable, isDuplicateKeyError, noteDatabaseUnavailable } from "../db.server";
 import { getEnv } from "../env.server";
 import { errorMessage, log } from "../log.server";
-import { OutboxClaim, OutboxMessage } from "../models/index.server";
+import { OutboxClaim, OutboxDue, OutboxMessage } from "../models/index.server";
 import { OUTBOX_STATUSES } from "../models/outbox.server";
 import { keysetPage } from "../paging.server";
 import { notePrivateRead } from "../private-response.server";
@@ -21,13 +21,16 @@ export type MailAbout =
 export type QueuedMail = MailContent & { key: string; to: string; replyTo?: string | null; about: MailAbout };
 
 /**
- * Stores an e-mail under its idempotency key and wakes the worker. Queuing the
- * same key again (a retried request, a race) changes nothing. Returns true when
- * this call queued it.
+ * Stores an e-mail under its idempotency key, puts it in the worker's queue and wakes the worker.
+ * Queuing the same key again (a retried request, a race) changes nothing. Returns true when this
+ * call queued it. The message is stored before its queue entry, so an entry never points at a
+ * message still to come; a failure between the two leaves a pending message without an entry,
+ * which requeueStrandedMail puts back (the cron runs it, and the worker when it starts).
  */
 export async function queueMail(mail: QueuedMail): Promise<boolean> {
+  let message;
   try {
-    await OutboxMessage.create({
+    message = await OutboxMessage.create({
       key: mail.key,
       to: mail.to,
       reply_to: mail.replyTo ?? undefined,
@@ -41,8 +44,45 @@ export async function queueMail(mail: QueuedMail): Promise<boolean> {
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+  await markDue(message._id, message.next_attempt_at);
   wakeOutbox();
   return true;
+}
+
+/**
+ * Puts a message in the worker's queue, due at `at` (an insert under the message's _id; when it is
+ * there already, its time is moved). Returns true when this call added it.
+ */
+async function markDue(id: mongoose.Types.ObjectId, at: Date): Promise<boolean> {
+  try {
+    await OutboxDue.create({ _id: id, next_attempt_at: at });
+    return true;
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    await OutboxDue.updateOne({ _id: id }, { $set: { next_attempt_at: at } });
+    return false;
+  }
+}
+
+/**
+ * Puts back in the worker's queue every pending message that has no entry there: one whose
+ * queueMail failed between its two writes, or one queued before the queue existed. One pass over
+ * the outbox (a scan on FerretDB), so it runs from the cron and once when the worker starts, never
+ * per request. Returns how many it put back.
+ */
+export async function requeueStrandedMail(): Promise<number> {
+  const pending = await OutboxMessage.find({ status: "pending" }, { next_attempt_at: 1 }).lean();
+  let requeued = 0;
+  for (const message of pending) {
+    try {
+      await OutboxDue.create({ _id: message._id, next_attempt_at: message.next_attempt_at });
+      requeued++;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  if (requeued) log("warn", "mail.requeued", { count: requeued });
+  return requeued;
 }
 
 /** The newest queued e-mails, for the development mail page. They hold live links, so that page is never stored. */
@@ -57,20 +97,39 @@ export function backoffMs(attempts: number, base = getEnv().OUTBOX_BACKOFF_MS): 
 }
 
 const STALE_CLAIM_MS = 10 * 60_000;
+/** Attempts per run at most; the next run (or the wake-up a new message brings) carries on. */
+const ATTEMPTS_PER_RUN = 25;
+/** Queue entries read per run at most: entries whose message is gone are dropped without counting as attempts. */
+const ENTRIES_PER_RUN = 1000;
 
 /**
- * Sends every message that is due. Each attempt is claimed by an insert under a
- * unique (message, attempt) index first, so two workers never send the same
+ * Sends every message that is due. The worker reads its queue (OutboxDue: only what waits), then
+ * each message by _id; the message says whether it still waits. Each attempt is claimed by an
+ * insert under a unique (message, attempt) index first, so two workers never send the same
  * attempt. Returns how many were sent.
  */
 export async function deliverDueMail(transport: MailTransport = getMailTransport(), now = new Date()): Promise<number> {
   const env = getEnv();
-  const due = await OutboxMessage.find({ status: "pending", next_attempt_at: mongoose.trusted({ $lte: now }) })
+  const due = await OutboxDue.find({ next_attempt_at: mongoose.trusted({ $lte: now }) })
     .sort({ next_attempt_at: 1 })
-    .limit(25)
+    .limit(ENTRIES_PER_RUN)
     .lean();
   let sent = 0;
-  for (const message of due) {
+  let attempted = 0;
+  for (const entry of due) {
+    if (attempted >= ATTEMPTS_PER_RUN) break;
+    const message = await OutboxMessage.findById(entry._id).lean();
+    if (!message || message.status !== "pending") {
+      // Sent or failed for good by another worker, or deleted with its order's data: nothing to send.
+      await OutboxDue.deleteOne({ _id: entry._id });
+      continue;
+    }
+    if (message.next_attempt_at.getTime() > now.getTime()) {
+      // The entry lags its message (a worker stopped between the two writes): follow the message.
+      await OutboxDue.updateOne({ _id: entry._id }, { $set: { next_attempt_at: message.next_attempt_at } });
+      continue;
+    }
+    attempted++;
     const id = String(message._id);
     const attempt = message.attempts;
     try {
@@ -97,11 +156,13 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
         { _id: id },
         { $set: { status: "sent", sent_at: new Date(), attempts: attempt + 1, last_error: null } },
       );
+      await OutboxDue.deleteOne({ _id: message._id });
       sent++;
     } catch (error) {
       const attempts = attempt + 1;
       const failed = attempts >= env.OUTBOX_MAX_ATTEMPTS;
       const reason = errorMessage(error);
+      const nextAttemptAt = new Date(Date.now() + backoffMs(attempts));
       await OutboxMessage.updateOne(
         { _id: id },
         {
@@ -109,10 +170,12 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
             attempts,
             status: failed ? "failed" : "pending",
             last_error: reason.slice(0, 500),
-            next_attempt_at: new Date(Date.now() + backoffMs(attempts)),
+            next_attempt_at: nextAttemptAt,
           },
         },
       );
+      if (failed) await OutboxDue.deleteOne({ _id: message._id });
+      else await OutboxDue.updateOne({ _id: message._id }, { $set: { next_attempt_at: nextAttemptAt } });
       log(failed ? "error" : "warn", "mail.send_failed", {
         outbox_id: id,
         attempts,
@@ -129,13 +192,23 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
 let timer: NodeJS.Timeout | undefined;
 let running: Promise<unknown> | undefined;
 let again = false;
+let requeuedAtStart = false;
+
+/** One run of the worker; its first run puts stranded messages back in the queue. */
+async function work() {
+  if (!requeuedAtStart) {
+    await requeueStrandedMail();
+    requeuedAtStart = true;
+  }
+  await deliverDueMail();
+}
 
 function runOnce() {
   if (running) {
     again = true;
     return;
   }
-  running = deliverDueMail()
+  running = work()
     .catch((error) => {
       // The worker polls even when no page is asked for, so it keeps the database watch going too.
       if (isDatabaseUnavailable(error)) noteDatabaseUnavailable();
@@ -230,11 +303,13 @@ export async function listOutbox(input: { status?: OutboxStatus; cursor?: PageCu
  * attempt is claimed like any other, so two clicks send it once.
  */
 export async function retryFailedMail(id: string): Promise<boolean> {
+  const now = new Date();
   const result = await OutboxMessage.updateOne(
     { _id: id, status: "failed" },
-    { $set: { status: "pending", next_attempt_at: new Date() } },
+    { $set: { status: "pending", next_attempt_at: now } },
   );
   if (result.matchedCount === 0) return false;
+  await markDue(new mongoose.Types.ObjectId(id), now);
   log("info", "mail.retry", { outbox_id: id });
   wakeOutbox();
   return true;

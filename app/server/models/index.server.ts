@@ -14,7 +14,7 @@ export { Order } from "./order.server";
 export { OrderEvent } from "./order-event.server";
 export { PaymentIssue } from "./payment-issue.server";
 export { PlanCheckout } from "./plan-checkout.server";
-export { OutboxClaim, OutboxMessage } from "./outbox.server";
+export { OutboxClaim, OutboxDue, OutboxMessage } from "./outbox.server";
 export { PrivacyAuditLog } from "./privacy-audit.server";
 export { RateLimitHit } from "./rate-limit.server";
 export { ReminderLog } from "./reminder-log.server";

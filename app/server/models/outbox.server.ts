@@ -39,6 +39,26 @@ OutboxMessageSchema.index({ status: 1, sent_at: 1 });
 export const OutboxMessage = mongoose.model("OutboxMessage", OutboxMessageSchema);
 
 /**
+ * The worker's queue: one small document per message still to send, under the message's own _id, inserted
+ * when the message is queued and removed once it is sent or has failed for good. The worker polls this
+ * collection, which holds only what is waiting, never the outbox itself: on FerretDB every query but an _id
+ * lookup scans its collection (ARCHITECTURE.md rule 7), and the outbox keeps every message sent for weeks
+ * (the soak's outbox grew by 5 messages a second, each poll a scan of all of them). The message stays the
+ * record of its state; an entry is only a pointer to it with the time it is due.
+ */
+const OutboxDueSchema = new mongoose.Schema(
+  {
+    _id: { type: mongoose.Schema.Types.ObjectId, required: true },
+    next_attempt_at: { type: Date, required: true },
+  },
+  { collection: "outbox_due", versionKey: false },
+);
+
+OutboxDueSchema.index({ next_attempt_at: 1 });
+
+export const OutboxDue = mongoose.model("OutboxDue", OutboxDueSchema);
+
+/**
  * A worker's claim on one delivery attempt. Only the worker whose insert wins
  * sends that attempt, so two app processes never send the same attempt twice.
  */

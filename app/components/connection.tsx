@@ -37,8 +37,10 @@ export const RESEND_EVENT = "connection:resend";
 
 /** A request still on its way is called slow after this long. */
 export const SLOW_MS = 8_000;
-/** Back-off between resends while the browser says it is online (reset, timeout, proxy errors). */
+/** Back-off between resends while the browser says it is online (reset, timeout, proxy errors, a refused save). */
 const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
+/** The wait before the next try after `attempt` failed ones (then every minute): held posts, uploads, autosaves. */
+export const backoff = (attempt: number) => BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
 
 type Delivery = { id: number; path: string; post: boolean; state: "sending" | "slow" | "failed" | "retrying" };
 
@@ -100,7 +102,7 @@ function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
       reject(signal?.reason ?? new DOMException("Aborted", "AbortError"));
     };
     // Offline: wait for the browser to come back. Online (a reset or a proxy error): back off.
-    const timer = navigator.onLine ? setTimeout(done, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]) : null;
+    const timer = navigator.onLine ? setTimeout(done, backoff(attempt)) : null;
     const cleanup = () => {
       if (timer) clearTimeout(timer);
       window.removeEventListener("online", done);

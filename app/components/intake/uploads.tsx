@@ -1,5 +1,6 @@
 import { useBeforeUnload, useBlocker, useRevalidator } from "@remix-run/react";
 import { useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
+import { backoff } from "~/components/connection";
 import { LiveRegion } from "~/components/LiveRegion";
 import { describedBy, ErrorText, StepFormContext } from "./fields";
 
@@ -34,8 +35,6 @@ type Upload = {
   /** Sends that failed on the way (for the back-off). */
   attempts: number;
 };
-/** Back-off between sends of a dropped upload while the browser says it is online. */
-const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
 
 let uploads: Upload[] = [];
 let nextId = 1;
@@ -68,7 +67,7 @@ function pump() {
   const dropped = (message: string = UPLOAD_MESSAGES.failed) => {
     change(next.id, { state: "failed", xhr: null, message, attempts: next.attempts + 1 });
     // Online (a reset, a proxy's or our 503): back off, then send again; offline: wait for "online".
-    if (navigator.onLine) setTimeout(() => retry(next.id), BACKOFF_MS[Math.min(next.attempts, BACKOFF_MS.length - 1)]);
+    if (navigator.onLine) setTimeout(() => retry(next.id), backoff(next.attempts));
     pump();
   };
   xhr.onerror = () => dropped();
@@ -201,7 +200,8 @@ function said(u: Upload, quarters = false) {
     case "done":
       return `${name} uploaded. ${u.message ?? ""}`.trim();
     default:
-      return `${name}: ${u.message ?? UPLOAD_MESSAGES.failed}`;
+      // The server's refusals name the file already.
+      return u.message?.startsWith(name) ? u.message : `${name}: ${u.message ?? UPLOAD_MESSAGES.failed}`;
   }
 }
 

@@ -2,13 +2,10 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
-import { useDeliveries } from "~/components/connection";
+import { backoff, useDeliveries } from "~/components/connection";
 
 /** Spec: the open step is saved every 30 seconds. */
 export const AUTOSAVE_MS = 30_000;
-/** A refused autosave (503) is tried again after these waits, then every minute. */
-const RETRY_MS = [5_000, 15_000, 30_000, 60_000];
-
 /** This page's id as a writer of the draft, and the number of its latest save (domain/intake/save-order.ts). */
 export const WRITER = typeof window === "undefined" ? "" : Math.random().toString(36).slice(2, 14).padEnd(8, "0");
 let seq = 0;
@@ -80,10 +77,10 @@ export function useAutosave(
       return;
     }
     if (conflict || at === undefined) return;
-    // Refused (the server could not save): not saved yet; send again after a wait.
+    // Refused (the server could not save): not saved yet; send again after a wait (backoff: 5, 15, 30 s, then every minute).
     setUnsaved(true);
     last.current = null;
-    const timer = setTimeout(() => saveNow.current(), RETRY_MS[Math.min(failures.current++, RETRY_MS.length - 1)]);
+    const timer = setTimeout(() => saveNow.current(), backoff(failures.current++));
     return () => clearTimeout(timer);
   }, [fetcher.data, fetcher.state]);
   // A save of this step held by a dropped link (components/connection.tsx) is not saved yet either.

@@ -1,11 +1,14 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { SlowestFirstSequencer } from "./tests/support/sequencer";
 
 const alias = { "~": path.resolve(__dirname, "app") };
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The longest files first in each project (tests/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         resolve: { alias },
@@ -48,6 +51,9 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
+          // Tests marked concurrent wait on the clock, not the machine (the six 30-second answers of
+          // tests/support/dropped-link.ts): all at once rather than vitest's default five, then one.
+          maxConcurrency: 6,
         },
       },
     ],

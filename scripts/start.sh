@@ -47,5 +47,6 @@ npm run -s build
 served="${APP_URL:-http://localhost:${PORT:-3000}}"
 mkdir -p data/dev && echo "$served" >data/dev/app-url # npm run seed prints its links at this address
 say "serving on $served (seed demo data with: npm run seed)"
-env "$(app_malloc_env)" node scripts/server.mjs & children+=("$!")
+mapfile -t malloc_env < <(app_malloc_env)
+env "${malloc_env[@]}" node scripts/server.mjs & children+=("$!")
 wait "${children[-1]}"

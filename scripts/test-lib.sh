@@ -18,7 +18,9 @@ test_env_vars() {
 # Starts the built app in the background on $APP_URL, logging to data/test/log/app.log; sets $app.
 # The browser tests pay through the offline test checkout; the integration tests talk to stripe-mock.
 start_test_app() {
-  env -u STRIPE_SECRET_KEY -u STRIPE_API_BASE "$(app_malloc_env)" node scripts/server.mjs >data/test/log/app.log 2>&1 &
+  local malloc_env
+  mapfile -t malloc_env < <(app_malloc_env)
+  env -u STRIPE_SECRET_KEY -u STRIPE_API_BASE "${malloc_env[@]}" node scripts/server.mjs >data/test/log/app.log 2>&1 &
   app=$!
   wait_for_app "$APP_URL"
 }

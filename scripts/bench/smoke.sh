@@ -13,9 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export BENCH_SMOKE=1 BENCH_RUNS=1 BENCH_ROUNDS=1 BENCH_SECONDS=1 BENCH_SIZES=50 BENCH_CONNECTIONS=2
 # uploads.mjs: one image per post, and the app under one allocator, the one it runs on (scripts/lib.sh,
-# app_malloc_env), instead of all three in turn: each is the same code, and each took 18 s.
-export BENCH_IMAGES=1
-if [[ -f "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ]]; then export BENCH_ALLOCATORS=jemalloc; else export BENCH_ALLOCATORS=arena2; fi
+# app_malloc_env), instead of each in turn: each is the same code, and each took 18 s.
+export BENCH_IMAGES=1 BENCH_ALLOCATORS=app
 
 names=()
 for file in scripts/bench/*.mjs scripts/bench/*.ts; do

@@ -4,16 +4,19 @@
 // worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows), while a
 // second connection signs in over and over. Prints each post's time and answer, the app process's
 // peak resident memory, its memory a while after, and sign-in p95 during the posts against idle.
-// The app runs once per memory allocator, one after the other in the same run, so that a noisy machine
-// weighs on each alike: glibc's malloc as it comes (the baseline), glibc with MALLOC_ARENA_MAX=2, and
-// jemalloc (LD_PRELOAD, when Debian's libjemalloc2 is installed), which the start scripts use.
+// The app runs once per memory allocator setting, one after the other in the same run, so that a noisy machine
+// weighs on each alike (name each twice to interleave: jemalloc,app,jemalloc,app). Where the memory stays
+// after the posts is read from inside the app (scripts/bench/memory-probe.cjs): V8's heap and the buffers it
+// holds, as they are and after a full collection, against what the allocator keeps.
 //   TEST_PORT_OFFSET=200 node scripts/bench/uploads.mjs
 //   node scripts/bench/uploads.mjs --small      (CI's smoke: 2 images of 1 MP per format)
 //   BENCH_IMAGES=12 BENCH_MEGAPIXELS=49.9       the defaults
-//   BENCH_ALLOCATORS=glibc,arena2,jemalloc      the default, in this order
+//   BENCH_ALLOCATORS=jemalloc,app               the default, in this order; also glibc, arena2
 // Targets: peak RSS under 512 MB, RSS back within 50 MB of the start, sign-in p95 within 2x idle.
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { execFileSync } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import {
   intakeCustomer,
@@ -22,6 +25,7 @@ import {
   machine,
   post,
   quantile,
+  ROOT,
   say,
   sleep,
   startBench,
@@ -45,15 +49,36 @@ const PASSWORD = "bench-sign-in-password";
  */
 const ACCOUNTS = 300;
 const SIGN_IN_PACE_MS = 250;
-/** The allocators the app runs under, each with the environment that chooses it. */
+/**
+ * The allocator settings the app runs under, each as the environment that chooses it: glibc's malloc as it comes,
+ * with two arenas, jemalloc with its defaults, and `app`: what the start scripts give it (app_malloc_env in
+ * scripts/lib.sh; jemalloc with a purging background thread where it is installed), read from there.
+ */
+function appMallocEnv() {
+  const env = { ...process.env };
+  for (const name of ["LD_PRELOAD", "MALLOC_CONF", "MALLOC_ARENA_MAX"]) delete env[name];
+  const lines = execFileSync("bash", ["-c", "source scripts/lib.sh && app_malloc_env"], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
+  return Object.fromEntries(
+    lines
+      .trim()
+      .split("\n")
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+}
 const ALLOCATORS = {
   glibc: {},
   arena2: { MALLOC_ARENA_MAX: "2" },
   jemalloc: { LD_PRELOAD: JEMALLOC },
+  app: appMallocEnv(),
 };
-const VARIANTS = (process.env.BENCH_ALLOCATORS ?? "glibc,arena2,jemalloc")
+const VARIANTS = (process.env.BENCH_ALLOCATORS ?? "jemalloc,app")
   .split(",")
   .filter((name) => name in ALLOCATORS && (name !== "jemalloc" || existsSync(JEMALLOC)));
+const PROBE = "scripts/bench/memory-probe.cjs";
 
 /** The app's password format (auth.server.ts: scrypt, 16-byte salt, 64-byte key), made once for every account. */
 function passwordHash() {
@@ -72,6 +97,23 @@ async function signIn(app) {
   const took = performance.now() - started;
   await sleep(Math.max(0, SIGN_IN_PACE_MS - took));
   return took;
+}
+
+/** The services' bucket, made when they were started fresh (the test suite's global setup makes it otherwise). */
+async function ensureBucket(env) {
+  const s3 = new S3Client({
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+  });
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: env.S3_BUCKET }));
+  } catch {
+    await s3.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET }));
+  } finally {
+    s3.destroy();
+  }
 }
 
 /** A paid order whose intake is open at step 4, and the customer's intake session cookie. */
@@ -115,14 +157,37 @@ async function postPhotos(app, cookie, format, bytes, count) {
   return { status, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Where the app's memory is, read by memory-probe.cjs inside it: as it stands, and after a full collection. */
+async function probeMemory(app, file) {
+  rmSync(file, { force: true });
+  process.kill(app.pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    await sleep(100);
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8"));
+      } catch {
+        /* still being written */
+      }
+    }
+  }
+  throw new Error(`the app wrote no memory probe to ${file} in 10 s`);
+}
+
 const p95 = (values) => quantile(values, 0.95);
 const mb = (n) => `${n.toFixed(0)} MB`;
 
 /** The app under one allocator: its memory and sign-in figures while each format's post is processed. */
 async function measure(variant, images) {
-  const bench = await startBench({ database: DATABASE, env: ALLOCATORS[variant] });
+  const probeFile = `data/bench/memory-probe-${process.pid}.json`;
+  const bench = await startBench({
+    database: DATABASE,
+    env: { ...ALLOCATORS[variant], BENCH_MEMORY_PROBE: probeFile },
+    nodeArgs: ["--expose-gc", "--require", `./${PROBE}`],
+  });
   const { app, db } = bench;
   try {
+    await ensureBucket(bench.serviceEnv);
     if (!(await db.collection("users").countDocuments({ email: "bench-signin-0@example.test" }))) {
       const hash = passwordHash();
       const now = new Date();
@@ -146,6 +211,7 @@ async function measure(variant, images) {
     for (let i = 0; i < IDLE_SIGN_INS; i++) idle.push(await signIn(app));
     await sleep(1_000);
     const startRss = app.rssMb();
+    const startProbe = await probeMemory(app, probeFile);
 
     const rows = [];
     let peak = startRss; // over the current post
@@ -173,7 +239,9 @@ async function measure(variant, images) {
     }
     clearInterval(sampler);
     await sleep(10_000);
-    return { variant, rows, idle, busy, startRss, peakAll, afterRss: app.rssMb() };
+    const afterRss = app.rssMb();
+    const afterProbe = await probeMemory(app, probeFile);
+    return { variant, rows, idle, busy, startRss, peakAll, afterRss, startProbe, afterProbe };
   } finally {
     await bench.stop();
   }
@@ -189,6 +257,13 @@ function report(r) {
       `${row.format} | ${(row.bytes / 1024).toFixed(0)} KB | ${row.seconds.toFixed(1)} s | ${row.status} | ${mb(row.peak)} | ${row.signIns.length} | ${p95(row.signIns).toFixed(0)} ms`,
     );
   console.log(`RSS at start ${mb(r.startRss)}, peak ${mb(r.peakAll)}, 10 s after the last post ${mb(r.afterRss)}`);
+  const where = ({ rss, anon, file, heapUsed, heapTotal, external, arrayBuffers }) =>
+    `RSS ${mb(rss)} (anonymous ${mb(anon)}, files ${mb(file)}), V8 heap used ${mb(heapUsed)} of ${mb(heapTotal)}, external ${mb(external)} (array buffers ${mb(arrayBuffers)})`;
+  for (const [when, probe] of [
+    ["at start", r.startProbe],
+    ["after", r.afterProbe],
+  ])
+    console.log(`${when}: ${where(probe.before)}; after a full GC: ${where(probe.afterGc)}`);
   console.log(
     `sign-in p95: idle ${idleP95.toFixed(0)} ms (${r.idle.length}), during the posts ${busyP95.toFixed(0)} ms (${r.busy.length})`,
   );

@@ -7,7 +7,7 @@ import { Order, RevisionFeedback, User } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { screenshot, useBrowser } from "../support/browser";
-import { droppedLinkJourneys, underLimits } from "../support/dropped-link";
+import { droppedLinkJourneys, underLimits, type DroppedLinkForm } from "../support/dropped-link";
 import { uniqueAddress } from "../support/mailpit";
 
 /**
@@ -21,7 +21,7 @@ useAppDatabase();
 const waitLong = { timeout: 60_000 };
 const copies = (page: Page) => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("copy:")));
 
-droppedLinkJourneys("checkout", {
+const checkout: DroppedLinkForm = {
   path: "/checkout",
   async open(width) {
     await underLimits("checkout");
@@ -41,9 +41,9 @@ droppedLinkJourneys("checkout", {
   typedOffline: ".au",
   submit: (page) => page.getByRole("button", { name: "Proceed to Payment" }).click(),
   done: (page) => page.waitForURL(/\/checkout\/offline\?session_id=/, waitLong),
-});
+};
 
-droppedLinkJourneys("sign-up", {
+const signUp: DroppedLinkForm = {
   path: "/auth",
   async open(width) {
     await underLimits("sign-up");
@@ -58,7 +58,7 @@ droppedLinkJourneys("sign-up", {
   field: (page) => page.getByLabel("Full name (optional)"),
   submit: (page) => page.getByRole("button", { name: /Create Account|Creating account/ }).click(),
   done: (page) => page.getByText("Account Created").first().waitFor(waitLong),
-});
+};
 
 /** The order status page of a paid order whose first revision round is open. */
 async function feedbackPage(width: number) {
@@ -76,7 +76,7 @@ const feedbackBox = (page: Page) => page.getByLabel("What would you like changed
 const sendFeedback = (page: Page) => page.getByRole("button", { name: /Submit Feedback|Sending/ }).click();
 const feedbackSent = (page: Page) => page.getByText("Feedback Submitted!").first().waitFor(waitLong);
 
-droppedLinkJourneys("revision feedback", {
+const revisionFeedback: DroppedLinkForm = {
   path: "/order-status",
   async open(width) {
     const { page, orderId } = await feedbackPage(width);
@@ -91,7 +91,9 @@ droppedLinkJourneys("revision feedback", {
   field: feedbackBox,
   submit: sendFeedback,
   done: feedbackSent,
-});
+};
+
+droppedLinkJourneys({ checkout, "sign-up": signUp, "revision feedback": revisionFeedback });
 
 describe("revision feedback kept on the device (JavaScript on)", () => {
   it("puts the feedback back after a reload, and forgets it once sent", async () => {

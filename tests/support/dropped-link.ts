@@ -83,50 +83,62 @@ export type DroppedLinkForm = {
 };
 
 /**
- * The three journeys at 390 and 1280 px: each time nothing typed is lost, the
- * message shows beside the button, the resend works, and the database holds
- * exactly one effect.
+ * The three journeys of each form at 390 and 1280 px: each time nothing typed is lost, the message
+ * shows beside the button, the resend works, and the database holds exactly one effect. `forms` are
+ * named as the tests say them ("checkout", "sign-up").
+ *
+ * The 30-second answers run side by side (describe.concurrent, vitest's maxConcurrency at a time):
+ * each waits on the clock, not the machine, and in turn they held a test worker 32 s each. Each has
+ * a page, a journey and data of its own (open() makes them), as every test here does.
  */
-export function droppedLinkJourneys(name: string, form: DroppedLinkForm) {
-  describe.each(WIDTHS)(`${name} on a dropped link at %i px (JavaScript on)`, (width) => {
-    it("keeps what was typed when the browser is offline, says so, and sends once when back online", async () => {
-      const { page, effects, stored } = await form.open(width);
-      await page.context().setOffline(true);
-      await form.submit(page);
-      await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-      const typed = await typeMore(form.field(page), form.typedOffline ?? " (typed offline)");
-      await expectKept(page, form.field(page), typed);
-      await screenshot(page, `dropped-link-${name.replace(/\W+/g, "-")}-offline-${width}`);
-      expect(await effects()).toBe(0);
-      await page.context().setOffline(false);
-      await form.done(page);
-      expect(await effects()).toBe(1);
-      // The resend carried what was on the screen, the typing made while it waited included.
-      if (stored) expect(await stored()).toBe(typed);
-    });
+export function droppedLinkJourneys(forms: Record<string, DroppedLinkForm>) {
+  for (const [name, form] of Object.entries(forms)) {
+    describe.each(WIDTHS)(`${name} on a dropped link at %i px (JavaScript on)`, (width) => {
+      it("keeps what was typed when the browser is offline, says so, and sends once when back online", async () => {
+        const { page, effects, stored } = await form.open(width);
+        await page.context().setOffline(true);
+        await form.submit(page);
+        await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+        const typed = await typeMore(form.field(page), form.typedOffline ?? " (typed offline)");
+        await expectKept(page, form.field(page), typed);
+        await screenshot(page, `dropped-link-${name.replace(/\W+/g, "-")}-offline-${width}`);
+        expect(await effects()).toBe(0);
+        await page.context().setOffline(false);
+        await form.done(page);
+        expect(await effects()).toBe(1);
+        // The resend carried what was on the screen, the typing made while it waited included.
+        if (stored) expect(await stored()).toBe(typed);
+      });
 
-    it("answers a resend after a lost answer as the first, storing one", async () => {
-      const { page, effects } = await form.open(width);
-      const reached = await loseFirstAnswer(page, form.path);
-      const value = await form.field(page).inputValue();
-      await form.submit(page);
-      await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-      await expectKept(page, form.field(page), value);
-      await page.getByRole("button", { name: "Try again" }).click();
-      await form.done(page);
-      expect(reached.count).toBe(2);
-      expect(await effects()).toBe(1);
+      it("answers a resend after a lost answer as the first, storing one", async () => {
+        const { page, effects } = await form.open(width);
+        const reached = await loseFirstAnswer(page, form.path);
+        const value = await form.field(page).inputValue();
+        await form.submit(page);
+        await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+        await expectKept(page, form.field(page), value);
+        await page.getByRole("button", { name: "Try again" }).click();
+        await form.done(page);
+        expect(reached.count).toBe(2);
+        expect(await effects()).toBe(1);
+      });
     });
+  }
 
-    it("says it is still sending during a 30-second answer, keeps typing, and sends once", async () => {
-      const { page, effects } = await form.open(width);
-      await slowFirstAnswer(page, form.path);
-      await form.submit(page);
-      await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 15_000 });
-      const typed = await typeMore(form.field(page), " (typed while sending)");
-      await expectKept(page, form.field(page), typed);
-      await form.done(page);
-      expect(await effects()).toBe(1);
-    }, 90_000);
+  describe.concurrent("a 30-second answer on a dropped link (JavaScript on)", () => {
+    for (const [name, form] of Object.entries(forms)) {
+      for (const width of WIDTHS) {
+        it(`${name} at ${width} px says it is still sending, keeps typing, and sends once`, async () => {
+          const { page, effects } = await form.open(width);
+          await slowFirstAnswer(page, form.path);
+          await form.submit(page);
+          await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 15_000 });
+          const typed = await typeMore(form.field(page), " (typed while sending)");
+          await expectKept(page, form.field(page), typed);
+          await form.done(page);
+          expect(await effects()).toBe(1);
+        }, 90_000);
+      }
+    }
   });
 }

@@ -16,6 +16,7 @@ import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/sav
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { StepFormContext, useLiveValue } from "./fields";
 import { fieldLabel, namedError } from "./labels";
+import { NeighbourStepModules } from "./NeighbourStepModules";
 import { UploadList, useUploads } from "./uploads";
 import { nextSeq, useAutosave, WRITER } from "./useAutosave";
 import { useStepCheck } from "./useStepCheck";
@@ -183,6 +184,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         {hydrated ? <StepRoutes /> : null}
+        <NeighbourStepModules step={step} />
       </StepFormContext.Provider>
     </div>
   );

@@ -24,6 +24,10 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // Two files at a time (vitest's default on two cores is one): each file has a database of its
+          // own (tests/support/db.ts); the three that talk to the running app (fuzz, http-edge, seed-pages)
+          // post from addresses of their own and assert nothing about what the others store there.
+          maxWorkers: 2,
         },
       },
       {

@@ -179,6 +179,15 @@ describe("the shell and the server", () => {
     expect(a.headers.get("x-powered-by")).toBeNull();
   });
 
+  it("asks for a form page's scripts at low priority: the first screen needs none of them", async () => {
+    for (const path of ["/contact", "/checkout"]) {
+      const preloads =
+        (await (await fetch(`${APP_URL}${path}`)).text()).match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(preloads.length, path).toBeGreaterThan(0);
+      for (const link of preloads) expect(link, path).toContain('fetchpriority="low"');
+    }
+  });
+
   it("keeps a page with nothing interactive for everyone, and renders it fresh for a visitor with a cookie", async () => {
     const [a, b] = [await fetch(APP_URL), await fetch(APP_URL)];
     for (const res of [a, b]) {

@@ -113,28 +113,27 @@ function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
   });
 }
 
-type Source = { form: HTMLFormElement; submitter: HTMLElement | null };
+type Source = { form: HTMLFormElement; submitter: HTMLElement | null; at: number };
 /** The form of the latest submit event (read when its post leaves, to know which form it came from). */
 let submitted: Source | null = null;
+/** A post leaves within this long of its form's submit event (Remix sends it at once); anything later is not it. */
+const SUBMIT_TO_SEND_MS = 1_000;
 
-/** A form's entries as a post sends them (a file by its name), with the button pressed. */
-function entriesOf({ form, submitter }: Source): [string, string][] {
-  const entries = [...new FormData(form)].map(([k, v]): [string, string] => [k, typeof v === "string" ? v : v.name]);
-  const button = submitter as HTMLButtonElement | null;
-  if (button?.name) entries.push([button.name, button.value]);
-  return entries;
-}
-const sameEntries = (a: [string, string][], b: [string, string][]) =>
-  JSON.stringify(a.map((e) => JSON.stringify(e)).sort()) === JSON.stringify(b.map((e) => JSON.stringify(e)).sort());
-
-/** The form a post's body was read from, when it is one on the page (a fetcher's own values are not). */
+/**
+ * The form a post's body was read from, when it is one on the page (a fetcher's own values are not):
+ * the form of the submit event just before, still on the page, whose action is the post's path and whose
+ * pressed button the body carries. Matched by the form element, not by its entries: a form may change its
+ * own hidden fields between the submit and the request (the intake's save stamp).
+ */
 function sourceOf(url: URL, body: unknown): Source | null {
   const source = submitted;
   submitted = null;
   if (!source?.form.isConnected || !(body instanceof FormData || body instanceof URLSearchParams)) return null;
+  if (performance.now() - source.at > SUBMIT_TO_SEND_MS) return null;
   if (new URL(source.form.action, window.location.href).pathname !== pagePath(url)) return null;
-  const sent = [...body].map(([k, v]): [string, string] => [k, typeof v === "string" ? v : v.name]);
-  return sameEntries(sent, entriesOf(source)) ? source : null;
+  const button = source.submitter as HTMLButtonElement | null;
+  if (button?.name && !body.getAll(button.name).includes(button.value)) return null;
+  return source;
 }
 
 /** The body of a resend: what the form holds now (files as chosen), in the shape of the first send. */
@@ -153,7 +152,8 @@ export function keepRequestsThroughDrops() {
   window.addEventListener(
     "submit",
     (event) => {
-      if (event.target instanceof HTMLFormElement) submitted = { form: event.target, submitter: event.submitter };
+      if (event.target instanceof HTMLFormElement)
+        submitted = { form: event.target, submitter: event.submitter, at: performance.now() };
     },
     true,
   );

@@ -30,33 +30,45 @@ export function put(el: Element, value: string | boolean) {
  * removed list row shifts the rows after it up; null drops the field).
  *
  * While the post is in flight a second one from the same form is not sent (a
- * double click, two quick Removes acting on the old list).
+ * double click). A press of a button that `queue` accepts (a list item's
+ * Remove, which names its item by id) waits instead, and is pressed again in
+ * the form shown by the answer, if its button is still there: two quick
+ * Removes remove both items, each from the list as the server has it.
+ * `rename` gets the button pressed and its `data-row` (the row a Remove was on).
  */
 export function useKeepTyping(
   formId: string,
   version: unknown,
-  rename?: (name: string, submitter: string | null) => string | null,
+  rename?: (name: string, submitter: string | null, row: number | null) => string | null,
+  queue?: (submitter: string) => boolean,
 ) {
   const navigation = useNavigation();
   const busy = useRef(false);
   busy.current = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const typed = useRef<Typed | null>(null);
-  const submitter = useRef<string | null>(null);
+  const submitter = useRef<{ value: string | null; row: number | null }>({ value: null, row: null });
+  const queued = useRef<string[]>([]);
   const renameRef = useRef(rename);
   renameRef.current = rename;
+  const queueRef = useRef(queue);
+  queueRef.current = queue;
 
   useEffect(() => {
     const mine = (target: EventTarget | null) =>
       target instanceof Element && (target as HTMLInputElement).form?.id === formId;
     const onSubmit = (event: SubmitEvent) => {
       if (!(event.target instanceof HTMLFormElement) || event.target.id !== formId) return;
+      const button = event.submitter as HTMLButtonElement | null;
       if (busy.current) {
         event.preventDefault();
         event.stopImmediatePropagation();
+        if (button?.value && queueRef.current?.(button.value) && !queued.current.includes(button.value))
+          queued.current.push(button.value);
         return;
       }
       typed.current = new Map();
-      submitter.current = (event.submitter as HTMLButtonElement | null)?.value ?? null;
+      const row = Number(button?.dataset.row ?? NaN);
+      submitter.current = { value: button?.value ?? null, row: Number.isInteger(row) ? row : null };
     };
     const onInput = (event: Event) => {
       const el = event.target as HTMLInputElement;
@@ -73,19 +85,28 @@ export function useKeepTyping(
     };
   }, [formId]);
 
-  // The form was rendered again from the answer: put back what was typed while the post was out.
+  // The form was rendered again from the answer: put back what was typed while the post was out,
+  // then press the button that waited (if its item is still there).
   useEffect(() => {
     const changes = typed.current;
     typed.current = null;
     const form = document.getElementById(formId) as HTMLFormElement | null;
-    if (!changes?.size || !form) return;
-    for (const [key, value] of changes) {
+    if (!form) return;
+    for (const [key, value] of changes ?? []) {
       const [name, choice] = key.split("=");
-      const target = renameRef.current ? renameRef.current(name, submitter.current) : name;
+      const { value: pressed, row } = submitter.current;
+      const target = renameRef.current ? renameRef.current(name, pressed, row) : name;
       if (target === null) continue;
       const controls = [...form.elements].filter((el) => (el as HTMLInputElement).name === target);
       const el = choice === undefined ? controls[0] : controls.find((c) => (c as HTMLInputElement).value === choice);
       if (el) put(el, value);
+    }
+    while (queued.current.length) {
+      const next = queued.current.shift()!;
+      const button = [...form.elements].find(
+        (el): el is HTMLButtonElement => el instanceof HTMLButtonElement && el.value === next,
+      );
+      if (button) return form.requestSubmit(button);
     }
   }, [formId, version]);
 }

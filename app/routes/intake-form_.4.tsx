@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
 import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
+import { FileBox, STEP_UPLOADS } from "~/components/intake/uploads";
 import { STYLES } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake-step.server";
 
@@ -17,7 +18,7 @@ export const action = (args: ActionFunctionArgs) => stepAction(args, 4);
 
 export default function Step4() {
   return (
-    <IntakeStepPage>
+    <IntakeStepPage uploads={STEP_UPLOADS}>
       <Branding />
     </IntakeStepPage>
   );
@@ -34,11 +35,12 @@ function Branding() {
             <img src={extras.logo.url} alt="Your current logo" width={120} height={120} />
           </p>
         ) : null}
-        <div className="field">
-          <label htmlFor="f-logo">{extras.logo?.uploaded ? "Replace your logo" : "Upload your logo"}</label>
-          <p className="hint">{extras.uploadLimits.logo}</p>
-          <input id="f-logo" type="file" name="logo" accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg" />
-        </div>
+        <FileBox
+          name="logo"
+          label={extras.logo?.uploaded ? "Replace your logo" : "Upload your logo"}
+          hint={extras.uploadLimits.logo}
+          accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg"
+        />
         <TextField name="logoUrl" label={LABELS.logoUrl} type="url" hint="Used only when no file is uploaded." />
       </fieldset>
       <TextList
@@ -57,11 +59,13 @@ function Branding() {
       />
       <fieldset>
         <legend>Photos</legend>
-        <div className="field">
-          <label htmlFor="f-photos">Add photos</label>
-          <p className="hint">{extras.uploadLimits.photos}</p>
-          <input id="f-photos" type="file" name="photos" multiple accept="image/png,image/jpeg,image/webp,image/gif" />
-        </div>
+        <FileBox
+          name="photos"
+          label="Add photos"
+          hint={extras.uploadLimits.photos}
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          multiple
+        />
         {extras.photos.length ? (
           <RowsEditor
             name="photoMetadata"

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { saveArrivedFiles } from "~/server/intake-files.server";
+import { allProblems, saveArrivedFiles } from "~/server/intake-files.server";
 import { loadSubmission } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!canOpenStep(SPECIAL_STEPS.uploads, before))
     return data({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
   try {
-    return data({ problems: await saveArrivedFiles(access.orderId, form, before) });
+    return data({ problems: allProblems(await saveArrivedFiles(access.orderId, form, before)) });
   } catch (error) {
     log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });
     return data({ problems: ["The file could not be saved just now. It is sent again shortly."] }, { status: 503 });

@@ -15,7 +15,7 @@ import {
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
-import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "./intake.server";
+import { intakeCreatedKey, intakeSubmitKey, intakeTurnKeys, loadSubmission, type Submission } from "./intake.server";
 import { revisionOpenKey } from "./reminders.server";
 import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";
@@ -67,14 +67,15 @@ function submissionKeys(submission: Submission | null): string[] {
 }
 
 /**
- * The once-keys the order's effects claimed (ARCHITECTURE.md rule 7): its first submission, when each revision
+ * The once-keys the order's effects claimed (ARCHITECTURE.md rule 7): its first submission, its draft's write turns, when each revision
  * round was first seen open, and per link its submission and its customer's renewals. They hold no more than
  * the order's or a link's id and a time, but they say what this customer did and when.
  */
-function orderOnceKeys(orderId: string, tokenIds: string[]): string[] {
+function orderOnceKeys(orderId: string, tokenIds: string[], submission: Submission | null): string[] {
   const slots = Array.from({ length: MAX_SELF_RENEWALS }, (_, i) => i + 1);
   return [
     intakeCreatedKey(orderId),
+    ...intakeTurnKeys(orderId, submission),
     ...ROUNDS.map((round) => revisionOpenKey(orderId, round)),
     ...tokenIds.flatMap((tokenId) => [intakeSubmitKey(tokenId), ...slots.map((slot) => renewalKey(tokenId, slot))]),
   ];
@@ -114,7 +115,7 @@ export async function deleteOrderData(input: {
   // The once-keys before the links: the links' ids name some of them (a run that stops here finds them again).
   const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
   await Promise.all([
-    OnceKey.deleteMany({ _id: mongoose.trusted({ $in: orderOnceKeys(orderId, tokenIds) }) }),
+    OnceKey.deleteMany({ _id: mongoose.trusted({ $in: orderOnceKeys(orderId, tokenIds, submission) }) }),
     FormReceipt.deleteMany({ order_id: orderId }),
   ]);
 

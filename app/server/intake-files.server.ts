@@ -1,7 +1,7 @@
 import type { IntakeValues, StoredPhoto, StoredSubmission } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { saveFields, saveStep, type Submission } from "./intake.server";
-import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath } from "./uploads.server";
+import { loadSubmission, saveFiles, SaveRaced, saveStep, type Submission } from "./intake.server";
+import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath, type StoredUpload } from "./uploads.server";
 
 /*
  * The intake's files: step 4's logo and photos (SPECIAL_STEPS.uploads). The step
@@ -20,36 +20,54 @@ export type BrandingChanges = {
   photos: StoredPhoto[];
   /** Storage keys no longer named once `set` is saved: delete them after the save (deleteUploads). */
   obsolete: string[];
-  problems: string[];
+  problems: FileProblems;
   added: number;
 };
 
+/** The files a post carried, checked and stored (once: a write that must be done again reuses them). */
+export type ArrivedFiles = { logo: StoredUpload | undefined; photos: StoredUpload[]; problems: FileProblems };
+/** Why files were not added, by the box they were chosen in (each named on its own field, WCAG 3.3.1). */
+export type FileProblems = { logo: string[]; photos: string[] };
+/** Every file problem, in one list (the form's alert; the upload's answer). */
+export const allProblems = (p: FileProblems) => [...p.logo, ...p.photos];
+
+/** Checks and stores every file that arrives with a post, whatever else the post says. */
+export async function storeArrivedFiles(
+  orderId: string,
+  form: FormData,
+  before: Submission | null,
+): Promise<ArrivedFiles> {
+  const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
+  const room = MAX_PHOTOS - (before?.photo_metadata?.length ?? 0);
+  const photos = await storeUploads(orderId, "photos", form.getAll("photos"), Math.max(0, room));
+  return { logo: logo.stored[0], photos: photos.stored, problems: { logo: logo.errors, photos: photos.errors } };
+}
+
 /**
- * What step 4's post changes about files. Every file that arrives is checked and
- * stored, whatever else the post says. Photos are named by the `id` in the stored
- * record; posted rows with an id this order does not own are ignored, so a post can
- * neither adopt another order's photo nor put an outside address in the list.
- * `details` are the posted rows (null when the post's fields were refused: the
- * stored details and logo link stay); `removeIndex` is the row of a Remove button.
+ * What step 4's post changes about files, worked out from the draft as read
+ * (`before`) and the files stored for it. Photos are named by the `id` in the
+ * stored record; posted rows with an id this order does not own are ignored, so
+ * a post can neither adopt another order's photo nor put an outside address in
+ * the list. `details` are the posted rows (null when the post's fields were
+ * refused: the stored details and logo link stay); `removeId` is the photo a
+ * Remove button names (by its id: a photo already removed changes nothing).
  */
-export async function brandingChanges(input: {
-  orderId: string;
-  form: FormData;
+export function brandingChanges(input: {
   before: Submission | null;
+  arrived: ArrivedFiles;
   details: PhotoDetails[] | null;
   logoLink: string | undefined;
-  removeIndex?: number;
-}): Promise<BrandingChanges> {
-  const { orderId, form, before } = input;
+  removeId?: string;
+}): BrandingChanges {
+  const { before, arrived } = input;
   const refused = input.details === null;
-  const problems: string[] = [];
+  const problems: FileProblems = { logo: [...arrived.problems.logo], photos: [...arrived.problems.photos] };
   const obsolete: string[] = [];
   const set: StoredSubmission = {};
+  const keysOf = (f: { key: string; thumbKey: string | null }) => [f.key, ...(f.thumbKey ? [f.thumbKey] : [])];
 
   // The logo: a file that arrives replaces the stored one; a typed link is used when no file is.
-  const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
-  problems.push(...logo.errors);
-  const newLogo = logo.stored[0];
+  const newLogo = arrived.logo;
   const oldLogoKeys = [before?.logo_key, before?.logo_thumb_key].filter((k): k is string => typeof k === "string");
   if (newLogo) {
     Object.assign(set, { logo_url: newLogo.url, logo_key: newLogo.key, logo_thumb_key: newLogo.thumbKey });
@@ -65,11 +83,13 @@ export async function brandingChanges(input: {
 
   // The photos: the stored list, with the posted details of each, less a removed one.
   const posted = new Map((input.details ?? []).map((d) => [d.id, d]));
-  const removedId = input.removeIndex === undefined ? undefined : (input.details?.[input.removeIndex]?.id ?? undefined);
+  const removedId = input.removeId;
   const photos: StoredPhoto[] = [];
+  let removed = false;
   for (const photo of before?.photo_metadata ?? []) {
     if (photo.id === removedId) {
-      obsolete.push(photo.key, ...(photo.thumbKey ? [photo.thumbKey] : []));
+      obsolete.push(...keysOf(photo));
+      removed = true;
       continue;
     }
     const details = posted.get(photo.id);
@@ -85,14 +105,21 @@ export async function brandingChanges(input: {
         : photo,
     );
   }
-  const added = await storeUploads(orderId, "photos", form.getAll("photos"), MAX_PHOTOS - photos.length);
-  problems.push(...added.errors);
-  for (const p of added.stored)
+  let added = 0;
+  for (const p of arrived.photos) {
+    // Photos added meanwhile (another tab) may have taken the room this one was stored for.
+    if (photos.length >= MAX_PHOTOS) {
+      problems.photos.push(`${p.fileName.slice(0, 80)} was not added: at most ${MAX_PHOTOS} photos.`);
+      obsolete.push(...keysOf(p));
+      continue;
+    }
     photos.push({ ...p, altText: "", placement: "gallery", crop: "landscape", priority: "medium" });
-  if (added.stored.length || removedId || input.details)
+    added++;
+  }
+  if (added || removed || input.details)
     Object.assign(set, { photo_metadata: photos, uploaded_photos: photos.map((p) => p.url) });
 
-  return { set, photos, obsolete, problems, added: added.stored.length };
+  return { set, photos, obsolete, problems, added };
 }
 
 /** What the step-4 page shows of the stored files: previews by path (the small copies), never storage keys. */
@@ -110,48 +137,82 @@ export function brandingPreviews(doc: Submission | null) {
 }
 
 /** What a step-4 save did: the draft as saved, messages about files, and whether a photo still needs its alt text. */
-export type BrandingSave = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
+export type BrandingSave = { doc: Submission; problems: FileProblems; photosWithoutAlt: boolean };
+/** A save with no file problems. */
+export const NO_FILE_PROBLEMS: FileProblems = { logo: [], photos: [] };
 
 /**
  * Saves step 4 with its files: the stored photo list with the posted details,
- * less a removed row, plus new files. Old files are deleted only once the new
- * record is saved. Next with photos still to describe saves, but stays on the step.
+ * less a removed photo, plus new files. Old files are deleted only once the new
+ * record is saved. Next with photos still to describe saves, but stays on the
+ * step. The files are stored before the draft is written; a write that lost its
+ * turn (SaveRaced) is done again by the caller with the files already stored
+ * (`arrived`), never storing them twice.
  */
 export async function saveBrandingStep(input: {
   orderId: string;
   values: IntakeValues;
-  form: FormData;
   before: Submission | null;
   reached: number;
-  /** The row of the photo list's Remove button, if that was pressed. */
-  removeIndex: number | undefined;
-  stamp: StoredSubmission;
+  arrived: ArrivedFiles;
+  /** The photo a Remove button names (its id), if that was pressed. */
+  removeId: string | undefined;
+  /** Stored fields saved beside the step's (its stamp, its lists' ids). */
+  extra: StoredSubmission;
 }): Promise<BrandingSave> {
-  const { orderId, values, form, before, stamp } = input;
+  const { orderId, values, before, extra } = input;
   const step = SPECIAL_STEPS.uploads;
-  const branding = await brandingChanges({
-    orderId,
-    form,
+  const branding = brandingChanges({
     before,
+    arrived: input.arrived,
     details: (values.photoMetadata as PhotoDetails[] | undefined) ?? [],
     logoLink: values.logoUrl,
-    removeIndex: input.removeIndex,
+    removeId: input.removeId,
   });
   const { photoMetadata: _details, logoUrl: _link, ...fields } = values;
   const photosWithoutAlt = branding.photos.some((p) => !p.altText);
   const doc = await saveStep(orderId, step, fields, photosWithoutAlt ? step : input.reached, before, {
     ...branding.set,
-    ...stamp,
+    ...extra,
   });
   await deleteUploads(branding.obsolete);
   return { doc, problems: branding.problems, photosWithoutAlt };
 }
 
-/** Files that arrived without the step's other fields (a refused post, or one sent on its own): stored now, the rest left as it was; what was refused, in words. */
-export async function saveArrivedFiles(orderId: string, form: FormData, before: Submission | null): Promise<string[]> {
-  const branding = await brandingChanges({ orderId, form, before, details: null, logoLink: undefined });
-  if (!Object.keys(branding.set).length) return branding.problems;
-  await saveFields(orderId, branding.set);
-  await deleteUploads(branding.obsolete);
-  return branding.problems;
+/** How often a write of the files that lost its turn to another (a second tab's upload) is tried again. */
+const FILE_WRITE_TRIES = 5;
+
+/**
+ * Files that arrived without the step's other fields (a refused post, or one
+ * sent on its own): stored now and added to the draft in turn, the rest left as
+ * it was; what was refused, in words. Two tabs uploading at once both keep their
+ * files: the write that loses its turn reads the draft again and adds to that.
+ */
+export async function saveArrivedFiles(
+  orderId: string,
+  form: FormData,
+  before: Submission | null,
+): Promise<FileProblems> {
+  const arrived = await storeArrivedFiles(orderId, form, before);
+  let draft = before;
+  for (let attempt = 1; ; attempt++) {
+    const branding = brandingChanges({ before: draft, arrived, details: null, logoLink: undefined });
+    if (!Object.keys(branding.set).length) return branding.problems;
+    try {
+      await saveFiles(orderId, draft, branding.set);
+      await deleteUploads(branding.obsolete);
+      return branding.problems;
+    } catch (error) {
+      if (!(error instanceof SaveRaced) || attempt >= FILE_WRITE_TRIES) {
+        await deleteUploads(arrivedKeys(arrived));
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      draft = await loadSubmission(orderId);
+    }
+  }
 }
+
+/** The storage keys of files stored for a write that was never made. */
+export const arrivedKeys = (arrived: ArrivedFiles) =>
+  [arrived.logo, ...arrived.photos].flatMap((f) => (f ? [f.key, ...(f.thumbKey ? [f.thumbKey] : [])] : []));

@@ -8,22 +8,21 @@ import {
   furthestStep,
   photosWithoutAltErrors,
   unfinishedRequiredSteps,
-  withoutItem,
   type IntakeData,
-  type IntakeValues,
-  type StoredSubmission,
 } from "~/domain/intake/data";
-import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
+import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
+import { isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
 import type { StepAnswer, StepPageData } from "~/domain/intake/page";
-import { differences, nextStamp, readSaveStamp, saveOrder } from "~/domain/intake/save-order";
+import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { brandingPreviews, saveArrivedFiles, saveBrandingStep } from "~/server/intake-files.server";
-import { loadSubmission, orderEmail, saveStep, submitIntake, type Submission } from "~/server/intake.server";
+import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake-files.server";
+import { saveStepPost, type StepSave } from "~/server/intake-step-save.server";
+import { loadSubmission, newPageWriter, orderEmail, submitIntake, type Submission } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
@@ -59,6 +58,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
     furthest: furthestStep(doc),
     savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
     revision: Number(doc?.revision ?? 0),
+    pageWriter: newPageWriter(),
     copyKey: deviceCopyKey(access.orderId),
     rules: stepRules(step),
     extras: {
@@ -88,8 +88,11 @@ const notice = (message: string, status = 400) => data<StepAnswer>({ result: nul
  */
 export async function stepAction({ request }: ActionFunctionArgs, step: number) {
   const access = await requireTokenAccess(request, "intake");
-  const form = await readStepForm(request);
-  const intent = parseIntakeIntent(form.get("intent"));
+  const posted = await readStepForm(request);
+  const intent = parseIntakeIntent(posted.get("intent"));
+  // A Remove names its item by id: the post is read without that item (an id already gone changes nothing).
+  const form =
+    intent?.type === "remove" && isIdList(intent.field) ? withoutPostedItem(posted, intent.field, intent.id) : posted;
   const submission = parseWithZod(form, { schema: stepSchema(step, intentMode(intent)) });
   if (!intent) return refuse(submission.reply({ formErrors: ["Unknown action. Please use the buttons on the form."] }));
   if (intent.type === "submit" && step !== TOTAL_STEPS)
@@ -110,40 +113,57 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   }
 
   // Saves are ordered: an older save never overwrites a newer one, and a change made elsewhere is shown, not overwritten.
-  const stamp = readSaveStamp(form);
-  switch (saveOrder(before, stamp)) {
-    case "stale":
-      // A newer save of this page has landed already: this one changes nothing.
-      return intent.type === "autosave"
-        ? data<StepAnswer>({ result: null, savedAt: new Date().toISOString() })
-        : redirect(stepPath(step), 303);
-    case "conflict":
-      return data<StepAnswer>(
-        {
-          result: null,
-          conflict: {
-            revision: Number(before?.revision ?? 0),
-            fields: differences(formValues(before), submission.value),
-          },
-        },
-        { status: 409 },
-      );
-  }
-
-  let values: IntakeValues = { ...submission.value };
-  if (intent.type === "remove" && intent.field !== "photoMetadata")
-    values = withoutItem(values, intent.field, intent.index);
-  let saved: Saved;
+  let outcome: StepSave;
   try {
-    saved = await save(access, step, values, intent, form, before, nextStamp(before, stamp));
+    outcome = await saveStepPost({
+      orderId: access.orderId,
+      step,
+      form,
+      values: submission.value,
+      intent,
+      stamp: readSaveStamp(form),
+      before,
+    });
   } catch (error) {
     log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
     return intent.type === "autosave"
       ? data<StepAnswer>({ result: null, savedAt: null }, { status: 503 })
       : notice(INTAKE_MESSAGES.submitFailed, 503);
   }
+  switch (outcome.order) {
+    case "stale":
+      // A newer save of this page has landed already: this one changes nothing (a Remove still took its item out).
+      return intent.type === "autosave"
+        ? data<StepAnswer>({ result: null, savedAt: new Date().toISOString() })
+        : redirect(stepPath(step), 303);
+    case "conflict": {
+      // The boxes keep what this page sent (without JavaScript the page is drawn anew from this answer).
+      const reply = submission.reply();
+      return data<StepAnswer>(
+        {
+          result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) },
+          conflict: {
+            revision: Number(outcome.before?.revision ?? 0),
+            fields: differences(formValues(outcome.before), submission.value),
+          },
+        },
+        { status: 409 },
+      );
+    }
+  }
+  const saved = outcome.saved;
   // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.
-  if (saved.problems.length) return notice(saved.problems.join(" "));
+  const fileProblems = allProblems(saved.problems);
+  if (fileProblems.length)
+    // The alert says it all; each file's problem is named on its own box too (WCAG 3.3.1).
+    return data<StepAnswer>(
+      {
+        result: null,
+        notice: fileProblems.join(" "),
+        fieldErrors: Object.fromEntries(Object.entries(saved.problems).filter(([, messages]) => messages.length)),
+      },
+      { status: 400 },
+    );
 
   switch (intent.type) {
     case "autosave":
@@ -164,31 +184,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   }
 }
 
-type Saved = { doc: Submission; problems: string[]; photosWithoutAlt: boolean };
-
-/** Saves the step; step 4 with its files (server/intake-files.server.ts). */
-async function save(
-  access: TokenAccess,
-  step: number,
-  values: IntakeValues,
-  intent: IntakeIntent,
-  form: FormData,
-  before: Submission | null,
-  stamp: StoredSubmission,
-): Promise<Saved> {
-  const reached = intent.type === "next" ? step + 1 : step;
-  if (step === SPECIAL_STEPS.uploads) {
-    const removeIndex = intent.type === "remove" && intent.field === "photoMetadata" ? intent.index : undefined;
-    return saveBrandingStep({ orderId: access.orderId, values, form, before, reached, removeIndex, stamp });
-  }
-  return {
-    doc: await saveStep(access.orderId, step, values, reached, before, stamp),
-    problems: [],
-    photosWithoutAlt: false,
-  };
-}
-
-function goNext(step: number, saved: Saved) {
+function goNext(step: number, saved: BrandingSave) {
   if (saved.photosWithoutAlt)
     // The alert names the step's task; each photo without alt text gets its own message on its field.
     return data<StepAnswer>(

@@ -1,4 +1,7 @@
-import { intakeProgress, storedFields, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
+import { randomBytes } from "node:crypto";
+import mongoose from "mongoose";
+import { intakeProgress, storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
+import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
@@ -6,7 +9,7 @@ import { log } from "./log.server";
 import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { startClock } from "./delivery-clock.server";
-import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
+import { IntakeSubmission, OnceKey, Order, PrivacyAuditLog } from "./models/index.server";
 import { markTokenUsed, type TokenAccess } from "./tokens.server";
 
 /*
@@ -37,6 +40,150 @@ async function upsertSubmission(orderId: string, update: Record<string, unknown>
   }
 }
 
+/** A page load's writer id (domain/intake/save-order.ts): its posts without JavaScript are known as one page's. */
+export const newPageWriter = () => randomBytes(9).toString("base64url");
+
+/** A new list item's id (list-ids.ts): 12 characters of [a-z0-9], made only here. */
+export function newItemId(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  return [...randomBytes(12)].map((b) => alphabet[b % 36]).join("");
+}
+
+/** The item a Remove names, if it names one of a list editor's items. */
+type Removal = { field: string; id: string } | null | undefined;
+
+/** The `list_removed` field that remembers one more removed id of a list. */
+const rememberRemoved = (before: Submission | null, field: IdListField, id: string) => ({
+  [`list_removed.${field}`]: [...(before?.list_removed?.[field] ?? []).filter((r) => r !== id), id].slice(
+    -REMEMBER_REMOVED,
+  ),
+});
+
+/**
+ * The step's lists with their items' ids (domain/intake/list-ids.ts): each
+ * posted item keeps the id the server gave it, a new one gets a new id, and an
+ * item posted with an id a Remove took out is left out, so a Remove is never
+ * undone by a page that had not heard of it yet. Returns the values to save and
+ * the fields to set beside them (each list's own path, so a save of one step
+ * never touches another step's ids). `removal`: the item this post's Remove took out.
+ */
+export function withListIds(form: FormData, values: IntakeValues, before: Submission | null, removal?: Removal) {
+  const out: Record<string, unknown> = { ...values };
+  const set: Record<string, string[]> = {};
+  for (const field of Object.keys(values).filter(isIdList)) {
+    const list = out[field];
+    if (!Array.isArray(list)) continue;
+    const known = storedIds(field, before?.[toSnake(field) as keyof Submission], before?.list_ids?.[field]);
+    const { ids, gone } = postedIds(form, field, known, before?.list_removed?.[field] ?? [], newItemId);
+    const kept = list.filter((_, i) => !gone.has(i));
+    out[field] = kept;
+    set[`list_ids.${field}`] = ids.length === kept.length ? ids : kept.map(newItemId);
+    if (removal?.field === field) Object.assign(set, rememberRemoved(before, field, removal.id));
+  }
+  return { values: out as IntakeValues, set };
+}
+
+/**
+ * Removes one item, named by its id, from the stored list (a Remove whose page
+ * has saved something newer since, so its other fields change nothing). An id
+ * that is already gone changes nothing.
+ */
+export async function removeStoredItem(orderId: string, before: Submission | null, removal: Removal): Promise<void> {
+  if (!before || !removal || !isIdList(removal.field)) return;
+  const field: IdListField = removal.field;
+  const items = before[toSnake(field) as keyof Submission];
+  const ids = storedIds(field, items, before.list_ids?.[field]);
+  const at = ids.indexOf(removal.id);
+  if (at < 0 || !Array.isArray(items)) return;
+  await saveInTurn(orderId, before, {
+    $set: {
+      [toSnake(field)]: items.filter((_, i) => i !== at),
+      [`list_ids.${field}`]: ids.filter((_, i) => i !== at),
+      ...rememberRemoved(before, field, removal.id),
+    },
+  });
+}
+
+/** Thrown when another save of the same draft took the revision this one was going to write: read again and decide again. */
+export class SaveRaced extends Error {
+  constructor() {
+    super("Another save of this step landed first");
+  }
+}
+
+/** A claim whose save never landed (the process stopped between the two) is freed after this long. */
+const STUCK_CLAIM_MS = 60_000;
+
+/** Claims one turn of a series (ARCHITECTURE rule 7: an insert under a unique key), freeing one left by a write that never came. */
+async function claimTurn(key: string): Promise<boolean> {
+  if (await claimOnce(key)) return true;
+  const freed = await OnceKey.deleteOne({
+    _id: key,
+    created_at: mongoose.trusted({ $lt: new Date(Date.now() - STUCK_CLAIM_MS) }),
+  });
+  return freed.deletedCount > 0 && (await claimOnce(key));
+}
+const release = (keys: string[]) =>
+  keys.length ? OnceKey.deleteMany({ _id: mongoose.trusted({ $in: keys }) }).catch(() => undefined) : undefined;
+
+/**
+ * Writes in turn: each key names the next number of a series of the draft's
+ * writes (its revision; the version of its files). Two writes that read the
+ * same draft cannot both take it, so an older write can never land over a newer
+ * one that read the same draft (no read-modify-write race, ARCHITECTURE rule 7):
+ * the loser gets SaveRaced and reads again. Each series keeps one claim per
+ * order: the one before is dropped once the write is done.
+ */
+async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
+  const keys = turns.map(turnKey);
+  const taken: string[] = [];
+  for (const key of keys) {
+    if (!(await claimTurn(key))) {
+      await release(taken);
+      throw new SaveRaced();
+    }
+    taken.push(key);
+  }
+  try {
+    const result = await write();
+    void release(turns.map((t) => turnKey({ ...t, n: t.n - 1 })));
+    return result;
+  } catch (error) {
+    await release(taken);
+    throw error;
+  }
+}
+type Turn = { series: "intake-rev" | "intake-files"; orderId: string; n: number };
+const turnKey = (t: Turn) => `${t.series}:${t.orderId}:${t.n}`;
+/**
+ * The once-keys of the draft's turns that may still be held: each series keeps its newest, and one either
+ * side may be left by a write cut short (data deletion removes them; they name the order).
+ */
+export function intakeTurnKeys(orderId: string, doc: Submission | null): string[] {
+  const newest = { "intake-rev": Number(doc?.revision ?? 0), "intake-files": Number(doc?.files_version ?? 0) };
+  return Object.entries(newest).flatMap(([series, n]) =>
+    [n - 1, n, n + 1].filter((k) => k > 0).map((k) => turnKey({ series: series as Turn["series"], orderId, n: k })),
+  );
+}
+/** The draft's next revision (every step save). */
+const revisionTurn = (orderId: string, before: Submission | null): Turn => ({
+  series: "intake-rev",
+  orderId,
+  n: Number(before?.revision ?? 0) + 1,
+});
+/** The next version of the draft's files (every write of the logo or the photo list: uploads and step 4's saves). */
+export const filesTurn = (orderId: string, before: Submission | null): Turn => ({
+  series: "intake-files",
+  orderId,
+  n: Number(before?.files_version ?? 0) + 1,
+});
+
+/** Writes one update of the draft as its next revision, or throws SaveRaced when another save took it first. */
+async function saveInTurn(orderId: string, before: Submission | null, update: { $set: Record<string, unknown> }) {
+  const turn = revisionTurn(orderId, before);
+  await inTurn([turn], () => upsertSubmission(orderId, { $set: { ...update.$set, revision: turn.n } }));
+}
+
 /**
  * Saves one step's fields (and `extra` stored fields) to the order's draft and
  * returns the draft as saved, worked out from `before` (the draft this request
@@ -62,18 +209,38 @@ export async function saveStep(
     updated_at: new Date(),
   };
   const progress = intakeProgress(doc);
-  await Promise.all([
-    upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }),
-    before && progress === intakeProgress(before)
-      ? null
-      : Order.updateOne({ _id: orderId }, { $set: { intake_progress: progress } }),
-  ]);
+  // A save with a stamp (save-order.ts) writes its revision, and one with files their version, only in turn.
+  const turns = [];
+  if (typeof set.revision === "number") turns.push(revisionTurn(orderId, before));
+  if (set.photo_metadata || set.logo_key !== undefined) {
+    const files = filesTurn(orderId, before);
+    turns.push(files);
+    set.files_version = doc.files_version = files.n;
+  }
+  await inTurn(turns, () =>
+    Promise.all([
+      upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }),
+      before && progress === intakeProgress(before)
+        ? null
+        : Order.updateOne({ _id: orderId }, { $set: { intake_progress: progress } }),
+    ]),
+  );
   return doc;
 }
 
-/** Saves only these stored fields (files that arrived with a post refused for its other fields). */
+/** Saves only these stored fields (a deletion request's flags). */
 export async function saveFields(orderId: string, set: Record<string, unknown>): Promise<void> {
   await upsertSubmission(orderId, { $set: set });
+}
+
+/** Saves only these stored fields of the draft's files (files that arrived on their own, or with a refused post), in turn. */
+export async function saveFiles(
+  orderId: string,
+  before: Submission | null,
+  set: Record<string, unknown>,
+): Promise<void> {
+  const turn = filesTurn(orderId, before);
+  await inTurn([turn], () => upsertSubmission(orderId, { $set: { ...set, files_version: turn.n } }));
 }
 
 /* Submit */

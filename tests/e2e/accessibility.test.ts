@@ -347,6 +347,45 @@ describe.each(JS_MODES)("errors and hints tied to their fields with %s (3.3.1, 1
   });
 });
 
+describe.each(JS_MODES)("the intake's errors and hints with %s (3.3.1, 1.3.1, 2.4.3)", (mode, javaScriptEnabled) => {
+  it("names each failed field in the alert and beside it, ties every hint, and names a refused logo on its box", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("a11y-intake"));
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 4, business_name: "Hint Plumbing" });
+    const page = await browser.newPage({ javaScriptEnabled, cookie: await tokenCookie(token) });
+    const failures: string[] = [];
+    await page.goto("/intake-form/1", { waitUntil: "networkidle" });
+    failures.push(...(await formProblems(page)));
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.locator("main .form-alert").first().waitFor();
+    expect(await page.locator("main [aria-invalid=true]").count()).toBeGreaterThan(1);
+    failures.push(...(await formProblems(page)));
+    await screenshot(page, `a11y-intake-refused-step1-${javaScriptEnabled ? "js" : "nojs"}`);
+
+    await page.goto("/intake-form/4", { waitUntil: "networkidle" });
+    failures.push(...(await formProblems(page)));
+    const logo = page.getByLabel("Upload your logo");
+    await logo.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+    const why = "logo.png is not a PNG, JPG or SVG image.";
+    if (!javaScriptEnabled) await page.getByRole("button", { name: "Next Step" }).click();
+    // Named on its own box (with JavaScript, the upload's line beside it, which takes focus).
+    await expect.poll(() => logo.getAttribute("aria-invalid")).toBe("true");
+    const described = await logo.evaluate((el) =>
+      (el.getAttribute("aria-describedby") ?? "")
+        .split(" ")
+        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .join(" "),
+    );
+    expect(described).toContain(why);
+    if (javaScriptEnabled)
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? "")).toContain(why);
+    else expect(await page.locator("main .form-alert").textContent()).toContain(why);
+    await expectFocusInView(page, `refused logo (${mode})`);
+    failures.push(...(await formProblems(page)));
+    await screenshot(page, `a11y-intake-refused-logo-${javaScriptEnabled ? "js" : "nojs"}`);
+    expect(failures).toEqual([]);
+  });
+});
+
 describe("keyboard focus never hidden under the sticky header (2.4.11)", () => {
   it("keeps each control in view when Shift+Tab scrolls back up a long page", async () => {
     const { cookie } = await signedInUser({ admin: true });
@@ -454,6 +493,27 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
     await expect.poll(async () => (await focused(page)).text).toBe("Add service");
     await expectFocusInView(page, "Add service");
     await screenshot(page, "a11y-focus-add-service-390");
+  });
+
+  it("comes back to the keyword box after Enter there (step 5), in view, for the next keyword", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("focus-keyword"));
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, business_name: "Focus Plumbing" });
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ javaScriptEnabled: true, width, cookie: await tokenCookie(token) });
+      await page.goto("/intake-form/5", { waitUntil: "networkidle" });
+      const before = await page.getByRole("button", { name: /^Remove keyword/ }).count();
+      await page.getByLabel("Add a keyword").fill(`plumber ${width}`);
+      await page.getByLabel("Add a keyword").press("Enter");
+      await page.getByLabel(`Keyword ${before + 1}`, { exact: true }).waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("f-targetKeywords-new");
+      await expectFocusInView(page, "the keyword box after Enter");
+      await page.keyboard.type("hot water");
+      await page.keyboard.press("Enter");
+      await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).waitFor();
+      expect(await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).inputValue()).toBe("hot water");
+      await screenshot(page, `a11y-focus-keyword-${width}`);
+      await page.context().close();
+    }
   });
 
   it("stays on the admin's revision toggle, where the page was, after the toggle's post", async () => {

@@ -9,6 +9,7 @@ import { ContactMessage, IntakeSubmission, RateLimitHit } from "~/server/models/
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
+import { loseFirstAnswer, typeMore } from "../support/dropped-link";
 
 /**
  * A customer on a satellite link, JavaScript on: the connection drops before a
@@ -115,8 +116,8 @@ async function intakeAt(step: number, width: number) {
   });
   const cookie = await tokenCookie(token);
   /** `clock`: the page's timers run on Playwright's clock, so a test can move time on (autosave every 30 s). */
-  const open = async (options: { clock?: boolean } = {}) => {
-    const page = await browser.newPage({ javaScriptEnabled: true, width, cookie });
+  const open = async (options: { clock?: boolean; javaScriptEnabled?: boolean } = {}) => {
+    const page = await browser.newPage({ javaScriptEnabled: options.javaScriptEnabled ?? true, width, cookie });
     if (options.clock) await page.clock.install();
     await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
     await page.getByText(`Step ${step} of 14`).waitFor();
@@ -127,7 +128,7 @@ async function intakeAt(step: number, width: number) {
 const draft = async (orderId: string) => (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
 
 describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on)", (width) => {
-  it("keeps step 1 when Next is pressed offline, and goes on once back online", async () => {
+  it("keeps step 1 when Next is pressed offline, and sends what was typed while it waited once back online", async () => {
     const { orderId, open } = await intakeAt(1, width);
     const page = await open();
     await page.getByLabel(/^Trading name/).fill("Offline Electrical");
@@ -136,10 +137,30 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
     expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+    // While Next waits, the customer goes on typing: the resend carries it.
+    const typed = await typeMore(page.getByLabel(/^Trading name/), " & Solar");
+    await page.getByLabel(/^Service area/).fill("Lismore, Casino and Kyogle");
     await screenshot(page, `dropped-link-intake-offline-${width}`);
     await page.context().setOffline(false);
     await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
-    expect((await draft(orderId)).business_name).toBe("Offline Electrical");
+    expect(typed).toBe("Offline Electrical & Solar");
+    expect((await draft(orderId)).business_name).toBe("Offline Electrical & Solar");
+    expect((await draft(orderId)).service_area).toBe("Lismore, Casino and Kyogle");
+  });
+
+  it("sends what was typed after Next when its answer was lost, as the step's newest save", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const page = await open();
+    const reached = await loseFirstAnswer(page, "/intake-form/1");
+    await page.getByLabel(/^Trading name/).fill("Lost Answer Electrical");
+    await page.getByRole("button", { name: "Next Step" }).click();
+    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
+    await typeMore(page.getByLabel(/^Trading name/), " Pty Ltd");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
+    expect(reached.count).toBe(2);
+    expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical Pty Ltd");
   });
 
   it("keeps typing made while Add is in flight, and saves it with the next save", async () => {
@@ -203,6 +224,120 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     await second.getByRole("button", { name: "Keep this page's answers" }).click();
     await expect.poll(async () => (await draft(orderId)).contact_phone).toBe("0400 000 111");
     expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical");
+  });
+});
+
+describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
+  const KEYWORDS = ["electrician lismore", "switchboard upgrade", "solar installer", "emergency electrician"];
+  const keywords = async (orderId: string) => (await draft(orderId)).target_keywords as string[];
+  /** Step 5 with four keywords; each step post's answer held 4 s (a few satellite round trips). */
+  async function listPage(js: boolean) {
+    const { orderId, token } = await paidOrder(uniqueAddress(`removes-${width}`));
+    await connectDb();
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, target_keywords: KEYWORDS });
+    const page = await browser.newPage({ javaScriptEnabled: js, width, cookie: await tokenCookie(token) });
+    await page.goto("/intake-form/5", { waitUntil: "networkidle" });
+    await page.route("**/intake-form/5*", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const response = await route.fetch(); // the server has it...
+      await new Promise((resolve) => setTimeout(resolve, 4_000)); // ...and the answer takes its time
+      await route.fulfill({ response }).catch(() => undefined); // (without JavaScript the browser has moved on)
+    });
+    return { orderId, page };
+  }
+
+  for (const [mode, js] of [
+    ["JavaScript on", true],
+    ["JavaScript off", false],
+  ] as const) {
+    it(`remove exactly the two items named, the second pressed before the first's answer (${mode})`, async () => {
+      const { orderId, page } = await listPage(js);
+      // Without JavaScript, Playwright's element actions wait for the page a click starts to arrive; a person's
+      // second click comes while the old page is still shown, so there the mouse presses where the buttons are.
+      await page.getByRole("button", { name: "Remove keyword 3" }).scrollIntoViewIfNeeded();
+      const boxes = new Map<string, { x: number; y: number; width: number; height: number } | null>();
+      for (const name of ["Remove keyword 2", "Remove keyword 3"])
+        boxes.set(name, await page.getByRole("button", { name }).boundingBox());
+      const press = async (name: string) => {
+        const box = boxes.get(name)!;
+        if (js) await page.getByRole("button", { name }).click();
+        else await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      };
+      await press("Remove keyword 2");
+      // (Without JavaScript the browser drops the first page load for the second: the first post must be out.)
+      if (!js) await expect.poll(() => keywords(orderId), { timeout: 5_000 }).not.toContain(KEYWORDS[1]);
+      await press("Remove keyword 3"); // the old list is still on the screen
+      await expect.poll(() => keywords(orderId), { timeout: 20_000 }).toEqual([KEYWORDS[0], KEYWORDS[3]]);
+      // The database has it as soon as the server does; the page once the held answer (4 s) arrives.
+      await expect
+        .poll(() => page.getByRole("button", { name: /^Remove keyword/ }).count(), { timeout: 20_000 })
+        .toBe(2);
+      expect(await page.getByLabel("Keyword 1", { exact: true }).inputValue()).toBe(KEYWORDS[0]);
+      expect(await page.getByLabel("Keyword 2", { exact: true }).inputValue()).toBe(KEYWORDS[3]);
+      expect(await page.getByText(INTAKE_CONFLICT.title).count()).toBe(0);
+      await screenshot(page, `intake-two-removes-${js ? "js" : "nojs"}-${width}`);
+    });
+  }
+});
+
+describe.each(WIDTHS)("intake autosave in two tabs at %i px (JavaScript on)", (width) => {
+  it("says so and shows what differs when the other tab saved first, and reverts nothing", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const first = await open();
+    const second = await open({ clock: true });
+    await first.getByLabel(/^Trading name/).fill("Saved in the first tab");
+    await first.getByRole("button", { name: "Save & Exit" }).click(); // saves the step and leaves
+    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Saved in the first tab");
+
+    // The second tab, opened before that save, goes on typing; its autosave comes 30 s later.
+    await second.getByLabel(/^Service area/).fill("Ballina and Byron Bay");
+    await second.clock.fastForward(30_000);
+    await second.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await second.getByText("Saved: Saved in the first tab").count()).toBe(1);
+    expect(await second.getByText("This page: Ballina and Byron Bay").count()).toBe(1);
+    expect(await second.getByLabel(/^Service area/).inputValue()).toBe("Ballina and Byron Bay");
+    // Nothing silently reverted, nothing overwritten.
+    expect((await draft(orderId)).business_name).toBe("Saved in the first tab");
+    expect((await draft(orderId)).service_area).toBe("Lismore and the Northern Rivers");
+    await screenshot(second, `dropped-link-intake-two-tabs-autosave-${width}`);
+
+    // Choosing the saved answers shows them; this page's typing is not sent.
+    await second.getByRole("link", { name: "Show the saved answers" }).click();
+    await second.getByText("Step 1 of 14").waitFor();
+    expect(await second.getByLabel(/^Trading name/).inputValue()).toBe("Saved in the first tab");
+  });
+});
+
+describe.each(WIDTHS)("two tabs on one step at %i px (JavaScript off)", (width) => {
+  it("answers the stale tab's Next with what differs, keeps its typing, and overwrites nothing until asked", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const first = await open({ javaScriptEnabled: false });
+    const second = await open({ javaScriptEnabled: false });
+    await first.getByLabel(/^Trading name/).fill("Changed in the first tab");
+    await first.getByRole("button", { name: "Next Step" }).click();
+    await first.getByText("Step 2 of 14").waitFor();
+    expect((await draft(orderId)).business_name).toBe("Changed in the first tab");
+
+    // The second tab, opened before that save, posts its own change.
+    await second.getByLabel(/^Contact phone/).fill("0400 000 111");
+    await second.getByRole("button", { name: "Next Step" }).click();
+    await second.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await second.getByText("Step 1 of 14").count()).toBe(1);
+    expect(await second.getByText("Saved: Changed in the first tab").count()).toBe(1);
+    expect(await second.getByText("This page: Bright Spark Electrical").count()).toBe(1);
+    expect(await second.getByText("This page: 0400 000 111").count()).toBe(1);
+    // What this tab typed is still in its boxes; the database has the first tab's save, untouched.
+    expect(await second.getByLabel(/^Contact phone/).inputValue()).toBe("0400 000 111");
+    expect(await second.getByLabel(/^Trading name/).inputValue()).toBe("Bright Spark Electrical");
+    expect((await draft(orderId)).business_name).toBe("Changed in the first tab");
+    expect((await draft(orderId)).contact_phone).toBe("0400 123 999");
+    await screenshot(second, `dropped-link-intake-two-tabs-nojs-${width}`);
+
+    // Asked to, it keeps this page's answers.
+    await second.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).contact_phone).toBe("0400 000 111");
+    expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical");
+    expect(await second.getByText(INTAKE_CONFLICT.title).count()).toBe(0);
   });
 });
 

@@ -153,3 +153,43 @@ describe("step 4's files on a dropped link (JavaScript on)", () => {
     expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png", "team.png"]);
   });
 });
+
+describe.each([390, 1280])("step 4 in two tabs at %i px (JavaScript on)", (width) => {
+  it("keeps both tabs' photos when their uploads land at once, and either tab's Next keeps them", async () => {
+    const { orderId, page: first } = await stepFour(width);
+    const second = await first.context().newPage(); // a second tab of the same browser
+    await second.goto("/intake-form/4", { waitUntil: "networkidle" });
+    // Both uploads are held until each has arrived, then answered together: the server handles them at once.
+    const held: (() => Promise<void>)[] = [];
+    const bothHeld = new Promise<void>((resolve) =>
+      first.context().route("**/intake-form/upload", async (route) => {
+        const go = new Promise<void>((release) => held.push(async () => release()));
+        if (held.length === 2) resolve();
+        await go;
+        await route.continue();
+      }),
+    );
+    await choosePhoto(first, "shop.png", "#36c");
+    await choosePhoto(second, "van.png", "#c63");
+    await bothHeld;
+    await Promise.all(held.map((release) => release()));
+    await first.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 30_000 });
+    await second.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await photos(orderId)).map((p) => p.fileName).sort())
+      .toEqual(["shop.png", "van.png"]);
+
+    // The first tab, shown again, has both; describing them and Next keeps both.
+    await first.reload({ waitUntil: "networkidle" });
+    await first.getByRole("group", { name: "Photo 2" }).waitFor();
+    await screenshot(first, `intake-step4-two-tabs-${width}`);
+    for (const n of [1, 2])
+      await first
+        .getByRole("group", { name: `Photo ${n}` })
+        .getByLabel(/Describe the photo/)
+        .fill(`Photo number ${n}`);
+    await first.getByRole("button", { name: "Next Step" }).click();
+    await first.getByText("Step 5 of 14").waitFor();
+    expect((await photos(orderId)).map((p) => p.altText)).toEqual(["Photo number 1", "Photo number 2"]);
+  });
+});

@@ -12,7 +12,7 @@ import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { getEnv } from "~/server/env.server";
 import { newFormKey } from "~/server/form-keys.server";
 import { statusTokenFor } from "~/server/fulfilment.server";
-import { submitIntake } from "~/server/intake.server";
+import { loadSubmission, saveStep, submitIntake } from "~/server/intake.server";
 import { queueMail } from "~/server/mail/outbox.server";
 import {
   AdminAuditLog,
@@ -200,6 +200,9 @@ describe("Confirm Data Deletion", () => {
       const order = await paidOrderWithSession(`once-${randomUUID()}@example.test`);
       expect(await renewToken(order.tokenId, new Date(Date.now() + 365 * 86_400_000))).toBe(true);
       await IntakeSubmission.create({ order_id: order.orderId, business_name: "Once Co", contact_email: "o@o.test" });
+      // A step's save takes the draft's next revision by a once-key (its turn), and the logo's write the next files version.
+      const draft = await loadSubmission(order.orderId);
+      await saveStep(order.orderId, 1, { businessName: "Once Co" }, 1, draft, { revision: 1, logo_key: null });
       await submitIntake({ orderId: order.orderId, tokenId: order.tokenId });
       await setRevisionEnabled(order.orderId, 1, true);
       await runReminders(); // notes when round 1 was first seen open
@@ -231,11 +234,12 @@ describe("Confirm Data Deletion", () => {
     const mine = await activeOrder();
     const theirs = await activeOrder();
     const before = await ofOrder(mine);
-    // Its first submission, its link's submission and renewal, round 1 seen open; feedback and deletion request.
-    expect(before.onceKeys).toHaveLength(4);
+    // Its first submission, its link's submission and renewal, round 1 seen open, its draft's two turns (revision,
+    // files); feedback and deletion request.
+    expect(before.onceKeys).toHaveLength(6);
     expect(before.receipts).toHaveLength(2);
     const theirsBefore = await ofOrder(theirs);
-    expect(theirsBefore.onceKeys).toHaveLength(4);
+    expect(theirsBefore.onceKeys).toHaveLength(6);
 
     // A checkout's receipt holds the order it made and the payment page it was sent to.
     const email = `checkout-${randomUUID()}@example.test`;

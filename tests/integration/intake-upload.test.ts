@@ -61,6 +61,15 @@ describe("a step-4 file sent on its own", () => {
     expect((await stored(c.orderId)).logo_key).not.toBe(old);
   });
 
+  it("keeps every photo when several arrive at once (two tabs uploading)", async () => {
+    const c = await customer();
+    const names = ["a.png", "b.png", "c.png", "d.png"];
+    const replies = await Promise.all(names.map((name) => upload(c.cookie, one("photos", file(name)))));
+    expect(replies.map(status)).toEqual([200, 200, 200, 200]);
+    const photos = (await stored(c.orderId)).photo_metadata as { fileName: string }[];
+    expect(photos.map((p) => p.fileName).sort()).toEqual(names);
+  });
+
   it("says why a file was not added, and stores nothing", async () => {
     const c = await customer();
     const reply = await upload(c.cookie, one("photos", file("fake.png", new TextEncoder().encode("not an image"))));

@@ -289,9 +289,9 @@ describe("step 4's files", () => {
       "photoMetadata[0].key": theirs.key,
       "photoMetadata[0].url": "https://evil.example/tracker.png",
     };
-    expect(status(await post(attacker.cookie, 4, { ...keyed, intent: "remove:photoMetadata:0" }))).toBe(400);
+    expect(status(await post(attacker.cookie, 4, { ...keyed, intent: `remove:photoMetadata:${theirs.id}` }))).toBe(400);
     // Naming the victim's photo by its id: ignored, it is not in this order's record.
-    await post(attacker.cookie, 4, { ...rows, intent: "remove:photoMetadata:0" });
+    await post(attacker.cookie, 4, { ...rows, intent: `remove:photoMetadata:${theirs.id}` });
     await post(attacker.cookie, 4, { ...rows, intent: "stay" });
 
     expect(await exists(theirs.key)).toBe(true);
@@ -316,7 +316,7 @@ describe("step 4's files", () => {
     expect(await exists(a.thumbKey)).toBe(true);
 
     const rows = { "photoMetadata[0].id": a.id, "photoMetadata[1].id": b.id };
-    expect(status(await post(c.cookie, 4, { ...rows, intent: "remove:photoMetadata:0" }))).toBe(303);
+    expect(status(await post(c.cookie, 4, { ...rows, intent: `remove:photoMetadata:${a.id}` }))).toBe(303);
     expect((await photosOf(c.orderId)).map((p) => p.id)).toEqual([b.id]);
     expect(await exists(a.key)).toBe(false);
     expect(await exists(a.thumbKey)).toBe(false);
@@ -463,6 +463,81 @@ describe("the intake's intents", () => {
     const c = await customer();
     expect(status(await post(c.cookie, 1, { intent: "jump:99" }))).toBe(400);
     expect(status(await post(c.cookie, 1, { intent: "remove:servicesList:-1" }))).toBe(400);
+  });
+});
+
+describe("list items by their own id (issue 20)", () => {
+  type Draft = { target_keywords?: string[]; list_ids?: Record<string, string[]>; revision?: number };
+  const draftOf = async (orderId: string) => (await IntakeSubmission.findById(orderId).lean()) as unknown as Draft;
+  /** Step 5 as a page shows it: the stored keywords with their ids, what it is based on, and its writer. */
+  async function page5(orderId: string, writer: string, seq?: number) {
+    const d = await draftOf(orderId);
+    const form: Record<string, string> = { primaryDomain: "acme.au", basedOn: String(d.revision ?? 0), writer };
+    (d.target_keywords ?? []).forEach((k, i) => {
+      form[`targetKeywords[${i}]`] = k;
+      form[`listIds.targetKeywords[${i}]`] = d.list_ids!.targetKeywords[i];
+    });
+    if (seq !== undefined) form.seq = String(seq);
+    return { form, ids: d.list_ids?.targetKeywords ?? [] };
+  }
+  async function withKeywords(keywords: string[]) {
+    const c = await customer();
+    await reachStep(c.orderId, 5);
+    const form: Record<string, string> = { intent: "stay" };
+    keywords.forEach((k, i) => (form[`targetKeywords[${i}]`] = k));
+    expect(status(await post(c.cookie, 5, form))).toBe(303);
+    return c;
+  }
+
+  it("gives each item an id that stays through saves, and a new item a new one", async () => {
+    const c = await withKeywords(["plumber lismore", "blocked drains"]);
+    const { form, ids } = await page5(c.orderId, "pageone1");
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    await post(c.cookie, 5, { ...form, "targetKeywords[2]": "hot water", intent: "stay" });
+    const after = await draftOf(c.orderId);
+    expect(after.target_keywords).toEqual(["plumber lismore", "blocked drains", "hot water"]);
+    expect(after.list_ids!.targetKeywords.slice(0, 2)).toEqual(ids);
+    expect(after.list_ids!.targetKeywords[2]).toMatch(/^[a-z0-9]{12}$/);
+  });
+
+  it("removes exactly the two items two quick Removes name, posted from the same page (JavaScript off)", async () => {
+    const c = await withKeywords(["a", "b", "c", "d"]);
+    const { form, ids } = await page5(c.orderId, "jsoffpage1");
+    // The second Remove leaves before the first one's answer came back: both carry the page as it was.
+    expect(status(await post(c.cookie, 5, { ...form, intent: `remove:targetKeywords:${ids[1]}` }))).toBe(303);
+    expect(status(await post(c.cookie, 5, { ...form, intent: `remove:targetKeywords:${ids[2]}` }))).toBe(303);
+    const after = await draftOf(c.orderId);
+    expect(after.target_keywords).toEqual(["a", "d"]);
+    expect(after.list_ids!.targetKeywords).toEqual([ids[0], ids[3]]);
+    // Removing an id that is already gone changes nothing.
+    expect(status(await post(c.cookie, 5, { ...form, intent: `remove:targetKeywords:${ids[2]}` }))).toBe(303);
+    expect((await draftOf(c.orderId)).target_keywords).toEqual(["a", "d"]);
+  });
+
+  it("keeps a Remove when an older autosave of the same page lands at once or after it (JavaScript on)", async () => {
+    for (let round = 0; round < 3; round++) {
+      const c = await withKeywords(["a", "b", "c"]);
+      const { form, ids } = await page5(c.orderId, "jsonpage01", undefined);
+      const autosave = { ...form, seq: "5", intent: "autosave" };
+      const remove = { ...form, seq: "6", intent: `remove:targetKeywords:${ids[0]}` };
+      const replies = await Promise.all([post(c.cookie, 5, autosave), post(c.cookie, 5, remove)]);
+      expect(replies.map((r) => status(r) ?? 200)).toEqual([200, 303]); // an autosave's answer is a plain 200
+      expect((await draftOf(c.orderId)).target_keywords).toEqual(["b", "c"]);
+      await post(c.cookie, 5, autosave); // the autosave landing late: stale
+      expect((await draftOf(c.orderId)).target_keywords).toEqual(["b", "c"]);
+    }
+  });
+
+  it("refuses a Remove whose id is malformed, and ignores ids the server never gave", async () => {
+    const c = await withKeywords(["a"]);
+    const { form } = await page5(c.orderId, "pagezzzz1");
+    expect(status(await post(c.cookie, 5, { ...form, intent: "remove:targetKeywords:NOTANID" }))).toBe(400);
+    const forged = { ...form, "listIds.targetKeywords[0]": "zzzzzzzzzzzz", intent: "stay" };
+    expect(status(await post(c.cookie, 5, forged))).toBe(303);
+    const after = await draftOf(c.orderId);
+    expect(after.target_keywords).toEqual(["a"]);
+    expect(after.list_ids!.targetKeywords[0]).not.toBe("zzzzzzzzzzzz");
   });
 });
 

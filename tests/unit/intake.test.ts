@@ -8,11 +8,10 @@ import {
   photosWithoutAltErrors,
   intakeProgress,
   storedFields,
-  withoutItem,
-  type IntakeValues,
   type StoredSubmission,
 } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
+import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
 import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";
 import { keepListShapes, LIST_SHAPE_MESSAGE, PRICE_WITHOUT_TICK, stepSchema } from "~/domain/intake/schemas";
 import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
@@ -280,10 +279,10 @@ describe("intents", () => {
     expect(parseIntakeIntent("next")).toEqual({ type: "next" });
     expect(parseIntakeIntent("save-exit")).toEqual({ type: "save-exit" });
     expect(parseIntakeIntent(INTENT_VALUES.jump(14))).toEqual({ type: "jump", step: 14 });
-    expect(parseIntakeIntent(INTENT_VALUES.remove("servicesList", 2))).toEqual({
+    expect(parseIntakeIntent(INTENT_VALUES.remove("servicesList", "k2d9a0b1c2e3"))).toEqual({
       type: "remove",
       field: "servicesList",
-      index: 2,
+      id: "k2d9a0b1c2e3",
     });
     for (const bad of [
       "",
@@ -292,7 +291,8 @@ describe("intents", () => {
       "jump:x",
       "remove:servicesList:-1",
       "remove::1",
-      "remove:a:1000",
+      "remove:a:ABC",
+      `remove:a:${"a".repeat(41)}`,
       "delete",
       null,
       undefined,
@@ -335,11 +335,59 @@ describe("list shapes", () => {
       socialLinks: { facebook: "f" },
     });
   });
-  it("removes one item of a list, and leaves a value that is not a list alone", () => {
-    expect(withoutItem({ keyPoints: ["a", "b", "c"] }, "keyPoints", 1)).toEqual({ keyPoints: ["a", "c"] });
-    // A value that is not a list (a hand-made post) is not the type's, but the function must bear it.
-    const notAList = { keyPoints: "a" } as unknown as IntakeValues;
-    expect(withoutItem(notAList, "keyPoints", 0)).toEqual({ keyPoints: "a" });
+  it("reads a post without the item a Remove names by its id, the rows after it moved up; an id not there changes nothing", () => {
+    const form = new FormData();
+    for (const [k, v] of [
+      ["keyPoints[0]", "a"],
+      ["listIds.keyPoints[0]", "aaaaaaaaaaaa"],
+      ["keyPoints[1]", "b"],
+      ["listIds.keyPoints[1]", "bbbbbbbbbbbb"],
+      ["keyPoints[2]", "c"],
+      ["listIds.keyPoints[2]", "cccccccccccc"],
+      ["keyPoints[3]", ""],
+      ["headline", "Hi"],
+    ])
+      form.append(k, v);
+    const without = withoutPostedItem(form, "keyPoints", "bbbbbbbbbbbb");
+    expect([...without]).toEqual([
+      ["keyPoints[0]", "a"],
+      ["listIds.keyPoints[0]", "aaaaaaaaaaaa"],
+      ["keyPoints[1]", "c"],
+      ["listIds.keyPoints[1]", "cccccccccccc"],
+      ["keyPoints[2]", ""],
+      ["headline", "Hi"],
+    ]);
+    expect(withoutPostedItem(without, "keyPoints", "bbbbbbbbbbbb")).toBe(without);
+  });
+  it("keeps each posted item's id when the server gave it, gives new items new ids, and leaves out items removed meanwhile", () => {
+    const form = new FormData();
+    for (const [k, v] of [
+      ["servicesList[0].name", "Wiring"],
+      ["listIds.servicesList[0]", "aaaaaaaaaaaa"],
+      ["servicesList[1].name", "  "], // cleared: dropped by the schema, its id with it
+      ["listIds.servicesList[1]", "bbbbbbbbbbbb"],
+      ["servicesList[2].prominent", "on"],
+      ["listIds.servicesList[2]", "cccccccccccc"],
+      ["servicesList[3].name", "Solar"],
+      ["listIds.servicesList[3]", "dddddddddddd"], // removed by a save this page had not heard of
+      ["servicesList[4].name", "Lights"], // the new row
+      ["listIds.servicesList[4]", "zzzzzzzzzzzz"], // an id the server never gave this list: a new one
+    ])
+      form.append(k, v);
+    let n = 0;
+    const known = ["aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"];
+    const { ids, gone } = postedIds(form, "servicesList", known, ["dddddddddddd"], () => `new${++n}`.padEnd(12, "0"));
+    expect(ids).toEqual(["aaaaaaaaaaaa", "cccccccccccc", "new100000000"]);
+    expect([...gone]).toEqual([2]); // the third kept row (Solar)
+  });
+  it("gives a list stored without ids the same ids on every read, and keeps stored ids that match the list", () => {
+    expect(storedIds("keyPoints", ["a", "b"], null)).toEqual(storedIds("keyPoints", ["a", "b"], undefined));
+    expect(new Set(storedIds("keyPoints", ["a", "a"], null)).size).toBe(2);
+    expect(storedIds("keyPoints", ["a", "b"], ["aaaaaaaaaaaa", "bbbbbbbbbbbb"])).toEqual([
+      "aaaaaaaaaaaa",
+      "bbbbbbbbbbbb",
+    ]);
+    for (const id of storedIds("keyPoints", ["a", "b"], ["aaaaaaaaaaaa"])) expect(id).toMatch(ITEM_ID);
   });
   it("reads the furthest step reached within 1-14", () => {
     expect(furthestStep(null)).toBe(1);

@@ -1,12 +1,12 @@
 import type { MetaFunction, ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useRef, type ReactNode } from "react";
-import { SendStatus } from "~/components/connection";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { RESEND_EVENT, SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
-import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
+import { forgetDeviceCopy, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
 import type { IntakeData } from "~/domain/intake/data";
 import { INTENT_VALUES, parseIntakeIntent } from "~/domain/intake/intents";
@@ -14,10 +14,10 @@ import { AI_CHOICE, REQUIRED_CONSENTS } from "~/domain/intake/options";
 import type { StepAnswer, StepPageData } from "~/domain/intake/page";
 import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
-import { StepFormContext, useLiveValue } from "./fields";
+import { fieldId, StepFormContext, useLiveValue } from "./fields";
 import { fieldLabel, namedError } from "./labels";
 import { NeighbourStepModules } from "./NeighbourStepModules";
-import { UploadList, useUploads } from "./uploads";
+import type { StepUploads } from "./uploads";
 import { nextSeq, useAutosave, WRITER } from "./useAutosave";
 import { useStepCheck } from "./useStepCheck";
 
@@ -58,7 +58,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
  * An intake step's page around its fields (the `children`, from the step's own route module): the
  * header, the form with its check, autosave, device copy, uploads and buttons, and the jump grid.
  */
-export function IntakeStepPage({ children }: { children: ReactNode }) {
+export function IntakeStepPage({ children, uploads: plug }: { children: ReactNode; uploads?: StepUploads }) {
   const {
     step,
     name,
@@ -67,6 +67,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
     furthest,
     savedAt,
     revision,
+    pageWriter,
     copyKey,
     rules,
     extras,
@@ -80,17 +81,35 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
   const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
   // Errors of what was saved (a new photo without alt text), shown on their fields beside the saved values.
   const savedErrors = actionData?.fieldErrors ?? {};
-  const autosave = useAutosave(formId, step, savedAt);
+  const autosave = useAutosave(formId, step, savedAt, plug?.pending);
   const conflict = actionData?.conflict ?? autosave.conflict;
-  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step.
-  useKeepTyping(formId, savedAt, renameAfterRemove);
+  // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step; a second Remove waits.
+  useKeepTyping(formId, savedAt, renameAfterRemove, isRemove);
   // What is typed is kept on this device, per order and step, until the server has it.
-  const restored = useDeviceCopy(formId, `intake:${copyKey}:${step}`, savedAt);
-  // Step 4's files upload on their own, with progress (after the autosave, which must see the step shown again first).
-  const uploads = useUploads(formId, savedAt);
+  const copy = `intake:${copyKey}:${step}`;
+  const restored = useDeviceCopy(formId, copy, savedAt);
+  // Step 4's files upload on their own, with progress. Only step 4's route module brings that code (`uploads`),
+  // so no other step ships it; a route's page keeps the same hook for its whole life (the hooks' order holds).
+  const useStepUploads = plug?.use ?? noUploads;
+  const uploads = useStepUploads(formId);
   const hydrated = useHydrated();
   const basedOn = useRef<HTMLInputElement>(null);
+  // "Keep this page's answers": this page's saves are then based on the revision the conflict named. In state,
+  // not only in the box: React sets a hidden box back to its value on every render (a resend reads it later).
+  const [keptRevision, setKeptRevision] = useState(0);
   const seqField = useRef<HTMLInputElement>(null);
+  // A post sent again after a dropped link carries what the form holds now: it is this page's newest save.
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    const newer = () => seqField.current && (seqField.current.value = nextSeq());
+    form?.addEventListener(RESEND_EVENT, newer);
+    return () => form?.removeEventListener(RESEND_EVENT, newer);
+  }, [formId, savedAt]);
+  const errors = { ...check.errors, ...savedErrors };
+  // The alert names every field that failed, each a link to it (WCAG 3.3.1).
+  const failed = Object.entries(errors)
+    .filter(([, messages]) => messages?.length)
+    .map(([name, messages]) => ({ id: fieldId(name), label: fieldLabel(name) ?? name, errors: messages }));
 
   return (
     <div className="wrap section">
@@ -110,7 +129,7 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
         </p>
       </header>
 
-      <StepFormContext.Provider value={{ formId, values, errors: { ...check.errors, ...savedErrors } }}>
+      <StepFormContext.Provider value={{ formId, values, errors }}>
         <Form
           method="post"
           id={formId}
@@ -134,27 +153,30 @@ export function IntakeStepPage({ children }: { children: ReactNode }) {
           >
             Save
           </button>
-          <FormAlert message={check.formError ?? firstFieldError(check.errors) ?? actionData?.notice} />
-          {/* What this save is based on (domain/intake/save-order.ts). */}
-          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} defaultValue={revision} />
-          {hydrated ? (
-            <>
-              <input type="hidden" name={SAVE_FIELDS.writer} value={WRITER} />
-              <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} defaultValue="" />
-            </>
-          ) : null}
+          <FormAlert
+            message={check.formError ?? firstFieldError(check.errors) ?? uploads?.refused ?? actionData?.notice}
+            failed={failed.length > 1 ? failed : []}
+          />
+          {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
+          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={Math.max(revision, keptRevision)} />
+          <input type="hidden" name={SAVE_FIELDS.writer} value={hydrated ? WRITER : pageWriter} />
+          {/* No value of React's: set when a save leaves (a defaultValue would be put back on every render). */}
+          {hydrated ? <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} /> : null}
           {conflict ? (
             <ConflictNotice
               conflict={conflict}
               step={step}
               keepMine={() => {
+                // The box now (this click's post reads it before React renders), the state for every later render.
                 if (basedOn.current) basedOn.current.value = String(conflict.revision);
+                setKeptRevision(conflict.revision);
               }}
+              showSaved={() => forgetDeviceCopy(copy)}
             />
           ) : null}
           {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           {children}
-          <UploadList {...uploads} formId={formId} version={savedAt} />
+          {plug && uploads ? <plug.List {...uploads} /> : null}
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
           <SendStatus />
         </Form>
@@ -208,19 +230,34 @@ function StepRoutes() {
   );
 }
 
-/** A list row's field after Remove: the rows below the removed one move up, the removed row's fields go. */
-function renameAfterRemove(name: string, submitter: string | null): string | null {
+/** The steps without files: no uploads. */
+const noUploads = (_formId: string): null => null;
+
+const isRemove = (submitter: string) => parseIntakeIntent(submitter)?.type === "remove";
+
+/** A list row's field after Remove (of the item on row `removed`): the rows below it move up, its fields go. */
+function renameAfterRemove(name: string, submitter: string | null, removed: number | null): string | null {
   const intent = parseIntakeIntent(submitter);
-  if (intent?.type !== "remove") return name;
+  if (intent?.type !== "remove" || removed === null) return name;
   const row = new RegExp(`^${intent.field}\\[(\\d+)\\](.*)$`).exec(name);
   if (!row) return name;
   const index = Number(row[1]);
-  if (index === intent.index) return null;
-  return index > intent.index ? `${intent.field}[${index - 1}]${row[2]}` : name;
+  if (index === removed) return null;
+  return index > removed ? `${intent.field}[${index - 1}]${row[2]}` : name;
 }
 
 /** The step was saved elsewhere since this page loaded: what differs, and the customer's choice. */
-function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step: number; keepMine: () => void }) {
+function ConflictNotice({
+  conflict,
+  step,
+  keepMine,
+  showSaved,
+}: {
+  conflict: Conflict;
+  step: number;
+  keepMine: () => void;
+  showSaved: () => void;
+}) {
   return (
     <div className="flash flash-error conflict" role="alert">
       <p>
@@ -244,7 +281,8 @@ function ConflictNotice({ conflict, step, keepMine }: { conflict: Conflict; step
         <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button" onClick={keepMine}>
           Keep this page's answers
         </button>{" "}
-        <Link to={`/intake-form/${step}`} reloadDocument className="button">
+        {/* The saved answers, not this page's typing put back from the device. */}
+        <Link to={`/intake-form/${step}`} reloadDocument className="button" onClick={showSaved}>
           Show the saved answers
         </Link>
       </p>

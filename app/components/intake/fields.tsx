@@ -2,6 +2,7 @@ import { createContext, Fragment, useContext, useEffect, useState, type ReactNod
 import type { IntakeData, IntakeField, IntakeFieldPath } from "~/domain/intake/data";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
+import { itemIdName, LIST_IDS, type IdListField } from "~/domain/intake/list-ids";
 import { useHydrated } from "../hooks";
 
 /**
@@ -25,18 +26,24 @@ export function valueAt(values: unknown, path: string): unknown {
 /** An item's name inside a sentence: "Add a video URL", not "Add a video url". */
 const inSentence = (label: string) => label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
-const idFor = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
+/** A field's element id, from its name (the top alert links to it). */
+export const fieldId = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`;
+const idFor = fieldId;
 
-function useField(name: IntakeFieldPath) {
+/** The ids that describe a control: its hint and its error, when it has them (WCAG 1.3.1, 3.3.1). */
+export const describedBy = (id: string, hint: unknown, error: unknown) =>
+  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+function useField(name: IntakeFieldPath, hint?: ReactNode, fixedId?: string) {
   const { values, errors } = useContext(StepFormContext);
   const raw = valueAt(values, name);
   const error = errors[name]?.[0];
-  const id = idFor(name);
+  const id = fixedId ?? idFor(name);
   return {
     id,
     error,
     value: raw,
-    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined },
+    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, hint, error) },
   };
 }
 
@@ -57,12 +64,16 @@ function FieldLabel({
         {label}
         {required ? <span className="required"> (required)</span> : null}
       </label>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
     </>
   );
 }
 
-function ErrorText({ id, error }: { id: string; error?: string }) {
+export function ErrorText({ id, error }: { id: string; error?: string }) {
   return error ? (
     <p className="field-error" id={`${id}-error`}>
       {error}
@@ -101,6 +112,8 @@ export function When({ show, children }: { show: boolean; children: ReactNode })
 
 type TextProps = {
   name: IntakeFieldPath;
+  /** An id that stays when the name moves (a list's add box: focus comes back to it after Enter). */
+  id?: string;
   label: ReactNode;
   type?: "text" | "email" | "tel" | "url" | "date" | "textarea";
   hint?: ReactNode;
@@ -112,6 +125,7 @@ type TextProps = {
 
 export function TextField({
   name,
+  id,
   label,
   type = "text",
   hint,
@@ -120,7 +134,7 @@ export function TextField({
   autoComplete,
   placeholder,
 }: TextProps) {
-  const f = useField(name);
+  const f = useField(name, hint, id);
   const common = {
     id: f.id,
     name,
@@ -163,7 +177,7 @@ export function SelectField({
   hint?: ReactNode;
   initial?: string;
 }) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
@@ -221,11 +235,15 @@ export function RadioGroup({
   options: Option[];
   hint?: ReactNode;
 }) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
-    <fieldset className="choices" aria-describedby={f.error ? `${f.id}-error` : undefined}>
+    <fieldset className="choices" id={f.id} aria-describedby={f.aria["aria-describedby"]}>
       <legend>{legend}</legend>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${f.id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {options.map((o) => (
         <label key={o.value} className="choice">
           <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} />{" "}
@@ -253,7 +271,7 @@ export function Checkbox({
   required?: boolean;
   hint?: ReactNode;
 }) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
     <div className="field">
       <label className="choice" htmlFor={f.id}>
@@ -268,7 +286,11 @@ export function Checkbox({
         {label}
         {required ? <span className="required"> (required)</span> : null}
       </label>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${f.id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       <ErrorText id={f.id} error={f.error} />
     </div>
   );
@@ -288,7 +310,7 @@ export function CheckboxGroup({
   const f = useField(name);
   const chosen = Array.isArray(f.value) ? (f.value as string[]) : [];
   return (
-    <fieldset className="choices">
+    <fieldset className="choices" id={f.id} aria-describedby={f.aria["aria-describedby"]}>
       <legend>{legend}</legend>
       {options.map((o) =>
         locked.includes(o) ? (
@@ -307,19 +329,34 @@ export function CheckboxGroup({
   );
 }
 
-/** The remove button of one list item: saves the step without that item. */
-export function RemoveButton({ name, index, label }: { name: IntakeField; index: number; label: string }) {
+/** The remove button of one list item: saves the step without that item, named by its id (`row`: where it is now). */
+export function RemoveButton({ name, id, row, label }: { name: IntakeField; id: string; row: number; label: string }) {
   return (
     <button
       type="submit"
       name="intent"
-      value={INTENT_VALUES.remove(name, index)}
+      value={INTENT_VALUES.remove(name, id)}
+      data-row={row}
       className="link-button"
       formNoValidate
     >
       Remove {label}
     </button>
   );
+}
+
+/** A list item's id as posted with it (domain/intake/list-ids.ts). */
+function ItemId({ name, row, id }: { name: IdListField; row: number; id: string | undefined }) {
+  return id ? <input type="hidden" name={itemIdName(name, row)} value={id} /> : null;
+}
+
+/** The items of a list with their ids (as stored, or as posted with a refused post), the blank ones left out. */
+function withIds<T>(values: IntakeData, name: IntakeField, keep: (item: T) => boolean) {
+  const items = (valueAt(values, name) as T[] | undefined) ?? [];
+  const ids = (valueAt(values, `${LIST_IDS}.${name}`) as (string | undefined)[] | undefined) ?? [];
+  return (Array.isArray(items) ? items : [])
+    .map((item, i) => ({ item, id: Array.isArray(ids) ? ids[i] : undefined }))
+    .filter(({ item }) => keep(item));
 }
 
 /** A list of short texts: the saved ones, each removable, and one empty box to add another. */
@@ -331,7 +368,7 @@ export function TextList({
   hint,
   type = "text",
 }: {
-  name: IntakeField;
+  name: IdListField;
   legend: ReactNode;
   itemLabel: string;
   max: number;
@@ -339,23 +376,35 @@ export function TextList({
   type?: "text" | "url";
 }) {
   const { values, errors } = useContext(StepFormContext);
-  const items = ((valueAt(values, name) as string[] | undefined) ?? []).filter((v) => v !== undefined);
-  const saved = items.filter(Boolean);
+  const saved = withIds<string | undefined>(values, name, Boolean);
   const listError = errors[name]?.[0];
+  const id = idFor(name);
   return (
-    <fieldset className="list-editor">
+    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
       <legend>{legend}</legend>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       <ol className="list-items">
-        {saved.map((_, i) => (
-          <li key={i}>
+        {saved.map((item, i) => (
+          <li key={item.id ?? i}>
             <TextField name={`${name}[${i}]`} label={`${itemLabel} ${i + 1}`} type={type} />
-            <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
+            <ItemId name={name} row={i} id={item.id} />
+            {item.id ? (
+              <RemoveButton name={name} id={item.id} row={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
+            ) : null}
           </li>
         ))}
         {saved.length < max ? (
           <li>
-            <TextField name={`${name}[${saved.length}]`} label={`Add a ${inSentence(itemLabel)}`} type={type} />
+            <TextField
+              name={`${name}[${saved.length}]`}
+              id={`${id}-new`}
+              label={`Add a ${inSentence(itemLabel)}`}
+              type={type}
+            />
             <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
               Add {inSentence(itemLabel)}
             </button>
@@ -364,7 +413,7 @@ export function TextList({
           <FullListItem id={`${idFor(name)}-full`} itemLabel={itemLabel} max={max} type={type} />
         )}
       </ol>
-      {listError ? <p className="field-error">{listError}</p> : null}
+      <ErrorText id={id} error={listError} />
     </fieldset>
   );
 }
@@ -442,16 +491,26 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
   const typed = (r: Record<string, unknown>) =>
     Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
-  const rows = ((valueAt(values, name) as Record<string, unknown>[] | undefined) ?? []).filter((r) => r && typed(r));
+  // Each row's id: the list's own (list-ids.ts), or a photo's record id.
+  const rows = withIds<Record<string, unknown> | undefined>(values, name, (r) => Boolean(r && typed(r))).map(
+    ({ item, id }) => ({ id: id ?? (typeof item?.id === "string" ? item.id : undefined) }),
+  );
   const slots = rows.length < max ? rows.length + 1 : rows.length;
+  const id = idFor(name);
+  const listError = errors[name]?.[0];
   return (
-    <fieldset className="list-editor">
+    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
       <legend>{legend}</legend>
-      {hint ? <p className="hint">{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {Array.from({ length: slots }, (_, i) => {
         const isNew = i === rows.length;
+        const rowId = rows[i]?.id;
         return (
-          <fieldset key={i} className="row">
+          <fieldset key={rowId ?? `new-${i}`} className="row">
             <legend>{isNew ? `Add a ${inSentence(itemLabel)}` : `${itemLabel} ${i + 1}`}</legend>
             {fields.map((field) => {
               const input = <RowFieldInput field={field} path={`${name}[${i}].${field.key}`} />;
@@ -464,17 +523,18 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
               );
             })}
             {renderExtra?.(i)}
+            {name !== "photoMetadata" ? <ItemId name={name as IdListField} row={i} id={rowId} /> : null}
             {isNew ? (
               <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
                 Add {inSentence(itemLabel)}
               </button>
-            ) : (
-              <RemoveButton name={name} index={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
-            )}
+            ) : rowId ? (
+              <RemoveButton name={name} id={rowId} row={i} label={`${inSentence(itemLabel)} ${i + 1}`} />
+            ) : null}
           </fieldset>
         );
       })}
-      {errors[name]?.[0] ? <p className="field-error">{errors[name]?.[0]}</p> : null}
+      <ErrorText id={id} error={listError} />
     </fieldset>
   );
 }

@@ -68,8 +68,11 @@ export const LABELS = {
   dataRetentionPeriod: "How long may we keep your data?",
   additionalDetails: "Anything else we should know?",
 } satisfies Partial<Record<IntakeFieldPath, string>>;
+/** Step 4's file boxes (posted files, not stored fields), as the alert names them. */
+const FILE_LABELS: Partial<Record<string, string>> = { logo: "Logo file", photos: "Photos" };
 /** A field's label by its path (undefined for a field without one). */
-export const labelOf = (path: string): string | undefined => (LABELS as Partial<Record<string, string>>)[path];
+export const labelOf = (path: string): string | undefined =>
+  (LABELS as Partial<Record<string, string>>)[path] ?? FILE_LABELS[path];
 
 /** The item of each list of short texts. */
 export const LIST_ITEMS = {

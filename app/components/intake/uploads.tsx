@@ -1,8 +1,7 @@
 import { useBeforeUnload, useBlocker, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { createPortal } from "react-dom";
+import { useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { LiveRegion } from "~/components/LiveRegion";
-import { put } from "~/components/useKeepTyping";
+import { describedBy, ErrorText, StepFormContext } from "./fields";
 
 /**
  * Step 4's files, with JavaScript: a chosen file uploads on its own
@@ -142,27 +141,14 @@ const subscribe = (listener: () => void) => {
 };
 const EMPTY: Upload[] = [];
 
-/** What was typed in a form, by control (so it can be put back after the step is shown again). */
-function snapshot(form: HTMLFormElement) {
-  return [...form.elements]
-    .filter((el): el is HTMLInputElement => {
-      const c = el as HTMLInputElement;
-      return Boolean(c.name) && !["file", "hidden", "submit", "button"].includes(c.type);
-    })
-    .map((el) => ({
-      name: el.name,
-      choice: el.type === "checkbox" || el.type === "radio" ? el.value : null,
-      value: el.type === "checkbox" || el.type === "radio" ? el.checked : el.value,
-    }));
-}
-
 /**
  * Step 4 with JavaScript: takes over the file boxes of form `formId`, shows
- * each new file once the server has it (the step's data is loaded again, and
- * what was typed meanwhile put back), and asks before the page is left with
- * a file on its way. `version` changes when the step is shown again.
+ * each new file once the server has it (the step's data is loaded again: a
+ * file's write leaves the draft's save time as it was, so the form is not
+ * shown anew and what was typed meanwhile stays in its boxes), and asks before
+ * the page is left with a file on its way.
  */
-export function useUploads(formId: string, version: unknown) {
+export function useUploads(formId: string) {
   const list = useSyncExternalStore(
     subscribe,
     () => uploads,
@@ -171,7 +157,6 @@ export function useUploads(formId: string, version: unknown) {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
-  const typed = useRef<ReturnType<typeof snapshot> | null>(null);
 
   useEffect(() => {
     const onChange = (event: Event) => {
@@ -179,11 +164,7 @@ export function useUploads(formId: string, version: unknown) {
       if (input.type !== "file" || input.form?.id !== formId) return;
       queue(input);
     };
-    const onFinished = () => {
-      const form = document.getElementById(formId) as HTMLFormElement | null;
-      if (form) typed.current = snapshot(form);
-      revalidate.current();
-    };
+    const onFinished = () => revalidate.current();
     document.addEventListener("change", onChange, true);
     const online = () => retry();
     window.addEventListener("online", online);
@@ -195,26 +176,18 @@ export function useUploads(formId: string, version: unknown) {
     };
   }, [formId]);
 
-  // The step was shown again with the new file: what was typed meanwhile goes back in.
-  useEffect(() => {
-    const kept = typed.current;
-    const form = document.getElementById(formId) as HTMLFormElement | null;
-    if (!kept || !form || revalidator.state !== "idle") return;
-    typed.current = null;
-    for (const { name, choice, value } of kept) {
-      const el = [...form.elements].find(
-        (c) => (c as HTMLInputElement).name === name && (choice === null || (c as HTMLInputElement).value === choice),
-      );
-      if (el) put(el, value);
-    }
-  }, [formId, version, revalidator.state]);
-
   useBeforeUnload((event) => {
     if (uploadsPending()) event.preventDefault();
   });
   const blocker = useBlocker(() => uploadsPending());
-  return { list, blocker };
+  // Why files were refused, for the form's alert (the spec's sentences, as a refused post says them).
+  const refused = list.filter((u) => u.state === "refused" && u.message).map((u) => u.message);
+  return { list, blocker, refused: refused.length ? refused.join(" ") : null };
 }
+
+/** What step 4's route module hands the step page (components/intake/StepPage.tsx): only step 4 ships this module. */
+export const STEP_UPLOADS = { use: useUploads, List: UploadList, pending: uploadsPending };
+export type StepUploads = typeof STEP_UPLOADS;
 
 /** What a file's line says (and, for the file on its way, the live region: each quarter, not every percent). */
 function said(u: Upload, quarters = false) {
@@ -232,28 +205,12 @@ function said(u: Upload, quarters = false) {
   }
 }
 
-/** Each file on its way beside its box (by portal: the boxes are the step's), and the question before leaving. */
-export function UploadList({
-  list,
-  blocker,
-  formId,
-  version,
-}: ReturnType<typeof useUploads> & { formId: string; version: unknown }) {
-  const [boxes, setBoxes] = useState<Partial<Record<Upload["field"], Element>>>({});
-  useEffect(() => {
-    const box = (name: string) =>
-      document.querySelector(`#${formId} input[type="file"][name="${name}"]`)?.parentElement ?? undefined;
-    setBoxes({ logo: box("logo"), photos: box("photos") });
-  }, [formId, version]);
+/** The file on its way, in a live region, and the question before leaving (each box shows its own files: FileBox). */
+export function UploadList({ list, blocker }: Pick<ReturnType<typeof useUploads>, "list" | "blocker">) {
   const current = list.find((u) => u.state === "sending") ?? list[list.length - 1];
   return (
     <>
       <LiveRegion className="visually-hidden">{current ? said(current, true) : null}</LiveRegion>
-      {(["logo", "photos"] as const).map((field) => {
-        const shown = list.filter((u) => u.field === field && u.state !== "done");
-        const box = boxes[field];
-        return box && shown.length ? createPortal(<Rows key={field} uploads={shown} />, box) : null;
-      })}
       {blocker.state === "blocked" ? (
         <div className="flash flash-error" role="alertdialog" aria-label="Leave this page?">
           <p>{UPLOAD_MESSAGES.leave}</p>
@@ -278,12 +235,79 @@ export function UploadList({
   );
 }
 
+/** The element id of an upload's line (a refused file's box is described by it). */
+const uploadLineId = (u: Pick<Upload, "id">) => `upload-${u.id}`;
+
+/**
+ * A file box of step 4: its hint and, after a refused post or upload, why, tied to it (WCAG 1.3.1,
+ * 3.3.1); with JavaScript, its files on their way beside it. A refused file marks the box invalid and
+ * describes it by the line that says why, and focus moves to the form's alert, which says it too (WCAG
+ * 2.4.3): the person hears what to fix, as after a refused post.
+ */
+export function FileBox(props: {
+  name: Upload["field"];
+  label: ReactNode;
+  hint: string;
+  accept: string;
+  multiple?: boolean;
+}) {
+  const posted = useContext(StepFormContext).errors[props.name]?.join(" ");
+  const shown = useSyncExternalStore(
+    subscribe,
+    () => uploads,
+    () => EMPTY,
+  ).filter((u) => u.field === props.name && u.state !== "done");
+  const refused = shown.filter((u) => u.state === "refused");
+  useRefusalFocus(refused);
+  const id = `f-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <p className="hint" id={`${id}-hint`}>
+        {props.hint}
+      </p>
+      <input
+        id={id}
+        type="file"
+        name={props.name}
+        multiple={props.multiple}
+        accept={props.accept}
+        aria-invalid={posted || refused.length ? true : undefined}
+        aria-describedby={[describedBy(id, true, posted), ...refused.map(uploadLineId)].join(" ")}
+      />
+      <ErrorText id={id} error={posted} />
+      {shown.length ? <Rows uploads={shown} /> : null}
+    </div>
+  );
+}
+
+/** Focus to the form's alert (or the line) when a file is newly refused. */
+function useRefusalFocus(refused: Upload[]) {
+  const told = useRef(new Set<number>());
+  const fresh = refused.filter((u) => !told.current.has(u.id));
+  const key = fresh.map((u) => u.id).join(",");
+  useEffect(() => {
+    const last = fresh.at(-1);
+    if (!last) return;
+    fresh.forEach((u) => told.current.add(u.id));
+    const line = document.getElementById(uploadLineId(last));
+    (line?.closest("form")?.querySelector<HTMLElement>(".form-alert") ?? line)?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the newly refused uploads
+  }, [key]);
+}
+
 function Rows({ uploads: shown }: { uploads: Upload[] }) {
   return (
     <ul className="uploads" aria-label="Uploads">
       {shown.map((u) => (
         <li key={u.id}>
-          <p className={u.state === "failed" || u.state === "refused" ? "upload-problem" : undefined}>{said(u)}</p>
+          <p
+            id={uploadLineId(u)}
+            className={u.state === "failed" || u.state === "refused" ? "upload-problem" : undefined}
+            tabIndex={u.state === "refused" ? -1 : undefined}
+          >
+            {said(u)}
+          </p>
           {u.state === "sending" || u.state === "waiting" ? (
             <progress max={100} value={u.percent} aria-label={`Upload of ${u.file.name.slice(0, 80)}`}>
               {u.percent}%

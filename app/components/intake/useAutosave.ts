@@ -2,7 +2,6 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { INTENT_VALUES } from "~/domain/intake/intents";
 import { SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
-import { uploadsPending } from "./uploads";
 import { useDeliveries } from "~/components/connection";
 
 /** Spec: the open step is saved every 30 seconds. */
@@ -25,11 +24,19 @@ type AutosaveAnswer = { savedAt?: string | null; conflict?: Conflict };
  * tried again with back-off and `unsaved` stays true until one lands; a save
  * refused because the step changed elsewhere returns the `conflict`.
  */
-export function useAutosave(formId: string, step: number, savedAt: string | null) {
+export function useAutosave(
+  formId: string,
+  step: number,
+  savedAt: string | null,
+  /** True while the page's files are on their way (step 4): both write the stored photo list. */
+  filesPending: () => boolean = () => false,
+) {
   const fetcher = useFetcher<AutosaveAnswer>();
   // A ref, so re-renders never restart the timer or move the baseline past unsaved edits.
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;
+  const pending = useRef(filesPending);
+  pending.current = filesPending;
   const last = useRef<string | null>(null);
   const saveNow = useRef<() => void>(() => undefined);
   const failures = useRef(0);
@@ -50,7 +57,7 @@ export function useAutosave(formId: string, step: number, savedAt: string | null
     saveNow.current = () => {
       const params = serialize();
       // Not while a file uploads: both write the stored photo list (the next tick saves).
-      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current || uploadsPending())
+      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current || pending.current())
         return;
       last.current = params.toString();
       params.set("intent", INTENT_VALUES.autosave);

@@ -1,6 +1,7 @@
 import type * as z from "../zod";
 import { AI_CHOICE, REQUIRED_CONSENTS } from "./options";
 import { ALT_TEXT_REQUIRED, type STEP_SCHEMAS } from "./schemas";
+import { ID_LISTS, storedIds, type IdListField, type ListIds } from "./list-ids";
 import { REQUIRED_STEPS, SPECIAL_STEPS, TOTAL_STEPS } from "./steps";
 
 /*
@@ -29,7 +30,12 @@ export type IntakeField = keyof IntakeValues;
 /** A field's path in a post: `businessName`, `socialLinks.facebook`, `servicesList[0].name`. */
 export type IntakeFieldPath = IntakeField | `${IntakeField}.${string}` | `${IntakeField}[${number}]${string}`;
 /** The form's values as the page shows and posts them (what the schemas take in: "on", "yes", rows of text). */
-export type IntakeData = { [K in IntakeField]?: K extends keyof EveryStep<"input"> ? EveryStep<"input">[K] : unknown };
+export type IntakeData = {
+  [K in IntakeField]?: K extends keyof EveryStep<"input"> ? EveryStep<"input">[K] : unknown;
+} & {
+  /** The list items' ids, posted beside them (list-ids.ts). */
+  listIds?: ListIds;
+};
 
 /** camelCase to snake_case, as a type: `businessName` -> `business_name`. */
 type Snake<S extends string, Done extends string = ""> = S extends `${infer C}${infer Rest}`
@@ -77,6 +83,9 @@ export type StoredSubmission = {
   revision?: number;
   writer?: string | null;
   writer_seq?: number | null;
+  files_version?: number;
+  list_ids?: ListIds | null;
+  list_removed?: ListIds | null;
   logo_key?: string | null;
   logo_thumb_key?: string | null;
   uploaded_photos?: string[];
@@ -170,6 +179,13 @@ export function formValues(doc: StoredSubmission | null): IntakeData {
     if (typeof out[k] === "boolean") out[k] = out[k] ? "yes" : "no";
   }
   for (const k of CHECKBOX_FIELDS) form[k] = out[k] ? "on" : undefined;
+  // Every list's item ids, as stored (or made from the items, for a list stored without them).
+  form.listIds = Object.fromEntries(
+    (Object.keys(ID_LISTS) as IdListField[]).map((f) => [
+      f,
+      storedIds(f, doc[toSnake(f) as keyof StoredSubmission], doc.list_ids?.[f]),
+    ]),
+  );
   form.servicesList = (doc.services_list ?? []).map((s) => ({
     ...s,
     prominent: s.prominent ? "on" : undefined,

@@ -13,7 +13,7 @@ export type IntakeIntent =
   | { type: "autosave" } // with JavaScript, every 30 s: save as a draft, answer in place
   | { type: "submit" } // the last step's Submit Request
   | { type: "jump"; step: number } // the "Jump to Section" grid
-  | { type: "remove"; field: string; index: number }; // a list item's Remove button
+  | { type: "remove"; field: string; id: string }; // a list item's Remove button, naming the item by its id (list-ids.ts)
 
 /** The `value` of the button that posts each intent. */
 export const INTENT_VALUES = {
@@ -24,7 +24,7 @@ export const INTENT_VALUES = {
   autosave: "autosave",
   submit: "submit",
   jump: (step: number) => `jump:${step}`,
-  remove: (field: string, index: number) => `remove:${field}:${index}`,
+  remove: (field: string, id: string) => `remove:${field}:${id}`,
 } as const;
 
 const SIMPLE = new Set<string>(["next", "back", "save-exit", "stay", "autosave", "submit"]);
@@ -38,8 +38,8 @@ export function parseIntakeIntent(raw: unknown): IntakeIntent | null {
     const step = Number(jump[1]);
     return step >= 1 && step <= TOTAL_STEPS ? { type: "jump", step } : null;
   }
-  const remove = /^remove:([a-zA-Z]{1,40}):(\d{1,3})$/.exec(raw);
-  if (remove) return { type: "remove", field: remove[1], index: Number(remove[2]) };
+  const remove = /^remove:([a-zA-Z]{1,40}):([a-z0-9]{1,40})$/.exec(raw);
+  if (remove) return { type: "remove", field: remove[1], id: remove[2] };
   return null;
 }
 

@@ -28,6 +28,8 @@ export type StepPageData = {
   furthest: number;
   savedAt: string | null;
   revision: number;
+  /** This page load's writer id (save-order.ts), for the page without JavaScript: its posts are one page's saves. */
+  pageWriter: string;
   /** Names this order's copies on the device (components/useDeviceCopy.ts) without the order id itself. */
   copyKey: string;
   /** The step's rules for the browser's own check, derived from its schema (server/form-rules.server.ts). */

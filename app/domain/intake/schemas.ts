@@ -20,6 +20,7 @@ import {
   WEBSITE_PURPOSES,
 } from "./options";
 import { EmailSchema } from "../schemas";
+import { ROW_CONTENT } from "./list-ids";
 
 /**
  * One schema per step, shared by the browser and the server (spec 1 section 5).
@@ -230,6 +231,14 @@ const step2 = (mode: Mode) =>
     })),
   );
 
+// Each list editor's content boxes (list-ids.ts) are boxes of its rows.
+ROW_CONTENT satisfies {
+  servicesList: readonly (keyof typeof ServiceItemSchema)[];
+  testimonials: readonly (keyof typeof TestimonialSchema)[];
+  reviewLinks: readonly (keyof typeof ReviewLinkSchema)[];
+  staffBios: readonly (keyof typeof StaffBioSchema)[];
+};
+
 const step3 = (_mode: Mode) =>
   z.pipe(
     z.object({
@@ -237,6 +246,7 @@ const step3 = (_mode: Mode) =>
         need: { name: "Please name this service, or clear its boxes" },
         max: 50,
         label: "services",
+        content: ROW_CONTENT.servicesList,
         // A price is shown only when its tick is on; one typed without the tick is pointed out, never dropped.
         check: (s) => (s.price && !s.showPricing ? ["price", PRICE_WITHOUT_TICK] : null),
       }),
@@ -302,12 +312,13 @@ const step6 = (_mode: Mode) =>
       need: { author: "Please add the customer's name", text: "Please add what they said" },
       max: 50,
       label: "testimonials",
-      content: ["author", "text"],
+      content: ROW_CONTENT.testimonials,
     }),
     reviewLinks: rows(ReviewLinkSchema, {
       need: { url: "Please add the link, or clear the platform" },
       max: 20,
       label: "review links",
+      content: ROW_CONTENT.reviewLinks,
     }),
     wantsReviewAutomation: z.optional(yesNo),
     wantsReviewSystem: z.optional(yesNo),
@@ -355,6 +366,7 @@ const step10 = (_mode: Mode) =>
         need: { name: "Please add this person's name, or clear their boxes" },
         max: 50,
         label: "staff members",
+        content: ROW_CONTENT.staffBios,
       }),
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
@@ -477,5 +489,11 @@ export function keepListShapes(value: Record<string, unknown> | null): Record<st
         return isText(v);
     }
   };
-  return Object.fromEntries(Object.entries(value).filter(([key, v]) => ok(key, v)));
+  // The items' ids (list-ids.ts) go back with the rows they name: an object of lists of texts.
+  const idLists = (v: unknown) =>
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((ids) => Array.isArray(ids) && ids.every(isText));
+  return Object.fromEntries(Object.entries(value).filter(([key, v]) => (key === "listIds" ? idLists(v) : ok(key, v))));
 }

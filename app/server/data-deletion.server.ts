@@ -5,11 +5,13 @@ import { MAX_SELF_RENEWALS } from "~/domain/tokens";
 import { isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
 import {
+  AdminAuditLog,
   FormReceipt,
   IntakeSubmission,
   IntakeToken,
   OnceKey,
   Order,
+  OrderEvent,
   OutboxMessage,
   PrivacyAuditLog,
   ReminderLog,
@@ -86,7 +88,9 @@ function orderOnceKeys(orderId: string, tokenIds: string[], submission: Submissi
  * the intake submission, its uploads (by the keys it names, then everything under
  * the order's upload folders), its tokens, revision feedback, reminders, the mail
  * queued or kept for it, and the records that made its forms exactly-once (once-keys
- * and form receipts: the order's and its links' ids, a checkout's payment page); keeps an anonymised financial record of the order
+ * and form receipts: the order's and its links' ids, a checkout's payment page), and
+ * what its history and the admin audit log say about the customer's site (the draft's
+ * address, what was missing at a clock restart, a refund's reason); keeps an anonymised financial record of the order
  * (amounts, dates, status, payment ids) and writes a data_deletion audit entry with
  * the reason. Every step is idempotent, so running it twice (or after a crash
  * half-way) is harmless. Called by the admin's Confirm Data Deletion (with the
@@ -123,6 +127,17 @@ export async function deleteOrderData(input: {
     IntakeToken.deleteMany({ order_id: orderId }),
     RevisionFeedback.deleteMany({ order_id: orderId }),
     ReminderLog.deleteMany({ order_id: orderId }),
+  ]);
+
+  // The order's history and its admin audit entries keep what happened, when and for how much (the financial record)
+  // but not what was written about the customer's site: the draft's address (the order's own is cleared below),
+  // what materials were missing at a restart, why it was refunded. The deletion's own entry keeps its reason.
+  await Promise.all([
+    OrderEvent.updateMany({ order_id: orderId }, { $unset: { draft_url: 1, note: 1 } }),
+    AdminAuditLog.updateMany(
+      { target_type: "order", target_id: orderId, action: mongoose.trusted({ $ne: "data.deleted" }) },
+      { $unset: { "details.url": 1, "details.reason": 1 } },
+    ),
   ]);
 
   await Order.updateOne(

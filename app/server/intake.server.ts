@@ -123,8 +123,8 @@ async function claimTurn(key: string): Promise<boolean> {
   });
   return freed.deletedCount > 0 && (await claimOnce(key));
 }
-const release = (keys: string[]) =>
-  keys.length ? OnceKey.deleteMany({ _id: mongoose.trusted({ $in: keys }) }).catch(() => undefined) : undefined;
+/** One delete by _id per key: FerretDB looks up only a lone _id equality by its index (`$in` scans every once-key). */
+const release = (keys: string[]) => Promise.all(keys.map((_id) => OnceKey.deleteOne({ _id }))).catch(() => undefined);
 
 /**
  * Writes in turn: each key names the next number of a series of the draft's

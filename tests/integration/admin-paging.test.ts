@@ -9,7 +9,7 @@ import * as payments from "~/routes/admin.payments";
 import * as privacy from "~/routes/admin.privacy._index";
 import { adminHistory } from "~/server/admin/audit.server";
 import { listCoupons } from "~/server/admin/coupons.server";
-import { listOrders } from "~/server/admin/orders.server";
+import { listOrders, ordersPage } from "~/server/admin/orders.server";
 import { listPaymentIssues } from "~/server/admin/payments.server";
 import { deletionRequests, privacyAuditLog } from "~/server/admin/privacy.server";
 import { listOutbox } from "~/server/mail/outbox.server";
@@ -95,6 +95,15 @@ describe("every admin list pages to its last row, each row once, newest first", 
     await expectEveryRowOnce(
       seeded,
       (cursor) => listOrders({}, { cursor, pageSize: SIZE }).then((r) => r.page),
+      (r) => r.id,
+    );
+    // The orders page takes its unfiltered first page from the figures' pass: the same rows, and a cursor the list carries on from.
+    await expectEveryRowOnce(
+      seeded,
+      (cursor) =>
+        cursor
+          ? listOrders({}, { cursor, pageSize: SIZE }).then((r) => r.page)
+          : ordersPage({}, { pageSize: SIZE }).then((r) => r.page),
       (r) => r.id,
     );
     const paid = seeded.filter((_, i) => i % 2);

@@ -7,7 +7,10 @@ import * as privacy from "~/routes/admin.privacy._index";
 import * as deletion from "~/routes/admin.privacy.delete.$orderId";
 import { action as checkoutAction } from "~/routes/checkout";
 import { action as statusAction } from "~/routes/order-status";
+import type Stripe from "stripe";
+import { saveDraftUrl } from "~/server/admin/order-detail.server";
 import { receiveContactMessage } from "~/server/contact.server";
+import { restartClock } from "~/server/delivery-clock.server";
 import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { getEnv } from "~/server/env.server";
 import { newFormKey } from "~/server/form-keys.server";
@@ -21,10 +24,12 @@ import {
   IntakeToken,
   OnceKey,
   Order,
+  OrderEvent,
   OutboxMessage,
   PrivacyAuditLog,
   RevisionFeedback,
 } from "~/server/models/index.server";
+import { recordStripeRefund } from "~/server/refunds.server";
 import { runReminders } from "~/server/reminders.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
@@ -258,6 +263,53 @@ describe("Confirm Data Deletion", () => {
     expect(await ofOrder(mine)).toEqual({ onceKeys: [], receipts: [] });
     expect(await FormReceipt.countDocuments({ "answer.orderId": bought._id })).toBe(0);
     expect(await ofOrder(theirs)).toEqual(theirsBefore);
+  });
+
+  it("keeps the order's history and audit entries as its financial record, without what was written about its site", async () => {
+    const admin = await signedInUser({ admin: true });
+    const actor = { id: admin.user.id, email: admin.email };
+    /** An order whose clock was restarted for missing materials, whose draft was delivered, then refunded. */
+    async function deliveredOrder() {
+      const order = await paidOrderWithSession(`hist-${randomUUID()}@example.test`);
+      await IntakeSubmission.create({ order_id: order.orderId, business_name: "Hist Co", contact_email: "h@h.test" });
+      await submitIntake({ orderId: order.orderId, tokenId: order.tokenId });
+      const missing = `The photos of Jo's van at 12 Example St, order ${order.orderId}`;
+      expect(await restartClock({ orderId: order.orderId, missing, seenRestarts: 0, actor })).not.toBe("raced");
+      const url = `https://draft.example/jo-${order.orderId}`;
+      await saveDraftUrl({ orderId: order.orderId, url, actor });
+      const charge = {
+        id: `ch_${randomUUID()}`,
+        metadata: { order_id: order.orderId },
+        refunded: true,
+        amount_refunded: 30_000,
+        refunds: { data: [{ id: `re_${randomUUID()}` }] },
+      } as unknown as Stripe.Charge;
+      expect(await recordStripeRefund(charge)).toBe("processed");
+      return { ...order, missing, url };
+    }
+    const written = async (o: Awaited<ReturnType<typeof deliveredOrder>>) => {
+      const stored = JSON.stringify([
+        await OrderEvent.find({ order_id: o.orderId }).lean(),
+        await AdminAuditLog.find({ target_id: o.orderId }).lean(),
+      ]);
+      return ["draft.example", "12 Example St", "Refunded in Stripe's dashboard"].filter((s) => stored.includes(s));
+    };
+    const mine = await deliveredOrder();
+    const theirs = await deliveredOrder();
+    expect(await written(mine)).toHaveLength(3);
+
+    await deleteOrderData({ orderId: mine.orderId, reason: "test", actor });
+    await deleteOrderData({ orderId: mine.orderId, reason: "test", actor }); // a second run keeps the deletion's entry
+    expect(await written(mine)).toEqual([]);
+    const events = await OrderEvent.find({ order_id: mine.orderId }).lean();
+    expect(events.map((e) => e.kind).sort()).toEqual(["delivered", "refunded", "restarted", "started"]);
+    expect(events.find((e) => e.kind === "refunded")).toMatchObject({ amount: 30_000, source: "stripe" });
+    expect(events.find((e) => e.kind === "restarted")?.deadline).toBeInstanceOf(Date);
+    const deleted = await AdminAuditLog.findOne({ target_id: mine.orderId, action: "data.deleted" }).lean();
+    expect(deleted?.details).toMatchObject({ reason: "test" });
+    expect(await AdminAuditLog.countDocuments({ target_id: mine.orderId, action: "order.draft_url" })).toBe(1);
+    // The other order's history is as it was.
+    expect(await written(theirs)).toHaveLength(3);
   });
 
   it("is a 404 for an unknown order, and a 400 for an unknown intent", async () => {

@@ -208,18 +208,41 @@ export const FIGURE_FIELDS = {
   delivery_hours: 1,
 } as const;
 
+/** The fields of a pass that gives both the figures and the list's first page (a row's and the figures'). */
+export const PASS_FIELDS = { ...ROW_FIELDS, delivery_hours: 1 } as const;
+
+type PassRow = OrderRowDoc & FigureRow;
+
+/** True when `a` comes before `b` newest first (created_at, then _id, both descending: keysetPage's order). */
+function newer(a: PassRow, b: PassRow): boolean {
+  const at = (a.created_at?.getTime() ?? -Infinity) - (b.created_at?.getTime() ?? -Infinity);
+  return at > 0 || (at === 0 && a._id > b._id);
+}
+
 /**
- * The six cards and the weekly chart, from one pass over every order (ARCHITECTURE.md
+ * The figures: the six cards and the weekly chart, from one pass over every order (ARCHITECTURE.md
  * rule 7: on FerretDB each query scans the collection, so the figures cost one scan
  * whatever they count). The orders stream through in batches; only counters are kept.
+ * With `firstPage`, the same pass also keeps the newest `firstPage` + 1 orders with a
+ * row's fields: the unfiltered list's first page, without a second scan of its own.
+ * It reads through the driver (the filter is empty, and lean rows need none of
+ * mongoose's per-document work).
  */
-export async function orderFigures(now = new Date()) {
+async function orderPass(now: Date, firstPage: number) {
   const tally = newTally(now);
-  const cursor = Order.find({}, FIGURE_FIELDS).lean<FigureRow[]>().batchSize(1000).cursor();
-  for await (const d of cursor as AsyncIterable<FigureRow>) {
+  const keep = firstPage > 0 ? firstPage + 1 : 0;
+  const newest: PassRow[] = [];
+  const cursor = Order.collection.find({}, { projection: keep ? PASS_FIELDS : FIGURE_FIELDS, batchSize: 1000 });
+  for await (const doc of cursor) {
+    const d = doc as unknown as PassRow;
     tallyOrder(tally, { ...d, amount_paid: d.amount_paid ?? 0, created_at: d.created_at ?? new Date(0) });
+    if (!keep || (newest.length === keep && !newer(d, newest[keep - 1]))) continue;
+    let i = newest.length;
+    while (i > 0 && newer(d, newest[i - 1])) i--;
+    newest.splice(i, 0, d);
+    if (newest.length > keep) newest.pop();
   }
-  return {
+  const figures = {
     /** Every order: what an unfiltered list's "Select all (N orders)" counts. */
     total: tally.all.orders,
     cards: summaryCards(tally, formatCents),
@@ -230,17 +253,39 @@ export async function orderFigures(now = new Date()) {
       orders: w.orders,
     })),
   };
+  return { figures, newest };
 }
 
+/** The six cards and the weekly chart (one pass over every order, see orderPass). */
+export const orderFigures = async (now = new Date()) => (await orderPass(now, 0)).figures;
+
 /**
- * The orders page (/admin): one page of the list and the figures, in parallel. On
- * FerretDB that is two scans of the orders (the page, the figures) and, only when a
- * filter is set, a third: the count of what matches.
+ * The orders page (/admin): one page of the list and the figures. The unfiltered list's
+ * first page (newest first) comes from the figures' own pass: on FerretDB the page is
+ * then one scan of the orders, not two. Any other page runs the list's query beside the
+ * pass, and a filtered one adds the count of what matches.
  */
-export async function ordersPage(f: OrderFilters, options: { cursor?: PageCursor | null; now?: Date } = {}) {
+export async function ordersPage(
+  f: OrderFilters,
+  options: { cursor?: PageCursor | null; now?: Date; pageSize?: number } = {},
+) {
   const now = options.now ?? new Date();
+  const pageSize = options.pageSize ?? PAGE_SIZE;
+  const fromPass = !options.cursor && f.sort !== "deadline" && Object.keys(ordersFilter(f, now)).length === 0;
+  if (fromPass) {
+    const { figures, newest } = await orderPass(now, pageSize);
+    const rows = newest.slice(0, pageSize);
+    const last = rows.at(-1);
+    const page = {
+      rows: rows.map((r) => toRow(r, now)),
+      next: newest.length > pageSize && last?.created_at ? encodeCursor({ at: last.created_at, id: last._id }) : null,
+      first: true,
+      pageSize,
+    };
+    return { ...figures, page, total: figures.total, anyOrders: true };
+  }
   const [list, figures] = await Promise.all([
-    listOrders(f, { ...options, now, countUnfiltered: false }),
+    listOrders(f, { ...options, now, pageSize, countUnfiltered: false }),
     orderFigures(now),
   ]);
   return { ...figures, ...list, total: list.total ?? figures.total };

@@ -1,6 +1,6 @@
 import type { IntakeValues, StoredPhoto, StoredSubmission } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { loadSubmission, saveFiles, SaveRaced, saveStep, type Submission } from "./intake.server";
+import { draftAfterRace, saveFiles, SaveRaced, saveStep, type Submission } from "./intake.server";
 import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath, type StoredUpload } from "./uploads.server";
 
 /*
@@ -180,7 +180,7 @@ export async function saveBrandingStep(input: {
 }
 
 /** How often a write of the files that lost its turn to another (a second tab's upload) is tried again. */
-const FILE_WRITE_TRIES = 5;
+const FILE_WRITE_TRIES = 8;
 
 /**
  * Files that arrived without the step's other fields (a refused post, or one
@@ -207,8 +207,7 @@ export async function saveArrivedFiles(
         await deleteUploads(arrivedKeys(arrived));
         throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-      draft = await loadSubmission(orderId);
+      draft = await draftAfterRace(orderId, draft);
     }
   }
 }

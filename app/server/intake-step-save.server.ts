@@ -11,7 +11,7 @@ import {
   type ArrivedFiles,
   type BrandingSave,
 } from "./intake-files.server";
-import { loadSubmission, removeStoredItem, SaveRaced, saveStep, withListIds, type Submission } from "./intake.server";
+import { draftAfterRace, removeStoredItem, SaveRaced, saveStep, withListIds, type Submission } from "./intake.server";
 import { deleteUploads } from "./uploads.server";
 
 /*
@@ -31,7 +31,7 @@ export type StepSave =
   | { order: "applied"; saved: BrandingSave };
 
 /** How often a save that lost its turn to another save of the same draft is decided again. */
-const TRIES = 5;
+const TRIES = 8;
 
 export async function saveStepPost(input: {
   orderId: string;
@@ -89,8 +89,7 @@ export async function saveStepPost(input: {
         if (arrived) await deleteUploads(arrivedKeys(arrived));
         throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-      draft = await loadSubmission(orderId);
+      draft = await draftAfterRace(orderId, draft);
     }
   }
 }

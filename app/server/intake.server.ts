@@ -111,6 +111,24 @@ export class SaveRaced extends Error {
   }
 }
 
+/** How long a write that lost its turn waits for the winner's write to show before deciding again. */
+const RACE_WAIT_MS = 5_000;
+
+/**
+ * The draft after a lost turn (SaveRaced): read again once the winning write shows (its revision or
+ * files version moved on), polled with a growing pause for at most RACE_WAIT_MS. Reading at once could
+ * see the draft from before the winner's write on a busy machine and lose the same turn again.
+ */
+export async function draftAfterRace(orderId: string, seen: Submission | null): Promise<Submission | null> {
+  const version = (d: Submission | null) => `${versionOf(d, "intake-rev")}:${versionOf(d, "intake-files")}`;
+  const deadline = Date.now() + RACE_WAIT_MS;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    const draft = await loadSubmission(orderId);
+    if (version(draft) !== version(seen) || Date.now() > deadline) return draft;
+  }
+}
+
 /** A claim whose save never landed (the process stopped between the two) is freed after this long. */
 const STUCK_CLAIM_MS = 60_000;
 
@@ -132,7 +150,8 @@ const release = (keys: string[]) => Promise.all(keys.map((_id) => OnceKey.delete
  * same draft cannot both take it, so an older write can never land over a newer
  * one that read the same draft (no read-modify-write race, ARCHITECTURE rule 7):
  * the loser gets SaveRaced and reads again. Each series keeps one claim per
- * order: the one before is dropped once the write is done.
+ * order: the one before is dropped once the write is done, and a claim is only
+ * good while the draft is still at the version before it (checked after claiming).
  */
 async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
   const keys = turns.map(turnKey);
@@ -145,6 +164,10 @@ async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
     taken.push(key);
   }
   try {
+    // The turn before is freed once its write is done (below), so a write that read the draft before
+    // that could take it again: it goes ahead only if the draft is still where its turn starts.
+    const now = await loadSubmission(turns[0].orderId);
+    if (turns.some((t) => versionOf(now, t.series) !== t.n - 1)) throw new SaveRaced();
     const result = await write();
     void release(turns.map((t) => turnKey({ ...t, n: t.n - 1 })));
     return result;
@@ -154,13 +177,15 @@ async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
   }
 }
 type Turn = { series: "intake-rev" | "intake-files"; orderId: string; n: number };
+const versionOf = (doc: Submission | null, series: Turn["series"]) =>
+  Number((series === "intake-rev" ? doc?.revision : doc?.files_version) ?? 0);
 const turnKey = (t: Turn) => `${t.series}:${t.orderId}:${t.n}`;
 /**
  * The once-keys of the draft's turns that may still be held: each series keeps its newest, and one either
  * side may be left by a write cut short (data deletion removes them; they name the order).
  */
 export function intakeTurnKeys(orderId: string, doc: Submission | null): string[] {
-  const newest = { "intake-rev": Number(doc?.revision ?? 0), "intake-files": Number(doc?.files_version ?? 0) };
+  const newest = { "intake-rev": versionOf(doc, "intake-rev"), "intake-files": versionOf(doc, "intake-files") };
   return Object.entries(newest).flatMap(([series, n]) =>
     [n - 1, n, n + 1].filter((k) => k > 0).map((k) => turnKey({ series: series as Turn["series"], orderId, n: k })),
   );
@@ -169,13 +194,13 @@ export function intakeTurnKeys(orderId: string, doc: Submission | null): string[
 const revisionTurn = (orderId: string, before: Submission | null): Turn => ({
   series: "intake-rev",
   orderId,
-  n: Number(before?.revision ?? 0) + 1,
+  n: versionOf(before, "intake-rev") + 1,
 });
 /** The next version of the draft's files (every write of the logo or the photo list: uploads and step 4's saves). */
 export const filesTurn = (orderId: string, before: Submission | null): Turn => ({
   series: "intake-files",
   orderId,
-  n: Number(before?.files_version ?? 0) + 1,
+  n: versionOf(before, "intake-files") + 1,
 });
 
 /** Writes one update of the draft as its next revision, or throws SaveRaced when another save took it first. */

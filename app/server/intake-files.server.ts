@@ -180,7 +180,7 @@ export async function saveBrandingStep(input: {
 }
 
 /** How often a write of the files that lost its turn to another (a second tab's upload) is tried again. */
-const FILE_WRITE_TRIES = 8;
+const FILE_WRITE_TRIES = 25;
 
 /**
  * Files that arrived without the step's other fields (a refused post, or one

@@ -166,8 +166,10 @@ async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
   try {
     // The turn before is freed once its write is done (below), so a write that read the draft before
     // that could take it again: it goes ahead only if the draft is still where its turn starts.
-    const now = await loadSubmission(turns[0].orderId);
-    if (turns.some((t) => versionOf(now, t.series) !== t.n - 1)) throw new SaveRaced();
+    if (turns.length) {
+      const now = await loadSubmission(turns[0].orderId);
+      if (turns.some((t) => versionOf(now, t.series) !== t.n - 1)) throw new SaveRaced();
+    }
     const result = await write();
     void release(turns.map((t) => turnKey({ ...t, n: t.n - 1 })));
     return result;

@@ -11,7 +11,7 @@ import {
   type IntakeData,
 } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
-import { isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
+import { ADDED_PARAM, addedList, isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
 import type { StepAnswer, StepPageData } from "~/domain/intake/page";
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
@@ -61,6 +61,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
     pageWriter: newPageWriter(),
     copyKey: deviceCopyKey(access.orderId),
     rules: stepRules(step),
+    focusAdd: addedParam(request),
     extras: {
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
@@ -168,7 +169,10 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   switch (intent.type) {
     case "autosave":
       return data<StepAnswer>({ result: null, savedAt: new Date().toISOString() });
-    case "stay":
+    case "stay": {
+      const added = addedList(form, Object.keys(submission.value));
+      return redirect(added ? `${stepPath(step)}?${ADDED_PARAM}=${added}` : stepPath(step), 303);
+    }
     case "remove":
       return redirect(stepPath(step), 303);
     case "jump":
@@ -227,6 +231,12 @@ async function submit(request: Request, access: TokenAccess, doc: Submission) {
  * Next and Submit need, with their messages, from the "next" schema. What a rule across fields
  * says (a list row missing its name, step 12's consents) stays with the server's answer.
  */
+/** The list named by the page's `added` parameter (a known list only: the value is never echoed as given). */
+function addedParam(request: Request): string | null {
+  const added = new URL(request.url).searchParams.get(ADDED_PARAM) ?? "";
+  return isIdList(added) ? added : null;
+}
+
 export function stepRules(step: number): FormRules {
   const cached = rulesByStep.get(step);
   if (cached) return cached;

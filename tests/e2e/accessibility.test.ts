@@ -516,6 +516,29 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
     }
   });
 
+  it("without JavaScript too: the page after Enter in the keyword box (step 5) starts in that box, in view", async () => {
+    const { orderId, token } = await paidOrder(uniqueAddress("focus-keyword-nojs"));
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, business_name: "Focus Plumbing" });
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ javaScriptEnabled: false, width, cookie: await tokenCookie(token) });
+      await page.goto("/intake-form/5");
+      const before = await page.getByRole("button", { name: /^Remove keyword/ }).count();
+      await page.getByLabel("Add a keyword").fill(`plumber ${width}`);
+      await page.getByLabel("Add a keyword").press("Enter");
+      await page.getByLabel(`Keyword ${before + 1}`, { exact: true }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-targetKeywords-new");
+      await expectFocusInView(page, "the keyword box after Enter without JavaScript");
+      await page.keyboard.type("hot water");
+      await page.keyboard.press("Enter");
+      await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).waitFor();
+      expect(await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).inputValue()).toBe("hot water");
+      // A page opened afresh starts at the top as usual.
+      await page.goto("/intake-form/5");
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BODY");
+      await page.context().close();
+    }
+  });
+
   it("stays on the admin's revision toggle, where the page was, after the toggle's post", async () => {
     const { orderId } = await paidOrder(uniqueAddress("toggle"));
     const { cookie } = await signedInUser({ admin: true });

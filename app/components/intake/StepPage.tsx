@@ -71,6 +71,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
     copyKey,
     rules,
     extras,
+    focusAdd,
   } = useLoaderData<StepPageData>();
   const actionData = useActionData<StepAnswer>();
   const meta = stepMeta(step)!;
@@ -129,7 +130,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
         </p>
       </header>
 
-      <StepFormContext.Provider value={{ formId, values, errors }}>
+      <StepFormContext.Provider value={{ formId, values, errors, focusAdd }}>
         <Form
           method="post"
           id={formId}

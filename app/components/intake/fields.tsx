@@ -10,7 +10,13 @@ import { useHydrated } from "../hooks";
  * way Conform parses them (`servicesList[0].name`); values and errors come from
  * the step's context, so a failed post re-renders with everything typed.
  */
-type StepContext = { formId: string; values: IntakeData; errors: Record<string, string[] | undefined> };
+type StepContext = {
+  formId: string;
+  values: IntakeData;
+  errors: Record<string, string[] | undefined>;
+  /** The list whose add box takes focus on the page drawn without scripts (the one the last post added to). */
+  focusAdd?: string | null;
+};
 export const StepFormContext = createContext<StepContext>({ formId: "", values: {}, errors: {} });
 
 export function valueAt(values: unknown, path: string): unknown {
@@ -121,7 +127,22 @@ type TextProps = {
   rows?: number;
   autoComplete?: string;
   placeholder?: string;
+  /** Focus on a page drawn without scripts (a list's add box after its Add or Enter). */
+  focusFirst?: boolean;
 };
+
+/**
+ * False while the page is drawn by the server and hydrated, true for every render after: a box asked to
+ * take focus (`focusFirst`) does so only on a page loaded whole, never when the page with scripts redraws
+ * the step (that page moves focus itself). Module-wide, unlike useHydrated, which a remounted form resets.
+ */
+let pageDrawn = false;
+function useDrawnBefore() {
+  useEffect(() => {
+    pageDrawn = true;
+  }, []);
+  return pageDrawn;
+}
 
 export function TextField({
   name,
@@ -133,14 +154,18 @@ export function TextField({
   rows = 4,
   autoComplete,
   placeholder,
+  focusFirst,
 }: TextProps) {
   const f = useField(name, hint, id);
+  const drawnBefore = useDrawnBefore();
   const common = {
     id: f.id,
     name,
     defaultValue: f.value == null ? "" : String(f.value),
     "aria-required": required || undefined,
     placeholder,
+    // WCAG 2.4.3: without scripts the page after Add would start at the top.
+    autoFocus: (focusFirst && !drawnBefore) || undefined,
     ...f.aria,
   };
   return (
@@ -375,7 +400,7 @@ export function TextList({
   hint?: ReactNode;
   type?: "text" | "url";
 }) {
-  const { values, errors } = useContext(StepFormContext);
+  const { values, errors, focusAdd } = useContext(StepFormContext);
   const saved = withIds<string | undefined>(values, name, Boolean);
   const listError = errors[name]?.[0];
   const id = idFor(name);
@@ -404,6 +429,7 @@ export function TextList({
               id={`${id}-new`}
               label={`Add a ${inSentence(itemLabel)}`}
               type={type}
+              focusFirst={focusAdd === name}
             />
             <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
               Add {inSentence(itemLabel)}

@@ -121,6 +121,19 @@ export function postedIds(
   return { ids, gone };
 }
 
+/**
+ * The list a post added an item to (a typed row without an id), if any: without JavaScript, the page
+ * after Add or Enter puts focus back in that list's add box (WCAG 2.4.3), as the page with scripts does.
+ */
+export function addedList(form: FormData, fields: readonly string[]): IdListField | null {
+  for (const field of fields.filter(isIdList))
+    for (const row of postedRows(form, field).values()) if (row.typed && !row.id) return field;
+  return null;
+}
+
+/** The query parameter that names it on the page the post redirects to. */
+export const ADDED_PARAM = "added";
+
 /** How many removed ids each list remembers (enough for any page still open). */
 export const REMEMBER_REMOVED = 50;
 

@@ -35,6 +35,8 @@ export type StepPageData = {
   /** The step's rules for the browser's own check, derived from its schema (server/form-rules.server.ts). */
   rules: FormRules;
   extras: StepExtras;
+  /** The list whose add box takes focus on a page drawn without scripts: the one the last post added to. */
+  focusAdd: string | null;
 };
 
 /** A refused post's messages by field (`""` for the step) and what was typed, as the form shows them again. */

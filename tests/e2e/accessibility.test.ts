@@ -516,7 +516,7 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
     }
   });
 
-  it("without JavaScript too: the page after Enter in the keyword box (step 5) starts in that box, in view", async () => {
+  it("without JavaScript too: the page after Enter in the keyword box (step 5) starts in that box, after Add service (step 3) on it, in view", async () => {
     const { orderId, token } = await paidOrder(uniqueAddress("focus-keyword-nojs"));
     await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, business_name: "Focus Plumbing" });
     for (const width of [390, 1280]) {
@@ -532,6 +532,14 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
       await page.keyboard.press("Enter");
       await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).waitFor();
       expect(await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).inputValue()).toBe("hot water");
+      // Step 3's rows: the page after Add service starts on Add service (as with JavaScript).
+      await page.goto("/intake-form/3");
+      const services = await page.getByRole("group", { name: /^Service \d+$/ }).count();
+      await page.getByRole("group", { name: "Add a service" }).getByLabel("Service name").fill(`Drains ${width}`);
+      await page.getByRole("button", { name: "Add service" }).click();
+      await page.getByRole("group", { name: `Service ${services + 1}`, exact: true }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Add service");
+      await expectFocusInView(page, "Add service without JavaScript");
       // A page opened afresh starts at the top as usual.
       await page.goto("/intake-form/5");
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BODY");

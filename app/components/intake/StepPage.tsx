@@ -55,6 +55,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 };
 
 /**
+ * False while the page is drawn by the server and hydrated, true for every render after: a box asked to
+ * take focus (focusAdd) does so only on a page loaded whole, never when the page's scripts redraw the
+ * step. Module-wide, unlike useHydrated, which a remounted component starts again.
+ */
+let pageDrawn = false;
+function useDrawnBefore() {
+  useEffect(() => {
+    pageDrawn = true;
+  }, []);
+  return pageDrawn;
+}
+
+/**
  * An intake step's page around its fields (the `children`, from the step's own route module): the
  * header, the form with its check, autosave, device copy, uploads and buttons, and the jump grid.
  */
@@ -94,6 +107,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   const useStepUploads = plug?.use ?? noUploads;
   const uploads = useStepUploads(formId);
   const hydrated = useHydrated();
+  const drawnBefore = useDrawnBefore();
   const basedOn = useRef<HTMLInputElement>(null);
   // "Keep this page's answers": this page's saves are then based on the revision the conflict named. In state,
   // not only in the box: React sets a hidden box back to its value on every render (a resend reads it later).
@@ -130,7 +144,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
         </p>
       </header>
 
-      <StepFormContext.Provider value={{ formId, values, errors, focusAdd }}>
+      <StepFormContext.Provider value={{ formId, values, errors, focusAdd: drawnBefore ? null : focusAdd }}>
         <Form
           method="post"
           id={formId}

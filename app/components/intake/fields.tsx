@@ -14,7 +14,10 @@ type StepContext = {
   formId: string;
   values: IntakeData;
   errors: Record<string, string[] | undefined>;
-  /** The list whose add box takes focus on the page drawn without scripts (the one the last post added to). */
+  /**
+   * The list whose add box (or Add button) takes focus on a page loaded whole: the one the last post added to
+   * (WCAG 2.4.3; the page with scripts moves focus itself, so StepPage passes it only for the first draw).
+   */
   focusAdd?: string | null;
 };
 export const StepFormContext = createContext<StepContext>({ formId: "", values: {}, errors: {} });
@@ -131,19 +134,6 @@ type TextProps = {
   focusFirst?: boolean;
 };
 
-/**
- * False while the page is drawn by the server and hydrated, true for every render after: a box asked to
- * take focus (`focusFirst`) does so only on a page loaded whole, never when the page with scripts redraws
- * the step (that page moves focus itself). Module-wide, unlike useHydrated, which a remounted form resets.
- */
-let pageDrawn = false;
-function useDrawnBefore() {
-  useEffect(() => {
-    pageDrawn = true;
-  }, []);
-  return pageDrawn;
-}
-
 export function TextField({
   name,
   id,
@@ -157,15 +147,13 @@ export function TextField({
   focusFirst,
 }: TextProps) {
   const f = useField(name, hint, id);
-  const drawnBefore = useDrawnBefore();
   const common = {
     id: f.id,
     name,
     defaultValue: f.value == null ? "" : String(f.value),
     "aria-required": required || undefined,
     placeholder,
-    // WCAG 2.4.3: without scripts the page after Add would start at the top.
-    autoFocus: (focusFirst && !drawnBefore) || undefined,
+    autoFocus: focusFirst || undefined,
     ...f.aria,
   };
   return (
@@ -513,7 +501,7 @@ export type RowsEditorProps = {
 
 /** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
 export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hint, renderExtra }: RowsEditorProps) {
-  const { values, errors } = useContext(StepFormContext);
+  const { values, errors, focusAdd } = useContext(StepFormContext);
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
   const typed = (r: Record<string, unknown>) =>
     Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
@@ -551,7 +539,14 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
             {renderExtra?.(i)}
             {name !== "photoMetadata" ? <ItemId name={name as IdListField} row={i} id={rowId} /> : null}
             {isNew ? (
-              <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button button-small">
+              <button
+                type="submit"
+                name="intent"
+                value={INTENT_VALUES.stay}
+                className="button button-small"
+                // eslint-disable-next-line jsx-a11y/no-autofocus -- WCAG 2.4.3: without scripts the page after Add starts here, as with them
+                autoFocus={focusAdd === name || undefined}
+              >
                 Add {inSentence(itemLabel)}
               </button>
             ) : rowId ? (

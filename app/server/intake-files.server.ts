@@ -179,8 +179,8 @@ export async function saveBrandingStep(input: {
   return { doc, problems: branding.problems, photosWithoutAlt };
 }
 
-/** How often a write of the files that lost its turn to another (a second tab's upload) is tried again. */
-const FILE_WRITE_TRIES = 25;
+/** How often a write of the files that lost its turn to another (a second tab's upload) is tried again: each try is one other write landing, and a step holds at most 12 photos. */
+const FILE_WRITE_TRIES = 12;
 
 /**
  * Files that arrived without the step's other fields (a refused post, or one

@@ -31,7 +31,7 @@ export type StepSave =
   | { order: "applied"; saved: BrandingSave };
 
 /** How often a save that lost its turn to another save of the same draft is decided again. */
-const TRIES = 25;
+const TRIES = 8;
 
 export async function saveStepPost(input: {
   orderId: string;

@@ -225,18 +225,18 @@ async function submit(request: Request, access: TokenAccess, doc: Submission) {
   }
 }
 
-/**
- * The step's rules for the browser (domain/form-rules.ts), from the same schemas the action parses
- * with: every field's bounds from the draft schema (every button saves a draft), and the fields
- * Next and Submit need, with their messages, from the "next" schema. What a rule across fields
- * says (a list row missing its name, step 12's consents) stays with the server's answer.
- */
 /** The list named by the page's `added` parameter (a known list only: the value is never echoed as given). */
 function addedParam(request: Request): string | null {
   const added = new URL(request.url).searchParams.get(ADDED_PARAM) ?? "";
   return isIdList(added) ? added : null;
 }
 
+/**
+ * The step's rules for the browser (domain/form-rules.ts), from the same schemas the action parses
+ * with: every field's bounds from the draft schema (every button saves a draft), and the fields
+ * Next and Submit need, with their messages, from the "next" schema. What a rule across fields
+ * says (a list row missing its name, step 12's consents) stays with the server's answer.
+ */
 export function stepRules(step: number): FormRules {
   const cached = rulesByStep.get(step);
   if (cached) return cached;

@@ -528,6 +528,7 @@ describe("focus after a round trip with JavaScript on (2.4.3)", () => {
       await page.getByLabel(`Keyword ${before + 1}`, { exact: true }).waitFor();
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-targetKeywords-new");
       await expectFocusInView(page, "the keyword box after Enter without JavaScript");
+      await screenshot(page, `a11y-focus-keyword-nojs-${width}`);
       await page.keyboard.type("hot water");
       await page.keyboard.press("Enter");
       await page.getByLabel(`Keyword ${before + 2}`, { exact: true }).waitFor();

@@ -5,6 +5,7 @@ import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { AUTH_MESSAGES, REDIRECT_MAX_LENGTH, safeRedirect } from "~/domain/account";
+import { DAY_MS } from "~/domain/dates";
 import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl } from "./env.server";
@@ -410,7 +411,7 @@ export async function resendConfirmation(user: AuthUser): Promise<boolean> {
 
 /** Sends the link that confirms the account's address. */
 async function sendConfirmation(user: { id: string; email: string }) {
-  const token = await issueLink("verify", user, VERIFY_VALID_DAYS * 86_400_000);
+  const token = await issueLink("verify", user, VERIFY_VALID_DAYS * DAY_MS);
   await queueMail({
     key: `verify:${hashLinkToken(token)}`,
     to: user.email,

@@ -1,4 +1,4 @@
-import { shortId } from "~/domain/orders";
+import { ROUNDS, shortId } from "~/domain/orders";
 import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
 import { loadSubmission, type Submission } from "./intake.server";
@@ -119,15 +119,13 @@ export async function exportOrderData(input: { orderId: string; requestedBy: "to
       ai_provider: a.ai_provider,
       reason: a.reason,
     })),
-    revision_feedback: [1, 2, 3].map((round) => {
+    revision_feedback: ROUNDS.map((round) => {
       const stored = feedback.find((f) => f.round === round);
       return {
         round,
-        enabled: Boolean(order[`revision_${round as 1 | 2 | 3}_enabled`]),
-        feedback: stored?.feedback ?? order[`revision_${round as 1 | 2 | 3}_feedback`] ?? null,
-        submitted_at: iso(
-          (stored?.submitted_at as Date | undefined) ?? order[`revision_${round as 1 | 2 | 3}_submitted_at`],
-        ),
+        enabled: Boolean(order[`revision_${round}_enabled`]),
+        feedback: stored?.feedback ?? order[`revision_${round}_feedback`] ?? null,
+        submitted_at: iso((stored?.submitted_at as Date | undefined) ?? order[`revision_${round}_submitted_at`]),
       };
     }),
     emails: emails.map((m) => ({

@@ -1,3 +1,4 @@
+import { DAY_MS } from "~/domain/dates";
 import * as z from "~/domain/zod";
 import { log } from "./log.server";
 
@@ -79,8 +80,8 @@ const EnvSchema = z
       "hello@northernriverswebsites.com.au",
     ),
     MAIL_DIR: z._default(z.string(), "data/mail"),
-    OUTBOX_POLL_MS: wholeNumber("OUTBOX_POLL_MS", 100, 86_400_000, 5000),
-    OUTBOX_BACKOFF_MS: wholeNumber("OUTBOX_BACKOFF_MS", 10, 86_400_000, 15000),
+    OUTBOX_POLL_MS: wholeNumber("OUTBOX_POLL_MS", 100, DAY_MS, 5000),
+    OUTBOX_BACKOFF_MS: wholeNumber("OUTBOX_BACKOFF_MS", 10, DAY_MS, 15000),
     OUTBOX_MAX_ATTEMPTS: wholeNumber("OUTBOX_MAX_ATTEMPTS", 1, 1000, 20),
 
     S3_ENDPOINT: optionalString,

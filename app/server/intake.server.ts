@@ -327,7 +327,7 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const buyer = (await Order.findById(access.orderId, { email: 1 }).lean())?.email;
   const contact = typeof doc.contact_email === "string" ? doc.contact_email : undefined;
   const recipients = [...new Set([buyer, contact].filter((a): a is string => Boolean(a)).map((a) => a.toLowerCase()))];
-  const businessName = (doc.business_name as string | null) ?? "your business";
+  const businessName = doc.business_name ?? "your business";
   const message = intakeConfirmation({ businessName, updated: !created });
   for (const [i, to] of recipients.entries()) {
     await queueMail({

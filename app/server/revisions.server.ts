@@ -98,7 +98,7 @@ export async function feedbackPost(request: Request, formData: FormData, orderId
   const outcome = await oncePerPost(`feedback:${orderId}`, formData, async () => {
     const answer = await submitFeedback({
       orderId,
-      round: submission.value.round as Round,
+      round: submission.value.round,
       feedback: submission.value.feedback,
     });
     return { done: answer === "submitted", answer, orderId };

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createSessionStorage } from "@remix-run/node";
 import mongoose from "mongoose";
+import { DAY_MS } from "~/domain/dates";
 import { cookieOptions, readSession } from "./cookies.server";
 import { Session } from "./models/index.server";
 
 /** A session ends 30 days after sign-in however busy it is, or after 7 days unused. */
-export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
-export const SESSION_IDLE_MS = 7 * 86_400_000;
+export const SESSION_ABSOLUTE_MS = 30 * DAY_MS;
+export const SESSION_IDLE_MS = 7 * DAY_MS;
 /** A session with admin rights is shorter: 12 hours at most, 30 minutes unused (issue 24). */
 export const ADMIN_SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
 export const ADMIN_SESSION_IDLE_MS = 30 * 60_000;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/maintenance";
+import { DAY_MS } from "~/domain/dates";
 import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
@@ -365,7 +366,7 @@ async function recordOfflineStart(subscriptionId: string, userId: string, plan: 
     plan_id: plan.id,
     product_id: plan.productId,
     status: "active",
-    current_period_end: new Date(Date.now() + 30 * 86_400_000),
+    current_period_end: new Date(Date.now() + 30 * DAY_MS),
     observed_at: new Date(),
   });
 }

@@ -89,11 +89,20 @@ describe("two app instances on one database", () => {
           })),
         ),
       );
-      expect(answers.filter((a) => a.status === 303)).toHaveLength(1);
+      // A failure says what all 50 answers were: how many of each status, and the start of any other than 303 or 409.
+      const statuses: Record<number, number> = {};
+      for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+      const others = answers.filter((a) => a.status !== 303 && a.status !== 409);
+      const said = [
+        `answers by status ${JSON.stringify(statuses)}`,
+        ...others.map((a) => `${a.status}: ${a.body.slice(0, 300)}`),
+      ].join("; ");
+      const won = answers.filter((a) => a.status === 303);
+      expect(won, said).toHaveLength(1);
       const refused = answers.filter((a) => a.status === 409);
-      expect(refused).toHaveLength(49);
-      for (const a of refused) expect(a.body).toContain(COUPON_MESSAGES.usedUp);
-      expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id) })).toBe(3);
+      expect(refused, said).toHaveLength(49);
+      for (const a of refused) expect(a.body, said).toContain(COUPON_MESSAGES.usedUp);
+      expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id) }), said).toBe(3);
     },
   );
 });

@@ -122,12 +122,7 @@ describe("Edit Data", () => {
       socialLinks: { facebook: "https://fb.example/acme" },
     }) as Record<string, unknown>;
     const social = { facebook: null, instagram: null, youtube: null, linkedin: null, ...(step5.socialLinks as object) };
-    // StoredSubmission types a platform as a string or absent: the nulls the driver stores are not in the type.
-    const stored = {
-      business_name: "Acme",
-      ...storedFields(5, step5),
-      social_links: social as unknown as StoredSubmission["social_links"],
-    };
+    const stored: StoredSubmission = { business_name: "Acme", ...storedFields(5, step5), social_links: social };
     const shown = editFormValues(stored);
     expect(JSON.parse(shown.social_links)).toEqual({ facebook: "https://fb.example/acme" });
     const { set, ignored } = readEdit(EditDataSchema.parse(shown));

@@ -218,8 +218,8 @@ describe("privacy classification", () => {
       abn_acn: "12 345 678 901",
       contact_phone: "0400 111 222",
       additional_details: "secret",
-      // A platform left blank is stored as null (the driver's undefined), which StoredSubmission does not type.
-      social_links: { facebook: "https://facebook.com/acme", instagram: null } as unknown as { facebook: string },
+      // A platform left blank is stored as null (the driver's undefined).
+      social_links: { facebook: "https://facebook.com/acme", instagram: null },
       competitor_urls: ["https://a.au", "https://b.au"],
       primary_domain: "acme.com.au",
       logo_key: "logos/x",

@@ -71,9 +71,15 @@ type ConsentField = keyof z.output<StepSchemaAt<11>>;
 /** The fields stored as the form names them (snake_case); step 12's and the photo rows are stored their own way. */
 type StoredStepField = Exclude<IntakeField, ConsentField | "photoMetadata">;
 
+/**
+ * A parsed value as the database gives it back: the driver stores a key left undefined as null, so a
+ * group's part left blank (a social platform) reads back as null. Lists are stored as parsed.
+ */
+type Stored<T> = T extends readonly unknown[] ? T : T extends object ? { [P in keyof T]?: Stored<T[P]> | null } : T;
+
 /** The intake as stored (rapid_website_submissions, snake_case), any subset of its fields. */
 export type StoredSubmission = {
-  [K in StoredStepField as Snake<K>]?: Exclude<IntakeValues[K], undefined> | null;
+  [K in StoredStepField as Snake<K>]?: Stored<Exclude<IntakeValues[K], undefined>> | null;
 } & {
   _id?: string;
   order_id?: string;

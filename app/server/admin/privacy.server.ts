@@ -1,6 +1,7 @@
 import mongoose from "mongoose";
 import { DAY_MS } from "~/domain/dates";
 import type { PageCursor } from "~/domain/paging";
+import type { Submission } from "../intake.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 
@@ -51,12 +52,9 @@ export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageS
   };
 }
 
-type DeletionDoc = {
-  _id: string;
+/** A deletion request's row: the stored fields it reads (StoredSubmission's names, so a renamed field fails `tsc`). */
+type DeletionDoc = Pick<Submission, "_id" | "business_name" | "contact_email" | "data_deletion_date"> & {
   order_id: string;
-  business_name?: string | null;
-  contact_email?: string | null;
-  data_deletion_date?: Date | null;
 };
 
 /** A page of the submissions whose customer asked for their data to be deleted, newest request first. */

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { FormRules } from "~/domain/form-rules";
+import { formatTime } from "~/domain/dates";
 import {
   canOpenStep,
   completedSteps,
@@ -128,14 +129,14 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   } catch (error) {
     log("error", "intake.save_failed", { order_id: access.orderId, step, reason: errorMessage(error) });
     return intent.type === "autosave"
-      ? data<StepAnswer>({ result: null, savedAt: null }, { status: 503 })
+      ? data<StepAnswer>({ result: null, savedTime: null }, { status: 503 })
       : notice(INTAKE_MESSAGES.submitFailed, 503);
   }
   switch (outcome.order) {
     case "stale":
       // A newer save of this page has landed already: this one changes nothing (a Remove still took its item out).
       return intent.type === "autosave"
-        ? data<StepAnswer>({ result: null, savedAt: new Date().toISOString() })
+        ? data<StepAnswer>({ result: null, savedTime: formatTime(new Date()) })
         : redirect(stepPath(step), 303);
     case "conflict": {
       // The boxes keep what this page sent (without JavaScript the page is drawn anew from this answer).
@@ -168,7 +169,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
 
   switch (intent.type) {
     case "autosave":
-      return data<StepAnswer>({ result: null, savedAt: new Date().toISOString() });
+      return data<StepAnswer>({ result: null, savedTime: formatTime(new Date()) });
     case "stay": {
       const added = addedList(form, Object.keys(submission.value));
       return redirect(added ? `${stepPath(step)}?${ADDED_PARAM}=${added}` : stepPath(step), 303);

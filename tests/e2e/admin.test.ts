@@ -170,6 +170,16 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     );
     const mail = await waitForMessages(email, 2);
     expect(mail.filter((m) => m.Subject.startsWith("Revision round 1 is open"))).toHaveLength(1);
+    // Disabled and enabled again: one e-mail per round, ever, and the toast says none was sent.
+    await page.getByRole("button", { name: "Enable Revision 1 Form" }).click();
+    await flash(page, "Revision Disabled");
+    expect(await page.getByRole("button", { name: "Enable Revision 1 Form" }).getAttribute("aria-pressed")).toBe(
+      "false",
+    );
+    await page.getByRole("button", { name: "Enable Revision 1 Form" }).click();
+    await flash(page, "The customer was e-mailed when it first opened, so no new e-mail was sent.");
+    expect(await OutboxMessage.countDocuments({ key: `revision-opened:${orderId}:1` })).toBe(1);
+    expect((await messagesTo(email)).filter((m) => m.Subject.startsWith("Revision round 1 is open"))).toHaveLength(1);
 
     await page.getByRole("button", { name: "Send Reminder" }).click();
     await flash(page, /Notice|Reminder Sent/);
@@ -251,6 +261,29 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.waitForURL(/\/admin\?/);
     expect(new URL(page.url()).searchParams.get("q") ?? "").toBe("");
     await page.getByText(`Order #${shortId}`).waitFor();
+  });
+
+  it("bulk reminders on two ticked orders say how many were sent and how many were skipped, and why", async () => {
+    const prefix = `bulk${Date.now() % 1_000_000}${label}`;
+    const due = await paidOrder(uniqueAddress(prefix));
+    const remindedJustNow = await paidOrder(uniqueAddress(prefix));
+    await sendReminder({ orderId: remindedJustNow.orderId, source: "admin", actor: "lead.admin@example.test" });
+    const page = await adminPage(javaScriptEnabled);
+    await page.goto(`/admin?q=${prefix}`);
+    for (const { orderId } of [due, remindedJustNow])
+      await page.getByLabel(`Select order #${orderId.slice(0, 8)}`).check({ force: true });
+    expect(await page.getByText("Select all (2 orders)").count()).toBe(1);
+    // Select all is the same box as each order's, in the brand's green.
+    const all = await boxOf(page.getByLabel("Select all (2 orders)"));
+    const one = await boxOf(page.getByLabel(`Select order #${due.orderId.slice(0, 8)}`));
+    expect([Math.round(all.width), Math.round(all.height)]).toEqual([Math.round(one.width), Math.round(one.height)]);
+    expect(await page.getByLabel("Select all (2 orders)").evaluate((el) => getComputedStyle(el).accentColor)).toBe(
+      "rgb(11, 93, 59)",
+    );
+    await page.getByLabel("Bulk action").selectOption("send_reminders");
+    await page.getByRole("button", { name: "Apply to selected" }).click();
+    await flash(page, "Sent reminders for 1 order. 1 order skipped: limit reached or sent recently.");
+    await screenshot(page, `admin-bulk-skipped-${label}`);
   });
 
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {

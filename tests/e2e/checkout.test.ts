@@ -113,6 +113,20 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     expect(summary).not.toContain("$1000+");
     expect(summary).not.toContain("First month of hosting");
     expect(await page.getByRole("link", { name: "Back to packages" }).getAttribute("href")).toBe("/packages");
+    // Each add-on says what it adds to this package, not to the 24-Hour Website (five pages, 24 hours).
+    const main = page.getByRole("main");
+    expect(await main.textContent()).toContain("Two more pages on top of the ten included.");
+    expect(await main.textContent()).toContain("Your first draft in 12 hours instead of 24.");
+    expect(await main.textContent()).not.toContain("on top of the five included");
+    await screenshot(page, `checkout-professional-${mode}`);
+    await page.goto("/checkout?package=starter");
+    expect(await main.textContent()).toContain("Your first draft in 12 hours instead of 48.");
+    expect(await main.textContent()).toContain("Two more pages on top of the five included.");
+    // Enterprise is delivered in 12 hours with unlimited pages: neither add-on is offered.
+    await page.goto("/checkout?package=enterprise");
+    await page.getByLabel(/Professional Logo Design/).waitFor();
+    expect(await page.getByLabel(/Priority 12-Hour Delivery/).count()).toBe(0);
+    expect(await page.getByLabel(/2 Extra Pages/).count()).toBe(0);
   });
 
   it("pays, not applies a coupon, when Enter is pressed in the e-mail box", async () => {

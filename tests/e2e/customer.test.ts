@@ -363,6 +363,16 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     const table = page.getByRole("region", { name: "Compare packages" });
     expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    // The two pricing tabs are one size, side by side, on a phone as on a wide screen.
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const pricing = page.getByRole("navigation", { name: "Pricing" });
+      const oneTime = await boxOf(pricing.getByRole("link", { name: "One-Time" }));
+      const maintenance = await boxOf(pricing.getByRole("link", { name: /With Maintenance/ }));
+      expect(Math.round(oneTime.width)).toBe(Math.round(maintenance.width));
+      expect(Math.round(oneTime.height)).toBe(Math.round(maintenance.height));
+      expect(Math.round(oneTime.y)).toBe(Math.round(maintenance.y));
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
     await check(page, "packages", javaScriptEnabled);
     await page.getByRole("link", { name: /With Maintenance/ }).click();

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeSubmission, IntakeToken, Order } from "~/server/models/index.server";
+import { formatTime } from "~/domain/dates";
 import { hashToken } from "~/server/tokens.server";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
@@ -228,7 +229,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
 describe("autosave with JavaScript on", () => {
   it("saves what was typed every 30 s, only when something changed, and says when", async () => {
     const { orderId, token } = await paidOrder(uniqueAddress("autosave"));
-    const page = await browser.newPage({ javaScriptEnabled: true });
+    // A customer whose browser is in Perth still reads Sydney's time, as on every page.
+    const page = await browser.newPage({ javaScriptEnabled: true, timezoneId: "Australia/Perth" });
     await page.clock.install();
     const posts: string[] = [];
     page.on("request", (r) => {
@@ -242,8 +244,12 @@ describe("autosave with JavaScript on", () => {
     expect(posts).toHaveLength(0); // nothing changed, nothing sent
 
     await page.getByLabel(/^Trading name/).fill("Typed but not yet saved");
+    const before = new Date();
     await page.clock.runFor(31_000);
     await page.getByText(/^Last saved/).waitFor();
+    // Sydney's time, as every date a person reads, whatever zone the browser is in (here the machine's).
+    const shown = (await page.getByText(/^Last saved/).textContent())!.replace("Last saved ", "");
+    expect([formatTime(before), formatTime(new Date())]).toContain(shown);
     expect(posts).toHaveLength(1);
     await expect
       .poll(async () => (await IntakeSubmission.findOne({ order_id: orderId }).lean())?.business_name)

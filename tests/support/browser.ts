@@ -33,11 +33,18 @@ export function useBrowser() {
   });
   return {
     /** A fresh visitor (own cookies) with JavaScript on or off; `cookie` ("__session=…") signs them in. */
-    async newPage(options: { javaScriptEnabled: boolean; width?: number; cookie?: string }): Promise<Page> {
+    async newPage(options: {
+      javaScriptEnabled: boolean;
+      width?: number;
+      cookie?: string;
+      /** The browser's own time zone (the machine's by default). */
+      timezoneId?: string;
+    }): Promise<Page> {
       const context = await browser.newContext({
         baseURL: APP_URL,
         javaScriptEnabled: options.javaScriptEnabled,
         viewport: { width: options.width ?? 1280, height: 900 },
+        timezoneId: options.timezoneId,
       });
       contexts.push(context);
       if (options.cookie) {

@@ -13,7 +13,8 @@ export const nextSeq = () => String(++seq);
 
 const STAMP = new Set<string>(Object.values(SAVE_FIELDS));
 
-type AutosaveAnswer = { savedAt?: string | null; conflict?: Conflict };
+/** `savedTime` is formatted by the server (domain/dates.ts: Sydney time, whatever the browser's zone). */
+type AutosaveAnswer = { savedTime?: string | null; conflict?: Conflict };
 
 /**
  * With JavaScript: saves the step every 30 s while it is open, only when
@@ -69,11 +70,11 @@ export function useAutosave(
   }, [formId, step, savedAt]);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
-    const { savedAt: at, conflict } = fetcher.data;
+    const { savedTime: at, conflict } = fetcher.data;
     if (at) {
       failures.current = 0;
       setUnsaved(false);
-      setLastSaved(new Date(at).toLocaleTimeString("en-AU", { hour: "numeric", minute: "2-digit" }));
+      setLastSaved(at);
       return;
     }
     if (conflict || at === undefined) return;

@@ -53,6 +53,6 @@ export type StepAnswer = {
   /** Messages about what was saved (a new photo without alt text), by field. */
   fieldErrors?: Record<string, string[]>;
   conflict?: Conflict;
-  /** An autosave's answer: when it was saved (null: refused). */
-  savedAt?: string | null;
+  /** An autosave's answer: when it was saved, Sydney time as a person reads it ("2:48 pm"; null: refused). */
+  savedTime?: string | null;
 };

@@ -40,6 +40,12 @@ export const PURGE_AFTER = {
   deliveredMailMs: 90 * DAY_MS,
   /** A post's receipt (its form key's answer): a resend comes within minutes; a week is plenty. */
   formReceiptsMs: 7 * DAY_MS,
+  /**
+   * The orders' change log: every running app reads it within a minute (the order digest), so a
+   * day is plenty; a process's mark, once it has written nothing for a week (a stopped process).
+   */
+  orderChangesMs: 24 * HOUR_MS,
+  orderChangeMarksMs: 7 * DAY_MS,
 } as const;
 
 /** The moment before which a record of that age is purged. */

@@ -8,11 +8,14 @@ import {
   CouponRedemption,
   IntakeSubmission,
   FormReceipt,
+  OrderChange,
+  OrderChangeMark,
   OutboxClaim,
   OutboxMessage,
   RateLimitHit,
   Session,
 } from "./models/index.server";
+import { GENERATION_MARK } from "./models/order-change.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
 /** How many submissions one cron run deletes at most; the next run carries on. */
@@ -59,6 +62,7 @@ export type PurgeSummary = {
   deliveredMail: number;
   outboxClaims: number;
   formReceipts: number;
+  orderChanges: number;
 };
 
 /**
@@ -93,6 +97,12 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   const claims = await OutboxClaim.deleteMany({ claimed_at: lt(mailBefore) });
   const receipts = await FormReceipt.deleteMany({ created_at: lt(purgeBefore(now, PURGE_AFTER.formReceiptsMs)) });
 
+  const changes = await OrderChange.deleteMany({ at: lt(purgeBefore(now, PURGE_AFTER.orderChangesMs)) });
+  await OrderChangeMark.deleteMany({
+    _id: mongoose.trusted({ $ne: GENERATION_MARK }),
+    at: lt(purgeBefore(now, PURGE_AFTER.orderChangeMarksMs)),
+  });
+
   return {
     sessions: ended.deletedCount + idle.deletedCount,
     accountLinks: accountLinks.deletedCount,
@@ -101,5 +111,6 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
     deliveredMail: mail.deletedCount,
     outboxClaims: claims.deletedCount,
     formReceipts: receipts.deletedCount,
+    orderChanges: changes.deletedCount,
   };
 }

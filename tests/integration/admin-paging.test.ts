@@ -82,7 +82,7 @@ const orderId = () => randomUUID();
 describe("every admin list pages to its last row, each row once, newest first", () => {
   it("orders (with and without a filter)", async () => {
     const seeded = TIMES.map((at) => ({ id: orderId(), at }));
-    await Order.collection.insertMany(
+    await Order.insertMany(
       seeded.map((s, i) => ({
         _id: s.id,
         email: `p${i}@paging.test`,
@@ -90,7 +90,7 @@ describe("every admin list pages to its last row, each row once, newest first", 
         amount_paid: 30_000,
         amount_total: 30_000,
         created_at: s.at,
-      })) as never[],
+      })),
     );
     await expectEveryRowOnce(
       seeded,

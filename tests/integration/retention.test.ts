@@ -9,6 +9,8 @@ import {
   IntakeSubmission,
   IntakeToken,
   Order,
+  OrderChange,
+  OrderChangeMark,
   OutboxMessage,
   PrivacyAuditLog,
   RateLimitHit,
@@ -199,5 +201,28 @@ describe("purges", () => {
     await purgeExpiredRecords();
     expect(await CouponRedemption.exists({ order_id: order._id })).not.toBeNull();
     expect((await Order.findById(order._id).lean())?.status).toBe("paid");
+  });
+
+  it("removes the orders' change log after a day and the marks of processes silent for a week, never the log's name", async () => {
+    const tag = randomBytes(4).toString("hex");
+    await OrderChange.create([
+      { _id: `old-${tag}:1`, ids: ["a"], at: daysAgo(2) },
+      { _id: `new-${tag}:1`, ids: ["b"], at: new Date() },
+    ]);
+    await OrderChangeMark.create([
+      { _id: `old-${tag}`, seq: 1, at: daysAgo(8) },
+      { _id: `new-${tag}`, seq: 1, at: daysAgo(6) },
+    ]);
+    await OrderChangeMark.updateOne(
+      { _id: "generation" },
+      { $set: { generation: tag, at: daysAgo(30) } },
+      { upsert: true },
+    );
+    expect((await purgeExpiredRecords()).orderChanges).toBeGreaterThanOrEqual(1);
+    expect(await OrderChange.exists({ _id: `old-${tag}:1` })).toBeNull();
+    expect(await OrderChange.exists({ _id: `new-${tag}:1` })).not.toBeNull();
+    expect(await OrderChangeMark.exists({ _id: `old-${tag}` })).toBeNull();
+    expect(await OrderChangeMark.exists({ _id: `new-${tag}` })).not.toBeNull();
+    expect(await OrderChangeMark.exists({ _id: "generation" })).not.toBeNull();
   });
 });

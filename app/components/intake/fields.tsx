@@ -388,18 +388,11 @@ export function TextList({
   hint?: ReactNode;
   type?: "text" | "url";
 }) {
-  const { values, errors, focusAdd } = useContext(StepFormContext);
+  const { values, focusAdd } = useContext(StepFormContext);
   const saved = withIds<string | undefined>(values, name, Boolean);
-  const listError = errors[name]?.[0];
   const id = idFor(name);
   return (
-    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
-      <legend>{legend}</legend>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <ListEditor name={name} legend={legend} hint={hint}>
       <ol className="list-items">
         {saved.map((item, i) => (
           <li key={item.id ?? i}>
@@ -424,9 +417,36 @@ export function TextList({
             </button>
           </li>
         ) : (
-          <FullListItem id={`${idFor(name)}-full`} itemLabel={itemLabel} max={max} type={type} />
+          <FullListItem id={`${id}-full`} itemLabel={itemLabel} max={max} type={type} />
         )}
       </ol>
+    </ListEditor>
+  );
+}
+
+/** A list's frame (both kinds): its legend, hint and error, tied to the group for a screen reader. */
+function ListEditor({
+  name,
+  legend,
+  hint,
+  children,
+}: {
+  name: IntakeField;
+  legend: ReactNode;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const listError = useContext(StepFormContext).errors[name]?.[0];
+  const id = idFor(name);
+  return (
+    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
+      <legend>{legend}</legend>
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {children}
       <ErrorText id={id} error={listError} />
     </fieldset>
   );
@@ -501,7 +521,7 @@ export type RowsEditorProps = {
 
 /** Rows of several fields (services, testimonials, staff…): saved rows, each removable, and one empty row to add another. */
 export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hint, renderExtra }: RowsEditorProps) {
-  const { values, errors, focusAdd } = useContext(StepFormContext);
+  const { values, focusAdd } = useContext(StepFormContext);
   // A row with anything typed in stays on the form (the server says what it is missing); blank rows go.
   const typed = (r: Record<string, unknown>) =>
     Boolean(r[keyField]) || fields.some((f) => f.type !== "select" && r[f.key]);
@@ -510,16 +530,8 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
     ({ item, id }) => ({ id: id ?? (typeof item?.id === "string" ? item.id : undefined) }),
   );
   const slots = rows.length < max ? rows.length + 1 : rows.length;
-  const id = idFor(name);
-  const listError = errors[name]?.[0];
   return (
-    <fieldset className="list-editor" id={id} aria-describedby={describedBy(id, hint, listError)}>
-      <legend>{legend}</legend>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <ListEditor name={name} legend={legend} hint={hint}>
       {Array.from({ length: slots }, (_, i) => {
         const isNew = i === rows.length;
         const rowId = rows[i]?.id;
@@ -555,7 +567,6 @@ export function RowsEditor({ name, legend, itemLabel, fields, max, keyField, hin
           </fieldset>
         );
       })}
-      <ErrorText id={id} error={listError} />
-    </fieldset>
+    </ListEditor>
   );
 }

@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
-import { newTally, summaryCards, tallyOrder, TREND_BASIS, type FigureRow } from "~/domain/admin/figures";
+import { newTally, summaryCards, tallyOrder, TREND_BASIS } from "~/domain/admin/figures";
 import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
@@ -9,6 +9,7 @@ import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-statu
 import { formatCents } from "~/domain/money";
 import { encodeCursor, SECOND_PART_START, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
+import { orderDigest, type DigestRow } from "./order-digest.server";
 import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { recordAdminActions, type Actor } from "./audit.server";
@@ -198,51 +199,28 @@ async function deadlinePage(filter: Record<string, unknown>, cursor: PageCursor 
   };
 }
 
-/** The fields the figures read of each order. */
-export const FIGURE_FIELDS = {
-  _id: 0,
-  status: 1,
-  amount_paid: 1,
-  created_at: 1,
-  draft_delivered_at: 1,
-  delivery_hours: 1,
-} as const;
-
-/** The fields of a pass that gives both the figures and the list's first page (a row's and the figures'). */
-export const PASS_FIELDS = { ...ROW_FIELDS, delivery_hours: 1 } as const;
-
-type PassRow = OrderRowDoc & FigureRow;
-
-/** True when `a` comes before `b` newest first (created_at, then _id, both descending: keysetPage's order). */
-function newer(a: PassRow, b: PassRow): boolean {
-  const at = (a.created_at?.getTime() ?? -Infinity) - (b.created_at?.getTime() ?? -Infinity);
-  return at > 0 || (at === 0 && a._id > b._id);
+/** The newest `n` of the digest's orders (created_at, then _id, both descending: keysetPage's order). */
+function newestOf(rows: Iterable<DigestRow>, n: number): DigestRow[] {
+  const newest: DigestRow[] = [];
+  const newer = (a: DigestRow, b: DigestRow) => {
+    const at = a.created_at.getTime() - b.created_at.getTime();
+    return at > 0 || (at === 0 && a._id > b._id);
+  };
+  for (const r of rows) {
+    if (newest.length === n && !newer(r, newest[n - 1])) continue;
+    let i = newest.length;
+    while (i > 0 && newer(r, newest[i - 1])) i--;
+    newest.splice(i, 0, r);
+    if (newest.length > n) newest.pop();
+  }
+  return newest;
 }
 
-/**
- * The figures: the six cards and the weekly chart, from one pass over every order (ARCHITECTURE.md
- * rule 7: on FerretDB each query scans the collection, so the figures cost one scan
- * whatever they count). The orders stream through in batches; only counters are kept.
- * With `firstPage`, the same pass also keeps the newest `firstPage` + 1 orders with a
- * row's fields: the unfiltered list's first page, without a second scan of its own.
- * It reads through the driver (the filter is empty, and lean rows need none of
- * mongoose's per-document work).
- */
-async function orderPass(now: Date, firstPage: number) {
+/** The six cards and the weekly chart, counted from the order digest (see order-digest.server.ts). */
+function figuresOf(rows: Iterable<DigestRow>, now: Date) {
   const tally = newTally(now);
-  const keep = firstPage > 0 ? firstPage + 1 : 0;
-  const newest: PassRow[] = [];
-  const cursor = Order.collection.find({}, { projection: keep ? PASS_FIELDS : FIGURE_FIELDS, batchSize: 1000 });
-  for await (const doc of cursor) {
-    const d = doc as unknown as PassRow;
-    tallyOrder(tally, { ...d, amount_paid: d.amount_paid ?? 0, created_at: d.created_at ?? new Date(0) });
-    if (!keep || (newest.length === keep && !newer(d, newest[keep - 1]))) continue;
-    let i = newest.length;
-    while (i > 0 && newer(d, newest[i - 1])) i--;
-    newest.splice(i, 0, d);
-    if (newest.length > keep) newest.pop();
-  }
-  const figures = {
+  for (const r of rows) tallyOrder(tally, r);
+  return {
     /** Every order: what an unfiltered list's "Select all (N orders)" counts. */
     total: tally.all.orders,
     cards: summaryCards(tally, formatCents),
@@ -253,17 +231,35 @@ async function orderPass(now: Date, firstPage: number) {
       orders: w.orders,
     })),
   };
-  return { figures, newest };
 }
 
-/** The six cards and the weekly chart (one pass over every order, see orderPass). */
-export const orderFigures = async (now = new Date()) => (await orderPass(now, 0)).figures;
+/** The six cards and the weekly chart. */
+export const orderFigures = async (now = new Date()) => figuresOf(await orderDigest(), now);
 
 /**
- * The orders page (/admin): one page of the list and the figures. The unfiltered list's
- * first page (newest first) comes from the figures' own pass: on FerretDB the page is
- * then one scan of the orders, not two. Any other page runs the list's query beside the
- * pass, and a filtered one adds the count of what matches.
+ * The unfiltered list's first page (newest first): the digest names its orders, and their rows
+ * are read by `_id` (on FerretDB a lookup, not a scan of every order to sort them).
+ */
+async function firstPage(rows: Iterable<DigestRow>, pageSize: number, now: Date) {
+  const newest = newestOf(rows, pageSize + 1);
+  const docs = await Promise.all(
+    newest.map((r) => Order.collection.findOne({ _id: r._id } as never, { projection: ROW_FIELDS })),
+  );
+  const found = docs.filter((d): d is NonNullable<typeof d> => d !== null) as unknown as OrderRowDoc[];
+  const page = found.slice(0, pageSize);
+  const last = page.at(-1);
+  return {
+    rows: page.map((r) => toRow(r, now)),
+    next: newest.length > pageSize && last?.created_at ? encodeCursor({ at: last.created_at, id: last._id }) : null,
+    first: true,
+    pageSize,
+  };
+}
+
+/**
+ * The orders page (/admin): one page of the list and the figures. The figures come from the
+ * order digest; the unfiltered list's first page too, its rows read by `_id`. Any other page
+ * runs the list's query, and a filtered one the count of what matches.
  */
 export async function ordersPage(
   f: OrderFilters,
@@ -271,18 +267,12 @@ export async function ordersPage(
 ) {
   const now = options.now ?? new Date();
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const fromPass = !options.cursor && f.sort !== "deadline" && Object.keys(ordersFilter(f, now)).length === 0;
-  if (fromPass) {
-    const { figures, newest } = await orderPass(now, pageSize);
-    const rows = newest.slice(0, pageSize);
-    const last = rows.at(-1);
-    const page = {
-      rows: rows.map((r) => toRow(r, now)),
-      next: newest.length > pageSize && last?.created_at ? encodeCursor({ at: last.created_at, id: last._id }) : null,
-      first: true,
-      pageSize,
-    };
-    return { ...figures, page, total: figures.total, anyOrders: true };
+  const unfilteredFirst = !options.cursor && f.sort !== "deadline" && Object.keys(ordersFilter(f, now)).length === 0;
+  if (unfilteredFirst) {
+    const rows = [...(await orderDigest())];
+    const figures = figuresOf(rows, now);
+    const page = await firstPage(rows, pageSize, now);
+    return { ...figures, page, total: figures.total, anyOrders: figures.total > 0 };
   }
   const [list, figures] = await Promise.all([
     listOrders(f, { ...options, now, pageSize, countUnfiltered: false }),

@@ -11,6 +11,7 @@ export { IntakeSubmission } from "./intake-submission.server";
 export { IntakeToken } from "./intake-token.server";
 export { OnceKey } from "./once-key.server";
 export { Order } from "./order.server";
+export { OrderChange, OrderChangeMark } from "./order-change.server";
 export { OrderEvent } from "./order-event.server";
 export { PaymentIssue } from "./payment-issue.server";
 export { PlanCheckout } from "./plan-checkout.server";

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
+import { log } from "../log.server";
+import { recordOrderChange } from "./order-change.server";
 
 const AddOnSchema = new mongoose.Schema(
   {
@@ -76,5 +78,63 @@ OrderSchema.index({ status: 1, _id: 1 });
 OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
 // charge.refunded webhooks find their order by payment intent.
 OrderSchema.index({ stripe_payment_intent_id: 1 });
+
+/** What the admin figures read of an order (the order digest, app/server/admin/order-digest.server.ts). */
+export const DIGEST_FIELDS = ["status", "amount_paid", "created_at", "draft_delivered_at", "delivery_hours"] as const;
+const DIGESTED = new Set<string>(DIGEST_FIELDS);
+
+/** The orders a filter names by `_id` (one, or `$in`), or null when it names them otherwise. */
+function idsOf(filter: Record<string, unknown> | undefined): string[] | null {
+  const id = filter?._id;
+  if (typeof id === "string") return [id];
+  if (id && typeof id === "object") {
+    const named = (id as { $eq?: unknown; $in?: unknown }).$eq ?? (id as { $in?: unknown }).$in;
+    if (typeof named === "string") return [named];
+    if (Array.isArray(named) && named.every((v) => typeof v === "string")) return named as string[];
+  }
+  return null;
+}
+
+/** True when an update may change a field the figures read (a replacement or a pipeline always may). */
+function touchesDigest(update: unknown, upsert: boolean): boolean {
+  if (!update || typeof update !== "object" || Array.isArray(update)) return true;
+  return Object.entries(update).some(([key, value]) => {
+    if (!key.startsWith("$")) return DIGESTED.has(key.split(".")[0]);
+    if (key === "$setOnInsert" && !upsert) return false;
+    return Boolean(value) && typeof value === "object" && Object.keys(value).some((f) => DIGESTED.has(f.split(".")[0]));
+  });
+}
+
+/**
+ * Every write through this model that can change the figures is noted in the change log before
+ * the write's caller goes on (raw writes to the collection are not: use the model). A log that
+ * cannot be written leaves the order as written: the digest rebuilds from the orders on a timer.
+ */
+const noteChange = async (ids: string[] | "all") => {
+  if (ids !== "all" && ids.length === 0) return;
+  try {
+    await recordOrderChange(ids);
+  } catch (error) {
+    log("warn", "order_digest.change_not_logged", { reason: error instanceof Error ? error.message : String(error) });
+  }
+};
+OrderSchema.post("save", (doc: { _id: string }) => noteChange([doc._id]));
+OrderSchema.post("insertMany", (docs: unknown) => noteChange((docs as { _id: string }[]).map((d) => d._id)));
+OrderSchema.post(
+  ["updateOne", "updateMany", "findOneAndUpdate", "replaceOne", "findOneAndReplace"],
+  { document: false, query: true },
+  function (this: mongoose.Query<unknown, unknown>) {
+    const upsert = Boolean(this.getOptions().upsert);
+    if (!touchesDigest(this.getUpdate(), upsert)) return;
+    return noteChange(idsOf(this.getFilter()) ?? "all");
+  },
+);
+OrderSchema.post(
+  ["deleteOne", "deleteMany", "findOneAndDelete"],
+  { document: false, query: true },
+  function (this: mongoose.Query<unknown, unknown>) {
+    return noteChange(idsOf(this.getFilter()) ?? "all");
+  },
+);
 
 export const Order = mongoose.model("Order", OrderSchema);

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import mongoose from "mongoose";
+import { describe, expect, it } from "vitest";
+import { summaryCards, tallyOrders, type FigureRow } from "~/domain/admin/figures";
+import { formatCents } from "~/domain/money";
+import { listOrders, orderFigures, ordersPage } from "~/server/admin/orders.server";
+import { Order, OrderChange, OrderChangeMark } from "~/server/models/index.server";
+import { useTestDatabase } from "../support/db";
+
+// The admin figures come from the order digest (app/server/admin/order-digest.server.ts), kept
+// current from the orders' change log. Each test compares what the page shows with one plain
+// pass over the orders, read raw, after writes of every kind the app makes.
+
+const conn = useTestDatabase();
+const HOUR = 3_600_000;
+
+/** The cards as one pass over every order (read raw, no digest) counts them. */
+async function truth(now: Date) {
+  const docs = (await Order.collection.find({}).toArray()) as unknown as FigureRow[];
+  return summaryCards(tallyOrders(docs, now), formatCents);
+}
+
+async function expectCurrent() {
+  const now = new Date();
+  expect((await orderFigures(now)).cards).toEqual(await truth(now));
+  const page = await ordersPage({}, { now });
+  const list = await listOrders({}, { now });
+  expect(page.page.rows.map((r) => r.id)).toEqual(list.page.rows.map((r) => r.id));
+  expect(page.page.next === null).toBe(list.page.next === null);
+}
+
+const newOrder = (fields: Record<string, unknown> = {}) =>
+  Order.create({ email: `d-${randomUUID()}@digest.test`, amount_total: 30_000, ...fields });
+
+const entries = () => OrderChange.countDocuments({});
+
+describe("the order digest", () => {
+  it("shows every kind of write the app makes at the next view", async () => {
+    await expectCurrent(); // built from no orders at all
+    const a = await newOrder();
+    const b = await newOrder({ status: "paid", amount_paid: 30_000 });
+    await Order.insertMany(
+      Array.from({ length: 30 }, (_, i) => ({
+        email: `m${i}@digest.test`,
+        amount_total: 30_000,
+        status: i % 3 ? "completed" : "paid",
+        amount_paid: 30_000,
+        created_at: new Date(Date.now() - i * 40 * 24 * HOUR),
+      })),
+    );
+    await expectCurrent();
+    await Order.updateOne({ _id: a._id, status: "pending" }, { $set: { status: "paid", amount_paid: 25_000 } });
+    await expectCurrent();
+    await Order.updateMany({ _id: mongoose.trusted({ $in: [a._id, b._id] }) }, { $set: { status: "completed" } });
+    await expectCurrent();
+    await Order.updateOne({ _id: b._id }, { $set: { draft_delivered_at: new Date(), delivery_hours: 7 } });
+    await expectCurrent();
+    await Order.updateOne(
+      { _id: a._id },
+      { $set: { created_at: new Date(Date.now() - 45 * 24 * HOUR) } },
+      {
+        overwriteImmutable: true,
+      },
+    );
+    await expectCurrent();
+    await Order.updateMany({ status: "completed" }, { $set: { status: "in_progress" } }); // not by _id: "all"
+    await expectCurrent();
+    await Order.deleteOne({ _id: b._id });
+    await expectCurrent();
+  });
+
+  it("misses none of 20 writes racing each other and a view", async () => {
+    await expectCurrent();
+    const made = await Promise.all(Array.from({ length: 10 }, () => newOrder()));
+    await Promise.all([
+      ...made.map((o, i) =>
+        Order.updateOne({ _id: o._id }, { $set: { status: i % 2 ? "paid" : "cancelled", amount_paid: i * 100 } }),
+      ),
+      ...Array.from({ length: 10 }, () => newOrder({ status: "paid", amount_paid: 30_000 })),
+      orderFigures(),
+    ]);
+    await expectCurrent();
+  });
+
+  it("logs a burst of writes in a few entries, and nothing for fields the figures do not read", async () => {
+    await expectCurrent();
+    const before = await entries();
+    const made = await Promise.all(Array.from({ length: 30 }, () => newOrder()));
+    const burst = (await entries()) - before;
+    expect(burst).toBeGreaterThan(0);
+    expect(burst).toBeLessThan(30);
+    const after = await entries();
+    await Order.updateOne({ _id: made[0]._id }, { $set: { intake_progress: 40 } });
+    await Order.updateMany({ email: made[1].email, user_id: null }, { $set: { user_id: "someone" } });
+    expect(await entries()).toBe(after);
+    await expectCurrent();
+  });
+
+  it("rebuilds from the orders when the log was emptied, went back, or lost an entry before it was read", async () => {
+    await expectCurrent();
+    // An emptied database: the orders and the whole log gone, then one new order.
+    await conn().connection.db!.collection("orders").deleteMany({});
+    await OrderChange.collection.deleteMany({});
+    await OrderChangeMark.collection.deleteMany({});
+    await newOrder({ status: "paid", amount_paid: 30_000 });
+    await expectCurrent();
+    expect((await orderFigures()).total).toBe(1);
+    // An entry purged before this process read it.
+    await newOrder();
+    await OrderChange.collection.deleteMany({});
+    await expectCurrent();
+    expect((await orderFigures()).total).toBe(2);
+    // A process's mark that went back (a restored database), with an order written raw meanwhile.
+    await Order.collection.insertOne({
+      _id: randomUUID(),
+      email: "raw@digest.test",
+      status: "paid",
+      amount_paid: 1_000,
+      amount_total: 1_000,
+      created_at: new Date(),
+    } as never);
+    await OrderChangeMark.collection.updateMany({ _id: { $ne: "generation" } } as never, { $set: { seq: 0 } });
+    await expectCurrent();
+    expect((await orderFigures()).total).toBe(3);
+  });
+});

@@ -15,8 +15,7 @@ import {
   ADMIN_REVISION_MESSAGES,
   AI_OPT_OUT_MESSAGE,
   DETAIL_MESSAGES,
-  DRAFT_URL_MESSAGES,
-  draftUrlRefused,
+  draftUrlToast,
   ORDER_INTENT,
   orderIdParam,
   parseDetailTab,
@@ -142,11 +141,8 @@ async function saveDraftUrlAction({ form, orderId, admin, flash }: IntentArgs) {
   const parsed = DraftUrlSchema.safeParse({ draftUrl: typed });
   if (!parsed.success) {
     const message = parsed.error.issues[0].message;
-    // Empty: the spec's 'URL Required' toast. Anything else: said on the form, naming the field, keeping the text.
-    if (message === DRAFT_URL_MESSAGES.required) {
-      const refused = draftUrlRefused(message);
-      return flash("error", refused.title, refused.description);
-    }
+    const toast = draftUrlToast(message);
+    if (toast) return flash("error", toast.title, toast.description);
     return data<DraftUrlReply>({ intent: ORDER_INTENT.saveDraftUrl, value: typed, error: message }, { status: 400 });
   }
   await saveDraftUrl({ orderId, url: parsed.data.draftUrl, actor: admin });

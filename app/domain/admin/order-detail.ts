@@ -88,11 +88,12 @@ export const ADMIN_REVISION_MESSAGES = {
   notFound: ORDER_NOT_FOUND,
 } as const;
 
-/** The flash for a draft URL the schema refused: an empty one has its own title (spec 2 section 5). */
-export function draftUrlRefused(message: string): { title: string; description: string } {
-  return message === DRAFT_URL_MESSAGES.required
-    ? DETAIL_MESSAGES.urlRequired
-    : { title: DETAIL_MESSAGES.saveError, description: message };
+/**
+ * The toast for a draft URL the schema refused as empty (spec 2 section 5: "URL Required"); null for any
+ * other refusal, which the page says on the field, keeping what was typed.
+ */
+export function draftUrlToast(message: string): { title: string; description: string } | null {
+  return message === DRAFT_URL_MESSAGES.required ? DETAIL_MESSAGES.urlRequired : null;
 }
 
 /** The toggle's label (spec 2 section 2). */

@@ -243,8 +243,18 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
         <p className="hint">Open the intake form with the link in your order confirmation e-mail.</p>
       </section>
 
+      <section className="card" aria-labelledby="help-heading">
+        <h2 id="help-heading">Need Help?</h2>
+        <p>
+          E-mail us at <SupportLink /> or call <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>. We answer within 24
+          hours.
+        </p>
+      </section>
+
+      {/* Across the page where there is room (its rounds side by side): beside the shorter cards, its
+          height left holes as tall as a round's feedback. */}
       {order.paid ? (
-        <section className="card">
+        <section className="card status-rounds">
           <RevisionRounds
             orderId={order.id}
             copyKey={order.copyKey}
@@ -256,19 +266,11 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby="help-heading">
-        <h2 id="help-heading">Need Help?</h2>
-        <p>
-          E-mail us at <SupportLink /> or call <a href={BUSINESS.phoneHref}>{BUSINESS.phone}</a>. We answer within 24
-          hours.
-        </p>
-      </section>
-
       <section className="card" aria-labelledby="data-heading">
         <h2 id="data-heading">Your Data</h2>
         <p>Download everything we hold about your order as one file, or ask us to delete it.</p>
         {/* Side by side and the same size; the export is its own form. */}
-        <div className="actions">
+        <div className="actions actions-even">
           <DataExportButton action="/order-status/export" />
           {view.deletionRequested || view.confirmDeletion ? null : (
             <Link to="/order-status?confirm=delete" className="button">

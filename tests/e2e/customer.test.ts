@@ -241,6 +241,16 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
 
       // 'Revision Rounds' is a card heading like the others.
       await page.getByRole("heading", { level: 2, name: "Revision Rounds" }).waitFor();
+      // Where there is room it runs across the page with its rounds side by side: no hole beside it.
+      if (width === 1280) {
+        const rounds = page.getByRole("region", { name: "Revision Rounds" });
+        const project = await boxOf(page.getByRole("region", { name: /Your Project/ }));
+        expect((await boxOf(rounds)).width).toBeGreaterThan(project.width * 2.5);
+        const tops = await rounds
+          .locator(".round")
+          .evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().top)));
+        expect(new Set(tops).size).toBe(1);
+      }
       await page.getByRole("heading", { level: 2, name: /Your Project/ }).waitFor();
       // The sent feedback shows whole: nothing cut off, nothing to scroll.
       const sent = page.getByLabel("Your feedback for revision 1");
@@ -250,6 +260,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
       const download = await boxOf(page.getByRole("button", { name: "Download my data (JSON)" }));
       const remove = await boxOf(page.getByRole("link", { name: "Request deletion of my data" }));
       expect(Math.round(download.height)).toBe(Math.round(remove.height));
+      expect(Math.round(download.width)).toBe(Math.round(remove.width));
       await screenshot(page, `order-status-layout-${tag}-${width}`);
     });
 

@@ -139,6 +139,8 @@ describe.each(JS_MODES)("intake details with %s", (mode, javaScriptEnabled) => {
     await page.getByText("Step 5 of 14").waitFor();
     const box = page.getByLabel("Add a competitor URL");
     expect(await box.isDisabled()).toBe(true);
+    // It looks disabled too: greyed, not the white of a box to type in.
+    expect(await box.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgb(255, 255, 255)");
     expect(await page.getByRole("button", { name: "Add competitor URL" }).isDisabled()).toBe(true);
     const why = await box.getAttribute("aria-describedby");
     expect(await page.locator(`[id="${why}"]`).textContent()).toBe(

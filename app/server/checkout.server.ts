@@ -10,7 +10,7 @@ import { notePrivateRead } from "./private-response.server";
 import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
-import { getStripe, paymentIntentIdOf } from "./stripe.server";
+import { getStripe, paymentIntentIdOf, sessionPaid } from "./stripe.server";
 import {
   holdPlanCheckout,
   maintenanceLineItem,
@@ -204,7 +204,7 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
   const session = await stripe.checkout.sessions.retrieve(sessionId);
   const orderId = session.metadata?.order_id ?? session.client_reference_id;
   if (!orderId || !(await Order.exists({ _id: orderId, stripe_session_id: sessionId }))) return { state: "unknown" };
-  if (session.payment_status === "paid" || session.payment_status === "no_payment_required") {
+  if (sessionPaid(session)) {
     const settled = await settlePayment({
       orderId,
       sessionId,

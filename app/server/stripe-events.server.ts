@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from "./db.server";
 import { abandonCheckout, settlePayment } from "./fulfilment.server";
 import { log } from "./log.server";
 import { recordStripeRefund } from "./refunds.server";
-import { paymentIntentIdOf } from "./stripe.server";
+import { paymentIntentIdOf, sessionPaid } from "./stripe.server";
 import { StripeEvent } from "./models/index.server";
 import { recordInvoiceEvent, recordSubscriptionEvent } from "./subscriptions.server";
 
@@ -58,8 +58,7 @@ async function apply(event: Stripe.Event): Promise<"processed" | "ignored"> {
   switch (event.type) {
     case "checkout.session.completed":
       // Card payments are paid now; bank debits complete later (async_payment_succeeded).
-      if (session.payment_status === "paid" || session.payment_status === "no_payment_required")
-        await settlePayment(paid);
+      if (sessionPaid(session)) await settlePayment(paid);
       return "processed";
     case "checkout.session.async_payment_succeeded":
       await settlePayment(paid);

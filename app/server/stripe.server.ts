@@ -61,4 +61,8 @@ export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | nu
   return typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
 }
 
+/** A Checkout Session that is settled: paid now (a card), or with nothing to pay; a bank debit is paid later (async_payment_succeeded). */
+export const sessionPaid = (session: Stripe.Checkout.Session) =>
+  session.payment_status === "paid" || session.payment_status === "no_payment_required";
+
 export type { Stripe };

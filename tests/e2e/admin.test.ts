@@ -405,6 +405,11 @@ describe.each(JS_MODES)("the admin pages' layout with %s", (_mode, javaScriptEna
       await page.goto(`/admin/orders/${orderId}`);
       await page.getByRole("heading", { name: /^Order #/ }).waitFor();
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // Before the clock starts it says so in a line of text, not a badge wrapped into a capsule.
+      const notStarted = page
+        .getByRole("region", { name: "Delivery Clock" })
+        .getByText("Starts when the intake form is submitted");
+      expect(await notStarted.getAttribute("class")).toBe("hint");
 
       // Each round's On/Off sits on its toggle's row.
       for (const round of [1, 2, 3]) {

@@ -7,6 +7,7 @@ import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
 import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
+import { startOrderDigest } from "~/server/admin/order-digest.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -22,6 +23,7 @@ getEnv();
 // The one database connection, opened here; server functions use it without connecting.
 startDb();
 startOutboxWorker();
+startOrderDigest();
 
 const ABORT_DELAY = 5_000;
 

@@ -1,6 +1,10 @@
 /** Money is integer cents, AUD (ARCHITECTURE.md rule 6). */
 
+// One formatter for every amount: toLocaleString with options builds a new one per call (the admin
+// page formats hundreds of amounts per view).
+const DOLLARS = new Intl.NumberFormat("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** Dollars for display: 30000 -> "$300.00". */
 export function formatCents(cents: number): string {
-  return `$${(cents / 100).toLocaleString("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${DOLLARS.format(cents / 100)}`;
 }

@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDb } from "~/server/db.server";
-import { Coupon, IntakeSubmission, Order, OutboxMessage } from "~/server/models/index.server";
+import { formatDate, formatDateTime, sydneyDateInput } from "~/domain/dates";
+import { Coupon, IntakeSubmission, IntakeToken, Order, OutboxMessage } from "~/server/models/index.server";
 import { sendReminder } from "~/server/reminders.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
@@ -286,6 +287,35 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await screenshot(page, `admin-bulk-skipped-${label}`);
   });
 
+  it("reads one order's dates in Sydney time on the admin's pages and the customer's", async () => {
+    const { orderId, statusToken } = await paidOrder(uniqueAddress(`zone-${label}`));
+    // 15:48 UTC on 23 Nov is 2:48 am on 24 Nov in Sydney (the issue's "Ordered 23 Nov" beside "24 Nov, 2:48 am").
+    // (created_at is immutable to mongoose: without overwriteImmutable the $set is dropped without a word.)
+    await Order.updateOne(
+      { _id: orderId },
+      { $set: { created_at: new Date("2026-11-23T15:48:00Z") } },
+      { overwriteImmutable: true },
+    );
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000);
+    expiresAt.setUTCHours(16, 45, 0, 0);
+    await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: expiresAt } });
+    const admin = await adminPage(javaScriptEnabled);
+    await admin.goto(`/admin/orders/${orderId}`);
+    const info = await admin.getByRole("region", { name: "Order Information" }).textContent();
+    expect(info).toContain("24 Nov 2026, 2:48 am");
+    // 16:45 UTC is already the next day in Sydney (+10 or +11), in every season.
+    expect(sydneyDateInput(expiresAt)).not.toBe(expiresAt.toISOString().slice(0, 10));
+    const expiry = formatDateTime(expiresAt);
+    expect(expiry.startsWith(`${formatDate(expiresAt)}, `)).toBe(true);
+    expect(await admin.getByRole("main").textContent()).toContain(`Expires ${expiry}`);
+    const customer = await browser.newPage({ javaScriptEnabled });
+    await customer.goto(`/order-status?access_token=${encodeURIComponent(statusToken)}`);
+    const main = await customer.getByRole("main").textContent();
+    expect(main).toContain("24 Nov 2026");
+    expect(main).not.toContain("23 Nov 2026");
+    expect(main).toContain(`Your link works until ${formatDate(expiresAt)}`);
+  });
+
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {
     const page = await adminPage(javaScriptEnabled);
     const code = `E2E${label.toUpperCase()}${Date.now() % 100000}`;
@@ -375,6 +405,11 @@ describe.each(JS_MODES)("the admin pages' layout with %s", (_mode, javaScriptEna
       await page.goto(`/admin/orders/${orderId}`);
       await page.getByRole("heading", { name: /^Order #/ }).waitFor();
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // Before the clock starts it says so in a line of text, not a badge wrapped into a capsule.
+      const notStarted = page
+        .getByRole("region", { name: "Delivery Clock" })
+        .getByText("Starts when the intake form is submitted");
+      expect(await notStarted.getAttribute("class")).toBe("hint");
 
       // Each round's On/Off sits on its toggle's row.
       for (const round of [1, 2, 3]) {

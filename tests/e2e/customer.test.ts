@@ -280,6 +280,8 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
           draft_url: "https://draft.example.test",
         },
       },
+      // created_at is immutable to mongoose: without this the $set of it is dropped without a word.
+      { overwriteImmutable: true },
     );
     const failed = await Order.create({
       email: user.email,
@@ -293,6 +295,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.goto("/dashboard");
     const card = page.getByRole("listitem").filter({ hasText: `Order #${done.orderId.slice(0, 8)}` });
     expect(await card.getByText("Ordered 24 Nov 2026").count()).toBe(1);
+    expect(await card.textContent()).not.toContain("23 Nov 2026");
     expect(await card.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(
       "Intake Form (done)",
     );
@@ -308,6 +311,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     await page.getByRole("heading", { name: /Your Project/ }).waitFor();
     const facts = await page.getByRole("main").textContent();
     expect(facts).toContain("24 Nov 2026");
+    expect(facts).not.toContain("23 Nov 2026");
     expect(facts).toContain("Intake form completeness: 100%");
     expect(facts).toContain("Intake form completed! We're building your website now.");
     expect(await page.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(

@@ -64,7 +64,12 @@ export function DeliveryClockCard({ orderId, clock }: { orderId: string; clock: 
     <section className="card" aria-labelledby="clock-heading">
       <h2 id="clock-heading">Delivery Clock</h2>
       <p>
-        <span className={`status status-${TONE[clock.kind]}`}>{clock.summary}</span>{" "}
+        {/* A state in a badge; the sentence before the clock starts as text (in a badge it wrapped into a capsule). */}
+        {clock.kind === "not-started" ? (
+          <span className="hint">{clock.summary}</span>
+        ) : (
+          <span className={`status status-${TONE[clock.kind]}`}>{clock.summary}</span>
+        )}{" "}
         {clock.refundDue && !clock.refundedAt ? <span className="status status-red">Refund due</span> : null}
       </p>
       <dl className="facts">

@@ -17,8 +17,8 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * The digest is built by one pass over the orders: at the first view, when the log was emptied
  * or restored (its generation mark differs), when too much changed since the last view to read
  * it change by change, and every REBUILD_MS in the background, which also mends a change whose
- * log entry could not be written. Once built, it also catches up every REFRESH_MS, so a view
- * after a quiet hour finds it current.
+ * log entry could not be written. The app builds it at start (startOrderDigest), and it catches
+ * up every REFRESH_MS, so a view after a quiet hour finds it current.
  */
 
 /** An order as the digest keeps it: the figures' fields and its `_id` (the list's first page). */
@@ -167,9 +167,18 @@ function startTimer() {
 }
 
 /**
+ * Builds the digest now, in the background, so the first admin view after a start does not wait
+ * for the pass over every order (the app calls it once at start, beside the database connection).
+ */
+export function startOrderDigest(): void {
+  startTimer();
+  update().catch((error) => log("warn", "order_digest.refresh_failed", { reason: errorMessage(error) }));
+}
+
+/**
  * Every order's figure fields, current with every write made through the Order model before
  * this call (the first call, and one after the log was emptied, make one pass over the orders).
  */
-export async function orderDigest(): Promise<Iterable<DigestRow>> {
-  return (await update()).rows.values();
+export async function orderDigest(): Promise<ReadonlyMap<string, DigestRow>> {
+  return (await update()).rows;
 }

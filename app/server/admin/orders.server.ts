@@ -234,7 +234,7 @@ function figuresOf(rows: Iterable<DigestRow>, now: Date) {
 }
 
 /** The six cards and the weekly chart. */
-export const orderFigures = async (now = new Date()) => figuresOf(await orderDigest(), now);
+export const orderFigures = async (now = new Date()) => figuresOf((await orderDigest()).values(), now);
 
 /**
  * The unfiltered list's first page (newest first): the digest names its orders, and their rows
@@ -269,9 +269,9 @@ export async function ordersPage(
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const unfilteredFirst = !options.cursor && f.sort !== "deadline" && Object.keys(ordersFilter(f, now)).length === 0;
   if (unfilteredFirst) {
-    const rows = [...(await orderDigest())];
-    const figures = figuresOf(rows, now);
-    const page = await firstPage(rows, pageSize, now);
+    const digest = await orderDigest();
+    const figures = figuresOf(digest.values(), now);
+    const page = await firstPage(digest.values(), pageSize, now);
     return { ...figures, page, total: figures.total, anyOrders: figures.total > 0 };
   }
   const [list, figures] = await Promise.all([

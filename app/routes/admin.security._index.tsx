@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
-import { describeDevice, SESSION_MESSAGES } from "~/domain/admin/sessions";
+import { describeDevice, SESSION_MESSAGES } from "~/domain/admin/security";
 import { formatDateTime } from "~/domain/dates";
 import { listAdmins } from "~/server/admin/security.server";
 import { requireAdmin, signInState, signOut } from "~/server/auth.server";

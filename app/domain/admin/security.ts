@@ -1,8 +1,17 @@
-/** An admin's signed-in sessions (/admin/security): how a device is named, and what ending one says. */
+/** The admin security pages' words: an admin's signed-in sessions (how a device is named), and another admin's reset. */
 
 export const SESSION_MESSAGES = {
   alreadyEnded: "That session has already ended",
   ended: (device: string) => ({ title: "Session Ended", description: `${device} is signed out.` }),
+} as const;
+
+/** Resetting another admin's second factor (/admin/security/reset/$userId). */
+export const RESET_MESSAGES = {
+  notFound: "No other admin has that id",
+  done: (email: string) => ({
+    title: "Second Factor Reset",
+    description: `${email} is signed out everywhere and sets up two-factor sign-in again at the next sign-in.`,
+  }),
 } as const;
 
 /** A person's words for a User-Agent: "Firefox on Windows", never the raw string as the headline. */

@@ -1,5 +1,6 @@
 import { useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { usePendingFormData } from "./hooks";
 import { put } from "./useKeepTyping";
 
 /** A copy on the device lapses after this long (and is removed once the server has what it holds). */
@@ -67,11 +68,9 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
   // A post of this form that answered with a redirect: the server has it (first, so a form
   // shown afresh after its post succeeded is not filled again from the copy).
   // Several forms on one page post to one path (a feedback form per order): theirs say which they are.
-  const postedId = navigation.formData?.get("formId");
-  const mine =
-    navigation.formMethod?.toUpperCase() === "POST" &&
-    navigation.state !== "idle" &&
-    (typeof postedId !== "string" || postedId === formId);
+  const pending = usePendingFormData();
+  const postedId = pending?.get("formId");
+  const mine = pending !== null && (typeof postedId !== "string" || postedId === formId);
   const postedKey = useRef<string | null>(null);
   // A redirect to another page (an intake step's Next: another route, so this form is gone before the
   // post's navigation ends) shows as the post's navigation loading that page.

@@ -1,5 +1,5 @@
-import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { usePendingFormData } from "./hooks";
 
 type Typed = Map<string, string | boolean>;
 const entryKey = (el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement) =>
@@ -42,9 +42,9 @@ export function useKeepTyping(
   rename?: (name: string, submitter: string | null, row: number | null) => string | null,
   queue?: (submitter: string) => boolean,
 ) {
-  const navigation = useNavigation();
+  const pending = usePendingFormData();
   const busy = useRef(false);
-  busy.current = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  busy.current = pending !== null;
   const typed = useRef<Typed | null>(null);
   const submitter = useRef<{ value: string | null; row: number | null }>({ value: null, row: null });
   const queued = useRef<string[]>([]);

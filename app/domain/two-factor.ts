@@ -33,6 +33,11 @@ export const TWO_FACTOR_MESSAGES = {
     description: "Enter a code from your authenticator app to continue with this action.",
   },
   confirmed: { title: "Confirmed", description: "Please confirm the action again." },
+  recoveryCodeUsed: (left: number) => ({
+    title: "Recovery code used",
+    description: `You have ${left} recovery code${left === 1 ? "" : "s"} left.`,
+  }),
+  adminAlwaysOn: "Admin accounts always need two-factor sign-in.",
   lastRecoveryCode: {
     title: "That was your last recovery code",
     description: "Turn two-factor sign-in off and on again from your dashboard to get new ones.",

@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithFlash(
         request,
         `/admin/orders/${orderId}`,
-        { kind: "success", title: CLOCK_MESSAGES.refunded, description: "The customer was e-mailed." },
+        { kind: "success", ...CLOCK_MESSAGES.refunded },
         { status: 303 },
       );
     case "already-refunded":

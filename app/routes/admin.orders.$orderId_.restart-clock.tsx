@@ -54,11 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithFlash(
       request,
       `/admin/orders/${orderId}`,
-      {
-        kind: "success",
-        title: CLOCK_MESSAGES.restarted,
-        description: "The customer was e-mailed what is missing and the new deadline.",
-      },
+      { kind: "success", ...CLOCK_MESSAGES.restarted },
       { status: 303 },
     );
   const message = outcome === "raced" ? CLOCK_MESSAGES.restartRaced : CLOCK_MESSAGES.notRunning;

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { describeDevice, SESSION_MESSAGES } from "~/domain/admin/security";
 import { formatDateTime } from "~/domain/dates";
 import { listAdmins } from "~/server/admin/security.server";
 import { requireAdmin, signInState, signOut } from "~/server/auth.server";
@@ -46,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(
       request,
       "/admin/security",
-      { kind: "info", title: "That session has already ended" },
+      { kind: "info", title: SESSION_MESSAGES.alreadyEnded },
       { status: 303 },
     );
   log("info", "admin.session_ended", { user_id: admin.id, own: target.current });
@@ -54,35 +55,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithFlash(
     request,
     "/admin/security",
-    { kind: "success", title: "Session Ended", description: `${describeDevice(target.userAgent)} is signed out.` },
+    { kind: "success", ...SESSION_MESSAGES.ended(describeDevice(target.userAgent)) },
     { status: 303 },
   );
-}
-
-/** A person's words for a User-Agent: "Firefox on Windows", never the raw string as the headline. */
-function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return "Unknown browser";
-  const browser = /Edg\//.test(userAgent)
-    ? "Edge"
-    : /Firefox\//.test(userAgent)
-      ? "Firefox"
-      : /Chrom(e|ium)\//.test(userAgent)
-        ? "Chrome"
-        : /Safari\//.test(userAgent)
-          ? "Safari"
-          : "A browser";
-  const system = /iPhone|iPad/.test(userAgent)
-    ? "iOS"
-    : /Android/.test(userAgent)
-      ? "Android"
-      : /Windows/.test(userAgent)
-        ? "Windows"
-        : /Mac OS X/.test(userAgent)
-          ? "macOS"
-          : /Linux/.test(userAgent)
-            ? "Linux"
-            : "an unknown system";
-  return `${browser} on ${system}`;
 }
 
 export default function AdminSecurity() {

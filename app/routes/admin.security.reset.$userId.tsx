@@ -3,6 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks } from "~/components/admin/AdminTabs";
 import { ConfirmActions, ConfirmPage } from "~/components/admin/ConfirmPage";
+import { RESET_MESSAGES } from "~/domain/admin/security";
 import { findAdmin, resetAdminSecondFactor } from "~/server/admin/security.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -16,12 +17,11 @@ export const meta: MetaFunction = () => [
 ];
 
 const INTENT = { reset: "reset" } as const;
-const NOT_FOUND = "No other admin has that id";
 
 /** Another admin, never oneself (the last admin uses the command line; see /admin/security). */
 async function targetOf(params: { userId?: string }, admin: { id: string }) {
   const target = await findAdmin(params.userId ?? "");
-  if (!target || target.id === admin.id) throw new Response(NOT_FOUND, { status: 404 });
+  if (!target || target.id === admin.id) throw new Response(RESET_MESSAGES.notFound, { status: 404 });
   return target;
 }
 
@@ -41,11 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithFlash(
     request,
     "/admin/security",
-    {
-      kind: "success",
-      title: "Second Factor Reset",
-      description: `${target.email} is signed out everywhere and sets up two-factor sign-in again at the next sign-in.`,
-    },
+    { kind: "success", ...RESET_MESSAGES.done(target.email) },
     { status: 303 },
   );
 }
@@ -73,5 +69,10 @@ export default function ResetSecondFactor() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorBoundary notFound={NOT_FOUND} back={{ to: "/admin/security", label: "Back to security" }} />;
+  return (
+    <AdminErrorBoundary
+      notFound={RESET_MESSAGES.notFound}
+      back={{ to: "/admin/security", label: "Back to security" }}
+    />
+  );
 }

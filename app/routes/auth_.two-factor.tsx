@@ -42,18 +42,12 @@ export async function action({ request }: ActionFunctionArgs) {
     throw redirect(`/auth?redirectTo=${encodeURIComponent(safeRedirect(submission.value.redirectTo))}`);
   const to = safeRedirect(submission.value.redirectTo);
   const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request));
-  if (!check.ok) {
-    const status = check.message === TWO_FACTOR_MESSAGES.tooMany ? 429 : 400;
-    return data(submission.reply({ formErrors: [check.message] }), { status });
-  }
+  if (!check.ok) return data(submission.reply({ formErrors: [check.message] }), { status: check.status });
   const flash =
     check.via === "recovery" && check.recoveryCodesLeft === 0
       ? TWO_FACTOR_MESSAGES.lastRecoveryCode
       : check.via === "recovery"
-        ? {
-            title: "Recovery code used",
-            description: `You have ${check.recoveryCodesLeft} recovery code${check.recoveryCodesLeft === 1 ? "" : "s"} left.`,
-          }
+        ? TWO_FACTOR_MESSAGES.recoveryCodeUsed(check.recoveryCodesLeft)
         : state.kind === "pending"
           ? AUTH_MESSAGES.welcome
           : TWO_FACTOR_MESSAGES.confirmed;

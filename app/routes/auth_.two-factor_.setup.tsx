@@ -78,12 +78,10 @@ export async function action({ request }: ActionFunctionArgs) {
       if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       const outcome = await confirmEnrolment(user, submission.value.code, clientAddress(request));
       if (!outcome.ok) {
-        if (outcome.message === TWO_FACTOR_MESSAGES.enrolExpired)
+        // An enrolment that is gone starts again (the flash says so); any other refusal is said on the form.
+        if (outcome.status === 410)
           return redirectWithFlash(request, here, { kind: "error", title: outcome.message }, { status: 303 });
-        return data(
-          { result: submission.reply({ formErrors: [outcome.message] }) },
-          { status: outcome.message === TWO_FACTOR_MESSAGES.tooMany ? 429 : 400 },
-        );
+        return data({ result: submission.reply({ formErrors: [outcome.message] }) }, { status: outcome.status });
       }
       // The code just typed is this session's proof. The id stays (it is new since the password), so the
       // page this post renders, whose loader still reads the old cookie, sees the session signed in.
@@ -105,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
 async function turnOff(request: Request, form: FormData) {
   const user = await requireUser(request);
   const fail = (title: string) => redirectWithFlash(request, "/dashboard", { kind: "error", title }, { status: 303 });
-  if (user.isAdmin || !user.twoFactor) return fail("Admin accounts always need two-factor sign-in.");
+  if (user.isAdmin || !user.twoFactor) return fail(TWO_FACTOR_MESSAGES.adminAlwaysOn);
   const submission = parseWithZod(form, { schema: DisableSchema });
   if (submission.status !== "success") return fail(TWO_FACTOR_MESSAGES.codeRequired);
   const check = await checkSecondFactor(user, submission.value.code, clientAddress(request));

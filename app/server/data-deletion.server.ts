@@ -17,7 +17,8 @@ import {
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
-import { intakeCreatedKey, intakeSubmitKey, intakeTurnKeys, loadSubmission, type Submission } from "./intake.server";
+import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "./intake.server";
+import { intakeTurnKeys } from "./intake-turns.server";
 import { revisionOpenKey } from "./reminders.server";
 import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";

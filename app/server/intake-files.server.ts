@@ -1,6 +1,7 @@
 import type { IntakeValues, StoredPhoto, StoredSubmission } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { draftAfterRace, saveFiles, SaveRaced, saveStep, type Submission } from "./intake.server";
+import { draftAfterRace, saveFiles, saveStep, type Submission } from "./intake.server";
+import { SaveRaced } from "./intake-turns.server";
 import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath, type StoredUpload } from "./uploads.server";
 
 /*

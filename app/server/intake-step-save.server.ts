@@ -11,7 +11,8 @@ import {
   type ArrivedFiles,
   type BrandingSave,
 } from "./intake-files.server";
-import { draftAfterRace, removeStoredItem, SaveRaced, saveStep, withListIds, type Submission } from "./intake.server";
+import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "./intake.server";
+import { SaveRaced } from "./intake-turns.server";
 import { deleteUploads } from "./uploads.server";
 
 /*

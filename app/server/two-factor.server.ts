@@ -50,8 +50,10 @@ async function allowCodeAttempt(account: Account, address: string, now: number) 
 }
 
 type Account = { id: string; email: string };
-export type CodeCheck =
-  { ok: true; via: "app" | "recovery"; recoveryCodesLeft: number } | { ok: false; message: string };
+/** A refused code: why (the spec's words) and the answer's status (429: attempts used up; 410: enrolment gone). */
+export type CodeRefusal = { ok: false; message: string; status: 400 | 410 | 429 };
+const refuse = (message: string, status: CodeRefusal["status"] = 400): CodeRefusal => ({ ok: false, message, status });
+export type CodeCheck = { ok: true; via: "app" | "recovery"; recoveryCodesLeft: number } | CodeRefusal;
 
 const hashRecoveryCode = (userId: string, code: string) =>
   createHash("sha256").update(`${userId}:${code}`).digest("hex");
@@ -88,16 +90,16 @@ export async function confirmEnrolment(
   code: string,
   address: string,
   now = Date.now(),
-): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
+): Promise<{ ok: true; recoveryCodes: string[] } | CodeRefusal> {
   const doc = await TwoFactor.findById(account.id).lean();
   if (!doc?.pending_secret || !doc.pending_at || doc.pending_at.getTime() + ENROLMENT_VALID_MS <= now)
-    return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
-  if (!(await allowCodeAttempt(account, address, now))) return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
+    return refuse(TWO_FACTOR_MESSAGES.enrolExpired, 410);
+  if (!(await allowCodeAttempt(account, address, now))) return refuse(TWO_FACTOR_MESSAGES.tooMany, 429);
   const secret = open(doc.pending_secret, PURPOSE);
   const step = matchTotp(secret, code, now);
-  if (step === null) return { ok: false, message: TWO_FACTOR_MESSAGES.enrolInvalid };
+  if (step === null) return refuse(TWO_FACTOR_MESSAGES.enrolInvalid);
   if (!(await claimOnce(`two-factor-enrol:${account.id}:${doc.pending_at.getTime()}`)))
-    return { ok: false, message: TWO_FACTOR_MESSAGES.enrolExpired };
+    return refuse(TWO_FACTOR_MESSAGES.enrolExpired, 410);
   await claimOnce(`totp:${account.id}:${step}`);
   const recoveryCodes = await enableSecondFactor(account.id, secret, {
     lastStep: step,
@@ -120,7 +122,7 @@ export async function checkSecondFactor(
   now = Date.now(),
 ): Promise<CodeCheck> {
   const doc = await TwoFactor.findById(account.id).lean();
-  if (!doc?.secret) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+  if (!doc?.secret) return refuse(TWO_FACTOR_MESSAGES.codeInvalid);
   const code = rawCode.replace(/[\s-]/g, "").toLowerCase();
   const left = (used: number) => doc.recovery_codes.filter((c) => !c.used_at).length - used;
 
@@ -130,7 +132,7 @@ export async function checkSecondFactor(
     // The once-key makes "used once" hold when two requests race with the same code.
     if (!entry || !(await claimOnce(`recovery-code:${account.id}:${hash}`))) {
       await allowCodeAttempt(account, address, now);
-      return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+      return refuse(TWO_FACTOR_MESSAGES.codeInvalid);
     }
     // The whole list is written back (FerretDB has no positional update); the once-key above is what
     // refuses a second use, the mark is for counting what is left.
@@ -140,16 +142,16 @@ export async function checkSecondFactor(
     return { ok: true, via: "recovery", recoveryCodesLeft: left(1) };
   }
 
-  if (!(await allowCodeAttempt(account, address, now))) return { ok: false, message: TWO_FACTOR_MESSAGES.tooMany };
-  if (!isAppCode(code)) return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+  if (!(await allowCodeAttempt(account, address, now))) return refuse(TWO_FACTOR_MESSAGES.tooMany, 429);
+  if (!isAppCode(code)) return refuse(TWO_FACTOR_MESSAGES.codeInvalid);
   const secret = open(doc.secret, PURPOSE);
   const step = matchTotp(secret, code, now);
   if (step === null) {
     log("info", "two_factor.code_refused", { user_id: account.id });
-    return { ok: false, message: TWO_FACTOR_MESSAGES.codeInvalid };
+    return refuse(TWO_FACTOR_MESSAGES.codeInvalid);
   }
   if (step <= doc.last_step || !(await claimOnce(`totp:${account.id}:${step}`)))
-    return { ok: false, message: TWO_FACTOR_MESSAGES.codeUsed };
+    return refuse(TWO_FACTOR_MESSAGES.codeUsed);
   await TwoFactor.updateOne(
     { _id: account.id, last_step: mongoose.trusted({ $lt: step }) },
     { $set: { last_step: step, ...(isSealedUnderNewest(doc.secret) ? {} : { secret: seal(secret, PURPOSE) }) } },

@@ -11,6 +11,7 @@ import { RateLimitHit, Session, TwoFactor } from "~/server/models/index.server";
 import { rateLimitSubject } from "~/server/rate-limit.server";
 import { ADMIN_SESSION_IDLE_MS } from "~/server/session.server";
 import { TWO_FACTOR_LIMITS } from "~/server/two-factor.server";
+import { flashOf, type Answer } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 
@@ -235,6 +236,26 @@ describe("enrolment", () => {
       code: totpCode(secret, Date.now()),
     });
     expect(again.headers.get("Location")).toBe("/dashboard");
+  });
+
+  it("starts an enrolment that ran out again, saying so, and refuses a code for it", async () => {
+    const admin = await signedInUser({ admin: true, secondFactor: false });
+    const { cookie } = await passwordStep(admin.email, admin.password);
+    const here = "/auth/two-factor/setup?redirectTo=%2Fadmin";
+    const view = (await call(setupLoader as Handler, here, cookie)) as unknown as { enrolment: { secret: string } };
+    const secret = view.enrolment.secret.replace(/ /g, "");
+    await TwoFactor.updateOne({ _id: admin.user.id }, { $set: { pending_at: new Date(Date.now() - 2 * 3_600_000) } });
+    const late = await call(setupAction as Handler, here, cookie, {
+      intent: "confirm",
+      code: totpCode(secret, Date.now()),
+    });
+    expect(status(late)).toBe(303);
+    expect(late.headers.get("Location")).toBe(here);
+    expect(await flashOf(late as unknown as Answer)).toEqual({
+      kind: "error",
+      title: TWO_FACTOR_MESSAGES.enrolExpired,
+    });
+    expect((await TwoFactor.findById(admin.user.id).lean())?.secret ?? null).toBeNull();
   });
 
   it("lets a customer opt in from the dashboard and off again with a code", async () => {

@@ -84,7 +84,7 @@ export default function Maintenance() {
           </p>
         ) : null}
         {unconfirmedEmail ? <ConfirmEmailNotice email={unconfirmedEmail} back="/maintenance" /> : null}
-        <ul className="grid plan-grid card-list">
+        <ul className="grid plan-grid card-list plan-list">
           {MAINTENANCE_PLANS.map((plan) => {
             const isCurrent = current?.planId === plan.id;
             return (

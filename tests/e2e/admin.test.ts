@@ -464,7 +464,21 @@ describe.each(JS_MODES)("the admin pages' layout with %s", (_mode, javaScriptEna
           expect(Math.round(select.height)).toBe(Math.round(search.height));
         }
       }
+      const whole = `WHOLE${tag.toUpperCase()}${width}${Date.now() % 100000}`;
+      await Coupon.create({ code: whole, discount_type: "fixed", discount_value: 5000 });
       await page.goto("/admin/coupons");
+      // The list keeps its words whole (it scrolls sideways on a phone): a code, a badge and a link
+      // each on one line (a cell is as tall as its row, so the text's own lines are counted).
+      const table = page.getByRole("table", { name: "Coupons" });
+      const row = table.getByRole("row").filter({ hasText: whole });
+      for (const text of [whole, "ACTIVE", "Edit"]) {
+        const lines = await row.getByText(text, { exact: true }).evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        });
+        expect(lines, text).toBe(1);
+      }
       const boxes = [];
       for (const label of [/^Code/, /^Discount type/, /^Discount value/, /^Max uses/])
         boxes.push(await boxOf(page.getByLabel(label)));

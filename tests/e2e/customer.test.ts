@@ -345,6 +345,17 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await current.getByRole("heading").textContent()).toContain("Professional");
     expect(await current.textContent()).toContain("Next billing date");
     await check(page, "maintenance-subscribed", javaScriptEnabled);
+    // Side by side, the cards' prices, notes and buttons start level (the badges under Professional's name
+    // and the notes of different lengths moved them).
+    const buttons = ["Switch to Essentials", "Manage Subscription", "Switch to Enterprise"];
+    const buttonTops: number[] = [];
+    for (const name of buttons) buttonTops.push(Math.round((await boxOf(page.getByRole("button", { name }))).y));
+    // (Within 2 px: the current plan's border is 2 px where the others' is 1.)
+    expect(Math.max(...buttonTops) - Math.min(...buttonTops)).toBeLessThanOrEqual(2);
+    const priceTops = await page
+      .locator(".plan .price")
+      .evaluateAll((prices) => prices.map((p) => Math.round(p.getBoundingClientRect().top)));
+    expect(Math.max(...priceTops) - Math.min(...priceTops)).toBeLessThanOrEqual(2);
     // Only the current plan is taken; every other plan says how to switch, and its button opens the portal.
     const essentials = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Essentials/ }) });
     expect(await essentials.getByText("You're on Professional. Switching opens Manage Subscription").count()).toBe(1);

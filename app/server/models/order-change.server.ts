@@ -37,6 +37,8 @@ const OrderChangeMarkSchema = new mongoose.Schema(
   },
   { collection: "order_change_marks", versionKey: false },
 );
+// The cron's purge of the marks of processes long silent (retention.server.ts).
+OrderChangeMarkSchema.index({ at: 1 });
 
 export const OrderChange = mongoose.model("OrderChange", OrderChangeSchema);
 export const OrderChangeMark = mongoose.model("OrderChangeMark", OrderChangeMarkSchema);

@@ -385,7 +385,11 @@ describe.each(WIDTHS)("intake autosave on a dropped link at %i px (JavaScript on
     await name.fill("Typed while the autosave was held"); // typing during the held autosave
     await screenshot(page, `dropped-link-intake-autosave-offline-${width}`);
     await page.context().setOffline(false);
-    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Typed before the drop");
+    // The resend waits for the browser to notice it is back online, then for the save: on a loaded
+    // machine that took over vitest's default 1 s once (a full run at load 16).
+    await expect
+      .poll(async () => (await draft(orderId)).business_name, { timeout: 10_000 })
+      .toBe("Typed before the drop");
     expect(await name.inputValue()).toBe("Typed while the autosave was held");
     // A later tick sends what was typed meanwhile (each poll moves the clock on: a tick that comes while the
     // resend's answer is still on its way skips, as it should, and the next one sends it).

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
-import { log } from "../log.server";
+import { errorMessage, log } from "../log.server";
 import { recordOrderChange } from "./order-change.server";
 
 const AddOnSchema = new mongoose.Schema(
@@ -115,7 +115,7 @@ const noteChange = async (ids: string[] | "all") => {
   try {
     await recordOrderChange(ids);
   } catch (error) {
-    log("warn", "order_digest.change_not_logged", { reason: error instanceof Error ? error.message : String(error) });
+    log("warn", "order_digest.change_not_logged", { reason: errorMessage(error) });
   }
 };
 OrderSchema.post("save", (doc: { _id: string }) => noteChange([doc._id]));

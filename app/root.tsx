@@ -19,6 +19,7 @@ import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { pageWantsScripts } from "~/components/static-page";
+import { sydneyYear } from "~/server/dates.server";
 import { takeFlashes } from "~/server/flash.server";
 import { newFormKey } from "~/server/form-keys.server";
 
@@ -33,7 +34,7 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { flashes, headers } = await takeFlashes(request);
   // A fresh key per page (components/forms.tsx FormKey): a resend of a post whose answer was lost changes nothing twice.
-  return data({ flashes, year: new Date().getFullYear(), formKey: newFormKey() }, { headers });
+  return data({ flashes, year: sydneyYear(), formKey: newFormKey() }, { headers });
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -116,6 +116,9 @@ export function startOfSydneyDay(at: Date): Date {
   return sydneyWallTimeToInstant(p.year, p.month, p.day);
 }
 
+/** The year in Sydney at an instant (the footer's "© 2027" from 11 am UTC on 31 Dec). */
+export const sydneyYear = (at: Date = new Date()) => sydneyParts(at).year;
+
 /** The Sydney date of an instant as `YYYY-MM-DD`, for a date input's value. */
 export function sydneyDateInput(value: DateInput): string {
   const p = sydneyParts(new Date(value));

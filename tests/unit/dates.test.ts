@@ -9,6 +9,7 @@ import {
   formatTime,
   startOfSydneyDay,
   sydneyDateInput,
+  sydneyYear,
 } from "~/domain/dates";
 
 // 23 Nov 2026 15:48 UTC is already 24 Nov, 2:48 am in Sydney (daylight saving, UTC+11).
@@ -41,6 +42,11 @@ describe("every date a person reads is Sydney's", () => {
   it("starts a Sydney day at its own midnight", () => {
     expect(startOfSydneyDay(LATE_UTC).toISOString()).toBe("2026-11-23T13:00:00.000Z");
     expect(startOfSydneyDay(new Date("2026-06-30T00:00:00Z")).toISOString()).toBe("2026-06-29T14:00:00.000Z");
+  });
+
+  it("turns the year at Sydney's midnight, not UTC's (the footer's year)", () => {
+    expect(sydneyYear(new Date("2026-12-31T12:59:59Z"))).toBe(2026);
+    expect(sydneyYear(new Date("2026-12-31T13:00:00Z"))).toBe(2027);
   });
 
   it("gives a date input the Sydney day", () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FigureRow } from "~/domain/admin/figures";
+import { isDuplicateKeyError } from "../db.server";
 import { errorMessage, log } from "../log.server";
 import { Order, OrderChange, OrderChangeMark } from "../models/index.server";
 import { GENERATION_MARK } from "../models/order-change.server";
@@ -25,8 +26,8 @@ import { DIGEST_FIELDS } from "../models/order.server";
 export type DigestRow = FigureRow & { _id: string };
 
 const PROJECTION = Object.fromEntries(DIGEST_FIELDS.map((f) => [f, 1]));
-export const REFRESH_MS = 60_000;
-export const REBUILD_MS = 30 * 60_000;
+const REFRESH_MS = 60_000;
+const REBUILD_MS = 30 * 60_000;
 /** Beyond this many entries or orders to read, one pass over the orders is cheaper. */
 const MAX_ENTRIES = 200;
 const MAX_ORDERS = 500;
@@ -81,7 +82,7 @@ async function nameGeneration(): Promise<string> {
   try {
     await OrderChangeMark.create({ _id: GENERATION_MARK, generation: randomUUID(), at: new Date() });
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const mark = await OrderChangeMark.findById(GENERATION_MARK, { generation: 1 }).lean();
   if (!mark?.generation) throw new Error("The order change log has no generation");

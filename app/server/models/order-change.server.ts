@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
+import { isDuplicateKeyError } from "../db.server";
 
 /**
  * The orders' change log: which orders changed what the admin figures read (the order digest,
@@ -87,7 +88,7 @@ async function writeWaiting() {
             break;
           } catch (error) {
             // Number n was written by an earlier attempt whose answer was lost: it stands, take the next.
-            if ((error as { code?: number }).code !== 11000) throw error;
+            if (!isDuplicateKeyError(error)) throw error;
             written = n;
           }
         }

@@ -1,7 +1,7 @@
 import type { ContactInput } from "~/domain/contact.schema";
 import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay, formatDeadline } from "~/domain/dates";
+import { formatDateTime, formatDay, formatDeadline } from "~/domain/dates";
 import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
 import { layout } from "./templates.server";
 
@@ -197,6 +197,16 @@ export function passwordReset(input: { url: string; validMinutes: number }) {
     "We received a request to reset the password for your account.",
     { link: input.url, label: "Choose a new password" },
     `The link works once, for ${input.validMinutes} minutes. If you didn't ask for this, ignore this e-mail: your password stays the same.`,
+  ]);
+}
+
+export function codesBeingTried(input: { failures: number; at: Date; address: string; resetUrl: string }) {
+  return layout("Someone is trying codes to sign in to your account", [
+    "Someone who knows your password is trying codes to sign in to your account.",
+    `${input.failures} wrong two-factor codes in a row so far, the last at ${formatDateTime(input.at)} (Sydney time) from the internet address ${input.address}.`,
+    "If that wasn't you, change your password now: the codes keep them out, but they have your password. Each further wrong code makes them wait longer, and after 100 in a row only your recovery codes sign in.",
+    { link: input.resetUrl, label: "Change my password" },
+    "If it was you, nothing needs doing: the next code that works starts the count again.",
   ]);
 }
 

@@ -23,10 +23,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const confirmation = await confirmCheckout(sessionId);
     if (confirmation.state === "paid") {
       // Only the browser that started this checkout gets the link here; the buyer always gets it by e-mail.
-      const intakeUrl = (await startedHere(request, confirmation.orderId))
-        ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
-        : null;
-      return { state: "paid" as const, intakeUrl };
+      // An order bought with a coupon for some addresses, without proof of the address, never shows it here.
+      const intakeUrl =
+        !confirmation.linksByEmailOnly && (await startedHere(request, confirmation.orderId))
+          ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
+          : null;
+      return { state: "paid" as const, intakeUrl, emailOnly: confirmation.linksByEmailOnly };
     }
     return { state: confirmation.state };
   } catch (error) {
@@ -72,7 +74,11 @@ export default function OrderSuccess() {
         title="Payment Successful!"
         lead={`Thank you for your order. We've e-mailed you a link to your intake form. The link is valid for ${TOKEN_VALID_DAYS.intake} days: use it to come back to your answers any time.`}
       >
-        {result.intakeUrl ? null : <p>Open the link in that e-mail to start your intake form.</p>}
+        {result.emailOnly ? (
+          <p>{CHECKOUT_MESSAGES.linksByEmailOnly}</p>
+        ) : result.intakeUrl ? null : (
+          <p>Open the link in that e-mail to start your intake form.</p>
+        )}
         <div className="actions">
           {result.intakeUrl ? (
             <Link to={result.intakeUrl} className="button button-primary" rel="noreferrer">

@@ -8,6 +8,7 @@ import { NonceContext } from "~/components/nonce";
 import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
+import { startAlertWatch } from "~/server/alerts.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -17,6 +18,8 @@ import styles from "~/styles/app.css";
 
 // scripts/server.mjs runs each request inside this, and marks private what the answer read.
 export { trackResponsePrivacy } from "~/server/private-response.server";
+// scripts/server.mjs migrates the stored documents before it listens.
+export { migrateOnStart } from "~/server/migrations.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
@@ -24,6 +27,7 @@ getEnv();
 startDb();
 startOutboxWorker();
 startOrderDigest();
+startAlertWatch();
 
 const ABORT_DELAY = 5_000;
 

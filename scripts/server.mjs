@@ -69,7 +69,7 @@ app.use((req, res, next) => {
   const start = process.hrtime.bigint();
   res.on("finish", () => {
     try {
-      if (req.path.startsWith("/build/") || req.path === "/healthz") return;
+      if (req.path.startsWith("/build/") || req.path === "/healthz" || req.path === "/readyz") return;
       logLine("info", "http.request", {
         method: req.method,
         path: loggablePath(req.originalUrl),
@@ -295,6 +295,16 @@ async function listPrecompressed(dir) {
   // Preference order when a browser accepts both: brotli first.
   for (const [url, encodings] of found) found.set(url, new Map([...encodings].sort(([a]) => (a === "br" ? -1 : 1))));
   return found;
+}
+
+// Stored documents are migrated before the first request (app/server/migrations.server.ts): a new version
+// never serves documents it does not understand. A migration that fails stops the start.
+try {
+  const migrated = await build.entry.module.migrateOnStart();
+  if (migrated.ran.length || migrated.waitedFor.length) logLine("info", "server.migrated", migrated);
+} catch (error) {
+  logLine("error", "server.migration_failed", { reason: String(error?.message ?? error) });
+  process.exit(1);
 }
 
 const server = app.listen(port, host, () => {

@@ -25,6 +25,9 @@ import { DAY_MS, sydneyDateInput } from "~/domain/dates";
 import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
 import {
   aiSafeData,
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  consentAuditAction,
   LOCAL_AREA,
   missingForAi,
   optedOutOfAi,
@@ -533,5 +536,15 @@ describe("intake details shown back to the customer", () => {
       }),
     ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
     expect(photosWithoutAltErrors(null)).toEqual({});
+  });
+});
+
+describe("the privacy audit's words for step 12's answer (issue 37 item 2)", () => {
+  it("a by-hand build is AI declined, an AI-assisted one a consent; each action has its words", () => {
+    expect(consentAuditAction({ privacy_consent: { aiOptOut: true } } as StoredSubmission)).toBe("ai_declined");
+    expect(consentAuditAction({ privacy_consent: { aiOptOut: false } } as StoredSubmission)).toBe("consent_given");
+    expect(consentAuditAction(null)).toBe("consent_given");
+    expect(AUDIT_ACTION_LABELS.ai_declined).toBe("AI declined (by-hand build)");
+    for (const action of AUDIT_ACTIONS) expect(AUDIT_ACTION_LABELS[action]).not.toContain("_");
   });
 });

@@ -22,7 +22,15 @@ import {
 } from "~/domain/intake/schemas";
 import { mapsSearchUrl, serviceAreaPlace } from "~/domain/intake/page";
 import { DAY_MS, sydneyDateInput } from "~/domain/dates";
-import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
+import {
+  addDays,
+  adminTokenState,
+  linkTimeLeft,
+  MAX_SELF_RENEWALS,
+  RENEWAL_DAYS,
+  TOKEN_VALID_DAYS,
+  tokenState,
+} from "~/domain/tokens";
 import {
   aiSafeData,
   AUDIT_ACTION_LABELS,
@@ -460,6 +468,15 @@ describe("token states", () => {
     expect(tokenState({ used: false, expires_at: new Date(now.getTime() + 1) }, now)).toBe("valid");
     expect(tokenState({ used: false, expires_at: now }, now)).toBe("expired");
     expect(tokenState({ used: true, expires_at: new Date(0) }, now)).toBe("used");
+    // Its words never promise more than it has (issue 37 item 4); its state counts rounded-up days.
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    expect(linkTimeLeft(at(2 * DAY_MS + 3_600_000), now)).toBe("2 days");
+    expect(adminTokenState(at(2 * DAY_MS + 3_600_000), now)).toBe("Expiring Soon");
+    expect(linkTimeLeft(at(DAY_MS), now)).toBe("1 day");
+    expect(linkTimeLeft(at(DAY_MS - 1), now)).toBe("23 hours");
+    expect(linkTimeLeft(at(3_600_000), now)).toBe("1 hour");
+    expect(linkTimeLeft(at(59 * 60_000), now)).toBe("less than an hour");
+    expect(linkTimeLeft(now, now)).toBeNull();
   });
   it("lasts 7 days for the intake (as stated after payment), renews by 30, three times", () => {
     expect(TOKEN_VALID_DAYS.intake).toBe(7);

@@ -2,7 +2,8 @@
 // `node scripts/server.mjs`, `npm run seed`, `create-admin` and `two-factor`. The file is parsed (Node's
 // own dotenv parser: quotes, comments, `export`), never run as shell code, so `.env.example` copied as it
 // is works everywhere, `MAIL_FROM=24-Hour Website <hello@...>` included. A variable already in the
-// environment (the shell's, a systemd unit's) wins over the file; an empty value in the file sets nothing.
+// environment (the shell's, a systemd unit's) wins over the file; an empty value in the file sets nothing;
+// NODE_ENV=test (the test app) reads no file.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -17,7 +18,8 @@ export const ENV_FILE = path.join(root, ".env");
  * @returns {Record<string, string>}
  */
 export function envFileValues(env = process.env, file = ENV_FILE) {
-  if (!existsSync(file)) return {};
+  // The test scripts set every variable the test app needs; a developer's .env never leaks into them.
+  if (env.NODE_ENV === "test" || !existsSync(file)) return {};
   const values = parseEnv(readFileSync(file, "utf8"));
   return Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== "" && env[name] === undefined));
 }

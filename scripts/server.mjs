@@ -84,6 +84,16 @@ app.use((req, res, next) => {
   next();
 });
 
+// A deployment answers at one public address (APP_URL) whatever Host its proxy passes on (nginx's default
+// proxy_pass sends the upstream's): Remix builds each request's URL, and compares a form post's Origin, from
+// X-Forwarded-Host, which is therefore always that address. The Origin check below has its own rule.
+const publicHost = new URL(publicOrigin).host;
+if (deployed)
+  app.use((req, _res, next) => {
+    req.headers["x-forwarded-host"] = publicHost;
+    next();
+  });
+
 /**
  * The host this request was addressed to, as Remix will read it (X-Forwarded-Host
  * first, then Host). A request whose host does not make a URL is refused here,

@@ -10,7 +10,7 @@ import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
 import { startAlertWatch } from "~/server/alerts.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { getEnv, serverSettings } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
 import { stylesheetText } from "~/server/stylesheet.server";
@@ -23,6 +23,8 @@ export { migrateOnStart } from "~/server/migrations.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
+/** How scripts/server.mjs listens, which proxies it believes and which origin posts may come from. */
+export const SERVER_SETTINGS = serverSettings(getEnv());
 // The one database connection, opened here; server functions use it without connecting.
 startDb();
 startOutboxWorker();

@@ -10,7 +10,7 @@ import { Migration, Order } from "./models/index.server";
  * once per database. `npm run migrate` runs them, and so does every app start before it listens
  * (scripts/server.mjs), so a deploy is migrated before it serves.
  *
- * Exactly once rests on an insert, not a read-modify-write (ARCHITECTURE.md rule 7: FerretDB has no
+ * Exactly once rests on an insert, not a read-modify-write (docs/architecture.md rule 7: FerretDB has no
  * transactions and does not make a conditional update atomic): the process whose insert of the
  * migration's id into `migrations` succeeds runs it and marks it finished; every other process (a second
  * instance starting at the same moment) waits for that mark before it serves. A migration that throws

@@ -8,7 +8,7 @@ import { mongoBase, useTestDatabase } from "../support/db";
 
 /**
  * Migrations of stored documents: each runs once per database, whoever starts it and however many start at
- * once (an insert under the migration's id, ARCHITECTURE.md rule 7); the first one cancels abandoned checkouts.
+ * once (an insert under the migration's id, docs/architecture.md rule 7); the first one cancels abandoned checkouts.
  */
 useTestDatabase();
 const run = promisify(execFile);

@@ -3,7 +3,7 @@ import mongoose from "mongoose";
 /**
  * One document per migration of stored documents, under the migration's id: inserted by the one process
  * that claims it (two instances starting at once race for the insert; the unique _id lets one win,
- * ARCHITECTURE.md rule 7), then marked finished. See app/server/migrations.server.ts.
+ * docs/architecture.md rule 7), then marked finished. See app/server/migrations.server.ts.
  */
 const MigrationSchema = new mongoose.Schema(
   {

@@ -8,6 +8,7 @@ import { PageHero } from "~/components/PageHero";
 import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
+import { orderIncludes, promise } from "~/domain/order-includes";
 import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { FeedbackSchema } from "~/domain/orders.schema";
@@ -50,6 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
       paid: isPaid(o.status),
       dueLine: customerDueLine(o, new Date()),
+      included: promise.included(orderIncludes(o)),
       timeline: timeline(o),
       rounds: revisionRounds(o),
       copyKey: deviceCopyKey(o._id),
@@ -172,6 +174,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
           <strong>{order.dueLine}</strong>
         </p>
       ) : null}
+      {order.paid ? <p className="hint">{order.included}</p> : null}
       {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}
       <OrderTimeline steps={order.timeline} />
       {children}

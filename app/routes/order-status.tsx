@@ -10,6 +10,7 @@ import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
+import { orderIncludes, promise } from "~/domain/order-includes";
 import { BUSINESS } from "~/content/site";
 import {
   customerCompleteness,
@@ -38,7 +39,7 @@ import { deviceCopyKey, oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
-export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
+export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your website build");
 
 /**
  * /order-status?access_token=…: the e-mailed link. The token becomes a cookie
@@ -76,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
       dueLine: customerDueLine(order, new Date()),
+      included: promise.included(orderIncludes(order)),
       timeline: timeline(order),
       rounds: revisionRounds(order),
       copyKey: deviceCopyKey(order._id),
@@ -145,7 +147,7 @@ export default function OrderStatus() {
   const reply = useActionData<typeof action>() as FeedbackReply;
   return (
     <>
-      <PageHero title="Order Status" lead="Track your 24-hour website build" />
+      <PageHero title="Order Status" lead="Track your website build" />
       <div className="wrap section order-status">
         {view.screen === "token-required" ? (
           <div className="card" role="alert">
@@ -215,6 +217,7 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             <strong>{order.dueLine}</strong>
           </p>
         ) : null}
+        {order.paid ? <p className="hint">{order.included}</p> : null}
         <OrderTimeline steps={order.timeline} />
       </section>
 

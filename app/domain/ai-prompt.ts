@@ -1,4 +1,5 @@
-import { intakeProgress, type StoredSubmission } from "./intake/data";
+import { intakeProgress } from "./completeness";
+import type { StoredSubmission } from "./intake/data";
 import type { OrderIncludes } from "./order-includes";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";

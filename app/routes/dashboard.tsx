@@ -9,7 +9,8 @@ import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { orderIncludes, promise } from "~/domain/order-includes";
-import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
+import { submittedLine } from "~/domain/completeness";
+import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
@@ -48,7 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       amountPaid: o.amount_paid,
       createdAt: (o.created_at as Date).toISOString(),
       draftUrl: o.draft_url,
-      progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
+      progress: o.intake_progress,
+      submitted: submittedLine(intakeFinished(o)),
       paid: isPaid(o.status),
       dueLine: customerDueLine(o, new Date()),
       included: promise.included(orderIncludes(o)),
@@ -175,7 +177,12 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         </p>
       ) : null}
       {order.paid ? <p className="hint">{order.included}</p> : null}
-      {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}
+      {order.paid ? (
+        <>
+          <ProgressBar label="Intake form progress" percent={order.progress} />
+          <p>{order.submitted}</p>
+        </>
+      ) : null}
       <OrderTimeline steps={order.timeline} />
       {children}
     </li>

@@ -11,16 +11,14 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
 import { orderIncludes, promise } from "~/domain/order-includes";
+import { customerCompleteness, intakeCompleteMessage, submittedLine } from "~/domain/completeness";
 import { BUSINESS } from "~/content/site";
 import {
-  customerCompleteness,
-  INTAKE_COMPLETE_MESSAGE,
   intakeFinished,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
   shortId,
-  shownIntakePercent,
   timeline,
 } from "~/domain/orders";
 import { ACCESS_LABELS, accessState, daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
@@ -82,8 +80,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       rounds: revisionRounds(order),
       copyKey: deviceCopyKey(order._id),
     },
-    intakeDone: intakeFinished(order),
-    completeness: shownIntakePercent(customerCompleteness(submission), intakeFinished(order)),
+    completeness: customerCompleteness(submission),
+    completeMessage: intakeCompleteMessage(customerCompleteness(submission)),
+    submitted: submittedLine(intakeFinished(order)),
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -224,7 +223,8 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
       <section className="card" aria-labelledby="intake-heading">
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
-        {view.intakeDone ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
+        <p>{view.submitted}</p>
+        {view.completeMessage ? <p className="flash flash-success">{view.completeMessage}</p> : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { intakeProgress, storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
+import { intakeProgress } from "~/domain/completeness";
+import { storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import { orderIncludes, type OrderIncludes } from "~/domain/order-includes";

@@ -4,7 +4,7 @@ import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
 import { adminTokenState } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
-import { intakeProgress } from "~/domain/intake/data";
+import { intakeProgress } from "~/domain/completeness";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";

@@ -85,9 +85,9 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       // Total Orders is what "Select all (N orders)" counts with no filter set.
       const totalOrders = await card("Total Orders").locator("strong").innerText();
       await page.getByText(`Select all (${totalOrders} ${totalOrders === "1" ? "order" : "orders"})`).waitFor();
-      await card("Total Orders").getByText("Every order, whatever its status").waitFor();
+      await card("Total Orders").getByText("Every order but abandoned checkouts (cancelled)").waitFor();
       await card("Avg Order Value").getByText("Total Revenue ÷ Total Orders").waitFor();
-      await card("Completion Rate").getByText("Completed orders ÷ all orders").waitFor();
+      await card("Completion Rate").getByText("Completed orders ÷ Total Orders (abandoned checkouts left out)").waitFor();
       await card("Active Projects").getByText("Orders paid or in progress").waitFor();
       await page.getByText("Trends compare orders placed in the last 30 days with the 30 days before.").waitFor();
       for (const name of ["Total Revenue", "Total Orders", "Active Projects"])

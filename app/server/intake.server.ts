@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { intakeProgress } from "~/domain/completeness";
 import { storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
-import { aiSafeData, privacySummary } from "~/domain/privacy";
+import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
 import { orderIncludes, type OrderIncludes } from "~/domain/order-includes";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
@@ -237,7 +237,7 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   try {
     await PrivacyAuditLog.create({
       key: `consent:${access.tokenId}`,
-      action: "consent_given",
+      action: consentAuditAction(doc),
       order_id: access.orderId,
       privacy_level: typeof doc.privacy_level === "string" ? doc.privacy_level : "standard",
     });

@@ -9,6 +9,8 @@ export const OFFER = {
   name: "24-Hour Website",
   price: "$300",
   pages: "1-5 pages",
+  /** The most pages the $300 includes (spec 1 section 9: 1-5 pages). */
+  maxPages: 5,
   elsewhere: "$3,000+",
   industryAverage: "$1000+",
   draftHours: 24,

@@ -1,6 +1,5 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { isPaid } from "./order-status";
-import type { StoredSubmission } from "./intake/data";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -61,10 +60,6 @@ export type TimelineStep = { label: string; done: boolean };
  * It drives the timeline's Intake Form step, the progress shown and 'Intake form completed!'.
  */
 export const intakeFinished = (order: Pick<OrderView, "intake_submitted_at">) => Boolean(order.intake_submitted_at);
-
-/** The intake percentage a customer sees: 100 once submitted, never 100 before (all filled but not sent is 99). */
-export const shownIntakePercent = (percent: number, finished: boolean) =>
-  finished ? 100 : Math.min(99, Math.max(0, Math.round(percent)));
 
 /**
  * The build timeline by the spec's rules: Payment Received (paid), Intake Form
@@ -136,44 +131,6 @@ export const REVISION_MESSAGES = {
   notOpen: "This revision round is not open for feedback.",
   already: "Feedback for this round was already submitted.",
 } as const;
-
-/** The 20 items a customer's completeness counts (spec 2: order status page). */
-const CUSTOMER_ITEMS: ((d: StoredSubmission) => boolean)[] = [
-  (d) => filled(d.business_name),
-  (d) => filled(d.contact_email),
-  (d) => filled(d.contact_phone),
-  (d) => filled(d.business_description),
-  (d) => filled(d.website_purpose),
-  (d) => filled(d.services_list),
-  (d) => filled(d.brand_colors),
-  (d) => filled(d.logo_url),
-  (d) => filled(d.uploaded_photos),
-  (d) => filled(d.pages_needed),
-  (d) => filled(d.headline),
-  (d) => filled(d.testimonials),
-  (d) => filled(d.primary_domain),
-  (d) => filled(d.target_keywords),
-  (d) => filled(d.social_links),
-  (d) => typeof d.needs_contact_form === "boolean",
-  (d) => filled(d.package_selected),
-  (d) => filled(d.style_preference),
-  (d) => filled(d.main_cta),
-  (d) => filled(d.business_hours),
-];
-export const CUSTOMER_COMPLETENESS_ITEMS = CUSTOMER_ITEMS.length;
-export const INTAKE_COMPLETE_MESSAGE = "Intake form completed! We're building your website now.";
-
-function filled(v: unknown): boolean {
-  if (Array.isArray(v)) return v.length > 0;
-  if (v && typeof v === "object") return Object.values(v).some(Boolean);
-  return v !== null && v !== undefined && v !== "";
-}
-
-/** Filled items out of 20, as a rounded percent. */
-export function customerCompleteness(submission: StoredSubmission | null): number {
-  if (!submission) return 0;
-  return Math.round((CUSTOMER_ITEMS.filter((item) => item(submission)).length / CUSTOMER_COMPLETENESS_ITEMS) * 100);
-}
 
 export const ORDER_STATUS_MESSAGES = {
   notFound: {

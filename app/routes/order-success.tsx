@@ -4,7 +4,9 @@ import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { promise } from "~/domain/order-includes";
 import { confirmCheckout, startedHere } from "~/server/checkout.server";
+import { orderBought } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 
 export const meta: MetaFunction = () => [
@@ -28,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         !confirmation.linksByEmailOnly && (await startedHere(request, confirmation.orderId))
           ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
           : null;
-      return { state: "paid" as const, intakeUrl, emailOnly: confirmation.linksByEmailOnly };
+      const { includes } = await orderBought(confirmation.orderId);
+      return { state: "paid" as const, intakeUrl, emailOnly: confirmation.linksByEmailOnly, includes };
     }
     return { state: confirmation.state };
   } catch (error) {
@@ -36,8 +39,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { state: "unknown" as const };
   }
 }
-
-const STEPS = ["Payment received", "Fill in your intake form", "First draft within 24 hours"];
 
 export default function OrderSuccess() {
   const result = useLoaderData<typeof loader>();
@@ -68,6 +69,8 @@ export default function OrderSuccess() {
       </PageHero>
     );
   }
+  const { includes } = result;
+  const steps = ["Payment received", "Fill in your intake form", promise.draftStep(includes)];
   return (
     <>
       <PageHero
@@ -92,7 +95,7 @@ export default function OrderSuccess() {
       </PageHero>
       <Section title="Your Progress">
         <ol className="grid card-list progress-steps">
-          {STEPS.map((step, i) => (
+          {steps.map((step, i) => (
             <li key={step} className={`card${i === 0 ? " done" : ""}`}>
               <h3>{step}</h3>
               <p>{i === 0 ? "Done" : i === 1 ? "Next: about 10 minutes" : "After we receive your details"}</p>
@@ -100,16 +103,16 @@ export default function OrderSuccess() {
           ))}
         </ol>
       </Section>
-      <Section title="Our 24-Hour Guarantee" tone="alt">
-        <p className="banner">Your first draft within 24 hours of receiving all your details, or a full refund.</p>
+      <Section title={promise.guaranteeTitle(includes)} tone="alt">
+        <p className="banner">{promise.guarantee(includes)}</p>
       </Section>
       <Section title="What's Next">
         <Checklist
           items={[
             "Fill in the intake form: it saves as you go, and the link in your e-mail brings you back any time.",
             "Upload your logo and photos if you have them.",
-            "Receive your first draft within 24 hours.",
-            "Ask for changes: up to 3 rounds of revisions are included.",
+            `Receive your first draft within ${includes.windowHours} hours.`,
+            `Ask for changes: ${promise.rounds(includes)} included.`,
           ]}
         />
       </Section>

@@ -6,10 +6,10 @@ import {
   formValues,
   furthestStep,
   photosWithoutAltErrors,
-  intakeProgress,
   storedFields,
   type StoredSubmission,
 } from "~/domain/intake/data";
+import { intakeProgress } from "~/domain/completeness";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
 import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";

@@ -3,6 +3,7 @@ import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
 import { formatDateTime, formatDay, formatDeadline } from "~/domain/dates";
 import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
+import { promise, type OrderIncludes } from "~/domain/order-includes";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -22,6 +23,7 @@ export function orderConfirmation(input: {
   intakeUrl: string;
   statusUrl: string;
   validDays: number;
+  includes: OrderIncludes;
 }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${shortId(input.orderId)}). Your payment has been received.`,
@@ -30,16 +32,16 @@ export function orderConfirmation(input: {
     `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
     "You can follow your order at any time here:",
     { link: input.statusUrl, label: "See your order status" },
-    "Your first draft arrives within 24 hours of receiving your details. Reply to this e-mail if you have any questions.",
+    `${promise.draftArrives(input.includes)} Reply to this e-mail if you have any questions.`,
   ]);
 }
 
-export function intakeConfirmation(input: { businessName: string; updated: boolean }) {
+export function intakeConfirmation(input: { businessName: string; updated: boolean; includes: OrderIncludes }) {
   return layout(input.updated ? "We've received your changes" : "We've received your details", [
     input.updated
       ? `Thanks: we've received the changes to the intake form for ${input.businessName}.`
       : `Thanks: we've received the intake form for ${input.businessName}.`,
-    "Your first draft arrives within 24 hours. We'll e-mail you the link as soon as it's ready, and you can then ask for up to 3 rounds of changes.",
+    `${promise.draftArrives(input.includes)} We'll e-mail you the link as soon as it's ready, and you can then ask for ${promise.rounds(input.includes)}.`,
     "If you think of anything else in the meantime, just reply to this e-mail.",
   ]);
 }
@@ -82,7 +84,7 @@ export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: 
   const due = formatDeadline(input.deadline);
   return input.kind === "overdue"
     ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
-        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the 24-hour guarantee.`,
+        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the delivery guarantee.`,
         { link: input.adminUrl, label: "Open the order" },
       ])
     : layout(`Due soon: order #${short}'s first draft is due ${due}`, [
@@ -127,12 +129,13 @@ export function intakeNotStartedReminder(input: {
   intakeUrl: string;
   linkExpiresAt: Date;
   minutes: number;
+  includes: OrderIncludes;
 }) {
   return layout("Your website is waiting for your details", [
     `Thanks for your order (#${shortId(input.orderId)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
     { link: input.intakeUrl, label: "Start your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. ${promise.draftArrives(input.includes)}`,
   ]);
 }
 
@@ -142,12 +145,13 @@ export function intakeIncompleteReminder(input: {
   stepsLeft: number;
   minutes: number;
   nextStepName: string;
+  includes: OrderIncludes;
 }) {
   return layout("Nearly there: finish your intake form", [
     `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
     "Everything you've entered is saved. Pick up where you left off:",
     { link: input.intakeUrl, label: "Finish your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within ${input.includes.windowHours} hours of you pressing Submit.`,
   ]);
 }
 

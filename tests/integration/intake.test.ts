@@ -134,7 +134,9 @@ describe("intake step posts", () => {
       intent: "next",
     });
     expect(status(r)).toBe(400);
-    expect(r.data?.result?.error?.businessDescription).toEqual(["Description must be at least 10 characters"]);
+    expect(r.data?.result?.error?.businessDescription).toEqual([
+      "Please describe your business in at least 10 characters",
+    ]);
     expect((await IntakeSubmission.findOne({ order_id: c.orderId }).lean())?.business_name).toBe("Acme Plumbing");
   });
 

@@ -1,4 +1,5 @@
 import type { IntakeField, IntakeFieldPath } from "~/domain/intake/data";
+import { isGenericMessage } from "~/domain/intake/messages";
 import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES } from "~/domain/intake/options";
 import type { RowsEditorProps } from "./fields";
 
@@ -180,8 +181,12 @@ export function fieldLabel(path: string): string | undefined {
   return item ? `${item} ${n}` : undefined;
 }
 
-/** A field's message as the step's top alert says it: "Trading name: Business name is required". */
+/**
+ * A field's message as the step's top alert says it: alone when it is written for its field ("Please enter
+ * your trading name"), after the field's label when it could be about any field ("Facebook: Invalid URL
+ * format") or a list's row ("Testimonial 2, Customer name: Please add the customer's name").
+ */
 export function namedError(path: string, message: string): string {
   const label = fieldLabel(path);
-  return label ? `${label}: ${message}` : message;
+  return label && (/\[\d+\]/.test(path) || isGenericMessage(message)) ? `${label}: ${message}` : message;
 }

@@ -14,6 +14,7 @@ import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/in
 import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
 import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";
 import {
+  CONSENT_NOT_TICKED,
   keepListShapes,
   LAUNCH_DATE_PAST,
   LIST_SHAPE_MESSAGE,
@@ -210,6 +211,21 @@ describe("step schemas at their bounds", () => {
       "Please tick all four required consents to continue",
     );
     expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a design style for your package");
+    // Each unticked consent has its own message, so the alert links to its box (issue 37 item 6).
+    const missing = parse(12, "next", {
+      ...consents,
+      understandDataUsage: undefined,
+      understandObfuscation: undefined,
+    });
+    expect(missing.error?.issues.map((i) => [(i as unknown as { path: unknown[] }).path.join("."), i.message])).toEqual(
+      [
+        ["", "Please tick all four required consents to continue"],
+        ["understandObfuscation", CONSENT_NOT_TICKED],
+        ["understandDataUsage", CONSENT_NOT_TICKED],
+      ],
+    );
+    expect(fieldLabel("understandDataUsage")).toBe("Data use consent");
+    expect(parse(12, "next", { aiChoice: "by_hand" }).success).toBe(true);
   });
 });
 

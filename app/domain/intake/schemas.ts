@@ -444,6 +444,8 @@ const step11 = (mode: Mode) =>
     hostingPreference: optChoice(HOSTING_PREFERENCES),
   });
 
+export const CONSENT_NOT_TICKED = "Please tick this consent, or choose to have your website built by hand";
+
 const step12 = (mode: Mode) =>
   z.pipe(
     z
@@ -463,6 +465,9 @@ const step12 = (mode: Mode) =>
         z.superRefine((v, ctx) => {
           if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
             ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
+            // Each box left unticked says so too, so the alert links to it (issue 37 item 6).
+            for (const k of REQUIRED_CONSENTS.filter((k) => !v[k]))
+              ctx.addIssue({ code: "custom", path: [k], message: CONSENT_NOT_TICKED });
           }
         }),
       ),

@@ -266,13 +266,7 @@ export function RadioGroup({
       ) : null}
       {options.map((o) => (
         <label key={o.value} className="choice">
-          <input
-            type="radio"
-            name={name}
-            value={o.value}
-            defaultChecked={String(f.value ?? "") === o.value}
-            aria-invalid={f.aria["aria-invalid"]}
-          />{" "}
+          <input type="radio" name={name} value={o.value} defaultChecked={String(f.value ?? "") === o.value} />{" "}
           {o.label}
         </label>
       ))}

@@ -192,6 +192,7 @@ describe("submitting the intake", () => {
     await IntakeSubmission.create({
       order_id: c.orderId,
       ...complete,
+      contact_email: "owner@by-hand.example", // its own address: the next test counts mail to complete's
       furthest_step: 14,
       privacy_consent: { allowAIDataProcessing: false, aiOptOut: true, version: "1.0" },
       ai_processing_consent: false,

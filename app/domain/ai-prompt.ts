@@ -46,11 +46,11 @@ type SafeService = Partial<Record<"name" | "description" | "price" | "showPricin
 
 function servicesText(services: unknown): unknown {
   if (!Array.isArray(services)) return null;
-  return (services as SafeService[]).map((s) =>
-    [s.name, s.description, s.showPricing && present(s.price) ? `price ${String(s.price)}` : null]
-      .filter(present)
-      .join(": "),
-  );
+  // "Stormwater ($99): We clear blocked stormwater drains." (issue 37 item 8: the price trailed the sentence's full stop).
+  return (services as SafeService[]).map((s) => {
+    const name = s.showPricing && present(s.price) ? `${String(s.name ?? "")} (${String(s.price)})`.trim() : s.name;
+    return [name, s.description].filter(present).join(": ");
+  });
 }
 
 /**

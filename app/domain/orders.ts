@@ -92,6 +92,8 @@ export type RoundView = {
 };
 
 export const ROUND_NOTES = {
+  /** Round 1 before any draft: there is no "next" draft yet (issue 37 item 8). */
+  firstDraft: "We'll open this round when your first draft is ready.",
   waiting: "We'll open this round when your next draft is ready.",
   projectComplete: "Your project is complete, so no more rounds will open. Need a change? Contact us.",
 } as const;
@@ -110,7 +112,12 @@ export function revisionRounds(order: OrderView): RoundView[] {
   return ROUNDS.slice(0, revisionRoundsFor(order.product_id)).map((round) => {
     const r = roundOf(order, round);
     const state: RoundState = r.submittedAt ? "completed" : r.enabled ? "available" : "locked";
-    const note = order.status === "completed" ? ROUND_NOTES.projectComplete : ROUND_NOTES.waiting;
+    const note =
+      order.status === "completed"
+        ? ROUND_NOTES.projectComplete
+        : round === 1 && !order.draft_url
+          ? ROUND_NOTES.firstDraft
+          : ROUND_NOTES.waiting;
     return { round, state, feedback: r.feedback, submittedAt: r.submittedAt, note };
   });
 }

@@ -26,7 +26,12 @@ function PackagePayment() {
       <p className="flash flash-success">
         <strong>Payment Complete</strong> {paidFor} Nothing more to pay.
       </p>
-      <RadioGroup name="packageSelected" legend={LABELS.packageSelected} options={PACKAGE_STYLES} />
+      <RadioGroup
+        name="packageSelected"
+        legend={LABELS.packageSelected}
+        options={PACKAGE_STYLES}
+        hint="The design we start your website from: its fonts, spacing and buttons. Your brand's look (step 4) and layout (step 10) go on top."
+      />
       <SelectField name="hostingPreference" label={LABELS.hostingPreference} options={HOSTING_PREFERENCES} />
     </>
   );

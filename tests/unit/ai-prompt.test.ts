@@ -176,6 +176,25 @@ describe("the AI prompt", () => {
     expect(unlimited[1].trim().split("\n")).toHaveLength(8);
   });
 
+  it("names a service's price beside its name, not after its description's full stop (issue 37 item 8)", () => {
+    const prompt = promptFor(
+      {
+        status: "submitted",
+        ai_processing_consent: true,
+        business_name: "Leak Busters",
+        services_list: [
+          { name: "Stormwater", description: "We clear blocked stormwater drains.", showPricing: true, price: "$99" },
+          { name: "Leak detection", description: "Found without digging.", showPricing: false, price: "$150" },
+        ],
+      },
+      WEBSITE,
+    )!;
+    expect(prompt).toContain("Stormwater ($99): We clear blocked stormwater drains.");
+    expect(prompt).toContain("Leak detection: Found without digging.");
+    expect(prompt).not.toContain(".: ");
+    expect(prompt).not.toContain("$150");
+  });
+
   it("is not built when the customer opted out of AI processing, or before the intake is submitted", () => {
     expect(promptView({ status: "submitted", ai_processing_consent: false }).state).toBe("opted-out");
     expect(promptFor({ status: "submitted", ai_processing_consent: false, business_name: "Acme" }, WEBSITE)).toBeNull();

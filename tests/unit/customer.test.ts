@@ -95,10 +95,18 @@ describe("a submitted intake is submitted, which is not 100% (issue 32 item 6)",
 
 describe("revision rounds", () => {
   it("say the project is complete when a completed order's round is locked", () => {
-    expect(revisionRounds(order()).map((r) => r.note)).toEqual(Array(3).fill(ROUND_NOTES.waiting));
+    expect(revisionRounds(order({ draft_url: "https://draft.example.au" })).map((r) => r.note)).toEqual(
+      Array(3).fill(ROUND_NOTES.waiting),
+    );
     const closed = revisionRounds(order({ status: "completed", revision_1_enabled: true }));
     expect(closed.map((r) => r.state)).toEqual(["available", "locked", "locked"]);
     expect(closed[1].note).toBe("Your project is complete, so no more rounds will open. Need a change? Contact us.");
+  });
+
+  it("wait for the first draft, not the next, before any draft exists (issue 37 item 8)", () => {
+    const notes = revisionRounds(order()).map((r) => r.note);
+    expect(notes).toEqual([ROUND_NOTES.firstDraft, ROUND_NOTES.waiting, ROUND_NOTES.waiting]);
+    expect(ROUND_NOTES.firstDraft).toBe("We'll open this round when your first draft is ready.");
   });
 
   it("are Locked, Available or Completed, as many as the product includes", () => {

@@ -175,7 +175,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
           </button>
           <FormAlert
             message={check.formError ?? firstFieldError(check.errors) ?? uploads?.refused ?? actionData?.notice}
-            failed={failed.length > 1 ? failed : []}
+            failed={failed.length > 1 || check.formError ? failed : []}
           />
           {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
           <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={Math.max(revision, keptRevision)} />

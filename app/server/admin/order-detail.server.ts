@@ -2,6 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
+import { historySentence } from "~/domain/admin/order-detail";
 import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/completeness";
@@ -75,7 +76,15 @@ export async function loadOrderDetail(
     })),
     submission,
     prompt: promptView(submission),
-    history: { ...history, rows: history.rows.map((h) => ({ ...h, at: h.at.toISOString() })) },
+    history: {
+      ...history,
+      rows: history.rows.map((h) => ({
+        id: h.id,
+        at: h.at.toISOString(),
+        what: historySentence(h.action, h.details),
+        actor: h.actor,
+      })),
+    },
   };
 }
 

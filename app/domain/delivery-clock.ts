@@ -91,6 +91,24 @@ export function refundDue(state: ClockState): boolean {
   return state.kind === "overdue" || (state.kind === "delivered" && !state.onTime);
 }
 
+/**
+ * Why a refund is not due (the promise is not missed), in the admin's words beside the Refund button and on its
+ * page, or null when it is due or the order is refunded. A refund is still allowed (the customer may ask for one).
+ */
+export function refundNotDue(state: ClockState): string | null {
+  switch (state.kind) {
+    case "not-started":
+      return "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)";
+    case "running":
+      return "Refund not due: the deadline has not passed";
+    case "delivered":
+      return state.onTime ? "Refund not due: the first draft was delivered on time" : null;
+    case "overdue":
+    case "refunded":
+      return null;
+  }
+}
+
 /** An order can be refunded when it was paid for (a positive amount) and is not refunded yet. */
 export function refundable(order: { status: string; amount_paid: number; refunded_at?: Date | null }): boolean {
   return (PAID_STATUSES as readonly string[]).includes(order.status) && order.amount_paid > 0 && !order.refunded_at;

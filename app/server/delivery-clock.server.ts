@@ -12,6 +12,7 @@ import {
   dueAlerts,
   refundable,
   refundDue,
+  refundNotDue,
   type AlertKind,
   type ClockFacts,
 } from "~/domain/delivery-clock";
@@ -307,6 +308,7 @@ export async function clockView(
     amountRefunded: order.amount_refunded ?? 0,
     runs: clockRuns(facts),
     refundDue: refundDue(state),
+    refundNotDue: refundNotDue(state),
     refundable: refundable(order),
     events: await orderEvents(order._id),
   };

@@ -1,6 +1,6 @@
 import { formatCents } from "~/domain/money";
 import { shortId } from "~/domain/orders";
-import { clockState, clockSummary, refundable, refundDue } from "~/domain/delivery-clock";
+import { clockState, clockSummary, refundable, refundDue, refundNotDue } from "~/domain/delivery-clock";
 import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 import { DELETED_EMAIL } from "./data-deletion.server";
@@ -206,6 +206,7 @@ export async function refundPage(orderId: string, now = new Date()) {
     refundable: refundable(order),
     refundedAt: order.refunded_at ? order.refunded_at.toISOString() : null,
     refundDue: refundDue(state),
+    refundNotDue: refundNotDue(state),
     clock: clockSummary(state),
     offline: !getStripe(),
   };

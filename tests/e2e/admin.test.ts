@@ -341,6 +341,24 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     }
   });
 
+  it("offers Refund before the clock starts and says why it is not due, on the card and its page (issue 37 item 10)", async () => {
+    const { orderId } = await paidOrder(uniqueAddress(`not-due-${label}`));
+    const why = "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)";
+    for (const width of [390, 1280]) {
+      const admin = await adminPage(javaScriptEnabled, width);
+      await admin.goto(`/admin/orders/${orderId}`);
+      const clock = admin.getByRole("region", { name: "Delivery Clock" });
+      await clock.getByText(`${why}.`).waitFor();
+      expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
+      await clock.screenshot({ path: `test-results/admin-refund-not-due-${label}-${width}.png` });
+      await clock.getByRole("link", { name: "Refund" }).click();
+      await admin.getByRole("heading", { name: /^Refund order #/ }).waitFor();
+      await admin.getByText(`${why}: say why you are refunding.`).waitFor();
+      await screenshot(admin, `admin-refund-page-not-due-${label}-${width}`);
+      await admin.close();
+    }
+  });
+
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {
     const page = await adminPage(javaScriptEnabled);
     const code = `E2E${label.toUpperCase()}${Date.now() % 100000}`;

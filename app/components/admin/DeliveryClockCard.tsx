@@ -27,6 +27,8 @@ export type ClockView = {
   amountRefunded: number;
   runs: boolean;
   refundDue: boolean;
+  /** Why a refund is not due, said beside the Refund button; null when it is due. */
+  refundNotDue: string | null;
   refundable: boolean;
   events: ClockEventView[];
 };
@@ -120,6 +122,7 @@ export function DeliveryClockCard({ orderId, clock }: { orderId: string; clock: 
             Refund
           </Link>
         ) : null}
+        {clock.refundable && clock.refundNotDue ? <span className="hint">{clock.refundNotDue}.</span> : null}
       </p>
       {clock.events.length ? (
         <>

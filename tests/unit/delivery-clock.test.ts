@@ -28,6 +28,7 @@ function facts(windowHours: number, over: Partial<ClockFacts> = {}): ClockFacts 
     deadline: deadlineFor(start, windowHours),
     windowHours,
     deliveredAt: null,
+    dataDeletedAt: null,
     refundedAt: null,
     ...over,
   };
@@ -64,6 +65,7 @@ describe("the clock's state on a fixed clock", () => {
       deadline: null,
       windowHours: null,
       deliveredAt: null,
+    dataDeletedAt: null,
       refundedAt: null,
     };
     expect(clockState(none, at(1))).toEqual({ kind: "not-started" });

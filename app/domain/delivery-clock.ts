@@ -90,9 +90,7 @@ export function clockState(facts: ClockFacts, now: Date): ClockState {
 
 /** True while the clock runs (started, not delivered, not refunded): saving a draft URL then delivers. */
 export function clockRuns(facts: ClockFacts): boolean {
-  return Boolean(
-    facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt && !facts.dataDeletedAt,
-  );
+  return Boolean(facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt && !facts.dataDeletedAt);
 }
 
 /** The promise was missed: overdue and undelivered, or delivered after the deadline. Not once refunded. */

@@ -65,7 +65,7 @@ describe("the clock's state on a fixed clock", () => {
       deadline: null,
       windowHours: null,
       deliveredAt: null,
-    dataDeletedAt: null,
+      dataDeletedAt: null,
       refundedAt: null,
     };
     expect(clockState(none, at(1))).toEqual({ kind: "not-started" });

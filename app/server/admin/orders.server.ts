@@ -142,7 +142,8 @@ function toRow(
     amount: formatCents(o.amount_paid),
     createdAt: (o.created_at ?? new Date(0)).toISOString(),
     paymentIntentId: o.stripe_payment_intent_id ?? null,
-    clock: clock.kind === "running" || clock.kind === "overdue" || clock.kind === "delivered" ? clockSummary(clock) : null,
+    clock:
+      clock.kind === "running" || clock.kind === "overdue" || clock.kind === "delivered" ? clockSummary(clock) : null,
     dataDeleted: Boolean(o.data_deleted_at),
     addOns: addOnsInShort(o.add_ons ?? []),
     clockTone:

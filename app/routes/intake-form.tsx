@@ -14,6 +14,7 @@ import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { loadSubmission } from "~/server/intake.server";
+import { isRefunded } from "~/server/refunds.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
 export const meta: MetaFunction = () => [
@@ -30,6 +31,7 @@ export const meta: MetaFunction = () => [
 /** Spec: 'Access Renewed!', then the page reloads after 1.5 s (into the form). */
 export const RENEWED_RELOAD_MS = 1500;
 const RENEWED = "renewed";
+const REFUNDED = "refunded";
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
@@ -46,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
   if (state.state === "valid")
     throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
+  // A refunded order's link was closed with it: say so rather than "submitted" or "renew".
+  if (await isRefunded(state.token.order_id)) return { screen: REFUNDED };
   return { screen: state.state };
 }
 
@@ -84,6 +88,20 @@ function Renewed() {
 export default function IntakeEntry() {
   const { screen } = useLoaderData<typeof loader>();
   if (screen === RENEWED) return <Renewed />;
+  if (screen === REFUNDED)
+    return (
+      <PageHero
+        title="Your order was refunded in full"
+        lead="This intake form is closed, so there is nothing more to fill in."
+      >
+        <p>
+          Questions about your refund? Reply to the refund e-mail or <Link to="/contact">contact us</Link>.
+        </p>
+        <Link to="/" className="button">
+          Return to Homepage
+        </Link>
+      </PageHero>
+    );
   if (screen === "used") {
     return (
       <PageHero

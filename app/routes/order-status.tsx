@@ -221,7 +221,10 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
       <section className="card" aria-labelledby="intake-heading">
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
-        {view.intakeDone ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
+        {/* Never beside "Your order was refunded in full": a refunded order is not being built. */}
+        {view.intakeDone && order.status !== "refunded" ? (
+          <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p>
+        ) : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}

@@ -80,6 +80,8 @@ export const ROW_FIELDS = {
   refunded_at: 1,
   data_deleted_at: 1,
   add_ons: 1,
+  coupon_code: 1,
+  discount: 1,
 } as const;
 
 export type AdminOrderRow = {
@@ -332,6 +334,10 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
                     created_at: d.created_at as Date,
                     stripe_payment_intent_id: d.stripe_payment_intent_id ?? null,
                     product_name: d.product_name ?? "",
+                    add_ons: d.add_ons ?? [],
+                    coupon_code: d.coupon_code ?? null,
+                    discount: d.discount ?? 0,
+                    data_deleted: Boolean(d.data_deleted_at),
                   }) + "\r\n",
               )
               .join(""),

@@ -8,8 +8,9 @@ import { NonceContext } from "~/components/nonce";
 import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
+import { startAlertWatch } from "~/server/alerts.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { getEnv, serverSettings } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
 import { stylesheetText } from "~/server/stylesheet.server";
@@ -17,13 +18,18 @@ import styles from "~/styles/app.css";
 
 // scripts/server.mjs runs each request inside this, and marks private what the answer read.
 export { trackResponsePrivacy } from "~/server/private-response.server";
+// scripts/server.mjs migrates the stored documents before it listens.
+export { migrateOnStart } from "~/server/migrations.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
+/** How scripts/server.mjs listens, which proxies it believes and which origin posts may come from. */
+export const SERVER_SETTINGS = serverSettings(getEnv());
 // The one database connection, opened here; server functions use it without connecting.
 startDb();
 startOutboxWorker();
 startOrderDigest();
+startAlertWatch();
 
 const ABORT_DELAY = 5_000;
 

@@ -24,3 +24,9 @@ export const CHECKOUT_MESSAGES = {
   unknownAction: "Unknown action. Please use the buttons on the form.",
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
 } as const;
+
+/**
+ * Stripe's longest Checkout Session life (its default, and the most `expires_at` may ask for): an unpaid
+ * order older than this can no longer be paid through its session, whatever the checkout asked for.
+ */
+export const CHECKOUT_SESSION_LONGEST_MS = 24 * 3_600_000;

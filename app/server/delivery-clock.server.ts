@@ -23,6 +23,7 @@ import { clockAlert, clockRestarted, draftDelivered } from "./mail/messages.serv
 import { queueMail } from "./mail/outbox.server";
 import { Order, OrderEvent } from "./models/index.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
+import { raiseAlert } from "./alerts.server";
 
 /**
  * The delivery clock's effects (the rules are app/domain/delivery-clock.ts).
@@ -238,12 +239,11 @@ export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKin
         at: now,
         deadline: order.clock_deadline!,
       });
-      // Queued under the same key by every run: a run that died after the insert is finished by the next.
-      await queueMail({
+      // Raised under the same key by every run: a run that died after the insert is finished by the next.
+      await raiseAlert({
         key,
-        to: getEnv().BUSINESS_EMAIL,
         about: { orderId: order._id },
-        ...clockAlert({
+        content: clockAlert({
           kind,
           orderId: order._id,
           deadline: order.clock_deadline!,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { intakeProgress, storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { changedStepNames, submittedAnswers } from "~/domain/intake/answers";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
-import { aiSafeData, privacySummary } from "~/domain/privacy";
+import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -251,7 +251,7 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   try {
     await PrivacyAuditLog.create({
       key: `consent:${submission}`,
-      action: "consent_given",
+      action: consentAuditAction(doc),
       order_id: access.orderId,
       privacy_level: typeof doc.privacy_level === "string" ? doc.privacy_level : "standard",
     });

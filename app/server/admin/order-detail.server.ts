@@ -3,7 +3,7 @@ import { shortId } from "~/domain/orders";
 import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { adminTokenState } from "~/domain/tokens";
+import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
@@ -65,6 +65,7 @@ export async function loadOrderDetail(
           state: adminTokenState(token.expires_at, now),
           used: token.used,
           expiresAt: token.expires_at.toISOString(),
+          timeLeft: linkTimeLeft(token.expires_at, now),
           // The link as the customer has it (derived again from its event; viewing writes nothing), for 'View Intake Form'.
           intakeUrl: link ? intakeLink(link) : null,
         }

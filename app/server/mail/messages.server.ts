@@ -249,3 +249,38 @@ export function revisionOpened(input: {
     "Each round's feedback can be sent once, so put all your changes in one message (up to 5000 characters).",
   ]);
 }
+
+/** To the business: a payment needs a look (held, or a coupon used beyond its limit). */
+export function paymentHeldAlert(input: {
+  orderId: string;
+  label: string;
+  help: string;
+  expected: string;
+  paid: string;
+  adminUrl: string;
+}) {
+  return layout(`Payment to check: order #${shortId(input.orderId)} (${input.label})`, [
+    `Order #${shortId(input.orderId)}: ${input.label}. Quoted ${input.expected}, paid ${input.paid}.`,
+    input.help,
+    { link: input.adminUrl, label: "Open Payments" },
+  ]);
+}
+
+/** To the business: e-mail keeps failing (this one may only arrive once mail works again; the webhook does not wait). */
+export function mailFailingAlert(input: { to: string; attempts: number; lastError: string; adminUrl: string }) {
+  return layout("E-mail from the website keeps failing", [
+    `A message to ${input.to} has failed ${input.attempts} attempts; the last said: ${input.lastError}`,
+    "Customers may not be getting their links. Check the SMTP provider (SMTP_URL) and the outbox.",
+    { link: input.adminUrl, label: "Open the outbox" },
+  ]);
+}
+
+/** To the business: the scheduled job has stopped (no reminders, retention or purges run). */
+export function cronSilentAlert(input: { lastRunAt: Date | null }) {
+  return layout("The website's scheduled job has not run for two hours", [
+    input.lastRunAt
+      ? `The cron job last ran ${formatDeadline(input.lastRunAt)} (Sydney time).`
+      : "The cron job has not run since the site started on this database.",
+    "Reminders, delivery-clock alerts, retention and purges wait for it. Check the timer on the server (systemctl list-timers) and CRON_SECRET.",
+  ]);
+}

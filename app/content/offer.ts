@@ -9,6 +9,10 @@ export const OFFER = {
   name: "24-Hour Website",
   price: "$300",
   pages: "1-5 pages",
+  /** The most pages the $300 includes (spec 1 section 9: 1-5 pages). */
+  maxPages: 5,
+  /** The pages before "website": "a 1-5 page website", never "1-5 pages website" (issue 37 item 8). */
+  pagesBefore: "1-5 page",
   elsewhere: "$3,000+",
   industryAverage: "$1000+",
   draftHours: 24,
@@ -64,7 +68,7 @@ export const ADD_ONS: readonly AddOn[] = [
 
 /** What the $300 includes. */
 export const INCLUDED = [
-  "1-5 page professional website",
+  `${OFFER.pagesBefore} professional website`,
   "Mobile-responsive design",
   "Contact form and lead capture",
   "Basic SEO setup",

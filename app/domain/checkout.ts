@@ -20,6 +20,8 @@ export const CHECKOUT_MESSAGES = {
   checkoutError: "Checkout Error: Failed to create checkout session. Please try again.",
   couponFailed: "Error: Failed to validate coupon",
   couponRemoved: "Coupon removed",
+  linksByEmailOnly:
+    "Your coupon is for particular e-mail addresses, so your intake form and order status links go only to the address you entered: open them from that e-mail.",
   tooMany: "Too many attempts from your connection. Please wait a while and try again, or contact us.",
   unknownAction: "Unknown action. Please use the buttons on the form.",
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",

@@ -484,7 +484,7 @@ export default function AdminOrder() {
             <ul className="history">
               {d.history.rows.map((h) => (
                 <li key={h.id}>
-                  <span className="hint">{formatDateTime(h.at)}</span> {h.action} by {h.actor}
+                  <span className="hint">{formatDateTime(h.at)}</span> {h.what}, by {h.actor}
                 </li>
               ))}
             </ul>

@@ -13,7 +13,8 @@ import { INTAKE_MESSAGES } from "~/domain/intake/steps";
 import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
-import { loadSubmission } from "~/server/intake.server";
+import { promise } from "~/domain/order-includes";
+import { loadSubmission, orderBought } from "~/server/intake.server";
 import { isRefunded } from "~/server/refunds.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
@@ -50,6 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
   // A refunded order's link was closed with it: say so rather than "submitted" or "renew".
   if (await isRefunded(state.token.order_id)) return { screen: REFUNDED };
+  if (state.state === "used")
+    return { screen: state.state, rounds: promise.rounds((await orderBought(state.token.order_id)).includes) };
   return { screen: state.state };
 }
 
@@ -86,7 +89,8 @@ function Renewed() {
 }
 
 export default function IntakeEntry() {
-  const { screen } = useLoaderData<typeof loader>();
+  const view = useLoaderData<typeof loader>();
+  const { screen } = view;
   if (screen === RENEWED) return <Renewed />;
   if (screen === REFUNDED)
     return (
@@ -102,7 +106,7 @@ export default function IntakeEntry() {
         </Link>
       </PageHero>
     );
-  if (screen === "used") {
+  if (view.screen === "used" && "rounds" in view) {
     return (
       <PageHero
         title="Your intake form has been submitted"
@@ -110,8 +114,7 @@ export default function IntakeEntry() {
       >
         <p>
           Need to change something? <Link to="/contact">Contact us</Link> or reply to your confirmation e-mail, and
-          we'll reopen the form for you. Once your first draft is ready you can also ask for up to 3 rounds of
-          revisions.
+          we'll reopen the form for you. Once your first draft is ready you can also ask for {view.rounds}.
         </p>
         <Link to="/" className="button">
           Return to Homepage

@@ -28,7 +28,14 @@ function BusinessBasics() {
       <TextField name="abnAcn" label={LABELS.abnAcn} />
       <TextField name="contactEmail" label={LABELS.contactEmail} type="email" required autoComplete="email" />
       <TextField name="contactPhone" label={LABELS.contactPhone} type="tel" required autoComplete="tel" />
-      <TextField name="physicalAddress" label={LABELS.physicalAddress} autoComplete="street-address" />
+      {/* street-address is for a box of several lines (the W3C checker refuses it on a one-line input: issue 37 item 7). */}
+      <TextField
+        name="physicalAddress"
+        label={LABELS.physicalAddress}
+        type="textarea"
+        rows={2}
+        autoComplete="street-address"
+      />
       <TextField
         name="serviceArea"
         label={LABELS.serviceArea}

@@ -32,6 +32,7 @@ function Integrations() {
         label={LABELS.websiteStylePreference}
         otherLabel={LABELS.websiteStylePreferenceOther}
         options={STYLES}
+        hint="How your pages are laid out: roomy or packed, plain or full of pictures."
       />
       <TextField name="preferredLaunchDate" label={LABELS.preferredLaunchDate} type="date" />
     </>

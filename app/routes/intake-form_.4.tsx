@@ -56,6 +56,7 @@ function Branding() {
         label={LABELS.stylePreference}
         otherLabel={LABELS.stylePreferenceOther}
         options={STYLES}
+        hint="The feel of your brand, which your logo, colours and photos carry."
       />
       <fieldset>
         <legend>Photos</legend>

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { CheckboxGroup } from "~/components/intake/fields";
 import { LABELS } from "~/components/intake/labels";
-import { IntakeStepPage } from "~/components/intake/StepPage";
+import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { PAGES, REQUIRED_PAGES, SECTIONS } from "~/domain/intake/options";
+import { PAGES_MESSAGES } from "~/domain/order-includes";
 import { stepAction, stepLoader } from "~/server/intake-step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
@@ -20,8 +21,10 @@ export default function Step7() {
 }
 
 function Pages() {
+  const { pagesIncluded } = useStepExtras();
   return (
     <>
+      {pagesIncluded === null ? null : <p className="hint">{PAGES_MESSAGES.included(pagesIncluded)}</p>}
       <CheckboxGroup name="pagesNeeded" legend={LABELS.pagesNeeded} options={PAGES} locked={REQUIRED_PAGES} />
       <CheckboxGroup name="mustHaveSections" legend={LABELS.mustHaveSections} options={SECTIONS} />
     </>

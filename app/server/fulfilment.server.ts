@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { formatCents } from "~/domain/money";
+import { orderIncludes } from "~/domain/order-includes";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { alertPaymentIssue } from "./alerts.server";
 import { claimGuestOrders } from "./auth.server";
@@ -135,6 +136,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
       orderId: payment.orderId,
       productName: order.product_name,
       validDays: TOKEN_VALID_DAYS.intake,
+      includes: orderIncludes(order),
       ...orderLinks({ intake: token, status: statusToken }),
     }),
   });

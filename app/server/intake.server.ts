@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { intakeProgress, storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
+import { intakeProgress } from "~/domain/completeness";
+import { storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { changedStepNames, submittedAnswers } from "~/domain/intake/answers";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
 import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
+import { orderIncludes, type OrderIncludes } from "~/domain/order-includes";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -17,6 +19,9 @@ import { markTokenUsed, type TokenAccess } from "./tokens.server";
  * The intake submission of an order (rapid_website_submissions), keyed by the
  * order id: every read and save on a step post goes by `_id`.
  */
+
+/** What an order's e-mail and includes are read from. */
+const BOUGHT_FIELDS = { email: 1, product_id: 1, product_name: 1, add_ons: 1 } as const;
 
 /** A submission as read from the database (its `_id` is the order id). */
 export type Submission = StoredSubmission & { _id: string };
@@ -260,12 +265,13 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   }
 
   // The confirmation goes to the buyer, and to the step-1 contact address as well when it differs.
-  const buyer = (await Order.findById(access.orderId, { email: 1 }).lean())?.email;
+  const order = await Order.findById(access.orderId, BOUGHT_FIELDS).lean();
+  const buyer = order?.email;
   const contact = typeof doc.contact_email === "string" ? doc.contact_email : undefined;
   const recipients = [...new Set([buyer, contact].filter((a): a is string => Boolean(a)).map((a) => a.toLowerCase()))];
   const businessName = doc.business_name ?? "your business";
   // send-intake-email (spec): the confirmation, with isUpdate for every submission after the first.
-  const message = intakeConfirmation({ businessName, updated: !created });
+  const message = intakeConfirmation({ businessName, updated: !created, includes: orderIncludes(order ?? {}) });
   for (const [i, to] of recipients.entries()) {
     await queueMail({
       key: `intake-confirmation:${submission}${i ? `:${i}` : ""}`,
@@ -292,7 +298,8 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   return created ? "submitted" : "updated";
 }
 
-/** The e-mail the order was paid with (prefills the intake's contact e-mail). */
-export async function orderEmail(orderId: string): Promise<string | undefined> {
-  return (await Order.findById(orderId, { email: 1 }).lean())?.email;
+/** The e-mail the order was paid with (prefills the intake's contact e-mail) and what it includes (one `_id` read). */
+export async function orderBought(orderId: string): Promise<{ email: string | undefined; includes: OrderIncludes }> {
+  const order = await Order.findById(orderId, BOUGHT_FIELDS).lean();
+  return { email: order?.email, includes: orderIncludes(order ?? {}) };
 }

@@ -54,7 +54,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await page.getByLabel(/^Business type/).selectOption("trades");
     await page.getByLabel(/^Describe your business/).fill("Too short");
     await next(page);
-    expect(await alertText(page)).toBe("Describe your business: Description must be at least 10 characters");
+    expect(await alertText(page)).toBe("Please describe your business in at least 10 characters");
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Bright Spark Electrical");
     expect(await page.getByLabel(/^Contact phone/).inputValue()).toBe("0400 123 999");
     await page.getByLabel(/^Describe your business/).fill("Licensed electricians for homes and businesses.");

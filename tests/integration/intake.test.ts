@@ -135,7 +135,9 @@ describe("intake step posts", () => {
       intent: "next",
     });
     expect(status(r)).toBe(400);
-    expect(r.data?.result?.error?.businessDescription).toEqual(["Description must be at least 10 characters"]);
+    expect(r.data?.result?.error?.businessDescription).toEqual([
+      "Please describe your business in at least 10 characters",
+    ]);
     expect((await IntakeSubmission.findOne({ order_id: c.orderId }).lean())?.business_name).toBe("Acme Plumbing");
   });
 
@@ -191,6 +193,7 @@ describe("submitting the intake", () => {
     await IntakeSubmission.create({
       order_id: c.orderId,
       ...complete,
+      contact_email: "owner@by-hand.example", // its own address: the next test counts mail to complete's
       furthest_step: 14,
       privacy_consent: { allowAIDataProcessing: false, aiOptOut: true, version: "1.0" },
       ai_processing_consent: false,

@@ -34,9 +34,21 @@ const cardsOf = (list: FigureRow[]) =>
 describe("the six summary cards (spec 2 section 9)", () => {
   const cards = cardsOf(rows);
 
-  it("Total Orders counts every order, whatever its status (what 'Select all (N orders)' counts)", () => {
+  it("Total Orders counts every order but abandoned checkouts", () => {
     expect(cards["Total Orders"].value).toBe("8");
-    expect(cards["Total Orders"].hint).toBe("Every order, whatever its status");
+    expect(cards["Total Orders"].hint).toBe("Every order but abandoned checkouts (cancelled)");
+  });
+
+  it("abandoned checkouts (cancelled) inflate neither Total Orders, Avg Order Value nor Completion Rate (issue 32 item 10)", () => {
+    const abandoned = Array.from({ length: 13 }, (_, i): FigureRow => ({
+      status: "cancelled",
+      amount_paid: 0,
+      created_at: ago(i + 1),
+    }));
+    const withAbandoned = cardsOf([...rows, ...abandoned]);
+    for (const label of ["Total Orders", "Avg Order Value", "Completion Rate", "Total Revenue"])
+      expect(withAbandoned[label].value).toBe(cards[label].value);
+    expect(withAbandoned["Total Orders"].trend).toBe(cards["Total Orders"].trend);
   });
 
   it("revenue is what paid, in-progress and completed orders paid; a refunded one is out", () => {
@@ -45,7 +57,7 @@ describe("the six summary cards (spec 2 section 9)", () => {
 
   it("average order value = revenue / orders", () => {
     expect(cards["Avg Order Value"].value).toBe("$191.25"); // 1530 / 8
-    expect(cards["Avg Order Value"].hint).toBe("Total Revenue ÷ Total Orders");
+    expect(cards["Avg Order Value"].hint).toBe("Total Revenue ÷ Total Orders (abandoned checkouts left out)");
   });
 
   it("active projects = paid or in progress", () => {
@@ -54,7 +66,7 @@ describe("the six summary cards (spec 2 section 9)", () => {
 
   it("completion rate = completed / all orders, a rounded percent", () => {
     expect(cards["Completion Rate"].value).toBe("25%"); // 2 / 8
-    expect(cards["Completion Rate"].hint).toBe("Completed orders ÷ all orders");
+    expect(cards["Completion Rate"].hint).toBe("Completed orders ÷ Total Orders (abandoned checkouts left out)");
   });
 
   it("Avg Delivery is the mean hours from intake to first draft of every draft delivered", () => {

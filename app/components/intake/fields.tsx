@@ -160,7 +160,7 @@ export function TextField({
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
       {type === "textarea" ? (
-        <textarea {...common} rows={rows} />
+        <textarea {...common} rows={rows} autoComplete={autoComplete} />
       ) : (
         <input
           {...common}
@@ -225,11 +225,18 @@ export function SelectWithOther(props: {
   otherLabel: string;
   options: Option[];
   required?: boolean;
+  hint?: ReactNode;
 }) {
   const chosen = useLiveValue(props.name);
   return (
     <>
-      <SelectField name={props.name} label={props.label} options={props.options} required={props.required} />
+      <SelectField
+        name={props.name}
+        label={props.label}
+        options={props.options}
+        required={props.required}
+        hint={props.hint}
+      />
       <When show={chosen === "other"}>
         <TextField name={props.otherName} label={`${props.otherLabel} (if Other)`} />
       </When>

@@ -80,7 +80,11 @@ export function periodOf(at: Date, now: Date): 0 | 1 | null {
   return null;
 }
 
+/** An abandoned checkout (Stripe's session expired, or the buyer cancelled): no order to count (issue 32 item 10). */
+const ABANDONED = "cancelled";
+
 function count(c: Counts, row: FigureRow) {
+  if (row.status === ABANDONED) return;
   c.orders += 1;
   if (!isPaid(row.status)) return;
   c.revenue += row.amount_paid;
@@ -148,13 +152,13 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Total Orders",
       value: String(t.all.orders),
       trend: trend(cur.orders - prev.orders),
-      hint: "Every order, whatever its status",
+      hint: "Every order but abandoned checkouts (cancelled)",
     },
     {
       label: "Avg Order Value",
       value: formatMoney(average(t.all)),
       trend: ratioTrend(average, formatMoney),
-      hint: "Total Revenue ÷ Total Orders",
+      hint: "Total Revenue ÷ Total Orders (abandoned checkouts left out)",
     },
     {
       label: "Active Projects",
@@ -166,7 +170,7 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Completion Rate",
       value: `${rate(t.all)}%`,
       trend: ratioTrend(rate, (n) => countOf(n, "point")),
-      hint: "Completed orders ÷ all orders",
+      hint: "Completed orders ÷ Total Orders (abandoned checkouts left out)",
     },
     {
       label: "Avg Delivery",

@@ -17,6 +17,10 @@ export type StepExtras = {
   uploadLimits: { logo: string; photos: string };
   mapsSearchUrl: string | null;
   preview: PreviewData | null;
+  /** Step 11's banner: "Your Starter package is paid for." (domain/order-includes.ts) */
+  paidFor: string;
+  /** Step 7: the pages the order includes; null: unlimited. */
+  pagesIncluded: number | null;
 };
 
 /** A step page's loader data. */

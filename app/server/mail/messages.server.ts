@@ -1,8 +1,9 @@
 import type { ContactInput } from "~/domain/contact.schema";
 import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay, formatDeadline } from "~/domain/dates";
+import { formatDateTime, formatDay, formatDeadline } from "~/domain/dates";
 import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
+import { promise, type OrderIncludes } from "~/domain/order-includes";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -22,6 +23,7 @@ export function orderConfirmation(input: {
   intakeUrl: string;
   statusUrl: string;
   validDays: number;
+  includes: OrderIncludes;
 }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${shortId(input.orderId)}). Your payment has been received.`,
@@ -30,16 +32,16 @@ export function orderConfirmation(input: {
     `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
     "You can follow your order at any time here:",
     { link: input.statusUrl, label: "See your order status" },
-    "Your first draft arrives within 24 hours of receiving your details. Reply to this e-mail if you have any questions.",
+    `${promise.draftArrives(input.includes)} Reply to this e-mail if you have any questions.`,
   ]);
 }
 
-export function intakeConfirmation(input: { businessName: string; updated: boolean }) {
+export function intakeConfirmation(input: { businessName: string; updated: boolean; includes: OrderIncludes }) {
   return layout(input.updated ? "We've received your changes" : "We've received your details", [
     input.updated
       ? `Thanks: we've received the changes to the intake form for ${input.businessName}.`
       : `Thanks: we've received the intake form for ${input.businessName}.`,
-    "Your first draft arrives within 24 hours. We'll e-mail you the link as soon as it's ready, and you can then ask for up to 3 rounds of changes.",
+    `${promise.draftArrives(input.includes)} We'll e-mail you the link as soon as it's ready, and you can then ask for ${promise.rounds(input.includes)}.`,
     "If you think of anything else in the meantime, just reply to this e-mail.",
   ]);
 }
@@ -91,7 +93,7 @@ export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: 
   const due = formatDeadline(input.deadline);
   return input.kind === "overdue"
     ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
-        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the 24-hour guarantee.`,
+        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the delivery guarantee.`,
         { link: input.adminUrl, label: "Open the order" },
       ])
     : layout(`Due soon: order #${short}'s first draft is due ${due}`, [
@@ -145,12 +147,13 @@ export function intakeNotStartedReminder(input: {
   intakeUrl: string;
   linkExpiresAt: Date;
   minutes: number;
+  includes: OrderIncludes;
 }) {
   return layout("Your website is waiting for your details", [
     `Thanks for your order (#${shortId(input.orderId)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
     { link: input.intakeUrl, label: "Start your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. ${promise.draftArrives(input.includes)}`,
   ]);
 }
 
@@ -160,12 +163,13 @@ export function intakeIncompleteReminder(input: {
   stepsLeft: number;
   minutes: number;
   nextStepName: string;
+  includes: OrderIncludes;
 }) {
   return layout("Nearly there: finish your intake form", [
     `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
     "Everything you've entered is saved. Pick up where you left off:",
     { link: input.intakeUrl, label: "Finish your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within ${input.includes.windowHours} hours of you pressing Submit.`,
   ]);
 }
 
@@ -215,6 +219,16 @@ export function passwordReset(input: { url: string; validMinutes: number }) {
     "We received a request to reset the password for your account.",
     { link: input.url, label: "Choose a new password" },
     `The link works once, for ${input.validMinutes} minutes. If you didn't ask for this, ignore this e-mail: your password stays the same.`,
+  ]);
+}
+
+export function codesBeingTried(input: { failures: number; at: Date; address: string; resetUrl: string }) {
+  return layout("Someone is trying codes to sign in to your account", [
+    "Someone who knows your password is trying codes to sign in to your account.",
+    `${input.failures} wrong two-factor codes in a row so far, the last at ${formatDateTime(input.at)} (Sydney time) from the internet address ${input.address}.`,
+    "If that wasn't you, change your password now: the codes keep them out, but they have your password. Each further wrong code makes them wait longer, and after 100 in a row only your recovery codes sign in.",
+    { link: input.resetUrl, label: "Change my password" },
+    "If it was you, nothing needs doing: the next code that works starts the count again.",
   ]);
 }
 

@@ -54,6 +54,8 @@ export type ClockFacts = {
   windowHours: number | null;
   deliveredAt: Date | null;
   refundedAt: Date | null;
+  /** When the customer's data was deleted: the order then ends, and its clock with it. */
+  dataDeletedAt: Date | null;
 };
 
 export type ClockState =
@@ -61,11 +63,16 @@ export type ClockState =
   | { kind: "running"; deadline: Date; msLeft: number; dueSoon: boolean }
   | { kind: "overdue"; deadline: Date; msOver: number }
   | { kind: "delivered"; deadline: Date; deliveredAt: Date; msTaken: number; onTime: boolean }
-  | { kind: "refunded"; refundedAt: Date };
+  | { kind: "refunded"; refundedAt: Date }
+  | { kind: "data-deleted"; deletedAt: Date };
 
-/** The clock at `now`: not started, running (due soon within 6 hours), overdue, delivered (on time or not), refunded. */
+/**
+ * The clock at `now`: not started, running (due soon within 6 hours), overdue, delivered (on time or not),
+ * refunded, or ended by the deletion of the customer's data (no alerts, no reminders, no restart).
+ */
 export function clockState(facts: ClockFacts, now: Date): ClockState {
   if (facts.refundedAt) return { kind: "refunded", refundedAt: facts.refundedAt };
+  if (facts.dataDeletedAt) return { kind: "data-deleted", deletedAt: facts.dataDeletedAt };
   if (!facts.startedAt || !facts.deadline) return { kind: "not-started" };
   const deadline = facts.deadline;
   if (facts.deliveredAt)
@@ -83,7 +90,7 @@ export function clockState(facts: ClockFacts, now: Date): ClockState {
 
 /** True while the clock runs (started, not delivered, not refunded): saving a draft URL then delivers. */
 export function clockRuns(facts: ClockFacts): boolean {
-  return Boolean(facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt);
+  return Boolean(facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt && !facts.dataDeletedAt);
 }
 
 /** The promise was missed: overdue and undelivered, or delivered after the deadline. Not once refunded. */
@@ -168,6 +175,8 @@ export function clockSummary(state: ClockState): string {
       return `Delivered in ${formatSpan(state.msTaken)}${state.onTime ? "" : " (after the deadline)"}`;
     case "refunded":
       return "Refunded";
+    case "data-deleted":
+      return "Stopped: the customer's data was deleted";
   }
 }
 
@@ -193,6 +202,7 @@ export function customerDueLine(
     clock_deadline?: Date | null;
     draft_delivered_at?: Date | null;
     refunded_at?: Date | null;
+    data_deleted_at?: Date | null;
   },
   now: Date,
 ): string | null {
@@ -202,6 +212,7 @@ export function customerDueLine(
     windowHours: null,
     deliveredAt: order.draft_delivered_at ?? null,
     refundedAt: order.refunded_at ?? null,
+    dataDeletedAt: order.data_deleted_at ?? null,
   };
   return customerClockLine(clockState(facts, now));
 }

@@ -18,6 +18,8 @@ const INTERNAL_FIELDS = new Set([
   "logo_thumb_key",
   "ai_safe_data",
   "privacy_summary",
+  "submitted_answers",
+  "previous_answers",
   "payment_intent_id",
 ]);
 const MAX_EMAILS = 200;

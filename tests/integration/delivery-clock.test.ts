@@ -69,7 +69,7 @@ describe("the clock starts at the intake's first submission", () => {
   it("tells the business the deadline when the intake comes in, and once when the order was paid", async () => {
     const c = await ordered();
     await submitIntake({ orderId: c.orderId, tokenId: c.tokenId });
-    const notice = await OutboxMessage.findOne({ key: `intake-notice:${c.tokenId}` }).lean();
+    const notice = await OutboxMessage.findOne({ key: `intake-notice:${c.tokenId}:0` }).lean();
     expect(notice!.to).toBe(getEnv().BUSINESS_EMAIL);
     expect(notice!.text).toMatch(/The first draft is due by \w{3} \d{1,2} \w+, \d{1,2}:\d{2} [ap]m \(Sydney time\)/);
     expect(notice!.text).toContain(`/admin/orders/${c.orderId}`);

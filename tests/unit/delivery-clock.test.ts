@@ -29,6 +29,7 @@ function facts(windowHours: number, over: Partial<ClockFacts> = {}): ClockFacts 
     deadline: deadlineFor(start, windowHours),
     windowHours,
     deliveredAt: null,
+    dataDeletedAt: null,
     refundedAt: null,
     ...over,
   };
@@ -65,6 +66,7 @@ describe("the clock's state on a fixed clock", () => {
       deadline: null,
       windowHours: null,
       deliveredAt: null,
+      dataDeletedAt: null,
       refundedAt: null,
     };
     expect(clockState(none, at(1))).toEqual({ kind: "not-started" });

@@ -17,7 +17,7 @@ export type ClockEventView = {
 };
 
 export type ClockView = {
-  kind: "not-started" | "running" | "overdue" | "delivered" | "refunded";
+  kind: "not-started" | "running" | "overdue" | "delivered" | "refunded" | "data-deleted";
   summary: string;
   startedAt: string | null;
   deadline: string | null;
@@ -58,6 +58,7 @@ const TONE: Record<ClockView["kind"], string> = {
   overdue: "red",
   delivered: "green",
   refunded: "grey",
+  "data-deleted": "grey",
 };
 
 /** The order page's Delivery Clock: deadline and time left, delivery, Refund due, and the clock's history. */

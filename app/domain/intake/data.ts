@@ -105,6 +105,8 @@ export type StoredSubmission = {
   privacy_level?: string;
   ai_safe_data?: unknown;
   privacy_summary?: unknown;
+  submitted_answers?: Record<string, unknown> | null;
+  previous_answers?: Record<string, unknown> | null;
   data_deletion_requested?: boolean;
   data_deletion_date?: Date | null;
   created_at?: Date;

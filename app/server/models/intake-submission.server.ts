@@ -113,6 +113,9 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     data_retention_period: { type: String, enum: ["30days", "1year", "permanent"], default: "30days" },
     ai_safe_data: { type: Mixed, default: null },
     privacy_summary: { type: Mixed, default: null },
+    // The answers at the latest submission and at the one before (domain/intake/answers.ts): what changed.
+    submitted_answers: { type: Mixed, default: null },
+    previous_answers: { type: Mixed, default: null },
     data_deletion_requested: { type: Boolean, default: false },
     data_deletion_date: { type: Date, default: null },
   },

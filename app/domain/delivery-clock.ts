@@ -110,6 +110,8 @@ export function refundNotDue(state: ClockState): string | null {
       return "Refund not due: the deadline has not passed";
     case "delivered":
       return state.onTime ? "Refund not due: the first draft was delivered on time" : null;
+    case "data-deleted":
+      return "Refund not due: the delivery clock stopped when the order's data was deleted";
     case "overdue":
     case "refunded":
       return null;

@@ -129,9 +129,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     }
     await onStep(later, 9);
     await next(later);
-    expect(await alertText(later)).toBe(
-      "Legal Pages Acknowledgement: Please tick the Legal Pages Acknowledgement to continue",
-    );
+    // A message that names its field is not prefixed with the label again.
+    expect(await alertText(later)).toBe("Please tick the Legal Pages Acknowledgement to continue");
     await later.getByLabel(/Legal Pages Acknowledgement/).check();
     await next(later);
     await onStep(later, 10);

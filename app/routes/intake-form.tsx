@@ -14,7 +14,7 @@ import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { promise } from "~/domain/order-includes";
-import { loadSubmission, orderBought } from "~/server/intake.server";
+import { loadSubmission, orderBought } from "~/server/intake/draft.server";
 import { isRefunded } from "~/server/refunds.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 

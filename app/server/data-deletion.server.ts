@@ -19,8 +19,8 @@ import {
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
-import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "./intake.server";
-import { intakeTurnKeys } from "./intake-turns.server";
+import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "~/server/intake/draft.server";
+import { intakeTurnKeys } from "~/server/intake/turns.server";
 import { revisionOpenKey } from "./reminders.server";
 import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";
@@ -52,7 +52,7 @@ export async function deletionPreview(orderId: string) {
 /** The anonymised address an order keeps once its customer's data is gone. */
 export const DELETED_EMAIL = "deleted@deleted.invalid";
 
-/** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
+/** Where an order's uploads live (app/server/intake/uploads.server.ts): one folder per kind and order. */
 export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
 
 /**

@@ -1,7 +1,7 @@
 import { ROUNDS, shortId } from "~/domain/orders";
 import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
-import { loadSubmission, type Submission } from "./intake.server";
+import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { reminderHistory } from "./reminders.server";

@@ -16,7 +16,7 @@ import { DELETED_EMAIL, deleteOrderData } from "~/server/data-deletion.server";
 import { getEnv } from "~/server/env.server";
 import { newFormKey } from "~/server/form-keys.server";
 import { statusTokenFor } from "~/server/fulfilment.server";
-import { loadSubmission, saveStep, submitIntake } from "~/server/intake.server";
+import { loadSubmission, saveStep, submitIntake } from "~/server/intake/draft.server";
 import { queueMail } from "~/server/mail/outbox.server";
 import {
   AdminAuditLog,

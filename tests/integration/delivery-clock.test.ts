@@ -10,7 +10,7 @@ import { listOrders } from "~/server/admin/orders.server";
 import { runCron } from "~/server/cron.server";
 import { recordDelivery, sendClockAlerts, startClock } from "~/server/delivery-clock.server";
 import { getEnv } from "~/server/env.server";
-import { submitIntake } from "~/server/intake.server";
+import { submitIntake } from "~/server/intake/draft.server";
 import { AdminAuditLog, IntakeSubmission, Order, OrderEvent, OutboxMessage } from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
 import { signedInUser } from "../support/auth";

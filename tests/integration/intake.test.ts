@@ -19,7 +19,7 @@ import {
 } from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { loader as statusLoader } from "~/routes/order-status";
-import { stepAction } from "~/server/intake-step.server";
+import { stepAction } from "~/server/intake/step.server";
 import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";

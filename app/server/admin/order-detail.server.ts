@@ -14,7 +14,7 @@ import { statusText } from "~/domain/order-status";
 import { orderIncludes } from "~/domain/order-includes";
 import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
-import { loadSubmission, type Submission } from "../intake.server";
+import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";

@@ -30,7 +30,7 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     revision: { type: Number, default: 0 },
     writer: { type: String, default: null },
     writer_seq: { type: Number, default: null },
-    files_version: { type: Number, default: 0 }, // raised by every write of the logo or photo list (server/intake.server.ts)
+    files_version: { type: Number, default: 0 }, // raised by every write of the logo or photo list (server/intake/draft.server.ts)
     // The list editors' item ids, one array per list in its order, by the form's field name (domain/intake/list-ids.ts).
     list_ids: { type: Mixed },
     // The ids a Remove took out, the newest 50 per list: a page that had not heard of the Remove cannot bring the item back.

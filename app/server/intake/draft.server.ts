@@ -5,15 +5,15 @@ import { changedStepNames, submittedAnswers } from "~/domain/intake/answers";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
 import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
 import { orderIncludes, type OrderIncludes } from "~/domain/order-includes";
-import { claimOnce, isDuplicateKeyError } from "./db.server";
-import { getEnv } from "./env.server";
-import { log } from "./log.server";
-import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
-import { queueMail } from "./mail/outbox.server";
-import { startClock } from "./delivery-clock.server";
-import { filesTurn, inTurn, revisionTurn, versionOf } from "./intake-turns.server";
-import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "./models/index.server";
-import { markTokenUsed, type TokenAccess } from "./tokens.server";
+import { claimOnce, isDuplicateKeyError } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import { log } from "~/server/log.server";
+import { intakeConfirmation, intakeNotice } from "~/server/mail/messages.server";
+import { queueMail } from "~/server/mail/outbox.server";
+import { startClock } from "~/server/delivery-clock.server";
+import { filesTurn, inTurn, revisionTurn, versionOf } from "~/server/intake/turns.server";
+import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "~/server/models/index.server";
+import { markTokenUsed, type TokenAccess } from "~/server/tokens.server";
 
 /*
  * The intake submission of an order (rapid_website_submissions), keyed by the

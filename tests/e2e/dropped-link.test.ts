@@ -5,11 +5,12 @@ import { CONNECTION_MESSAGES } from "~/components/connection";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
-import { ContactMessage, IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
+import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models/index.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
-import { loseFirstAnswer, typeMore } from "../support/dropped-link";
+import { droppedLinkJourneys, expectLocked, underLimits, type DroppedLinkForm } from "../support/dropped-link";
+import { useRelays } from "../support/faulty-relay";
 
 /**
  * A customer on a satellite link, JavaScript on: the connection drops before a
@@ -22,11 +23,10 @@ useAppDatabase();
 
 const WIDTHS = [390, 1280] as const;
 
-async function freshContactPage(width: number) {
+async function freshContactPage(width: number, baseURL?: string) {
   // Each journey sends real messages from 127.0.0.1: start it under the per-address limit.
-  await connectDb();
-  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: "^contact:" }) });
-  const page = await browser.newPage({ javaScriptEnabled: true, width });
+  await underLimits("contact");
+  const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
   await page.goto("/contact", { waitUntil: "networkidle" }); // hydrated: the scripts are running
   return page;
 }
@@ -38,66 +38,34 @@ async function fillContact(page: Page, name: string) {
 }
 
 const send = (page: Page) => page.getByRole("button", { name: /Send Message|Sending/ }).click();
-// first(): route.fetch() keeps the lost answer's flash cookie in the context's jar, so that case shows two.
-const sentFlash = (page: Page) => page.getByText("Message sent!").first().waitFor({ timeout: 60_000 });
-const stored = (name: string) => ContactMessage.countDocuments({ name });
+const sentFlash = (page: Page) => page.getByText("Message sent!").waitFor({ timeout: 60_000 });
 
-describe.each(WIDTHS)("the contact form on a dropped link at %i px (JavaScript on)", (width) => {
-  it("keeps the message when the browser is offline, says so, and sends it once when back online", async () => {
-    const page = await freshContactPage(width);
-    const name = `Offline ${width} ${Date.now()}`;
+/** The contact form: one message stored and one e-mail queued to the business per press. */
+const contact: DroppedLinkForm = {
+  path: "/contact",
+  async open(width, baseURL) {
+    const page = await freshContactPage(width, baseURL);
+    const name = `Dropped ${width} ${Date.now()} ${Math.random().toString(36).slice(2, 8)}`;
     await fillContact(page, name);
-    await page.context().setOffline(true);
-    await send(page);
-    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel("Name").inputValue()).toBe(name);
-    expect(await page.getByLabel(/^Message/).inputValue()).toContain("Hello from the farm");
-    expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
-    await screenshot(page, `dropped-link-contact-offline-${width}`);
-    expect(await stored(name)).toBe(0);
+    return {
+      page,
+      effects: async () => {
+        const messages = await ContactMessage.find({ name }).lean();
+        // The business's e-mail names the sender: one per message, never one for a press that stored none.
+        const mails = await OutboxMessage.countDocuments({ text: mongoose.trusted({ $regex: name }) });
+        expect(mails).toBe(messages.length);
+        return messages.length;
+      },
+      stored: async () => (await ContactMessage.findOne({ name }).lean())?.message,
+    };
+  },
+  field: (page) => page.getByLabel(/^Message/),
+  submit: send,
+  done: sentFlash,
+};
 
-    await page.context().setOffline(false);
-    await sentFlash(page);
-    expect(await stored(name)).toBe(1);
-  });
-
-  it("answers a resend after a lost answer as the first, storing the message once", async () => {
-    const page = await freshContactPage(width);
-    const name = `Lost answer ${width} ${Date.now()}`;
-    await fillContact(page, name);
-    let reached = 0;
-    await page.route("**/contact.data", async (route) => {
-      if (route.request().method() !== "POST" || reached++ > 0) return route.continue();
-      await route.fetch(); // the server got it and answered...
-      await route.abort("connectionreset"); // ...and the answer never arrived
-    });
-    await send(page);
-    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel("Name").inputValue()).toBe(name);
-    await page.getByRole("button", { name: "Try again" }).click();
-    await sentFlash(page);
-    expect(reached).toBe(2);
-    expect(await stored(name)).toBe(1);
-  });
-
-  it("says it is still sending during a 30-second answer, and sends once", async () => {
-    const page = await freshContactPage(width);
-    const name = `Slow ${width} ${Date.now()}`;
-    await fillContact(page, name);
-    await page.route("**/contact.data", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 30_000));
-      await route.fulfill({ response });
-    });
-    await send(page);
-    await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 15_000 });
-    expect(await page.getByRole("button", { name: "Sending..." }).isDisabled()).toBe(true);
-    await screenshot(page, `dropped-link-contact-slow-${width}`);
-    await sentFlash(page);
-    expect(await stored(name)).toBe(1);
-  }, 60_000);
-});
+droppedLinkJourneys({ contact });
+const newRelay = useRelays();
 
 /** A customer who has reached `step` of the intake, on a page of `width` px (and a second tab when asked). */
 async function intakeAt(step: number, width: number) {
@@ -116,8 +84,9 @@ async function intakeAt(step: number, width: number) {
   });
   const cookie = await tokenCookie(token);
   /** `clock`: the page's timers run on Playwright's clock, so a test can move time on (autosave every 30 s). */
-  const open = async (options: { clock?: boolean; javaScriptEnabled?: boolean } = {}) => {
-    const page = await browser.newPage({ javaScriptEnabled: options.javaScriptEnabled ?? true, width, cookie });
+  const open = async (options: { clock?: boolean; javaScriptEnabled?: boolean; baseURL?: string } = {}) => {
+    const { javaScriptEnabled = true, baseURL } = options;
+    const page = await browser.newPage({ javaScriptEnabled, width, cookie, baseURL });
     if (options.clock) await page.clock.install();
     await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
     await page.getByText(`Step ${step} of 14`).waitFor();
@@ -128,39 +97,58 @@ async function intakeAt(step: number, width: number) {
 const draft = async (orderId: string) => (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
 
 describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on)", (width) => {
-  it("keeps step 1 when Next is pressed offline, and sends what was typed while it waited once back online", async () => {
+  it("keeps step 1 when Next is pressed offline, unchangeable while it waits, and sends it once back online", async () => {
     const { orderId, open } = await intakeAt(1, width);
     const page = await open();
     await page.getByLabel(/^Trading name/).fill("Offline Electrical");
     await page.context().setOffline(true);
     await page.getByRole("button", { name: "Next Step" }).click();
     await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
     expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
-    // While Next waits, the customer goes on typing: the resend carries it.
-    const typed = await typeMore(page.getByLabel(/^Trading name/), " & Solar");
-    await page.getByLabel(/^Service area/).fill("Lismore, Casino and Kyogle");
+    // While Next waits, the step cannot be changed (what was pressed is what is sent), and says so.
+    await expectLocked(page, page.getByLabel(/^Trading name/));
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
     await screenshot(page, `dropped-link-intake-offline-${width}`);
     await page.context().setOffline(false);
     await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
-    expect(typed).toBe("Offline Electrical & Solar");
-    expect((await draft(orderId)).business_name).toBe("Offline Electrical & Solar");
-    expect((await draft(orderId)).service_area).toBe("Lismore, Casino and Kyogle");
+    expect((await draft(orderId)).business_name).toBe("Offline Electrical");
   });
 
-  it("sends what was typed after Next when its answer was lost, as the step's newest save", async () => {
+  for (const fault of ["drop", "cut"] as const) {
+    it(`sends Next again after its answer was ${fault === "drop" ? "lost" : "cut off"}, once, as pressed`, async () => {
+      const { orderId, open } = await intakeAt(1, width);
+      const relay = await newRelay();
+      const page = await open({ baseURL: relay.url });
+      const reached = relay.fail(fault, "/intake-form/1");
+      await page.getByLabel(/^Trading name/).fill("Lost Answer Electrical");
+      await page.getByRole("button", { name: "Next Step" }).click();
+      await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+      expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+      await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
+      await expectLocked(page, page.getByLabel(/^Trading name/));
+      await relay.linkUp();
+      await page.getByRole("button", { name: "Try again" }).click();
+      await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
+      expect(reached.reached).toBe(2);
+      expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical");
+    });
+  }
+
+  it("keeps the step when the next step's page comes back cut off, and opens it when the link is back", async () => {
     const { orderId, open } = await intakeAt(1, width);
-    const page = await open();
-    const reached = await loseFirstAnswer(page, "/intake-form/1");
-    await page.getByLabel(/^Trading name/).fill("Lost Answer Electrical");
+    const relay = await newRelay();
+    const page = await open({ baseURL: relay.url });
+    relay.fail("cut", "/intake-form/2", { method: "GET" });
+    await page.getByLabel(/^Trading name/).fill("Cut Page Electrical");
     await page.getByRole("button", { name: "Next Step" }).click();
-    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
-    await typeMore(page.getByLabel(/^Trading name/), " Pty Ltd");
+    await page.getByText(CONNECTION_MESSAGES.failedPage).waitFor();
+    expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Cut Page Electrical");
+    await screenshot(page, `dropped-link-intake-cut-page-${width}`);
+    await relay.linkUp();
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
-    expect(reached.count).toBe(2);
-    expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical Pty Ltd");
+    expect((await draft(orderId)).business_name).toBe("Cut Page Electrical");
   });
 
   it("keeps typing made while Add is in flight, and saves it with the next save", async () => {

@@ -154,6 +154,8 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
           }}
           key={savedAt ?? "new"}
           encType={step === SPECIAL_STEPS.uploads ? "multipart/form-data" : undefined}
+          // Add, Remove and Enter keep the typing made while they are out (useKeepTyping); every other press locks the step.
+          data-keeps-typing={KEEPS_TYPING}
           noValidate
           className="card intake-form"
         >
@@ -248,6 +250,8 @@ function StepRoutes() {
 /** The steps without files: no uploads. */
 const noUploads = (_formId: string): null => null;
 
+/** The presses whose typing useKeepTyping keeps (components/connection.tsx locks the form for every other). */
+const KEEPS_TYPING = `${INTENT_VALUES.stay} ${INTENT_VALUES.remove("", "").split(":")[0]}:`;
 const isRemove = (submitter: string) => parseIntakeIntent(submitter)?.type === "remove";
 
 /** A list row's field after Remove (of the item on row `removed`): the rows below it move up, its fields go. */

@@ -9,7 +9,7 @@ import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { getEnv, serverSettings } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
 import { startOutboxWorker } from "~/server/mail/outbox.server";
 import { stylesheetText } from "~/server/stylesheet.server";
@@ -20,6 +20,8 @@ export { trackResponsePrivacy } from "~/server/private-response.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
+/** How scripts/server.mjs listens, which proxies it believes and which origin posts may come from. */
+export const SERVER_SETTINGS = serverSettings(getEnv());
 // The one database connection, opened here; server functions use it without connecting.
 startDb();
 startOutboxWorker();

@@ -4,6 +4,30 @@ cd "$ROOT"
 
 say() { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 
+# Node 24 LTS (package.json "engines"). Where the machine's node is older (Debian 12 ships 18, this machine
+# has 20), the npm registry's node-linux-<arch>@24 package is unpacked into .cache/node-24 once (nothing is
+# downloaded from anywhere else) and put first on PATH, for this script and everything it starts (npm, npx,
+# vitest, the app). The version installed is the newest 24.x the registry has on that first run.
+NODE_MAJOR=24
+use_supported_node() {
+  local dir="$ROOT/.cache/node-$NODE_MAJOR"
+  if [[ -x "$dir/bin/node" ]]; then
+    export PATH="$dir/bin:$PATH"
+    return
+  fi
+  if (($(node -p 'process.versions.node.split(".")[0]') >= NODE_MAJOR)); then return; fi
+  local arch tmp
+  case "$(uname -m)" in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) arch="$(uname -m)" ;; esac
+  say "node $(node -v) is older than Node $NODE_MAJOR LTS: installing node-linux-$arch@$NODE_MAJOR from the npm registry into .cache/node-$NODE_MAJOR"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_MAJOR" >/dev/null && tar -xzf node-linux-*.tgz package/bin/node)
+  mkdir -p "$dir/bin"
+  mv "$tmp/package/bin/node" "$dir/bin/node.partial" && mv "$dir/bin/node.partial" "$dir/bin/node"
+  rm -rf "$tmp"
+  export PATH="$dir/bin:$PATH"
+}
+use_supported_node
+
 # npm ci when node_modules is missing or older than the lockfile.
 ensure_node_modules() {
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then

@@ -8,23 +8,24 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { loadEnvFile } from "./env-file.mjs";
 import { pageCache } from "./page-cache.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const production = process.env.NODE_ENV === "production";
-// `npm start`: the production build and runtime on this machine, on plain http://localhost with the
-// stand-ins (LOCAL_STANDINS=1, checked by app/server/env.server.ts). Only a deployment listens on every
-// interface, trusts its proxy and tells browsers to use https.
-const deployed = production && process.env.LOCAL_STANDINS !== "1";
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? (deployed ? "0.0.0.0" : "127.0.0.1");
-
+// `.env` first (values already in the environment win), then the build, which validates the whole
+// environment and stops here naming every missing or malformed value.
+loadEnvFile();
 const build = await import(pathToFileURL(path.join(root, "build/index.js")).href);
+// `npm start`: the production build and runtime on this machine, on plain http://localhost with the
+// stand-ins (LOCAL_STANDINS=1). Only a deployment listens on every interface, trusts its proxy and, on
+// an https APP_URL, tells browsers to use https (app/server/env.server.ts, serverSettings).
+const { production, deployed, host, port, trustProxy, publicOrigin, https } = build.entry.module.SERVER_SETTINGS;
 
 const app = express();
 app.disable("x-powered-by");
-// Behind one proxy (a load balancer) in production, so req.ip is the visitor's address.
-app.set("trust proxy", deployed ? 1 : false);
+// Behind TRUST_PROXY proxies (1: Caddy or nginx; 2: a CDN, then Caddy or nginx), req.ip is the visitor's
+// address, read from that many X-Forwarded-For entries counted from our side; never an entry the visitor wrote.
+app.set("trust proxy", trustProxy || false);
 app.use(compression());
 
 /** One JSON line on stdout; a value that cannot be serialised never stops the request. */
@@ -82,6 +83,16 @@ app.use((req, res, next) => {
   });
   next();
 });
+
+// A deployment answers at one public address (APP_URL) whatever Host its proxy passes on (nginx's default
+// proxy_pass sends the upstream's): Remix builds each request's URL, and compares a form post's Origin, from
+// X-Forwarded-Host, which is therefore always that address. The Origin check below has its own rule.
+const publicHost = new URL(publicOrigin).host;
+if (deployed)
+  app.use((req, _res, next) => {
+    req.headers["x-forwarded-host"] = publicHost;
+    next();
+  });
 
 /**
  * The host this request was addressed to, as Remix will read it (X-Forwarded-Host
@@ -164,7 +175,7 @@ const contentSecurityPolicy = (nonce) =>
     "base-uri 'self'",
     "frame-ancestors 'none'",
     "form-action 'self' https://checkout.stripe.com",
-    ...(deployed ? ["upgrade-insecure-requests"] : []),
+    ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 
 app.use((req, res, next) => {
@@ -176,7 +187,7 @@ app.use((req, res, next) => {
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  if (deployed) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   // The app reads the client address from here (rate limits); never from a header the client sent.
   req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();
@@ -187,21 +198,25 @@ app.use((req, res, next) => {
  * from this site. Browsers send Sec-Fetch-Site (or at least Origin) on every
  * POST; requests with neither are not from a browser (Stripe's webhook, curl),
  * and those routes check their own signatures or secrets. An Origin, when sent,
- * must name this host whatever Sec-Fetch-Site says (Remix would otherwise throw
- * its own check as a 500).
+ * must be this site whatever Sec-Fetch-Site says (Remix would otherwise throw
+ * its own check as a 500): the public origin (APP_URL), whatever Host a proxy
+ * passes on; on this machine (not deployed) also the address the browser used.
  */
+function isOwnOrigin(origin, req) {
+  if (origin === "null") return false;
+  try {
+    const url = new URL(origin);
+    return url.origin === publicOrigin || (!deployed && url.host === requestHost(req));
+  } catch {
+    return false;
+  }
+}
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
   const site = req.get("sec-fetch-site");
   const origin = req.get("origin");
-  let sameOrigin = false;
   if (origin !== undefined) {
-    try {
-      sameOrigin = origin !== "null" && new URL(origin).host === requestHost(req);
-    } catch {
-      sameOrigin = false;
-    }
-    if (sameOrigin && (!site || site === "same-origin")) return next();
+    if (isOwnOrigin(origin, req) && (!site || site === "same-origin")) return next();
   } else if (!site || site === "same-origin" || site === "none") return next();
   logLine("warn", "http.cross_site_refused", {
     method: req.method,

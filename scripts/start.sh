@@ -8,11 +8,12 @@
 #   mail      written to data/mail/*.eml and listed at /dev/mail (SMTP_URL sends it instead)
 #   uploads   stored in data/uploads (S3_BUCKET stores them in S3)
 #   payments  the offline test checkout (STRIPE_SECRET_KEY uses Stripe)
-# Values in .env, when present, are used.
+# Values in .env, when present, are used (read by scripts/env-file.mjs, never sourced: it is not shell code);
+# the shell's own values win.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-if [[ -f .env ]]; then set -a; source .env; set +a; fi
+while IFS= read -r -d '' pair; do export "$pair"; done < <(node scripts/env-file.mjs)
 export NODE_ENV=production LOCAL_STANDINS=1
 ensure_node_modules
 

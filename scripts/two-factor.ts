@@ -9,10 +9,12 @@ import { connectDb, disconnectDb } from "~/server/db.server";
 import { ensureIndexes, User } from "~/server/models/index.server";
 import { endAllSessions } from "~/server/session.server";
 import { removeSecondFactor, resealAll } from "~/server/two-factor.server";
+import { loadEnvFile } from "./env-file.mjs";
 
 const [command, arg] = process.argv.slice(2);
 const usage = "Usage: npm run two-factor -- reset someone@example.com | npm run two-factor -- reencrypt";
 
+loadEnvFile(); // as every command does: .env, under the shell's own values
 await connectDb();
 await ensureIndexes();
 if (command === "reset" && arg?.includes("@")) {

@@ -189,3 +189,32 @@ export function missingForAi(submission: StoredSubmission): string | null {
 export function optedOutOfAi(submission: StoredSubmission | null): boolean {
   return Boolean(submission?.privacy_consent?.aiOptOut);
 }
+
+/**
+ * The privacy audit log's actions: the spec's four, ai_declined (the customer chose a site built by hand,
+ * without AI: issue 37 item 2) and data_export (a customer downloaded what we hold about their order).
+ */
+export const AUDIT_ACTIONS = [
+  "ai_processing",
+  "consent_given",
+  "ai_declined",
+  "consent_withdrawn",
+  "data_deletion",
+  "data_export",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Each action as the admin's audit log names it. */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  ai_processing: "AI processing",
+  consent_given: "Consent given (AI-assisted build)",
+  ai_declined: "AI declined (by-hand build)",
+  consent_withdrawn: "Consent withdrawn",
+  data_deletion: "Data deleted",
+  data_export: "Data exported",
+};
+
+/** What a submitted intake's step 12 answer is logged as: consent to AI, or AI declined for a by-hand build. */
+export function consentAuditAction(submission: StoredSubmission | null): "consent_given" | "ai_declined" {
+  return optedOutOfAi(submission) ? "ai_declined" : "consent_given";
+}

@@ -1,4 +1,5 @@
-import { DAY_MS } from "./dates";
+import { DAY_MS, HOUR_MS } from "./dates";
+import { countOf } from "./words";
 
 /**
  * Access tokens in e-mailed links (spec 1 "Intake token", spec 2 "Intake token"):
@@ -25,8 +26,21 @@ export const MAX_SELF_RENEWALS = 3;
 export type TokenFacts = { expires_at: Date; used: boolean };
 export type TokenStateName = "valid" | "expired" | "used";
 
-/** Whole days a link has left, rounded up (a link with 2 hours left has 1 day). */
-export const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+/** Whole days a link has left, rounded up (a link with 2 hours left has 1 day): its state's measure (spec 2 section 4). */
+const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+
+/**
+ * A link's time left as people read it, beside its exact expiry, never more than it has (issue 37 item 4:
+ * "3 days left" with 2 days 1 hour to go): whole days ("2 days"), under a day its hours ("5 hours"), under
+ * an hour "less than an hour"; null once expired. The customer's page and the admin's say it the same way.
+ */
+export function linkTimeLeft(expiresAt: Date, now: Date): string | null {
+  const ms = expiresAt.getTime() - now.getTime();
+  if (ms <= 0) return null;
+  if (ms >= DAY_MS) return countOf(Math.floor(ms / DAY_MS), "day");
+  if (ms >= HOUR_MS) return countOf(Math.floor(ms / HOUR_MS), "hour");
+  return "less than an hour";
+}
 
 export type LinkPhase = "valid" | "expiring" | "expired";
 

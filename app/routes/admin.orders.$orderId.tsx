@@ -297,7 +297,11 @@ export default function AdminOrder() {
                   </span>{" "}
                   <span className="badge badge-muted">{token.used ? "Used" : "Unused"}</span>
                 </p>
-                <p className="hint">Expires {formatDateTime(token.expiresAt)}</p>
+                <p className="hint">
+                  {token.timeLeft
+                    ? `Expires ${formatDateTime(token.expiresAt)} (${token.timeLeft} left)`
+                    : `Expired ${formatDateTime(token.expiresAt)}`}
+                </p>
                 {TOKEN_BANNERS[token.state] ? (
                   <p className="banner" role="status">
                     {TOKEN_BANNERS[token.state]}

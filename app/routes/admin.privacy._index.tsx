@@ -35,6 +35,7 @@ export default function AdminPrivacy() {
   const cards = [
     { label: "Total Consents", value: counters.consents },
     { label: "AI Processing Enabled", value: counters.aiEnabled },
+    { label: "AI Declined (Built by Hand)", value: counters.aiDeclined },
     { label: "Deletion Requests", value: counters.deletionRequests },
     { label: "AI Processing (24h)", value: counters.ai24h },
   ];

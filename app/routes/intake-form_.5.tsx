@@ -10,6 +10,9 @@ export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepP
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 5);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 5);
 
+/** A social field takes the profile's address or its handle (domain/intake/schemas.ts SOCIAL_PROFILES). */
+const SOCIAL_HINT = "The page's address, or your handle (e.g. @smithplumbing).";
+
 export default function Step5() {
   return (
     <IntakeStepPage>
@@ -38,10 +41,10 @@ function SeoMarketing() {
       />
       <fieldset>
         <legend>{LABELS.socialLinks}</legend>
-        <TextField name="socialLinks.facebook" label={LABELS["socialLinks.facebook"]} type="url" />
-        <TextField name="socialLinks.instagram" label={LABELS["socialLinks.instagram"]} type="url" />
-        <TextField name="socialLinks.youtube" label={LABELS["socialLinks.youtube"]} type="url" />
-        <TextField name="socialLinks.linkedin" label={LABELS["socialLinks.linkedin"]} type="url" />
+        <TextField name="socialLinks.facebook" label={LABELS["socialLinks.facebook"]} type="url" hint={SOCIAL_HINT} />
+        <TextField name="socialLinks.instagram" label={LABELS["socialLinks.instagram"]} type="url" hint={SOCIAL_HINT} />
+        <TextField name="socialLinks.youtube" label={LABELS["socialLinks.youtube"]} type="url" hint={SOCIAL_HINT} />
+        <TextField name="socialLinks.linkedin" label={LABELS["socialLinks.linkedin"]} type="url" hint={SOCIAL_HINT} />
       </fieldset>
       <TextField name="googleBusinessUrl" label={LABELS.googleBusinessUrl} type="url" />
       {mapsSearchUrl ? (

@@ -8,7 +8,7 @@ import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackR
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/dates";
+import { formatDate, formatDateTime } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
 import { BUSINESS } from "~/content/site";
 import {
@@ -22,7 +22,7 @@ import {
   shownIntakePercent,
   timeline,
 } from "~/domain/orders";
-import { ACCESS_LABELS, accessState, daysLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
+import { ACCESS_LABELS, accessState, linkTimeLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -85,7 +85,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
-      daysLeft: intakeLink ? daysLeft(intakeLink.expires_at, now) : null,
+      timeLeft: intakeLink ? linkTimeLeft(intakeLink.expires_at, now) : null,
     },
     deletionRequested: Boolean(submission?.data_deletion_requested),
   };
@@ -229,8 +229,8 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             ? "You've submitted your intake form."
             : access.expiresAt
               ? access.state === "expired"
-                ? `Your link expired on ${formatDate(access.expiresAt)}.`
-                : `Your link works until ${formatDate(access.expiresAt)} (${access.daysLeft} days left).`
+                ? `Your link expired on ${formatDateTime(access.expiresAt)}.`
+                : `Your link works until ${formatDateTime(access.expiresAt)} (${access.timeLeft} left).`
               : null}
         </p>
         {access.state === "expired" || access.state === "expiring" ? (

@@ -13,7 +13,7 @@ import {
 } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { ADDED_PARAM, addedList, isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
-import type { StepAnswer, StepPageData } from "~/domain/intake/page";
+import { mapsSearchUrl, type StepAnswer, type StepPageData } from "~/domain/intake/page";
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
@@ -50,7 +50,6 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
   };
   // The link box holds a link the customer gave, never the address of a logo they uploaded.
   if (doc?.logo_key) delete values.logoUrl;
-  const name = String(values.businessName ?? "").trim();
   return {
     step,
     name: stepMeta(step)!.name,
@@ -66,9 +65,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
     extras: {
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
-      mapsSearchUrl: name
-        ? `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent([name, values.serviceArea].filter(Boolean).join(" "))}`
-        : null,
+      mapsSearchUrl: mapsSearchUrl(String(values.businessName ?? ""), values.serviceArea),
       preview:
         step === SPECIAL_STEPS.preview
           ? { data: aiSafeData(doc ?? {}), missing: missingForAi(doc ?? {}), byHand: optedOutOfAi(doc) }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { intakeProgress, storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
-import { aiSafeData, privacySummary } from "~/domain/privacy";
+import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { getEnv } from "./env.server";
 import { log } from "./log.server";
@@ -232,7 +232,7 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   try {
     await PrivacyAuditLog.create({
       key: `consent:${access.tokenId}`,
-      action: "consent_given",
+      action: consentAuditAction(doc),
       order_id: access.orderId,
       privacy_level: typeof doc.privacy_level === "string" ? doc.privacy_level : "standard",
     });

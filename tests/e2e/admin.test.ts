@@ -313,7 +313,29 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     const main = await customer.getByRole("main").textContent();
     expect(main).toContain("24 Nov 2026");
     expect(main).not.toContain("23 Nov 2026");
-    expect(main).toContain(`Your link works until ${formatDate(expiresAt)}`);
+    expect(main).toContain(`Your link works until ${expiry}`);
+  });
+
+  it("says a link's time left one way on the admin's page and the customer's: 2 days 1 hour is '2 days' (issue 37 item 4)", async () => {
+    const { orderId, statusToken } = await paidOrder(uniqueAddress(`days-${label}`));
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000 + 3_600_000);
+    await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: expiresAt } });
+    for (const width of [390, 1280]) {
+      const admin = await adminPage(javaScriptEnabled, width);
+      await admin.goto(`/admin/orders/${orderId}`);
+      const access = admin.getByRole("region", { name: "Intake Access" });
+      await access.getByText(`Expires ${formatDateTime(expiresAt)} (2 days left)`).waitFor();
+      // The state counts rounded-up days (spec 2 section 4): 3, so Expiring Soon.
+      await access.getByText("Expiring Soon", { exact: true }).waitFor();
+      await access.screenshot({ path: `test-results/admin-link-days-${label}-${width}.png` });
+      await admin.close();
+      const customer = await browser.newPage({ javaScriptEnabled, width });
+      await customer.goto(`/order-status?access_token=${encodeURIComponent(statusToken)}`);
+      const intake = customer.getByRole("region", { name: "Intake Form" });
+      await intake.getByText(`Your link works until ${formatDateTime(expiresAt)} (2 days left).`).waitFor();
+      await intake.screenshot({ path: `test-results/status-link-days-${label}-${width}.png` });
+      await customer.close();
+    }
   });
 
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {

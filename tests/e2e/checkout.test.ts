@@ -88,6 +88,40 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     expect(visit?.status()).toBe(200);
   });
 
+  it("keeps each sum of money on one line at 390 and 1280 px, the discount too (issue 37 item 5)", async () => {
+    const code = await db.coupon({
+      code: `QUARTER${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`,
+      discount_type: "percentage",
+      discount_value: 25,
+    });
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ javaScriptEnabled, width });
+      await page.goto("/checkout");
+      await page.getByLabel(/Professional Logo Design/).check();
+      await page.getByLabel(/Priority 12-Hour Delivery/).check();
+      await page.getByLabel("Coupon code").fill(code);
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByText("Coupon Applied!").waitFor();
+      expect(await total(page)).toBe("$487.50");
+      const lines = page.locator(".summary-lines dd");
+      const discount = page.locator(".summary-discount dd");
+      expect(await discount.textContent()).toBe("-$162.50");
+      // Every figure is on one line: its text makes one box, not one per line.
+      const boxes = await lines.evaluateAll((dds) =>
+        dds.map((dd) => {
+          const range = document.createRange();
+          range.selectNodeContents(dd);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }),
+      );
+      expect(boxes.every((n) => n === 1)).toBe(true);
+      await page.getByRole("region", { name: "Order Summary" }).screenshot({
+        path: `test-results/checkout-discount-${mode}-${width}.png`,
+      });
+      await page.close();
+    }
+  });
+
   it("says what is wrong with a coupon on the same form", async () => {
     const page = await browser.newPage({ javaScriptEnabled });
     await page.goto("/checkout");

@@ -121,6 +121,8 @@ describe("the production build on this machine (npm start) and in a deployment",
       const app = await start({
         MONGODB_URI: `${process.env.MONGODB_URI!.slice(0, process.env.MONGODB_URI!.lastIndexOf("/"))}/local-run`,
         LOCAL_STANDINS: "",
+        // Its proxy serves it over https (HSTS and the upgrade follow an https APP_URL).
+        APP_URL: "https://shop.example.test",
       });
       expect(app.output()).not.toContain("env.local_standins");
       const home = await fetch(`${app.url}/`);

@@ -19,6 +19,7 @@ import {
 import { action as entryAction } from "~/routes/intake-form";
 import { loader as statusLoader } from "~/routes/order-status";
 import { stepAction } from "~/server/intake-step.server";
+import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
 import { gifBomb } from "../../scripts/bench/worst-images.mjs";
@@ -183,6 +184,27 @@ const complete = {
 };
 
 describe("submitting the intake", () => {
+  it("a customer who chose a by-hand build is logged as AI declined, and counted so, not as a consent (issue 37 item 2)", async () => {
+    const before = await privacyCounters();
+    const c = await customer();
+    await IntakeSubmission.create({
+      order_id: c.orderId,
+      ...complete,
+      furthest_step: 14,
+      privacy_consent: { allowAIDataProcessing: false, aiOptOut: true, version: "1.0" },
+      ai_processing_consent: false,
+    });
+    expect((await post(c.cookie, 14, { intent: "submit" })).status).toBe(303);
+    expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "ai_declined" })).toBe(1);
+    expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "consent_given" })).toBe(0);
+    const after = await privacyCounters();
+    expect(after.aiDeclined).toBe(before.aiDeclined + 1);
+    expect(after.consents).toBe(before.consents);
+    expect(after.aiEnabled).toBe(before.aiEnabled);
+    const entry = (await privacyAuditLog()).rows.find((r) => r.orderId === c.orderId);
+    expect(entry?.action).toBe("AI declined (by-hand build)");
+  });
+
   it("posted 20 times at once gives one submitted document, one used token, one audit entry and one e-mail each way, and one 'Form Submitted!'", async () => {
     const c = await customer();
     await IntakeSubmission.create({ order_id: c.orderId, ...complete, furthest_step: 14 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk.schema";
-import { weeklySeries } from "~/domain/admin/chart";
+import { CHART_WORDS, weeklySeries } from "~/domain/admin/chart";
 import { periodOf, summaryCards, tallyOrders, trend, type FigureRow } from "~/domain/admin/figures";
 import { dateFilterStart, searchTerm } from "~/domain/admin/order-filters";
 import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
@@ -128,6 +128,13 @@ describe("the weekly chart series", () => {
     expect(weeks.map((w) => w.orders)).toEqual([0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1]);
     expect(weeks[10].revenue).toBe(33_000);
     expect(weeks[11].revenue).toBe(30_000); // the pending checkout 3 days ago is not counted
+  });
+  it("names its line paid orders, as it counts them (issue 37 item 3)", () => {
+    const pending = weeklySeries([{ status: "pending", amount_paid: 0, created_at: now }], now, 1);
+    expect(pending[0].orders).toBe(0);
+    expect(CHART_WORDS.title).toBe("Revenue and paid orders per week");
+    expect(CHART_WORDS.key).toContain("line paid orders");
+    expect(CHART_WORDS.column).toBe("Paid orders");
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import path from "node:path";
+import { parseEnv, serverSettings } from "~/server/env.server";
+import { envFileValues } from "../../scripts/env-file.mjs";
 
 describe("environment validation", () => {
   it("runs on embedded defaults in development", () => {
@@ -134,5 +136,92 @@ describe("environment validation", () => {
     expect(() =>
       parseEnv({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), TOKEN_SECRET: "s".repeat(32) }),
     ).toThrow(/TOKEN_SECRET must differ from SESSION_SECRET/);
+  });
+});
+
+describe("one reading of the environment, as an operator meets it", () => {
+  const production = {
+    NODE_ENV: "production",
+    APP_URL: "https://northernriverswebsites.com.au",
+    SESSION_SECRET: "x".repeat(40),
+    TOKEN_SECRET: "t".repeat(40),
+    TWO_FACTOR_SECRET: "f".repeat(40),
+    MONGODB_URI: "mongodb+srv://db.example/site",
+    SMTP_URL: "smtps://user:pass@smtp.example:465",
+    S3_BUCKET: "uploads",
+    STRIPE_SECRET_KEY: "sk_live_x",
+    STRIPE_WEBHOOK_SECRET: "whsec_x",
+    STRIPE_PRICE_ESSENTIALS: "price_e",
+    STRIPE_PRICE_PROFESSIONAL: "price_p",
+    STRIPE_PRICE_ENTERPRISE: "price_x",
+    CRON_SECRET: "cron",
+  };
+  const message = (source: Record<string, string>) => {
+    try {
+      parseEnv(source);
+      return "";
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it("reads .env.example copied as it is (its MAIL_FROM unquoted) and runs on it in development", () => {
+    const values = envFileValues({}, path.resolve(__dirname, "../../.env.example"));
+    expect(values.MAIL_FROM).toBe("24-Hour Website <hello@northernriverswebsites.com.au>");
+    expect(values).not.toHaveProperty("SESSION_SECRET"); // empty: unset
+    expect(values).toHaveProperty("HOST", "127.0.0.1");
+    expect(values).not.toHaveProperty("TRUST_PROXY");
+    expect(parseEnv(values).MAIL_FROM).toBe(values.MAIL_FROM);
+    // The shell's own value wins over the file's.
+    expect(envFileValues({ PORT: "4000" }, path.resolve(__dirname, "../../.env.example"))).not.toHaveProperty("PORT");
+  });
+
+  it("names every malformed and every missing value in one pass", () => {
+    const text = message({ NODE_ENV: "production", PORT: "eighty", TRUST_PROXY: "-1", SESSION_SECRET: "short" });
+    expect(text).toContain("PORT: PORT must be a whole number from 1 to 65535");
+    expect(text).toContain("TRUST_PROXY: TRUST_PROXY must be the number of proxies in front of the app, from 0 to 5");
+    expect(text).toContain("SESSION_SECRET: SESSION_SECRET must be at least 32 characters");
+    expect(text).not.toContain("SESSION_SECRET is required"); // named once, as malformed
+    for (const name of ["TOKEN_SECRET", "MONGODB_URI", "SMTP_URL", "S3_BUCKET", "STRIPE_SECRET_KEY", "CRON_SECRET"])
+      expect(text).toContain(`${name}: ${name} is required in production`);
+    expect(text).toContain("APP_URL: APP_URL is required in production");
+  });
+
+  it("refuses a public http:// APP_URL in production, keeps https and a loopback address", () => {
+    expect(message({ ...production, APP_URL: "http://northernriverswebsites.com.au" })).toContain(
+      "APP_URL: APP_URL must start with https:// in production",
+    );
+    expect(parseEnv(production).APP_URL).toBe("https://northernriverswebsites.com.au");
+    expect(parseEnv({ ...production, APP_URL: "http://127.0.0.1:3000" }).APP_URL).toBe("http://127.0.0.1:3000");
+  });
+
+  it("refuses LOCAL_STANDINS on any interface but loopback", () => {
+    const local = { NODE_ENV: "production", LOCAL_STANDINS: "1" };
+    for (const HOST of ["127.0.0.1", "::1", "localhost"]) expect(parseEnv({ ...local, HOST }).HOST).toBe(HOST);
+    for (const HOST of ["0.0.0.0", "::", "192.168.1.20"])
+      expect(message({ ...local, HOST }), HOST).toContain("HOST: LOCAL_STANDINS=1 serves this machine only");
+  });
+
+  it("listens, trusts proxies and takes posts from the public origin as a deployment or as this machine", () => {
+    expect(serverSettings(parseEnv(production))).toEqual({
+      production: true,
+      deployed: true,
+      host: "0.0.0.0",
+      port: 3000,
+      trustProxy: 1,
+      publicOrigin: "https://northernriverswebsites.com.au",
+      https: true,
+    });
+    expect(serverSettings(parseEnv({ ...production, TRUST_PROXY: "2", HOST: "127.0.0.1" }))).toMatchObject({
+      trustProxy: 2,
+      host: "127.0.0.1",
+    });
+    expect(serverSettings(parseEnv({ NODE_ENV: "production", LOCAL_STANDINS: "1" }))).toMatchObject({
+      deployed: false,
+      host: "127.0.0.1",
+      trustProxy: 0,
+      publicOrigin: "http://localhost:3000",
+      https: false,
+    });
   });
 });

@@ -13,10 +13,29 @@ import {
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
 import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";
-import { keepListShapes, LIST_SHAPE_MESSAGE, PRICE_WITHOUT_TICK, stepSchema } from "~/domain/intake/schemas";
-import { addDays, MAX_SELF_RENEWALS, RENEWAL_DAYS, TOKEN_VALID_DAYS, tokenState } from "~/domain/tokens";
+import {
+  keepListShapes,
+  LAUNCH_DATE_PAST,
+  LIST_SHAPE_MESSAGE,
+  PRICE_WITHOUT_TICK,
+  stepSchema,
+} from "~/domain/intake/schemas";
+import { mapsSearchUrl, serviceAreaPlace } from "~/domain/intake/page";
+import { DAY_MS, sydneyDateInput } from "~/domain/dates";
+import {
+  addDays,
+  adminTokenState,
+  linkTimeLeft,
+  MAX_SELF_RENEWALS,
+  RENEWAL_DAYS,
+  TOKEN_VALID_DAYS,
+  tokenState,
+} from "~/domain/tokens";
 import {
   aiSafeData,
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  consentAuditAction,
   LOCAL_AREA,
   missingForAi,
   optedOutOfAi,
@@ -64,6 +83,52 @@ describe("step schemas at their bounds", () => {
   it("URLs must be valid or empty; a bare domain is read as https", () => {
     expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "not a url" }))).toBe("Invalid URL format");
     expect(parse(5, "draft", { googleBusinessUrl: "g.page/acme" }).data?.googleBusinessUrl).toBe("https://g.page/acme");
+    // A host without a dot is no page anyone can open (issue 37 item 1: "https://@leakbusters" was stored).
+    expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "https://@leakbusters" }))).toBe("Invalid URL format");
+    expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "leakbusters" }))).toBe("Invalid URL format");
+  });
+  it("a launch date in the past is refused; today and later are taken (issue 37 item 10)", () => {
+    const today = sydneyDateInput(new Date());
+    const yesterday = sydneyDateInput(new Date(Date.now() - DAY_MS));
+    expect(parse(10, "next", { preferredLaunchDate: today }).data?.preferredLaunchDate).toBe(today);
+    expect(parse(10, "next", { preferredLaunchDate: "2999-01-01" }).success).toBe(true);
+    expect(firstMessage(parse(10, "next", { preferredLaunchDate: yesterday }))).toBe(LAUNCH_DATE_PAST);
+    expect(firstMessage(parse(10, "draft", { preferredLaunchDate: "2020-02-02" }))).toBe(LAUNCH_DATE_PAST);
+  });
+  it("the map search names the business and the first place of its service area, not the sentence (issue 37 item 10)", () => {
+    expect(serviceAreaPlace("Lismore, Ballina and surrounds within 50 km")).toBe("Lismore");
+    expect(serviceAreaPlace("Servicing the Northern Rivers from Tweed to Yamba")).toBe("Northern Rivers");
+    expect(serviceAreaPlace("Byron Bay & hinterland")).toBe("Byron Bay");
+    expect(serviceAreaPlace("Gold Coast")).toBe("Gold Coast");
+    expect(serviceAreaPlace("")).toBeNull();
+    expect(serviceAreaPlace("x".repeat(41))).toBeNull();
+    expect(mapsSearchUrl("Leak Busters", "Lismore, Ballina and surrounds within 50 km")).toBe(
+      "https://www.google.com/maps/search/?api=1&query=Leak%20Busters%20Lismore",
+    );
+    expect(mapsSearchUrl("Leak Busters", undefined)).toBe(
+      "https://www.google.com/maps/search/?api=1&query=Leak%20Busters",
+    );
+    expect(mapsSearchUrl("  ", "Lismore")).toBeNull();
+  });
+  it("a social field takes a full address or a handle, and stores the profile's address (issue 37 item 1)", () => {
+    const social = (socialLinks: Record<string, string>) => parse(5, "draft", { socialLinks });
+    expect(social({ instagram: "@leakbusters" }).data?.socialLinks).toEqual({
+      instagram: "https://www.instagram.com/leakbusters",
+    });
+    expect(
+      social({ facebook: "leakbusters", instagram: "@leak.busters", youtube: "@LeakBusters", linkedin: "leak-busters" })
+        .data?.socialLinks,
+    ).toEqual({
+      facebook: "https://www.facebook.com/leakbusters",
+      instagram: "https://www.instagram.com/leak.busters",
+      youtube: "https://www.youtube.com/@LeakBusters",
+      linkedin: "https://www.linkedin.com/company/leak-busters",
+    });
+    expect(social({ instagram: "instagram.com/leakbusters" }).data?.socialLinks).toEqual({
+      instagram: "https://instagram.com/leakbusters",
+    });
+    expect(firstMessage(social({ instagram: "insta handle with spaces" }))).toBe("Invalid URL format");
+    expect(firstMessage(social({ facebook: "@" }))).toBe("Invalid URL format");
   });
   it("lists: blanks dropped, and the caps (10 colours of 50, 20 key points of 500, 3 competitors, 20 keywords of 100)", () => {
     expect(parse(4, "draft", { brandColors: ["navy", "", "gold"] }).data?.brandColors).toEqual(["navy", "gold"]);
@@ -403,6 +468,15 @@ describe("token states", () => {
     expect(tokenState({ used: false, expires_at: new Date(now.getTime() + 1) }, now)).toBe("valid");
     expect(tokenState({ used: false, expires_at: now }, now)).toBe("expired");
     expect(tokenState({ used: true, expires_at: new Date(0) }, now)).toBe("used");
+    // Its words never promise more than it has (issue 37 item 4); its state counts rounded-up days.
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    expect(linkTimeLeft(at(2 * DAY_MS + 3_600_000), now)).toBe("2 days");
+    expect(adminTokenState(at(2 * DAY_MS + 3_600_000), now)).toBe("Expiring Soon");
+    expect(linkTimeLeft(at(DAY_MS), now)).toBe("1 day");
+    expect(linkTimeLeft(at(DAY_MS - 1), now)).toBe("23 hours");
+    expect(linkTimeLeft(at(3_600_000), now)).toBe("1 hour");
+    expect(linkTimeLeft(at(59 * 60_000), now)).toBe("less than an hour");
+    expect(linkTimeLeft(now, now)).toBeNull();
   });
   it("lasts 7 days for the intake (as stated after payment), renews by 30, three times", () => {
     expect(TOKEN_VALID_DAYS.intake).toBe(7);
@@ -479,5 +553,15 @@ describe("intake details shown back to the customer", () => {
       }),
     ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
     expect(photosWithoutAltErrors(null)).toEqual({});
+  });
+});
+
+describe("the privacy audit's words for step 12's answer (issue 37 item 2)", () => {
+  it("a by-hand build is AI declined, an AI-assisted one a consent; each action has its words", () => {
+    expect(consentAuditAction({ privacy_consent: { aiOptOut: true } } as StoredSubmission)).toBe("ai_declined");
+    expect(consentAuditAction({ privacy_consent: { aiOptOut: false } } as StoredSubmission)).toBe("consent_given");
+    expect(consentAuditAction(null)).toBe("consent_given");
+    expect(AUDIT_ACTION_LABELS.ai_declined).toBe("AI declined (by-hand build)");
+    for (const action of AUDIT_ACTIONS) expect(AUDIT_ACTION_LABELS[action]).not.toContain("_");
   });
 });

@@ -1,7 +1,8 @@
+import { CHART_WORDS } from "~/domain/admin/chart";
 import { formatDayMonth } from "~/domain/dates";
 
 /**
- * Revenue (bars) and orders (line) per week, drawn on the server as SVG: no chart
+ * Revenue (bars) and paid orders (line) per week, drawn on the server as SVG: no chart
  * library reaches the browser. A table with the same figures follows for screen readers.
  */
 export type WeekView = { weekStart: string; revenue: number; orders: number };
@@ -22,8 +23,10 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
   return (
     <figure className="chart card">
       <figcaption>
-        <strong>Revenue and orders per week</strong>{" "}
-        <span className="hint">(last {weeks.length} weeks: bars revenue, line orders)</span>
+        <strong>{CHART_WORDS.title}</strong>{" "}
+        <span className="hint">
+          (last {weeks.length} weeks: {CHART_WORDS.key})
+        </span>
       </figcaption>
       <ChartSvg weeks={weeks} layout="wide" />
       <ChartSvg weeks={weeks} layout="narrow" />
@@ -34,7 +37,7 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
             <tr>
               <th scope="col">Week from</th>
               <th scope="col">Revenue</th>
-              <th scope="col">Orders</th>
+              <th scope="col">{CHART_WORDS.column}</th>
             </tr>
           </thead>
           <tbody>

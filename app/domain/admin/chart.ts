@@ -3,6 +3,16 @@ import { isPaid } from "../order-status";
 
 /** The admin orders page's chart: revenue and paid orders per week. */
 
+/**
+ * The chart's words. Its line counts paid orders only (addToWeeks), beside a Total Orders card that counts
+ * every order: so it says "paid orders" wherever it names the line (issue 37 item 3).
+ */
+export const CHART_WORDS = {
+  title: "Revenue and paid orders per week",
+  key: "bars revenue, line paid orders",
+  column: "Paid orders",
+} as const;
+
 /** The chart's span: twelve weeks ending now. */
 export const CHART_WEEKS = 12;
 

@@ -56,3 +56,27 @@ export type StepAnswer = {
   /** An autosave's answer: when it was saved, Sydney time as a person reads it ("2:48 pm"; null: refused). */
   savedTime?: string | null;
 };
+
+/** Words before the place in a service-area sentence ("Servicing the Northern Rivers..."). */
+const AREA_LEAD =
+  /^(?:we\s+)?(?:service|services|servicing|serve|serves|serving|cover|covers|covering|across|throughout|around|all\s+of|based\s+in|in)\s+(?:the\s+)?/i;
+/** Where a sentence moves on from its first place: a list, a range, a distance. */
+const AREA_BREAK = /[,;/&()\n.]|\s-\s|\b(?:and|or|within|from|to|including|plus|up|near|surrounds|surrounding)\b/i;
+
+/**
+ * The place to search beside the business's name (issue 37 item 10): the first place the service area
+ * names ("Lismore, Ballina and surrounds within 50 km" is Lismore), never the whole sentence; none when
+ * the area names no short place first.
+ */
+export function serviceAreaPlace(serviceArea: string | undefined | null): string | null {
+  const first = (serviceArea ?? "").trim().replace(AREA_LEAD, "").split(AREA_BREAK)[0]!.trim();
+  return first && first.length <= 40 ? first : null;
+}
+
+/** Step 5's "Find Google Business Profile": a Google Maps search for the business's name in its place. */
+export function mapsSearchUrl(businessName: string, serviceArea: string | undefined | null): string | null {
+  const name = businessName.trim();
+  if (!name) return null;
+  const query = [name, serviceAreaPlace(serviceArea)].filter(Boolean).join(" ");
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
+}

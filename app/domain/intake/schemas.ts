@@ -19,6 +19,7 @@ import {
   values,
   WEBSITE_PURPOSES,
 } from "./options";
+import { sydneyDateInput } from "../dates";
 import { EmailSchema } from "../schemas";
 import { ROW_CONTENT } from "./list-ids";
 
@@ -37,15 +38,41 @@ const optText = (max: number) => z.optional(text(max));
 const required = (mode: Mode, schema: z.ZodMiniType<string, string>, message: string) =>
   mode === "next" ? z.pipe(z.string({ error: message }), schema) : z.optional(schema);
 
-/** A URL, or empty. "www.example.com.au" is accepted as https://www.example.com.au. */
-export const UrlSchema = z.pipe(
-  z.pipe(
-    text(2000),
-    z.transform((v: string) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v)),
-  ),
-  z.url({ protocol: /^https?$/, error: "Invalid URL format" }),
-);
+/**
+ * A URL, or empty. "www.example.com.au" is accepted as https://www.example.com.au. A web address has a
+ * dotted host name: "https://@leakbusters" or "https://leakbusters" is no page anyone can open.
+ */
+const webAddress = z.url({ protocol: /^https?$/, hostname: /^[^.]+(\.[^.]+)+$/, error: "Invalid URL format" });
+const withScheme = (v: string) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v);
+export const UrlSchema = z.pipe(z.pipe(text(2000), z.transform(withScheme)), webAddress);
 const optUrl = z.optional(UrlSchema);
+
+/**
+ * Where a handle lives on each social platform (issue 37 item 1): a social field takes the profile's full
+ * address or its handle, and stores the address ("@leakbusters" on Instagram is
+ * https://www.instagram.com/leakbusters).
+ */
+export const SOCIAL_PROFILES = {
+  facebook: (handle: string) => `https://www.facebook.com/${handle}`,
+  instagram: (handle: string) => `https://www.instagram.com/${handle}`,
+  youtube: (handle: string) => `https://www.youtube.com/@${handle}`,
+  linkedin: (handle: string) => `https://www.linkedin.com/company/${handle}`,
+} as const;
+/** "@leak.busters", or a single word ("leakbusters"); a dotted word without "@" is a web address. */
+const HANDLE = /^@([\w.-]{1,100})$|^([\w-]{1,100})$/;
+const socialUrl = (profile: (handle: string) => string) =>
+  z.optional(
+    z.pipe(
+      z.pipe(
+        text(2000),
+        z.transform((v: string) => {
+          const handle = HANDLE.exec(v);
+          return handle ? profile(handle[1] ?? handle[2]!) : withScheme(v);
+        }),
+      ),
+      webAddress,
+    ),
+  );
 
 const yesNo = z.pipe(
   z.enum(["yes", "no"]),
@@ -299,7 +326,15 @@ const step5 = (mode: Mode) =>
     targetKeywords: textList(20, 100, "keyword"),
     competitorUrls: urlList(3, "competitor URL"),
     socialLinks: z._default(
-      z.object({ facebook: optUrl, instagram: optUrl, youtube: optUrl, linkedin: optUrl }, shape),
+      z.object(
+        {
+          facebook: socialUrl(SOCIAL_PROFILES.facebook),
+          instagram: socialUrl(SOCIAL_PROFILES.instagram),
+          youtube: socialUrl(SOCIAL_PROFILES.youtube),
+          linkedin: socialUrl(SOCIAL_PROFILES.linkedin),
+        },
+        shape,
+      ),
       {},
     ),
     googleBusinessUrl: optUrl,
@@ -357,6 +392,9 @@ const step9 = (mode: Mode) =>
         : checkbox,
   });
 
+/** A launch date is a day to come (issue 37 item 10: a past one was taken silently), today counted in Sydney. */
+export const LAUNCH_DATE_PAST = "The launch date has passed. Please choose today or a later date";
+
 const step10 = (_mode: Mode) =>
   z.pipe(
     z.object({
@@ -371,7 +409,11 @@ const step10 = (_mode: Mode) =>
       videoUrls: urlList(20, "video URL"),
       websiteStylePreference: optChoice(STYLES),
       websiteStylePreferenceOther: optText(500),
-      preferredLaunchDate: z.optional(z.iso.date({ error: "Please enter a date" })),
+      preferredLaunchDate: z.optional(
+        z.iso
+          .date({ error: "Please enter a date" })
+          .check(z.refine((day) => day >= sydneyDateInput(new Date()), LAUNCH_DATE_PAST)),
+      ),
     }),
     z.transform((v) => ({
       ...v,

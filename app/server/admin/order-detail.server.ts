@@ -2,7 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
-import { adminTokenState } from "~/domain/tokens";
+import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/intake/data";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
@@ -56,6 +56,7 @@ export async function loadOrderDetail(
           state: adminTokenState(token.expires_at, now),
           used: token.used,
           expiresAt: token.expires_at.toISOString(),
+          timeLeft: linkTimeLeft(token.expires_at, now),
           // The link as the customer has it (derived again from its event; viewing writes nothing), for 'View Intake Form'.
           intakeUrl: link ? intakeLink(link) : null,
         }

@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { DAY_MS } from "~/domain/dates";
+import { AUDIT_ACTION_LABELS, type AuditAction } from "~/domain/privacy";
 import type { PageCursor } from "~/domain/paging";
 import type { Submission } from "../intake.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
@@ -9,10 +10,17 @@ import { keysetPage } from "../paging.server";
 export const AUDIT_LOG_LIMIT = 50;
 export const DELETION_REQUEST_LIMIT = 100;
 
-/** The four counters (spec 2 section 2): four counts, each on an indexed or small shape. */
+/**
+ * The spec's four counters (spec 2 section 2), and the customers who declined AI for a by-hand build
+ * (issue 37 item 2): their answer is no consent, so Total Consents leaves them out.
+ */
 export async function privacyCounters(now = new Date()) {
-  const [consents, aiEnabled, deletionRequests, ai24h] = await Promise.all([
-    IntakeSubmission.countDocuments({ privacy_consent: mongoose.trusted({ $ne: null }) }),
+  const [consents, aiDeclined, aiEnabled, deletionRequests, ai24h] = await Promise.all([
+    IntakeSubmission.countDocuments({
+      privacy_consent: mongoose.trusted({ $ne: null }),
+      "privacy_consent.aiOptOut": mongoose.trusted({ $ne: true }),
+    }),
+    IntakeSubmission.countDocuments({ "privacy_consent.aiOptOut": true }),
     IntakeSubmission.countDocuments({ ai_processing_consent: true }),
     IntakeSubmission.countDocuments({ data_deletion_requested: true }),
     PrivacyAuditLog.countDocuments({
@@ -20,7 +28,7 @@ export async function privacyCounters(now = new Date()) {
       timestamp: mongoose.trusted({ $gte: new Date(now.getTime() - DAY_MS) }),
     }),
   ]);
-  return { consents, aiEnabled, deletionRequests, ai24h };
+  return { consents, aiDeclined, aiEnabled, deletionRequests, ai24h };
 }
 
 type AuditDoc = {
@@ -44,7 +52,8 @@ export async function privacyAuditLog(input: { cursor?: PageCursor | null; pageS
     rows: page.rows.map((r) => ({
       id: String(r._id),
       timestamp: r.timestamp.toISOString(),
-      action: r.action,
+      // In words: "AI declined (by-hand build)", not ai_declined.
+      action: AUDIT_ACTION_LABELS[r.action as AuditAction] ?? r.action,
       privacyLevel: r.privacy_level,
       orderId: r.order_id ?? null,
       aiProvider: r.ai_provider ?? null,

@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 
-/** The spec's four actions, and data_export: a customer downloaded what we hold about their order. */
-export const AUDIT_ACTIONS = [
-  "ai_processing",
-  "consent_given",
-  "consent_withdrawn",
-  "data_deletion",
-  "data_export",
-] as const;
+import { AUDIT_ACTIONS } from "~/domain/privacy";
+
+export { AUDIT_ACTIONS };
 
 /** privacy_audit_log. `key` makes an entry written by a retried request appear once. */
 const PrivacyAuditLogSchema = new mongoose.Schema(

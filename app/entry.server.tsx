@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
 import { isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
+import { startAlertWatch } from "~/server/alerts.server";
 import { isDatabaseUnavailable, noteDatabaseUnavailable, startDb } from "~/server/db.server";
 import { getEnv, serverSettings } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -17,6 +18,8 @@ import styles from "~/styles/app.css";
 
 // scripts/server.mjs runs each request inside this, and marks private what the answer read.
 export { trackResponsePrivacy } from "~/server/private-response.server";
+// scripts/server.mjs migrates the stored documents before it listens.
+export { migrateOnStart } from "~/server/migrations.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();
@@ -26,6 +29,7 @@ export const SERVER_SETTINGS = serverSettings(getEnv());
 startDb();
 startOutboxWorker();
 startOrderDigest();
+startAlertWatch();
 
 const ABORT_DELAY = 5_000;
 
@@ -45,6 +49,8 @@ export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=300, s-maxage=86400";
 function isPublicPage(request: Request, status: number, headers: Headers, context: EntryContext) {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return false;
   if (request.headers.has("Cookie") || headers.has("Set-Cookie") || new URL(request.url).search) return false;
+  // A route that chose its own caching keeps it (an unknown showcase slug: no-store).
+  if (headers.has("Cache-Control")) return false;
   return isStaticPage(context.staticHandlerContext.matches.map((m) => context.routeModules[m.route.id]?.handle));
 }
 
@@ -166,6 +172,12 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
       path: url.pathname,
       reason: errorMessage(error),
     });
+    return;
+  }
+  // A client's bad request (a `?_data=` naming no route of the page, a method the route lacks) is answered 4xx
+  // and is not a failure of ours: a line at info level, so no visitor can write error lines (issue 35 item 7).
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    log("info", "request.refused", { method: request.method, path: url.pathname, status: error.status });
     return;
   }
   log("error", "request.failed", {

@@ -3,6 +3,7 @@
 // carry tokens, static assets, and the Remix app. `npm start` and the tests run it.
 import { randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -27,6 +28,32 @@ app.disable("x-powered-by");
 // address, read from that many X-Forwarded-For entries counted from our side; never an entry the visitor wrote.
 app.set("trust proxy", trustProxy || false);
 app.use(compression());
+
+/**
+ * Slow bodies (issue 35 item 7): a body may take as long as it needs while bytes keep coming (a 3.4 MB photo
+ * over a 256 kbps satellite uplink takes ~110 s), but one that stalls, no byte for BODY_STALL_MS, is dropped and
+ * its connection freed (Node's own whole-request limit held a stalled body for 300 s and cut a slow one off at
+ * the same point; it is off, see the server's options below). The socket's idle timer counts the wait while the
+ * body is unread; once the body is in, the app may take its time to answer.
+ */
+const BODY_STALL_MS = 30_000;
+app.use((req, res, next) => {
+  if (req.complete) return next();
+  const socket = req.socket;
+  const stalled = () => {
+    if (req.complete) return;
+    logLine("info", "http.body_stalled", { method: req.method, path: loggablePath(req.originalUrl) });
+    socket.destroy();
+  };
+  const done = () => {
+    socket.setTimeout(0);
+    socket.removeListener("timeout", stalled);
+  };
+  socket.setTimeout(BODY_STALL_MS, stalled);
+  req.once("end", done);
+  req.once("close", done);
+  next();
+});
 
 /** One JSON line on stdout; a value that cannot be serialised never stops the request. */
 function logLine(level, event, fields = {}) {
@@ -70,7 +97,7 @@ app.use((req, res, next) => {
   const start = process.hrtime.bigint();
   res.on("finish", () => {
     try {
-      if (req.path.startsWith("/build/") || req.path === "/healthz") return;
+      if (req.path.startsWith("/build/") || req.path === "/healthz" || req.path === "/readyz") return;
       logLine("info", "http.request", {
         method: req.method,
         path: loggablePath(req.originalUrl),
@@ -111,6 +138,21 @@ app.use((req, res, next) => {
     /* fall through */
   }
   res.status(400).type("text/plain").send("Bad Request: the Host header is missing or not a host name.");
+});
+
+/**
+ * `?_data=` is the data request of Remix before single fetch, which this app uses (remix.config.js): its own pages
+ * never send one, and Remix answers one by writing an error line ("should not be making ?_data requests"), so any
+ * visitor could fill the log with errors (issue 35 item 7). It is a client's bad request: a 400 that says so,
+ * logged as a request like any other.
+ */
+app.use((req, res, next) => {
+  const query = req.originalUrl.indexOf("?");
+  if (query < 0 || !new URLSearchParams(req.originalUrl.slice(query + 1)).has("_data")) return next();
+  res
+    .status(400)
+    .type("text/plain")
+    .send("Bad Request: ?_data= requests are not served here (the pages load their data another way).");
 });
 
 /**
@@ -312,7 +354,24 @@ async function listPrecompressed(dir) {
   return found;
 }
 
-const server = app.listen(port, host, () => {
+// Stored documents are migrated before the first request (app/server/migrations.server.ts): a new version
+// never serves documents it does not understand. A migration that fails stops the start.
+try {
+  const migrated = await build.entry.module.migrateOnStart();
+  if (migrated.ran.length || migrated.waitedFor.length) logLine("info", "server.migrated", migrated);
+} catch (error) {
+  logLine("error", "server.migration_failed", { reason: String(error?.message ?? error) });
+  process.exit(1);
+}
+
+// Headers must arrive within HEADERS_TIMEOUT_MS (Node's default is a minute); a body is limited by its stalls
+// (above), not by its length, so Node's whole-request limit is off. The limits are checked every 5 s.
+const HEADERS_TIMEOUT_MS = 15_000;
+const server = http.createServer(
+  { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: 0, connectionsCheckingInterval: 5_000 },
+  app,
+);
+server.listen(port, host, () => {
   logLine("info", "server.listening", { url: `http://${host}:${port}` });
 });
 // A server that cannot listen (the port is taken) must not linger as a process that serves nothing.

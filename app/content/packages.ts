@@ -7,6 +7,8 @@ export type WebsitePackage = {
   popular?: boolean;
   /** Revision rounds included; the dashboard, order status and admin offer at most this many. */
   revisionRounds: 1 | 2 | 3;
+  /** Pages included (before the Extra Pages add-on); null: unlimited. */
+  pages: number | null;
   features: string[];
   limitations: string[];
   /**
@@ -22,6 +24,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     name: "Starter",
     price: 99_700,
     revisionRounds: 1,
+    pages: 5,
     description: "A simple, professional site to get your business online.",
     features: [
       "Up to 5 pages",
@@ -44,6 +47,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     name: "Professional",
     price: 199_700,
     revisionRounds: 2,
+    pages: 10,
     description: "More pages and polish for a growing business.",
     popular: true,
     features: [
@@ -67,6 +71,7 @@ export const PACKAGES: readonly WebsitePackage[] = [
     name: "Enterprise",
     price: 399_700,
     revisionRounds: 3,
+    pages: null,
     description: "Everything, delivered fastest, for established businesses.",
     features: [
       "Unlimited pages",

@@ -16,7 +16,11 @@ export const AUTH_MESSAGES = {
     description: "We've e-mailed you a link to confirm your address. Open it to finish signing up.",
   },
   welcome: { title: "Welcome Back" },
-  signedOut: { title: "Signed Out", description: "You have been signed out." },
+  signedOut: {
+    title: "Signed Out",
+    description:
+      "You have been signed out, and what this site kept on this device (copies of forms not yet sent) was removed.",
+  },
   tooMany: "Too many attempts. Please wait 15 minutes and try again, or reset your password.",
   resetSent: {
     title: "Check your e-mail",

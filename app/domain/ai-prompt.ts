@@ -1,4 +1,6 @@
-import { intakeProgress, type StoredSubmission } from "./intake/data";
+import { intakeProgress } from "./completeness";
+import type { StoredSubmission } from "./intake/data";
+import type { OrderIncludes } from "./order-includes";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";
 
@@ -44,15 +46,18 @@ type SafeService = Partial<Record<"name" | "description" | "price" | "showPricin
 
 function servicesText(services: unknown): unknown {
   if (!Array.isArray(services)) return null;
-  return (services as SafeService[]).map((s) =>
-    [s.name, s.description, s.showPricing && present(s.price) ? `price ${String(s.price)}` : null]
-      .filter(present)
-      .join(": "),
-  );
+  // "Stormwater ($99): We clear blocked stormwater drains." (issue 37 item 8: the price trailed the sentence's full stop).
+  return (services as SafeService[]).map((s) => {
+    const name = s.showPricing && present(s.price) ? `${String(s.name ?? "")} (${String(s.price)})`.trim() : s.name;
+    return [name, s.description].filter(present).join(": ");
+  });
 }
 
-/** The prompt text, from the privacy-filtered data only. `hasLogo` is a yes/no (the logo itself never goes). */
-export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean }): string {
+/**
+ * The prompt text, from the privacy-filtered data only. `hasLogo` is a yes/no (the logo itself never goes);
+ * `pages` is how many pages the order includes (null: unlimited): the prompt asks for no more.
+ */
+export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean; pages: number | null }): string {
   const business = [
     line("Business name", safe.business_name),
     line("Legal name", safe.business_legal_name),
@@ -79,7 +84,12 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean }): 
     line("Pricing approach", present(safe.pricing_approach) ? label(PRICING_APPROACHES, safe.pricing_approach) : null),
     line("Key points", safe.key_points),
     line("Existing content to reuse", safe.existing_content),
-    line("Pages", safe.pages_needed),
+    line(
+      options.pages === null ? "Pages" : `Pages (the order includes up to ${options.pages})`,
+      Array.isArray(safe.pages_needed) && options.pages !== null
+        ? safe.pages_needed.slice(0, options.pages)
+        : safe.pages_needed,
+    ),
     line("Must-have sections", safe.must_have_sections),
   ];
   const seo = [
@@ -148,10 +158,10 @@ export function promptView(submission: StoredSubmission | null): PromptView {
   return { state: "ready", completeness, tone: completenessTone(completeness), warnings: promptWarnings(submission) };
 }
 
-/** The full prompt for a submission whose customer allowed AI processing, or null. */
-export function promptFor(submission: StoredSubmission | null): string | null {
+/** The full prompt for a submission whose customer allowed AI processing, or null; as many pages as the order includes. */
+export function promptFor(submission: StoredSubmission | null, includes: OrderIncludes): string | null {
   if (promptView(submission).state !== "ready" || !submission) return null;
-  return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url) });
+  return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url), pages: includes.pages });
 }
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */

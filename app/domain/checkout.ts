@@ -20,7 +20,15 @@ export const CHECKOUT_MESSAGES = {
   checkoutError: "Checkout Error: Failed to create checkout session. Please try again.",
   couponFailed: "Error: Failed to validate coupon",
   couponRemoved: "Coupon removed",
+  linksByEmailOnly:
+    "Your coupon is for particular e-mail addresses, so your intake form and order status links go only to the address you entered: open them from that e-mail.",
   tooMany: "Too many attempts from your connection. Please wait a while and try again, or contact us.",
   unknownAction: "Unknown action. Please use the buttons on the form.",
   verification: "Verification Error: There was an issue verifying your payment. Please contact support.",
 } as const;
+
+/**
+ * Stripe's longest Checkout Session life (its default, and the most `expires_at` may ask for): an unpaid
+ * order older than this can no longer be paid through its session, whatever the checkout asked for.
+ */
+export const CHECKOUT_SESSION_LONGEST_MS = 24 * 3_600_000;

@@ -1,6 +1,5 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { isPaid } from "./order-status";
-import type { StoredSubmission } from "./intake/data";
 
 /**
  * How a customer sees an order (spec 2: dashboard and order status): its short
@@ -62,10 +61,6 @@ export type TimelineStep = { label: string; done: boolean };
  */
 export const intakeFinished = (order: Pick<OrderView, "intake_submitted_at">) => Boolean(order.intake_submitted_at);
 
-/** The intake percentage a customer sees: 100 once submitted, never 100 before (all filled but not sent is 99). */
-export const shownIntakePercent = (percent: number, finished: boolean) =>
-  finished ? 100 : Math.min(99, Math.max(0, Math.round(percent)));
-
 /**
  * The build timeline by the spec's rules: Payment Received (paid), Intake Form
  * (submitted: see intakeFinished), Draft In Progress and Draft Delivered (a draft link exists),
@@ -97,8 +92,11 @@ export type RoundView = {
 };
 
 export const ROUND_NOTES = {
+  /** Round 1 before any draft: there is no "next" draft yet (issue 37 item 8). */
+  firstDraft: "We'll open this round when your first draft is ready.",
   waiting: "We'll open this round when your next draft is ready.",
   projectComplete: "Your project is complete, so no more rounds will open. Need a change? Contact us.",
+  refunded: "Your order was refunded in full, so no more rounds will open.",
 } as const;
 
 function roundOf(order: OrderView, round: Round) {
@@ -109,13 +107,21 @@ function roundOf(order: OrderView, round: Round) {
 
 /**
  * The rounds this order's product includes, each Locked (not enabled by us yet),
- * Available (enabled, no feedback) or Completed (feedback given; read-only).
+ * Available (enabled, no feedback) or Completed (feedback given; read-only). A
+ * refunded order's rounds are closed: none is Available (the server refuses its feedback).
  */
 export function revisionRounds(order: OrderView): RoundView[] {
+  const refunded = order.status === "refunded";
   return ROUNDS.slice(0, revisionRoundsFor(order.product_id)).map((round) => {
     const r = roundOf(order, round);
-    const state: RoundState = r.submittedAt ? "completed" : r.enabled ? "available" : "locked";
-    const note = order.status === "completed" ? ROUND_NOTES.projectComplete : ROUND_NOTES.waiting;
+    const state: RoundState = r.submittedAt ? "completed" : r.enabled && !refunded ? "available" : "locked";
+    const note = refunded
+      ? ROUND_NOTES.refunded
+      : order.status === "completed"
+        ? ROUND_NOTES.projectComplete
+        : round === 1 && !order.draft_url
+          ? ROUND_NOTES.firstDraft
+          : ROUND_NOTES.waiting;
     return { round, state, feedback: r.feedback, submittedAt: r.submittedAt, note };
   });
 }
@@ -136,44 +142,6 @@ export const REVISION_MESSAGES = {
   notOpen: "This revision round is not open for feedback.",
   already: "Feedback for this round was already submitted.",
 } as const;
-
-/** The 20 items a customer's completeness counts (spec 2: order status page). */
-const CUSTOMER_ITEMS: ((d: StoredSubmission) => boolean)[] = [
-  (d) => filled(d.business_name),
-  (d) => filled(d.contact_email),
-  (d) => filled(d.contact_phone),
-  (d) => filled(d.business_description),
-  (d) => filled(d.website_purpose),
-  (d) => filled(d.services_list),
-  (d) => filled(d.brand_colors),
-  (d) => filled(d.logo_url),
-  (d) => filled(d.uploaded_photos),
-  (d) => filled(d.pages_needed),
-  (d) => filled(d.headline),
-  (d) => filled(d.testimonials),
-  (d) => filled(d.primary_domain),
-  (d) => filled(d.target_keywords),
-  (d) => filled(d.social_links),
-  (d) => typeof d.needs_contact_form === "boolean",
-  (d) => filled(d.package_selected),
-  (d) => filled(d.style_preference),
-  (d) => filled(d.main_cta),
-  (d) => filled(d.business_hours),
-];
-export const CUSTOMER_COMPLETENESS_ITEMS = CUSTOMER_ITEMS.length;
-export const INTAKE_COMPLETE_MESSAGE = "Intake form completed! We're building your website now.";
-
-function filled(v: unknown): boolean {
-  if (Array.isArray(v)) return v.length > 0;
-  if (v && typeof v === "object") return Object.values(v).some(Boolean);
-  return v !== null && v !== undefined && v !== "";
-}
-
-/** Filled items out of 20, as a rounded percent. */
-export function customerCompleteness(submission: StoredSubmission | null): number {
-  if (!submission) return 0;
-  return Math.round((CUSTOMER_ITEMS.filter((item) => item(submission)).length / CUSTOMER_COMPLETENESS_ITEMS) * 100);
-}
 
 export const ORDER_STATUS_MESSAGES = {
   notFound: {

@@ -152,6 +152,18 @@ export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
+/** Whether a coupon is only for some e-mail addresses or domains. */
+export const isRestrictedCoupon = (coupon: Pick<CouponRecord, "allowed_emails" | "allowed_domains">) =>
+  coupon.allowed_emails.some((e) => e.trim()) || coupon.allowed_domains.some((d) => d.trim());
+
+/**
+ * Whether the buyer proved the address a restricted coupon was checked against (issue 35 item 2): only a signed-in
+ * account that confirmed that very address does. Without the proof the order still goes ahead, but its links go
+ * only to that address by e-mail: typing someone's address gets the discount for them, never their links.
+ */
+export const provedAddress = (email: string, user: { email: string; emailVerified: boolean } | null | undefined) =>
+  Boolean(user?.emailVerified && user.email.trim().toLowerCase() === email.trim().toLowerCase());
+
 /**
  * Whether `coupon` may be used now by `email`, with `timesUsed` uses taken.
  * Returns null when it may, or the message that says why not.
@@ -166,7 +178,7 @@ export function couponProblem(
   if (coupon.max_uses != null && input.timesUsed >= coupon.max_uses) return COUPON_MESSAGES.usedUp;
   const emails = coupon.allowed_emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
   const domains = coupon.allowed_domains.map((d) => d.trim().toLowerCase().replace(/^@/, "")).filter(Boolean);
-  if (emails.length || domains.length) {
+  if (isRestrictedCoupon(coupon)) {
     const email = input.email?.trim().toLowerCase();
     if (!email) return COUPON_MESSAGES.needEmail;
     const domain = email.split("@")[1] ?? "";

@@ -25,7 +25,7 @@ export default function TwentyFourHourWebsite() {
       <PageHero
         eyebrow={OFFER.spots}
         title="Your Website, First Draft in 24 Hours"
-        lead={`A professional ${OFFER.pages} website for a flat ${OFFER.price}, compared with ${OFFER.elsewhere} elsewhere.`}
+        lead={`A professional ${OFFER.pagesBefore} website for a flat ${OFFER.price}, compared with ${OFFER.elsewhere} elsewhere.`}
       >
         <p className="price">
           {OFFER.price} <small>AUD, one-off</small>

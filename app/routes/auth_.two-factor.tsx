@@ -41,7 +41,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (state.kind === "none")
     throw redirect(`/auth?redirectTo=${encodeURIComponent(safeRedirect(submission.value.redirectTo))}`);
   const to = safeRedirect(submission.value.redirectTo);
-  const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request));
+  // A session that passed the second factor already is the owner's: a guesser's run of wrong codes never holds it up.
+  const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request), {
+    trusted: state.kind === "signed-in",
+  });
   if (!check.ok) return data(submission.reply({ formErrors: [check.message] }), { status: check.status });
   const flash =
     check.via === "recovery" && check.recoveryCodesLeft === 0

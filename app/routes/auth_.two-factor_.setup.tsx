@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TwoFactorCodeFields } from "~/components/account";
+import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
@@ -92,7 +93,8 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     default:
-      return new Response("Unknown intent", { status: 400 });
+      // Said on this page, like any refusal (a plain-text answer here was a 500: the page read it as an object).
+      return data({ refused: TWO_FACTOR_MESSAGES.unknownIntent }, { status: 400 });
   }
 }
 
@@ -106,7 +108,7 @@ async function turnOff(request: Request, form: FormData) {
   if (user.isAdmin || !user.twoFactor) return fail(TWO_FACTOR_MESSAGES.adminAlwaysOn);
   const submission = parseWithZod(form, { schema: DisableSchema });
   if (submission.status !== "success") return fail(TWO_FACTOR_MESSAGES.codeRequired);
-  const check = await checkSecondFactor(user, submission.value.code, clientAddress(request));
+  const check = await checkSecondFactor(user, submission.value.code, clientAddress(request), { trusted: true });
   if (!check.ok) return fail(check.message);
   await removeSecondFactor(user.id);
   const cookie = await rotateSession(request, user.id);
@@ -150,6 +152,7 @@ export default function TwoFactorSetup() {
         }
       />
       <div className="wrap section narrow">
+        {actionData && "refused" in actionData ? <FormAlert message={actionData.refused} /> : null}
         {enrolment ? (
           <EnrolmentForm enrolment={enrolment} />
         ) : (

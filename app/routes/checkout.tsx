@@ -148,10 +148,13 @@ export async function action({ request }: ActionFunctionArgs) {
           return { done: "redirectTo" in answer, answer, orderId };
         });
         if ("redirectTo" in result) {
-          // This browser started the checkout: the success page may show it the intake link.
+          // This browser started the checkout: the success page may show it the intake link, unless a coupon
+          // for some addresses was used without proof of the address (then the links are only e-mailed).
           return redirect(result.redirectTo, {
             status: 303,
-            headers: { "Set-Cookie": await rememberCheckout(request, result.orderId) },
+            headers: result.linksByEmailOnly
+              ? undefined
+              : { "Set-Cookie": await rememberCheckout(request, result.orderId) },
           });
         }
         if ("refused" in result)

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "~/components/useForm";
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { SendStatus } from "~/components/connection";
@@ -14,7 +14,8 @@ import { type CONTACT_FIELDS, CONTACT_MESSAGE_MAX, CONTACT_MESSAGES, HONEYPOT_FI
 import { ContactSchema } from "~/domain/contact.schema";
 import { receiveContactMessage } from "~/server/contact.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { oncePerPost } from "~/server/form-keys.server";
+import { accountCopyKey, oncePerPost } from "~/server/form-keys.server";
+import { getUser } from "~/server/auth.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
@@ -26,8 +27,14 @@ export const meta: MetaFunction = () =>
     "Ask us anything about your website. We answer every enquiry within 24 hours.",
   );
 
-/** The form's rules for the browser's own check (the schema stays on the server). */
-export const loader = () => ({ rules: formRules(ContactSchema) });
+/**
+ * The form's rules for the browser's own check (the schema stays on the server). The device copy of the message is the visitor's, or the signed-in account's (issue 35 item 8): a copy made while
+ * signed in is kept under that account's name and never put back for anyone else on the same browser.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getUser(request);
+  return { rules: formRules(ContactSchema), copyKey: user ? `contact:${accountCopyKey(user.id)}` : "contact" };
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
@@ -60,7 +67,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Contact() {
   const location = useLocation();
   // The message is kept on this device until it is sent (a reload or a closed tab loses nothing).
-  const restored = useDeviceCopy(CONTACT_FORM_ID, "contact", location.key);
+  const { copyKey } = useLoaderData<typeof loader>();
+  const restored = useDeviceCopy(CONTACT_FORM_ID, copyKey, location.key);
   return (
     <>
       <PageHero

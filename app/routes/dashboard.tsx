@@ -8,7 +8,9 @@ import { PageHero } from "~/components/PageHero";
 import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
-import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, shownIntakePercent, timeline } from "~/domain/orders";
+import { orderIncludes, promise } from "~/domain/order-includes";
+import { submittedLine } from "~/domain/completeness";
+import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
 import { isPaid } from "~/domain/order-status";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
@@ -47,9 +49,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       amountPaid: o.amount_paid,
       createdAt: (o.created_at as Date).toISOString(),
       draftUrl: o.draft_url,
-      progress: shownIntakePercent(o.intake_progress, intakeFinished(o)),
+      progress: o.intake_progress,
+      submitted: submittedLine(intakeFinished(o)),
       paid: isPaid(o.status),
       dueLine: customerDueLine(o, new Date()),
+      included: promise.included(orderIncludes(o)),
       timeline: timeline(o),
       rounds: revisionRounds(o),
       copyKey: deviceCopyKey(o._id),
@@ -172,7 +176,13 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
           <strong>{order.dueLine}</strong>
         </p>
       ) : null}
-      {order.paid ? <ProgressBar label="Intake form progress" percent={order.progress} /> : null}
+      {order.paid ? <p className="hint">{order.included}</p> : null}
+      {order.paid ? (
+        <>
+          <ProgressBar label="Intake form progress" percent={order.progress} />
+          <p>{order.submitted}</p>
+        </>
+      ) : null}
       <OrderTimeline steps={order.timeline} />
       {children}
     </li>

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RadioGroup, SelectField } from "~/components/intake/fields";
 import { LABELS } from "~/components/intake/labels";
-import { IntakeStepPage } from "~/components/intake/StepPage";
+import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { HOSTING_PREFERENCES, PACKAGE_STYLES } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 11, Package & Payment: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 11, Package & Payment: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 11);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 11);
 
@@ -20,12 +20,18 @@ export default function Step11() {
 }
 
 function PackagePayment() {
+  const { paidFor } = useStepExtras();
   return (
     <>
       <p className="flash flash-success">
-        <strong>Payment Complete</strong> Your 24-Hour Website is paid for. Nothing more to pay.
+        <strong>Payment Complete</strong> {paidFor} Nothing more to pay.
       </p>
-      <RadioGroup name="packageSelected" legend={LABELS.packageSelected} options={PACKAGE_STYLES} />
+      <RadioGroup
+        name="packageSelected"
+        legend={LABELS.packageSelected}
+        options={PACKAGE_STYLES}
+        hint="The design we start your website from: its fonts, spacing and buttons. Your brand's look (step 4) and layout (step 10) go on top."
+      />
       <SelectField name="hostingPreference" label={LABELS.hostingPreference} options={HOSTING_PREFERENCES} />
     </>
   );

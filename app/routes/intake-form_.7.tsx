@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { CheckboxGroup } from "~/components/intake/fields";
 import { LABELS } from "~/components/intake/labels";
-import { IntakeStepPage } from "~/components/intake/StepPage";
+import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { PAGES, REQUIRED_PAGES, SECTIONS } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 7, Pages: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 7, Pages: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 7);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 7);
 
@@ -20,8 +20,10 @@ export default function Step7() {
 }
 
 function Pages() {
+  const { pagesIncluded } = useStepExtras();
   return (
     <>
+      {pagesIncluded === null ? null : <p className="hint">{pagesIncluded}</p>}
       <CheckboxGroup name="pagesNeeded" legend={LABELS.pagesNeeded} options={PAGES} locked={REQUIRED_PAGES} />
       <CheckboxGroup name="mustHaveSections" legend={LABELS.mustHaveSections} options={SECTIONS} />
     </>

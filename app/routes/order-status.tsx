@@ -10,16 +10,15 @@ import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { isPaid } from "~/domain/order-status";
+import { orderIncludes, promise } from "~/domain/order-includes";
+import { customerCompleteness, intakeCompleteMessage, submittedLine } from "~/domain/completeness";
 import { BUSINESS } from "~/content/site";
 import {
-  customerCompleteness,
-  INTAKE_COMPLETE_MESSAGE,
   intakeFinished,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
   revisionRounds,
   shortId,
-  shownIntakePercent,
   timeline,
 } from "~/domain/orders";
 import { ACCESS_LABELS, accessState, linkTimeLeft, TOKEN_MESSAGES, UNKNOWN_LINK } from "~/domain/tokens";
@@ -38,7 +37,7 @@ import { deviceCopyKey, oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
 
-export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your 24-hour website build");
+export const meta: MetaFunction = () => pageMeta("Order Status | 24-Hour Website", "Track your website build");
 
 /**
  * /order-status?access_token=…: the e-mailed link. The token becomes a cookie
@@ -76,12 +75,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       draftUrl: order.draft_url,
       paid: isPaid(order.status),
       dueLine: customerDueLine(order, new Date()),
+      included: promise.included(orderIncludes(order)),
       timeline: timeline(order),
       rounds: revisionRounds(order),
       copyKey: deviceCopyKey(order._id),
     },
-    intakeDone: intakeFinished(order),
-    completeness: shownIntakePercent(customerCompleteness(submission), intakeFinished(order)),
+    completeness: customerCompleteness(submission),
+    completeMessage: intakeCompleteMessage(customerCompleteness(submission)),
+    submitted: submittedLine(intakeFinished(order)),
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -145,7 +146,7 @@ export default function OrderStatus() {
   const reply = useActionData<typeof action>() as FeedbackReply;
   return (
     <>
-      <PageHero title="Order Status" lead="Track your 24-hour website build" />
+      <PageHero title="Order Status" lead="Track your website build" />
       <div className="wrap section order-status">
         {view.screen === "token-required" ? (
           <div className="card" role="alert">
@@ -215,13 +216,18 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             <strong>{order.dueLine}</strong>
           </p>
         ) : null}
+        {order.paid ? <p className="hint">{order.included}</p> : null}
         <OrderTimeline steps={order.timeline} />
       </section>
 
       <section className="card" aria-labelledby="intake-heading">
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
-        {view.intakeDone ? <p className="flash flash-success">{INTAKE_COMPLETE_MESSAGE}</p> : null}
+        <p>{view.submitted}</p>
+        {/* Never beside "Your order was refunded in full": a refunded order is not being built. */}
+        {view.completeMessage && order.status !== "refunded" ? (
+          <p className="flash flash-success">{view.completeMessage}</p>
+        ) : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}

@@ -4,7 +4,9 @@ import { Checklist, Section } from "~/components/marketing";
 import { PageHero } from "~/components/PageHero";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
+import { promise } from "~/domain/order-includes";
 import { confirmCheckout, startedHere } from "~/server/checkout.server";
+import { orderBought } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 
 export const meta: MetaFunction = () => [
@@ -23,10 +25,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const confirmation = await confirmCheckout(sessionId);
     if (confirmation.state === "paid") {
       // Only the browser that started this checkout gets the link here; the buyer always gets it by e-mail.
-      const intakeUrl = (await startedHere(request, confirmation.orderId))
-        ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
-        : null;
-      return { state: "paid" as const, intakeUrl };
+      // An order bought with a coupon for some addresses, without proof of the address, never shows it here.
+      const intakeUrl =
+        !confirmation.linksByEmailOnly && (await startedHere(request, confirmation.orderId))
+          ? `/intake-form?token=${encodeURIComponent(confirmation.token)}`
+          : null;
+      const { includes } = await orderBought(confirmation.orderId);
+      return { state: "paid" as const, intakeUrl, emailOnly: confirmation.linksByEmailOnly, includes };
     }
     return { state: confirmation.state };
   } catch (error) {
@@ -34,8 +39,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { state: "unknown" as const };
   }
 }
-
-const STEPS = ["Payment received", "Fill in your intake form", "First draft within 24 hours"];
 
 export default function OrderSuccess() {
   const result = useLoaderData<typeof loader>();
@@ -66,13 +69,19 @@ export default function OrderSuccess() {
       </PageHero>
     );
   }
+  const { includes } = result;
+  const steps = ["Payment received", "Fill in your intake form", promise.draftStep(includes)];
   return (
     <>
       <PageHero
         title="Payment Successful!"
         lead={`Thank you for your order. We've e-mailed you a link to your intake form. The link is valid for ${TOKEN_VALID_DAYS.intake} days: use it to come back to your answers any time.`}
       >
-        {result.intakeUrl ? null : <p>Open the link in that e-mail to start your intake form.</p>}
+        {result.emailOnly ? (
+          <p>{CHECKOUT_MESSAGES.linksByEmailOnly}</p>
+        ) : result.intakeUrl ? null : (
+          <p>Open the link in that e-mail to start your intake form.</p>
+        )}
         <div className="actions">
           {result.intakeUrl ? (
             <Link to={result.intakeUrl} className="button button-primary" rel="noreferrer">
@@ -86,7 +95,7 @@ export default function OrderSuccess() {
       </PageHero>
       <Section title="Your Progress">
         <ol className="grid card-list progress-steps">
-          {STEPS.map((step, i) => (
+          {steps.map((step, i) => (
             <li key={step} className={`card${i === 0 ? " done" : ""}`}>
               <h3>{step}</h3>
               <p>{i === 0 ? "Done" : i === 1 ? "Next: about 10 minutes" : "After we receive your details"}</p>
@@ -94,16 +103,16 @@ export default function OrderSuccess() {
           ))}
         </ol>
       </Section>
-      <Section title="Our 24-Hour Guarantee" tone="alt">
-        <p className="banner">Your first draft within 24 hours of receiving all your details, or a full refund.</p>
+      <Section title={promise.guaranteeTitle(includes)} tone="alt">
+        <p className="banner">{promise.guarantee(includes)}</p>
       </Section>
       <Section title="What's Next">
         <Checklist
           items={[
             "Fill in the intake form: it saves as you go, and the link in your e-mail brings you back any time.",
             "Upload your logo and photos if you have them.",
-            "Receive your first draft within 24 hours.",
-            "Ask for changes: up to 3 rounds of revisions are included.",
+            `Receive your first draft within ${includes.windowHours} hours.`,
+            `Ask for changes: ${promise.rounds(includes)} included.`,
           ]}
         />
       </Section>

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CallToAction } from "~/components/marketing";
 import { SiteMockup } from "~/components/SiteMockup";
@@ -9,10 +9,17 @@ import { STATIC_PAGE } from "~/components/static-page";
 /** Nothing on this page needs a script. */
 export const handle = STATIC_PAGE;
 
-/** A demo site; an unknown slug shows the generic example business rather than a dead end. */
+/**
+ * A demo site; an unknown slug shows the generic example business rather than a dead end. Only the known
+ * examples are public pages kept in memory (app/entry.server.tsx): a made-up slug is rendered for its request
+ * and never stored, so made-up addresses cannot push the real pages out of the page cache (issue 35 item 5).
+ */
 export async function loader({ params }: LoaderFunctionArgs) {
-  return { example: findExample(params.slug) };
+  const example = findExample(params.slug);
+  return data({ example }, example === GENERIC_EXAMPLE ? { headers: { "Cache-Control": "no-store" } } : undefined);
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(

@@ -223,7 +223,9 @@ export async function signOut(request: Request, to = "/") {
     { kind: "info", ...AUTH_MESSAGES.signedOut },
     {
       status: 303,
-      headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
+      // Everything this site kept in the browser (the copies of forms not yet sent, components/useDeviceCopy.ts)
+      // goes with the session: on a shared computer the next person sees none of it (issue 35 item 8).
+      headers: { "Set-Cookie": await sessionStorage().destroySession(session), "Clear-Site-Data": '"storage"' },
     },
   );
 }

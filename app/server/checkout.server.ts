@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
-import { COUPON_MESSAGES, quote, type Quote } from "~/domain/pricing";
+import { COUPON_MESSAGES, provedAddress, quote, type Quote } from "~/domain/pricing";
 import { releaseCouponUse, reserveCouponUse, validateCoupon } from "./coupons.server";
 import { absoluteUrl } from "./env.server";
 import { cookieOptions, readCookie } from "./cookies.server";
@@ -35,7 +35,7 @@ export type CheckoutRequest = {
   couponCode?: string | null;
   packageId?: string | null;
   /** The signed-in buyer, if any: the order joins their account. */
-  user?: { id: string; emailVerified: boolean } | null;
+  user?: { id: string; email: string; emailVerified: boolean } | null;
   /**
    * A package "With Maintenance": one Checkout charges the package and starts the plan (signed-in buyers with a
    * confirmed address and no live plan only: planRefusal).
@@ -43,7 +43,8 @@ export type CheckoutRequest = {
   withMaintenance?: boolean;
 };
 export type CheckoutResult =
-  | { redirectTo: string; orderId: string }
+  /** `linksByEmailOnly`: the browser is not given the order's links (see provedAddress). */
+  | { redirectTo: string; orderId: string; linksByEmailOnly: boolean }
   | { couponError: string }
   /** Not for this buyer as things stand (a plan they may not start yet): said on the form, nothing created. */
   | { refused: string }
@@ -75,6 +76,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       return { couponError: COUPON_MESSAGES.usedUp };
     }
   }
+  const linksByEmailOnly = Boolean(coupon?.restricted) && !provedAddress(input.email, input.user);
   const priced = quote({
     packageId: input.packageId,
     addOnIds: input.addOnIds,
@@ -86,7 +88,8 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
     await Order.create({
       _id: orderId,
       email: input.email,
-      user_id: input.user?.id ?? undefined,
+      user_id: linksByEmailOnly ? undefined : (input.user?.id ?? undefined),
+      links_by_email_only: linksByEmailOnly,
       product_id: priced.product.id,
       product_name: priced.product.name,
       add_ons: priced.addOns.map(({ id, name, price }) => ({ id, name, price })),
@@ -105,14 +108,14 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
     const sessionId = ownSessionId(FREE_SESSION);
     await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
     await settlePayment({ orderId, sessionId, amountPaid: 0 });
-    return { redirectTo: `/order-success?session_id=${sessionId}`, orderId };
+    return { redirectTo: `/order-success?session_id=${sessionId}`, orderId, linksByEmailOnly };
   }
 
   const stripe = getStripe();
   if (!stripe) {
     const sessionId = ownSessionId(OFFLINE_SESSION);
     await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
-    return { redirectTo: `/checkout/offline?session_id=${sessionId}`, orderId };
+    return { redirectTo: `/checkout/offline?session_id=${sessionId}`, orderId, linksByEmailOnly };
   }
 
   try {
@@ -121,7 +124,7 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
       await abandonCheckout(orderId, "failed");
       return { refused: SUBSCRIPTION_MESSAGES.checkoutOpen };
     }
-    return { redirectTo: session.url, orderId };
+    return { redirectTo: session.url, orderId, linksByEmailOnly };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
     await abandonCheckout(orderId, "failed");
@@ -187,7 +190,20 @@ async function createStripeSession(
 }
 
 export type Confirmation =
-  { state: "paid"; token: string; orderId: string } | { state: "processing" } | { state: "unknown" };
+  | { state: "paid"; token: string; orderId: string; linksByEmailOnly: boolean }
+  | { state: "processing" }
+  | { state: "unknown" };
+
+/** A paid order's confirmation: its intake token, and whether its links go by e-mail only. */
+async function paid(orderId: string, token?: string): Promise<Confirmation> {
+  const order = await Order.findById(orderId, { links_by_email_only: 1 }).lean();
+  return {
+    state: "paid",
+    orderId,
+    token: token ?? (await intakeTokenFor(orderId)),
+    linksByEmailOnly: Boolean(order?.links_by_email_only),
+  };
+}
 
 /**
  * For the success page: is this checkout paid? Fulfils it when Stripe says it is
@@ -196,7 +212,7 @@ export type Confirmation =
 export async function confirmCheckout(sessionId: string): Promise<Confirmation> {
   notePrivateRead(); // a payment looked up by the session id in the address
   const done = await Fulfilment.findOne({ stripe_session_id: sessionId }).lean();
-  if (done) return { state: "paid", orderId: done.order_id, token: await intakeTokenFor(done.order_id) };
+  if (done) return paid(done.order_id);
   if (sessionId.startsWith(OFFLINE_SESSION) || sessionId.startsWith(FREE_SESSION)) return { state: "unknown" };
 
   const stripe = getStripe();
@@ -211,7 +227,7 @@ export async function confirmCheckout(sessionId: string): Promise<Confirmation> 
       amountPaid: session.amount_total ?? 0,
       paymentIntentId: paymentIntentIdOf(session),
     });
-    return settled.state === "paid" ? { state: "paid", orderId, token: settled.token } : { state: "unknown" };
+    return settled.state === "paid" ? paid(orderId, settled.token) : { state: "unknown" };
   }
   return { state: "processing" };
 }

@@ -2,6 +2,7 @@ import mongoose from "mongoose";
 import {
   COUPON_MESSAGES,
   couponProblem,
+  isRestrictedCoupon,
   normalizeCouponCode,
   type CouponRecord,
   type CouponTerms,
@@ -12,7 +13,8 @@ import { Coupon, CouponRedemption } from "./models/index.server";
 type CouponDoc = CouponRecord & { _id: unknown };
 
 export type CouponCheck =
-  { ok: true; coupon: CouponTerms & { id: string; maxUses: number | null } } | { ok: false; message: string };
+  | { ok: true; coupon: CouponTerms & { id: string; maxUses: number | null; restricted: boolean } }
+  | { ok: false; message: string };
 
 function toRecord(doc: Record<string, unknown> | null): CouponDoc | null {
   if (!doc) return null;
@@ -50,6 +52,7 @@ export async function validateCoupon(code: string, email?: string | null, now = 
       discount_type: coupon.discount_type,
       discount_value: coupon.discount_value,
       maxUses: coupon.max_uses,
+      restricted: isRestrictedCoupon(coupon),
     },
   };
 }

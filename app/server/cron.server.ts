@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { checkAlerts, noteCronRun } from "./alerts.server";
 import { sendClockAlerts } from "./delivery-clock.server";
 import { getEnv } from "./env.server";
 import { errorMessage, log } from "./log.server";
@@ -33,7 +34,8 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<Part<T>> {
 }
 
 /**
- * One cron run: reminders, the delivery clock's alerts, retention deletion, purges, then the outbox's queue and state.
+ * One cron run: reminders, the delivery clock's alerts, retention deletion, purges, the outbox's queue and state,
+ * then its heartbeat and the alert watch (failing mail).
  * Each part runs even if another fails; every effect is keyed, so a second run
  * at the same time, or a retry, changes nothing twice.
  */
@@ -47,7 +49,12 @@ export async function runCron(now = new Date()) {
     requeued: await requeueStrandedMail(),
     ...(await outboxCounts()),
   }));
-  const parts = { reminders, clockAlerts, retention, purged, outbox };
+  // The heartbeat the alert watch reads (a run with a failed part still ran), then the watch itself.
+  const alerts = await part("alerts", async () => {
+    await noteCronRun(now);
+    return checkAlerts(now);
+  });
+  const parts = { reminders, clockAlerts, retention, purged, outbox, alerts };
   const errors = Object.values(parts).flatMap((p) => (p.ok ? [] : [p.error]));
   const summary = {
     ok: errors.length === 0,

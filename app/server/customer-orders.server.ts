@@ -13,6 +13,7 @@ const FIELDS = {
   status: 1,
   product_id: 1,
   product_name: 1,
+  add_ons: 1,
   amount_total: 1,
   amount_paid: 1,
   created_at: 1,

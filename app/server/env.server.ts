@@ -110,6 +110,11 @@ const EnvFields = {
   STRIPE_PRICE_ENTERPRISE: optionalString,
 
   CRON_SECRET: optionalString,
+  // Alerts to the business (app/server/alerts.server.ts) are also posted here as JSON when set.
+  ALERT_WEBHOOK_URL: z.pipe(
+    optionalString,
+    z.optional(z.url({ protocol: /^https?$/, error: "ALERT_WEBHOOK_URL must be a full http(s) URL" })),
+  ),
 };
 
 type Parsed = { [K in keyof typeof EnvFields]: z.output<(typeof EnvFields)[K]> };

@@ -10,6 +10,9 @@ export const newFormKey = () => randomBytes(16).toString("base64url");
 export const deviceCopyKey = (orderId: string) =>
   createHash("sha256").update(`device-copy:${orderId}`).digest("base64url").slice(0, 16);
 
+/** Names a signed-in account's copies of forms that belong to no order (the contact form): never another's. */
+export const accountCopyKey = (userId: string) => deviceCopyKey(`account:${userId}`);
+
 /**
  * The id of one press of a form: its scope and its form key, never its content
  * (issue 34: a resend of a press may carry more typing, and is still that one

@@ -1,6 +1,8 @@
 import mongoose from "mongoose";
 import { formatCents } from "~/domain/money";
+import { orderIncludes } from "~/domain/order-includes";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
+import { alertPaymentIssue } from "./alerts.server";
 import { claimGuestOrders } from "./auth.server";
 import { keepCouponUse, releaseCouponUse } from "./coupons.server";
 import { isDuplicateKeyError } from "./db.server";
@@ -62,9 +64,10 @@ export async function settlePayment(payment: Payment): Promise<Settlement> {
 type OrderDoc = { _id: string; amount_total: number; coupon_code?: string | null };
 
 async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, order: OrderDoc) {
+  const issueId = `${kind}:${payment.sessionId}`;
   try {
     await PaymentIssue.create({
-      _id: `${kind}:${payment.sessionId}`,
+      _id: issueId,
       kind,
       order_id: order._id,
       stripe_session_id: payment.sessionId,
@@ -81,6 +84,14 @@ async function recordPaymentIssue(kind: PaymentIssueKind, payment: Payment, orde
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error; // recorded already (a redelivery)
   }
+  // On every delivery: a process that died after the insert is finished by the next (the alert is keyed).
+  await alertPaymentIssue({
+    id: issueId,
+    kind,
+    orderId: order._id,
+    expectedCents: order.amount_total,
+    paidCents: payment.amountPaid,
+  });
 }
 
 /**
@@ -125,6 +136,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
       orderId: payment.orderId,
       productName: order.product_name,
       validDays: TOKEN_VALID_DAYS.intake,
+      includes: orderIncludes(order),
       ...orderLinks({ intake: token, status: statusToken }),
     }),
   });

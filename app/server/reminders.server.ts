@@ -14,6 +14,7 @@ import {
 } from "~/domain/reminders";
 import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
+import { orderIncludes } from "~/domain/order-includes";
 import { isDuplicateKeyError } from "./db.server";
 import { intakeLink, statusLink } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
@@ -41,6 +42,7 @@ type OrderRow = {
   email: string;
   status: string;
   product_id?: string | null;
+  add_ons?: { id: string }[] | null;
   paid_at?: Date | null;
   created_at?: Date;
   draft_url?: string | null;
@@ -57,6 +59,7 @@ const ORDER_FIELDS = {
   email: 1,
   status: 1,
   product_id: 1,
+  add_ons: 1,
   paid_at: 1,
   created_at: 1,
   draft_url: 1,
@@ -187,7 +190,13 @@ async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, no
   const remaining = intakeRemaining(g.furthestStep);
   switch (choice.kind) {
     case "intake_not_started":
-      return intakeNotStartedReminder({ orderId: g.order._id, intakeUrl, linkExpiresAt, minutes: remaining.minutes });
+      return intakeNotStartedReminder({
+        orderId: g.order._id,
+        intakeUrl,
+        linkExpiresAt,
+        minutes: remaining.minutes,
+        includes: orderIncludes(g.order),
+      });
     case "intake_incomplete":
       return intakeIncompleteReminder({
         intakeUrl,
@@ -195,6 +204,7 @@ async function reminderMail(g: Gathered, choice: ReminderChoice, key: string, no
         stepsLeft: remaining.steps,
         minutes: remaining.minutes,
         nextStepName: remaining.nextStepName,
+        includes: orderIncludes(g.order),
       });
     case "link_expiring":
       return linkExpiringReminder({

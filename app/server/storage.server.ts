@@ -1,4 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { access, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   CreateBucketCommand,
@@ -13,6 +15,8 @@ import {
 import { getEnv } from "./env.server";
 
 export type StoredObject = { body: Uint8Array; contentType: string };
+/** One stored object as a backup's manifest lists it: S3's ETag, or a folder file's SHA-256. */
+export type ObjectEntry = { key: string; size: number; etag: string };
 
 /** Where uploads live: S3 when S3_BUCKET is set, else a local folder (development only). */
 export interface Storage {
@@ -22,6 +26,10 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Deletes every object under a prefix such as `logos/{orderId}/` (privacy deletion). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Throws unless the bucket (or folder) answers now (/readyz). */
+  check(): Promise<void>;
+  /** Every stored object, in key order (a backup's manifest). */
+  list(): Promise<ObjectEntry[]>;
 }
 
 /** Keys are made by the server: segments of letters, digits, dot, dash and underscore, never `..`. */
@@ -84,6 +92,20 @@ export function s3Storage(options: {
         if ((error as { name?: string }).name !== "NoSuchKey") throw error;
       }
     },
+    async check() {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    },
+    async list() {
+      const found: ObjectEntry[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken: token }));
+        for (const o of page.Contents ?? [])
+          found.push({ key: o.Key!, size: o.Size ?? 0, etag: (o.ETag ?? "").replace(/"/g, "") });
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);
       let token: string | undefined;
@@ -127,6 +149,22 @@ export function diskStorage(root: string): Storage {
     },
     async deletePrefix(prefix) {
       await rm(file(prefix), { recursive: true, force: true });
+    },
+    async check() {
+      await mkdir(root, { recursive: true });
+      await access(root, constants.W_OK);
+    },
+    async list() {
+      const files = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      const found: ObjectEntry[] = [];
+      for (const entry of files) {
+        if (!entry.isFile() || entry.name.endsWith(".meta.json")) continue;
+        const full = path.join(entry.parentPath, entry.name);
+        const body = await readFile(full);
+        const key = path.relative(root, full).split(path.sep).join("/");
+        found.push({ key, size: body.length, etag: `sha256:${createHash("sha256").update(body).digest("hex")}` });
+      }
+      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
   };
 }

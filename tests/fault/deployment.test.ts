@@ -331,4 +331,34 @@ describe("the deployment in deploy/, over HTTPS, on real services", () => {
     for (const origin of ["https://evil.example", app.url, "null"])
       expect((await post(origin)).status, origin).toBe(403);
   });
+  it("counts the visitor under the address TRUST_PROXY says to believe: one proxy, or a CDN and then a proxy", async () => {
+    const behindCdn = await startAppProcess({
+      port: privatePort(32000),
+      env: { MONGODB_URI: process.env.MONGODB_URI!, APP_URL: SITE, TWO_FACTOR_SECRET, TRUST_PROXY: "2" },
+    });
+    try {
+      // X-Forwarded-For as the proxy hands it on behind a CDN: the visitor (as the CDN saw it), then the CDN's
+      // own address (as the proxy saw it). A visitor's own entry would come before both and is never believed.
+      const forwarded = "192.0.2.99, 198.51.100.7, 203.0.113.9";
+      const window = Math.floor(Date.now() / CHECKOUT_LIMIT.windowMs);
+      const under = async (address: string) =>
+        Boolean(await RateLimitHit.exists({ key: `${rateLimitSubject(CHECKOUT_LIMIT, address)}:${window}` }));
+      const counted = async (url: string) => {
+        const email = uniqueAddress("trust-proxy");
+        const answer = await fetch(`${url}/checkout`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwarded },
+          body: new URLSearchParams({ email, terms: "on", intent: "pay" }),
+        });
+        expect(answer.status).toBe(303);
+        return { cdnVisitor: await under("198.51.100.7"), lastHop: await under("203.0.113.9") };
+      };
+      expect(await counted(app.url)).toEqual({ cdnVisitor: false, lastHop: true }); // TRUST_PROXY unset: 1
+      expect(await counted(behindCdn.url)).toEqual({ cdnVisitor: true, lastHop: true });
+      expect(await under("192.0.2.99")).toBe(false);
+    } finally {
+      await behindCdn.stop();
+    }
+  });
 });

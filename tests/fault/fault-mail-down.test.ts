@@ -65,6 +65,12 @@ it(
     expect(queued).toHaveLength(30); // each payment: the buyer's e-mail and the business's notice
     expect(queued.every((m) => m.status === "pending" && m.attempts >= 1 && m.last_error)).toBe(true);
 
+    // The process answers; it is not ready, and says which part is down.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const notReady = await fetch(`${app.url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ ok: false, db: "up", mail: "down", storage: "up" });
+
     await mailpit.start();
 
     // The back-off doubles from 200 ms, so within 30 s every message is due again and sent.
@@ -73,6 +79,15 @@ it(
     const mail = await mailpit.messages();
     expect(mail).toHaveLength(30);
     expect(new Set(mail.map((m) => m.MessageID)).size).toBe(30);
+    // Made under the sending domain (MAIL_FROM's), which signs the mail, not a name of our own.
+    for (const m of mail) expect(m.MessageID).toMatch(/^[0-9a-f]{32}@northernriverswebsites\.com\.au$/);
+    // Ready again once the mail server answers (a check is reused for 5 s).
+    let ready = await fetch(`${app.url}/readyz`);
+    for (let i = 0; i < 50 && ready.status !== 200; i++) {
+      await sleep(200);
+      ready = await fetch(`${app.url}/readyz`);
+    }
+    expect(await ready.json()).toEqual({ ok: true, db: "up", mail: "up", storage: "up" });
     for (const email of buyers)
       expect(
         mail.filter((m) => m.To[0].Address === email),

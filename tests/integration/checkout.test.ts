@@ -16,6 +16,10 @@ import {
   StripeEvent,
 } from "~/server/models/index.server";
 import { action as webhook } from "~/routes/webhooks.stripe";
+import { action as checkoutAction } from "~/routes/checkout";
+import { loader as successLoader } from "~/routes/order-success";
+import { get, post } from "../support/admin";
+import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
 import { sessionEvent, uniqueId, webhookRequest } from "../support/stripe-events";
@@ -193,5 +197,56 @@ describe("fulfilment", () => {
     expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "intake" })).toBe(1);
     expect(await IntakeToken.countDocuments({ order_id: order._id, purpose: "status" })).toBe(1);
     expect(await OutboxMessage.countDocuments({ to: email })).toBe(1);
+  });
+});
+
+describe("a coupon for some addresses (issue 35 item 2)", () => {
+  /** Pays with a 100% coupon for bigcorp's addresses, typing `email`, then opens the success page as that browser. */
+  async function buy(email: string, cookie = "") {
+    const code = `BIG${uniqueId("c").slice(-8).toUpperCase()}`;
+    await Coupon.create({
+      code,
+      discount_type: "percentage",
+      discount_value: 100,
+      allowed_domains: ["bigcorp.example"],
+    });
+    const answer = await post(checkoutAction, "/checkout", cookie, {
+      intent: "pay",
+      email,
+      terms: "on",
+      couponCode: code,
+    });
+    expect(answer.status, JSON.stringify(answer.data)).toBe(303);
+    const checkoutCookie = answer.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__checkout="))
+      ?.split(";")[0];
+    const success = await get(successLoader, answer.location!, [cookie, checkoutCookie].filter(Boolean).join("; "));
+    const order = await Order.findOne({ email }).sort({ created_at: -1 }).lean();
+    return { checkoutCookie, page: success.data as { intakeUrl: string | null; emailOnly: boolean }, order: order! };
+  }
+
+  it("takes the order from a visitor who typed an allowed address, but gives their browser no link", async () => {
+    const { checkoutCookie, page, order } = await buy(`ceo-${uniqueId("c").slice(-6)}@bigcorp.example`);
+    expect(order).toMatchObject({ status: "paid", links_by_email_only: true, user_id: null });
+    expect(checkoutCookie).toBeUndefined();
+    expect(page).toMatchObject({ state: "paid", intakeUrl: null, emailOnly: true });
+    // The links went to the address typed, by e-mail.
+    expect(await OutboxMessage.countDocuments({ to: order.email })).toBeGreaterThan(0);
+  });
+
+  it("gives no link to an account that typed someone else's allowed address, nor joins the order to it", async () => {
+    const other = await signedInUser();
+    const { page, order } = await buy(`cfo-${uniqueId("c").slice(-6)}@bigcorp.example`, other.cookie);
+    expect(order).toMatchObject({ links_by_email_only: true, user_id: null });
+    expect(page.intakeUrl).toBeNull();
+  });
+
+  it("shows the link to a signed-in account that confirmed that address", async () => {
+    const owner = await signedInUser({ email: `cto-${uniqueId("c").slice(-6)}@bigcorp.example` });
+    const { checkoutCookie, page, order } = await buy(owner.email, owner.cookie);
+    expect(order).toMatchObject({ links_by_email_only: false, user_id: owner.user.id });
+    expect(checkoutCookie).toBeDefined();
+    expect(page.intakeUrl).toMatch(/^\/intake-form\?token=/);
   });
 });

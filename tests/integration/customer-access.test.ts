@@ -48,6 +48,8 @@ let orderId: string;
 let orderEmail: string;
 let otherOrderId: string;
 let photoKey: string;
+/** The owner's credentials one at a time: each of them alone may open what the export links to (issue 35 item 6). */
+let ownerBy: { account: string; statusLink: string };
 
 beforeAll(async () => {
   const owner = await signedInUser();
@@ -68,6 +70,7 @@ beforeAll(async () => {
   // Signed up with the address the owner's order was bought with, never confirmed: guest orders join an account
   // only once it proved the address, and this order is another account's anyway.
   const unconfirmed = await signedInUser({ confirmed: false, email: orderEmail });
+  ownerBy = { account: owner.cookie, statusLink: await statusOf(orderId) };
   cookies = {
     visitor: "",
     "holder of another order's links": `${other.cookie}; ${await statusOf(otherOrderId)}`,
@@ -85,7 +88,7 @@ const toSignIn = (answer: Answer) => [302, 303].includes(answer.status) && /^\/a
 /** What each caller must get from one route: `true` when the answer is right for that person. */
 type Cell = {
   name: string;
-  call: (cookie: string) => Promise<Answer>;
+  call: (cookie: string, person: Person) => Promise<Answer>;
   expect: (answer: Answer, person: Person) => boolean | Promise<boolean>;
   /** A cell that changes the order when the owner calls it is not called as the owner (covered elsewhere). */
   notAsOwner?: boolean;
@@ -117,6 +120,13 @@ const cells: Cell[] = [
     call: (c) => get(uploadLoader, `/uploads/${photoKey}`, c, { "*": photoKey }),
     expect: (a, p) => (p === "owner" || p === "admin" ? a.status === 200 : a.status === 404),
   },
+  // The export's file links open for the people who may download the export: the owner by their account alone,
+  // and by their status link alone (both were 404 before issue 35).
+  ...(["account", "statusLink"] as const).map((by): Cell => ({
+    name: `GET /uploads/photos/:orderId/:file (the owner by their ${by === "account" ? "account" : "status link"} alone)`,
+    call: (c, p) => get(uploadLoader, `/uploads/${photoKey}`, p === "owner" ? ownerBy[by] : c, { "*": photoKey }),
+    expect: (a, p) => (p === "owner" || p === "admin" ? a.status === 200 : a.status === 404),
+  })),
   {
     name: "POST /dashboard/orders/:orderId/export",
     call: (c) => download(accountExport, `/dashboard/orders/${orderId}/export`, c, { orderId }),
@@ -217,7 +227,7 @@ async function unchanged() {
 describe.each(cells)("$name", ({ call, expect: right, notAsOwner }) => {
   it.each(PEOPLE.filter((p) => !(notAsOwner && p === "owner")))("as %s", async (person) => {
     const before = await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_export" });
-    const answer = await call(cookies[person]);
+    const answer = await call(cookies[person], person);
     expect(answer.status, `answered ${answer.status} ${answer.location ?? ""}`).toBeLessThan(500);
     expect(await right(answer, person), `answered ${answer.status} ${answer.location ?? ""}`).toBe(true);
     await unchanged();

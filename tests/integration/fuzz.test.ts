@@ -6,6 +6,7 @@ import {
   FUZZ_GET_TARGETS,
   FUZZ_INTENTS,
   FUZZ_ISSUE_VALUES,
+  FUZZ_KNOWN_CASES,
   FUZZ_TARGETS,
   type FuzzNeed,
   type FuzzTarget,
@@ -257,6 +258,20 @@ describe("fuzzing every form with malformed bodies", () => {
       } else console.log("fuzz: the app's memory could not be read from /proc; not checked");
     },
   );
+});
+
+describe("the known hostile requests", () => {
+  it.each(FUZZ_KNOWN_CASES)("$method $path ($body) as $needs", async ({ method, path, needs, body: b, status }) => {
+    const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", Origin: APP_URL };
+    if (b !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
+    // A fresh session of its kind: the generated posts above may have signed the shared one out.
+    if (needs === "user" || needs === "unconfirmed")
+      headers.Cookie = (await signedInUser({ confirmed: needs === "user" })).cookie;
+    else if (needs) headers.Cookie = cookies[needs];
+    const res = await rawRequest({ method, path, body: b, headers, from });
+    expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+    if (status !== undefined) expect(res.status, res.text.slice(0, 300)).toBe(status);
+  });
 });
 
 describe("fuzzing every page's query string", () => {

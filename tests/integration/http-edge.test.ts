@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
+import net from "node:net";
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { CONTACT_MESSAGES } from "~/domain/contact";
+import { TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { FIELD_NAME_LIMITS, FORM_MESSAGES, TEXT_FORM_MAX_BYTES } from "~/server/forms.server";
 import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder } from "../support/app-data";
@@ -320,6 +323,93 @@ describe("answers that read a session, a token or a flash (private by what they 
       expect(res.status, path).toBe(200);
       expect(res.headers["cache-control"] ?? "", path).not.toContain("no-store");
       expect(String(res.headers.vary ?? ""), path).toMatch(/Cookie/i);
+    }
+  });
+});
+
+describe("slow and stalled bodies (issue 35 item 7)", () => {
+  /** Opens a connection and sends a post's head: the body then comes as the test says. */
+  function openPost(path: string, length: number) {
+    const url = new URL(APP_URL);
+    const socket = net.connect({ host: url.hostname, port: Number(url.port), localAddress: loopbackAddress() });
+    const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now())));
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString("utf8")));
+    socket.on("error", () => {});
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${APP_URL}\r\nSec-Fetch-Site: same-origin\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`,
+    );
+    return { socket, closed, answer: () => answer };
+  }
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it(
+    "drops a body that stalls (about 30 s without a byte) and frees its connection, while a slow one that keeps coming is answered",
+    { timeout: 120_000 },
+    async () => {
+      // 40 s of body in 8 pieces, 5 s apart: longer than the stall limit, never stalled.
+      const body = `name=${"a".repeat(40)}&email=slow%40example.test&message=${"m".repeat(100)}`;
+      const slow = openPost("/contact", body.length);
+      const stalled = openPost("/contact", 5000);
+      const started = Date.now();
+      stalled.socket.write("name=only-a-start");
+      const pieces = 8;
+      const size = Math.ceil(body.length / pieces);
+      for (let i = 0; i < pieces; i++) {
+        await pause(5_000);
+        slow.socket.write(body.slice(i * size, (i + 1) * size));
+      }
+      await expect.poll(slow.answer, { timeout: 30_000, interval: 200 }).toMatch(/^HTTP\/1\.1 [2-4]\d\d /);
+      const stalledAt = await stalled.closed;
+      // Dropped for its stall (Node's default held it 300 s), not before the limit.
+      expect(stalledAt - started).toBeGreaterThanOrEqual(29_000);
+      expect(stalledAt - started).toBeLessThan(60_000);
+      slow.socket.destroy();
+      expect(await appIsUp()).toBe(true);
+    },
+  );
+});
+
+describe("a client's bad request is not a server error in the log (issue 35 item 7)", () => {
+  const logLines = () => readFileSync("data/test/log/app.log", "utf8").split("\n");
+  it.each([
+    ["a ?_data= naming no route of the page", `/showcase/log-${Date.now()}?_data=routes/no-such-route`, 400],
+    ["a ?_data= for a page that does not exist", `/no-such-page-${Date.now()}?_data=root`, 400],
+    ["a page that does not exist", `/no-such-page-${Date.now()}`, 404],
+  ])("%s is answered 4xx and logged below error level", async (_name, path, status) => {
+    const res = await rawRequest({ path });
+    expect(res.status).toBe(status);
+    const pathname = path.split("?")[0];
+    const lines = () => logLines().filter((line) => line.includes(`"path":"${pathname}`));
+    await expect.poll(() => lines().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(lines().filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+});
+
+describe("two-factor setup with an intent it does not know (issue 35 item 3)", () => {
+  it.each(["", "intent=refund"])(
+    "answers %j with 400 and the message on the same page (it was a 500)",
+    async (body) => {
+      const { cookie } = await signedInUser();
+      const res = await postForm("/auth/two-factor/setup", body, { from: loopbackAddress(), cookie });
+      expect(res.status).toBe(400);
+      expect(html(res.text)).toContain(TWO_FACTOR_MESSAGES.unknownIntent);
+      expect(html(res.text)).toContain("Set Up Two-Factor Sign-In");
+    },
+  );
+});
+
+describe("made-up showcase addresses (issue 35 item 5)", () => {
+  it("keep only the known examples as public pages: a made-up slug is rendered for its request and never kept", async () => {
+    const known = await rawRequest({ path: "/showcase/dog-groomer" });
+    expect(known.headers["cache-control"]).toBe("public, max-age=300, s-maxage=86400");
+    const slug = `made-up-${Math.random().toString(36).slice(2)}`;
+    for (let i = 0; i < 2; i++) {
+      const res = await rawRequest({ path: `/showcase/${slug}` });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("Example Small Business Website");
+      expect(res.headers["cache-control"]).toBe("no-store");
     }
   });
 });

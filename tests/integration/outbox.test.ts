@@ -72,7 +72,11 @@ describe("the mail outbox", () => {
   it("marks a message failed for the admin to see after the last attempt, never drops it", async () => {
     const to = uniqueAddress("failing");
     await queueMail(mail(to, `fail-${to}`));
-    const broken = { kind: "smtp" as const, send: async () => Promise.reject(new Error("550 mailbox unavailable")) };
+    const broken = {
+      kind: "smtp" as const,
+      send: async () => Promise.reject(new Error("550 mailbox unavailable")),
+      verify: async () => {},
+    };
     const max = Number(process.env.OUTBOX_MAX_ATTEMPTS ?? 20);
     await OutboxMessage.updateOne({ key: `fail-${to}` }, { $set: { attempts: max - 1 } });
     await deliverDueMail(broken);

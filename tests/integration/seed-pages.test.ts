@@ -5,6 +5,7 @@ import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { intakeCookie, postForm, rawRequest, useRunningAppDatabase } from "../support/http";
+import { adminPages, INTAKE, PUBLIC } from "../support/seed-walk";
 
 /**
  * The demo data as `npm run seed` writes it, then every page opened as each role would open it with
@@ -12,40 +13,6 @@ import { intakeCookie, postForm, rawRequest, useRunningAppDatabase } from "../su
  */
 const connect = useRunningAppDatabase();
 const run = promisify(execFile);
-
-const PUBLIC = [
-  "/",
-  "/services",
-  "/about",
-  "/contact",
-  "/24-hour-website",
-  "/review-generation",
-  "/packages",
-  "/maintenance",
-  "/showcase",
-  "/showcase/dog-groomer",
-  "/showcase/unknown",
-  "/privacy",
-  "/terms",
-  "/facebook-disclaimer",
-  "/rapid-website",
-  "/checkout",
-  "/checkout?package=starter",
-  "/checkout?package=starter&maintenance=1",
-  "/order-success?session_id=cs_unknown",
-  "/auth",
-  "/auth?tab=signup",
-  "/auth/forgot-password",
-  "/auth/reset-password?token=abcdefghijklmnopqrstuvwxyz",
-  "/auth/verify?token=abcdefghijklmnopqrstuvwxyz",
-  "/dashboard",
-  "/intake-form",
-  "/order-status",
-  "/maintenance/test-checkout?plan=essentials",
-  "/maintenance/test-portal",
-  "/no-such-page",
-];
-const INTAKE = ["/intake-form", ...Array.from({ length: 14 }, (_, i) => `/intake-form/${i + 1}`), "/order-status"];
 
 let pages: { admin: string[]; coupons: string[] };
 let people: Record<"visitor" | "link holder" | "customer" | "admin", string>;
@@ -62,24 +29,7 @@ beforeAll(async () => {
   const orders = await Order.find({}, { _id: 1 }).sort({ created_at: -1 }).limit(20).lean();
   pages = {
     coupons: coupons.map((c) => `/admin/coupons/${String(c._id)}`),
-    admin: [
-      "/admin",
-      "/admin?status=paid",
-      "/admin/coupons",
-      "/admin/outbox",
-      "/admin/payments",
-      "/admin/privacy",
-      "/admin/privacy?tab=audit",
-      "/admin/privacy?tab=deletions",
-      "/admin/orders.csv",
-      "/dev/mail",
-      ...orders.flatMap((o) => [
-        `/admin/orders/${o._id}`,
-        `/admin/orders/${o._id}?tab=edit-data`,
-        `/admin/orders/${o._id}?tab=revision-1`,
-        `/admin/privacy/delete/${o._id}`,
-      ]),
-    ],
+    admin: adminPages(orders.map((o) => o._id)),
   };
   const holder = await paidOrder();
   const opened = await rawRequest({ path: `/order-status?access_token=${holder.statusToken}` });

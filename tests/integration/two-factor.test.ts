@@ -1,16 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { totpCode } from "~/domain/totp";
-import { TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import {
+  CODE_FAILURE_LIMIT,
+  codeDelayMs,
+  FREE_CODE_FAILURES,
+  TWO_FACTOR_MESSAGES,
+  WARN_OWNER_AFTER_FAILURES,
+} from "~/domain/two-factor";
 import { loader as adminLoader } from "~/routes/admin._index";
 import { action as authAction } from "~/routes/auth";
 import { action as codeAction, loader as codeLoader } from "~/routes/auth_.two-factor";
 import { action as setupAction, loader as setupLoader } from "~/routes/auth_.two-factor_.setup";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { getUser } from "~/server/auth.server";
-import { RateLimitHit, Session, TwoFactor } from "~/server/models/index.server";
-import { rateLimitSubject } from "~/server/rate-limit.server";
+import { OutboxMessage, Session, TwoFactor, TwoFactorFailure } from "~/server/models/index.server";
+import { consumeRateLimit } from "~/server/rate-limit.server";
 import { ADMIN_SESSION_IDLE_MS } from "~/server/session.server";
-import { TWO_FACTOR_LIMITS } from "~/server/two-factor.server";
+import { checkSecondFactor, failureRun, TWO_FACTOR_LIMITS } from "~/server/two-factor.server";
 import { flashOf, type Answer } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -121,25 +127,23 @@ describe("admin sign-in with a second factor", () => {
     expect(status(again)).toBe(400);
     expect(formError(again)).toBe(TWO_FACTOR_MESSAGES.codeInvalid);
 
-    // Wrong codes from everywhere use up the account's code limit: app codes are refused from then on...
-    // (The hour's slots are taken directly: 100 posts from 100 addresses say the same, slowly.)
-    const window = Math.floor(Date.now() / TWO_FACTOR_LIMITS.account.windowMs);
-    const key = `${rateLimitSubject(TWO_FACTOR_LIMITS.account, admin.user.id)}:${window}`;
-    // Some slots are taken already (the codes above): the rest fill, the duplicates are refused.
-    await RateLimitHit.insertMany(
-      Array.from({ length: TWO_FACTOR_LIMITS.account.max }, (_, i) => ({
-        _id: `${key}:${i + 1}`,
-        key,
-        at: new Date(),
+    // Wrong codes from everywhere use up the account's run: app codes are refused from then on...
+    // (The run's slots are taken directly: 100 posts from 100 addresses say the same, slowly.)
+    const run = (await TwoFactor.findById(admin.user.id).lean())!.failure_run;
+    await TwoFactorFailure.insertMany(
+      Array.from({ length: CODE_FAILURE_LIMIT }, (_, i) => ({
+        _id: `${admin.user.id}:${run}:${i + 1}`,
+        user_id: admin.user.id,
+        at: new Date(Date.now() - 86_400_000),
       })),
-      { ordered: false },
+      { ordered: false }, // the wrong recovery code above took the first slot already
     ).catch(() => undefined);
     const limited = await call(codeAction as Handler, "/auth/two-factor", b.cookie, {
       intent: "verify",
       code: admin.code(),
     });
     expect(status(limited)).toBe(429);
-    expect(formError(limited)).toBe(TWO_FACTOR_MESSAGES.tooMany);
+    expect(formError(limited)).toBe(TWO_FACTOR_MESSAGES.codesLocked);
     // ...but the owner's recovery code still works (typed with a dash and capitals, as shown).
     const owner = await call(codeAction as Handler, "/auth/two-factor", b.cookie, {
       intent: "verify",
@@ -148,19 +152,22 @@ describe("admin sign-in with a second factor", () => {
     expect(status(owner)).toBe(303);
     const stored = await TwoFactor.findById(admin.user.id).lean();
     expect(stored?.recovery_codes.filter((c) => c.used_at)).toHaveLength(2);
+    // The recovery code ended the run: the next sign-in's authenticator code works again.
+    expect(stored?.failure_run).not.toBe(run);
+    const c = await passwordStep(admin.email, admin.password);
+    const next = await call(codeAction as Handler, "/auth/two-factor", c.cookie, {
+      intent: "verify",
+      code: admin.code(Date.now() + 30_000),
+    });
+    expect(status(next)).toBe(303);
   });
 
-  it("lets one address's wrong codes slow only that address: the owner's code still works from anywhere else", async () => {
+  it("lets one address's used-up attempts stop only that address: the owner's code still works from anywhere else", async () => {
     const admin = await signedInUser({ admin: true });
     const attacker = await passwordStep(admin.email, admin.password); // the attacker has the password
+    // The address's attempts are taken directly (wrong codes would also start the account's run of waits, below).
     for (let i = 0; i < TWO_FACTOR_LIMITS.accountFromAddress.max; i++)
-      await call(
-        codeAction as Handler,
-        "/auth/two-factor",
-        attacker.cookie,
-        { intent: "verify", code: "000000" },
-        "10.66.0.1",
-      );
+      await consumeRateLimit(TWO_FACTOR_LIMITS.accountFromAddress, `${admin.user.id}\n10.66.0.1`);
     const refused = await call(
       codeAction as Handler,
       "/auth/two-factor",
@@ -317,5 +324,69 @@ describe("admin sessions", () => {
     expect(doc!.expires_at!.getTime() - doc!.created_at!.getTime()).toBeLessThanOrEqual(12 * 3_600_000 + 1000);
     await Session.updateOne({ _id: doc!._id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     expect(await getUser(req(busy.cookie))).toBeNull();
+  });
+});
+
+describe("the account's run of wrong codes (issue 35 item 1)", () => {
+  const HOUR = 3_600_000;
+  /** One wrong code at `now` from its own address (the guesser has many). */
+  const guess = (account: { id: string; email: string }, now: number, code = "000000") =>
+    checkSecondFactor(account, code, `10.35.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, {
+      now,
+    });
+
+  it("slows wrong codes down from the sixth, never renews at the hour, and e-mails the owner once at the tenth", async () => {
+    const admin = await signedInUser({ admin: true });
+    const account = { id: admin.user.id, email: admin.email };
+    // Just before an hour's boundary, as the attack in the issue did.
+    let now = Math.ceil(Date.now() / HOUR) * HOUR - 60_000;
+    for (let i = 0; i < FREE_CODE_FAILURES; i++) expect((await guess(account, now)).ok).toBe(false);
+    // The sixth at once is held, whatever address it comes from, and is not counted.
+    const held = await guess(account, now);
+    expect(held).toMatchObject({ ok: false, status: 429, message: TWO_FACTOR_MESSAGES.codeWait(codeDelayMs(5)) });
+    // Past the hour's boundary nothing renews: the wait still runs from the last wrong code.
+    now += codeDelayMs(5) - 1;
+    expect(await guess(account, now)).toMatchObject({ status: 429 });
+    now += 1;
+    expect(await guess(account, now)).toMatchObject({ status: 400, message: TWO_FACTOR_MESSAGES.codeInvalid });
+    expect(await failureRun(account.id, (await TwoFactor.findById(account.id).lean())!.failure_run)).toEqual({
+      failures: FREE_CODE_FAILURES + 1,
+      lastAt: now,
+    });
+    // On to the tenth, each after its wait: a wrong recovery code counts in the same run.
+    for (let n = FREE_CODE_FAILURES + 1; n < WARN_OWNER_AFTER_FAILURES; n++) {
+      now += codeDelayMs(n);
+      expect(await guess(account, now, n % 2 ? "aaaaa-bbbbb" : "000000")).toMatchObject({ status: 400 });
+    }
+    const warnings = () => OutboxMessage.find({ to: admin.email, key: new RegExp("^two-factor-warning:") }).lean();
+    const [warning, ...more] = await warnings();
+    expect(more).toHaveLength(0);
+    expect(warning.subject).toBe("Someone is trying codes to sign in to your account");
+    expect(warning.text).toContain("Someone who knows your password is trying codes");
+    expect(warning.text).toMatch(/from the internet address 10\.35\.\d+\.\d+/);
+    // The eleventh wrong code does not e-mail again.
+    now += codeDelayMs(WARN_OWNER_AFTER_FAILURES);
+    await guess(account, now);
+    expect(await warnings()).toHaveLength(1);
+    // The owner's right code, once the wait is over, works and ends the run.
+    now += codeDelayMs(WARN_OWNER_AFTER_FAILURES + 1);
+    expect(await checkSecondFactor(account, admin.code(now), "10.36.0.1", { now })).toMatchObject({
+      ok: true,
+    });
+    expect((await failureRun(account.id, (await TwoFactor.findById(account.id).lean())!.failure_run)).failures).toBe(0);
+  });
+
+  it("never holds up a session that passed the second factor already, and counts nothing from it", async () => {
+    const admin = await signedInUser({ admin: true });
+    const account = { id: admin.user.id, email: admin.email };
+    const now = Date.now();
+    for (let i = 0; i < FREE_CODE_FAILURES; i++) await guess(account, now);
+    expect(await guess(account, now)).toMatchObject({ status: 429 });
+    // The signed-in admin's fresh proof: the route says trusted for a signed-in session.
+    const proof = await call(codeAction as Handler, "/auth/two-factor", admin.cookie, {
+      intent: "verify",
+      code: admin.code(Date.now() + 30_000),
+    });
+    expect(status(proof)).toBe(303);
   });
 });

@@ -123,6 +123,21 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   },
 ];
 
+/**
+ * The hostile requests of issue 35, replayed exactly on every fuzz run (beside the generated ones): each must be
+ * answered below 500. `body` is urlencoded; `status` is the answer it must get, where the issue fixed one.
+ */
+export type FuzzKnownCase = { method: "GET" | "POST"; path: string; needs?: FuzzNeed; body?: string; status?: number };
+export const FUZZ_KNOWN_CASES: FuzzKnownCase[] = [
+  // Item 3: any intent but start, confirm and disable, or an empty body, was a 500.
+  { method: "POST", path: "/auth/two-factor/setup", needs: "user", body: "", status: 400 },
+  { method: "POST", path: "/auth/two-factor/setup", needs: "user", body: "intent=refund", status: 400 },
+  { method: "POST", path: "/auth/two-factor/setup", needs: "user", body: "intent=start&intent=x", status: 303 },
+  // Item 7: `?_data=` requests wrote error lines.
+  { method: "GET", path: "/?_data=root", status: 400 },
+  { method: "GET", path: "/showcase/x?_data=routes/nope", status: 400 },
+];
+
 /** Values a real visitor might send for an intent field, and some they would not. */
 export const FUZZ_INTENTS = [
   "next",

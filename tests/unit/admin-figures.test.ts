@@ -1,3 +1,4 @@
+import { addOnsInShort, orderReceipt } from "~/domain/receipt";
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk.schema";
@@ -33,9 +34,21 @@ const cardsOf = (list: FigureRow[]) =>
 describe("the six summary cards (spec 2 section 9)", () => {
   const cards = cardsOf(rows);
 
-  it("Total Orders counts every order, whatever its status (what 'Select all (N orders)' counts)", () => {
+  it("Total Orders counts every order but abandoned checkouts", () => {
     expect(cards["Total Orders"].value).toBe("8");
-    expect(cards["Total Orders"].hint).toBe("Every order, whatever its status");
+    expect(cards["Total Orders"].hint).toBe("Every order but abandoned checkouts (cancelled)");
+  });
+
+  it("abandoned checkouts (cancelled) inflate neither Total Orders, Avg Order Value nor Completion Rate (issue 32 item 10)", () => {
+    const abandoned = Array.from({ length: 13 }, (_, i): FigureRow => ({
+      status: "cancelled",
+      amount_paid: 0,
+      created_at: ago(i + 1),
+    }));
+    const withAbandoned = cardsOf([...rows, ...abandoned]);
+    for (const label of ["Total Orders", "Avg Order Value", "Completion Rate", "Total Revenue"])
+      expect(withAbandoned[label].value).toBe(cards[label].value);
+    expect(withAbandoned["Total Orders"].trend).toBe(cards["Total Orders"].trend);
   });
 
   it("revenue is what paid, in-progress and completed orders paid; a refunded one is out", () => {
@@ -44,7 +57,7 @@ describe("the six summary cards (spec 2 section 9)", () => {
 
   it("average order value = revenue / orders", () => {
     expect(cards["Avg Order Value"].value).toBe("$191.25"); // 1530 / 8
-    expect(cards["Avg Order Value"].hint).toBe("Total Revenue ÷ Total Orders");
+    expect(cards["Avg Order Value"].hint).toBe("Total Revenue ÷ Total Orders (abandoned checkouts left out)");
   });
 
   it("active projects = paid or in progress", () => {
@@ -53,7 +66,7 @@ describe("the six summary cards (spec 2 section 9)", () => {
 
   it("completion rate = completed / all orders, a rounded percent", () => {
     expect(cards["Completion Rate"].value).toBe("25%"); // 2 / 8
-    expect(cards["Completion Rate"].hint).toBe("Completed orders ÷ all orders");
+    expect(cards["Completion Rate"].hint).toBe("Completed orders ÷ Total Orders (abandoned checkouts left out)");
   });
 
   it("Avg Delivery is the mean hours from intake to first draft of every draft delivered", () => {
@@ -197,10 +210,14 @@ describe("CSV", () => {
       created_at: now,
       stripe_payment_intent_id: null,
       product_name: "24-Hour Website",
+      add_ons: [{ name: "Priority 12-Hour Delivery" }, { name: "2 Extra Pages" }],
+      coupon_code: "SAVE10",
+      discount: 3_000,
+      data_deleted: false,
     });
     // created_at stays UTC ISO for machines; created_sydney is the date a person reads.
     expect(line).toBe(
-      'abc,paid,yes,\'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website,"30 June 2026, 10:00 am"',
+      'abc,paid,yes,\'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website,"30 June 2026, 10:00 am",Priority 12-Hour Delivery; 2 Extra Pages,SAVE10,30.00,no',
     );
   });
 });
@@ -217,5 +234,33 @@ describe("status and token state", () => {
     expect(adminTokenState(new Date(now.getTime() + 2.5 * DAY), now)).toBe("Expiring Soon");
     expect(adminTokenState(new Date(now.getTime() + 3 * DAY), now)).toBe("Expiring Soon");
     expect(adminTokenState(new Date(now.getTime() + 3 * DAY + 1000), now)).toBe("Valid");
+  });
+});
+
+describe("what an order sold (receipt.ts)", () => {
+  it("reads the product's price as charged, each add-on, a plan's first month, the coupon, and the short names", () => {
+    const r = orderReceipt({
+      _id: "abcdef12-0000",
+      product_name: "Starter Website Package",
+      add_ons: [{ id: "logo-design", name: "Professional Logo Design", price: 15_000 }],
+      coupon_code: "TEN",
+      discount: 1_000,
+      maintenance_plan: "essentials",
+      amount_total: 30_000 + 15_000 - 1_000 + 4_900,
+      amount_paid: 48_900,
+    });
+    expect(r.orderNumber).toBe("abcdef12");
+    expect(r.items.map((i) => [i.name, i.amount])).toEqual([
+      ["Starter Website Package", 30_000],
+      ["Professional Logo Design", 15_000],
+      ["Essentials maintenance, first month", 4_900],
+    ]);
+    expect([r.couponCode, r.discount, r.total]).toEqual(["TEN", 1_000, 48_900]);
+    expect(
+      addOnsInShort([
+        { id: "priority-12hr", name: "Priority 12-Hour Delivery" },
+        { id: "x", name: "Other" },
+      ]),
+    ).toBe("Priority, Other");
   });
 });

@@ -15,6 +15,7 @@ import {
   type DeadlineFacts,
 } from "~/domain/admin/order-filters";
 import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
+import { HISTORY_MESSAGES, historySentence } from "~/domain/admin/order-detail";
 import { encodeCursor, parseCursor, SECOND_PART_START } from "~/domain/paging";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -246,5 +247,25 @@ describe("the deadline sort", () => {
     expect(parseCursor(encodeCursor({ at: at(3), id: "some-id" }))).toEqual({ at: at(3), id: "some-id" });
     expect(parseCursor(encodeCursor(SECOND_PART_START))).toEqual(SECOND_PART_START);
     expect(parseCursor("3:123_x")).toBeNull();
+  });
+});
+
+describe("an order's admin history in sentences (issue 37 item 8)", () => {
+  it("says each recorded action as people read it, never its code", () => {
+    expect(historySentence("revision.1.enabled")).toBe("Revision round 1 enabled");
+    expect(historySentence("revision.3.disabled")).toBe("Revision round 3 disabled");
+    expect(historySentence("order.draft_url", { url: "https://draft.example.au" })).toBe("Draft URL saved");
+    expect(historySentence("ai_prompt.generated")).toBe("AI prompt generated");
+    expect(historySentence("revision_prompt.generated", { round: 2 })).toBe("Revision 2 prompt generated");
+    expect(historySentence("submission.edited", { fields: 1 })).toBe("Intake data edited (1 field)");
+    expect(historySentence("order.refunded", { amount: 30_000 })).toBe("Refunded $300.00");
+    expect(historySentence("order.status", { status: "in_progress" })).toBe("Status set to in progress");
+    expect(historySentence("token.renewed", { expires_at: "2026-11-30T04:00:00.000Z" })).toBe(
+      "Intake link renewed until 30 Nov 2026, 3:00 pm",
+    );
+    for (const [action, sentence] of Object.entries(HISTORY_MESSAGES)) {
+      expect(sentence({}), action).not.toMatch(/[._]/);
+    }
+    expect(historySentence("something.new")).toBe("something.new");
   });
 });

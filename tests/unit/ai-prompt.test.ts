@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PAGES } from "~/domain/intake/options";
+import { orderIncludes } from "~/domain/order-includes";
 import { buildRevisionPrompt, completenessTone, promptFor, promptView, promptWarnings } from "~/domain/ai-prompt";
 import { RevisionPromptSchema } from "~/domain/ai-prompt.schema";
 import { aiSafeData, PRIVATE_FIELDS } from "~/domain/privacy";
@@ -92,11 +94,14 @@ function secretsIn(value: unknown): string[] {
   return [...JSON.stringify(value).matchAll(/SECRET[a-z0-9]+X/g)].map((m) => m[0]);
 }
 
+/** A 24-Hour Website: 5 pages. */
+const WEBSITE = orderIncludes({ product_id: "24-hour-website" });
+
 describe("the AI prompt", () => {
   it("never contains a private field, a contact detail or a protected field's raw value (property test)", () => {
     fc.assert(
       fc.property(submission, (s) => {
-        const prompt = promptFor(s)!;
+        const prompt = promptFor(s, WEBSITE)!;
         expect(prompt).toBeTypeOf("string");
         const hidden = [...PRIVATE_FIELDS, ...GENERALISED, "logo_url", "uploaded_photos", "services_list"].flatMap(
           (f) => secretsIn((s as Record<string, unknown>)[f]),
@@ -111,14 +116,17 @@ describe("the AI prompt", () => {
   });
 
   it("holds the spec's technical requirements and the tone for the business type", () => {
-    const prompt = promptFor({
-      status: "submitted",
-      ai_processing_consent: true,
-      business_name: "Bright Spark",
-      business_type: "trades",
-      website_purpose: "lead_generation",
-      business_description: "Electricians.",
-    })!;
+    const prompt = promptFor(
+      {
+        status: "submitted",
+        ai_processing_consent: true,
+        business_name: "Bright Spark",
+        business_type: "trades",
+        website_purpose: "lead_generation",
+        business_description: "Electricians.",
+      },
+      WEBSITE,
+    )!;
     for (const needle of [
       "React with TypeScript",
       "Tailwind",
@@ -143,15 +151,53 @@ describe("the AI prompt", () => {
       primary_domain: "acme.com.au",
     };
     const safe = aiSafeData(s);
-    const prompt = promptFor(s)!;
+    const prompt = promptFor(s, WEBSITE)!;
     expect(prompt).toContain(`ABN/ACN: ${String(safe.abn_acn)}`);
     expect(prompt).toContain("Domain: A .com.au domain");
     expect(prompt).not.toContain("51 824 753 556");
   });
 
+  it("asks for the pages the order includes, never more (issue 32 item 8)", () => {
+    const s = {
+      status: "submitted" as const,
+      ai_processing_consent: true,
+      business_name: "Acme",
+      pages_needed: [...PAGES],
+    };
+    const pagesOf = (prompt: string | null) => /Pages[^\n]*:\n((?:- .*\n?)*)/.exec(prompt ?? "")!;
+    const withExtra = pagesOf(
+      promptFor(s, orderIncludes({ product_id: "24-hour-website", add_ons: [{ id: "extra-pages" }] })),
+    );
+    expect(withExtra[0]).toMatch(/^Pages \(the order includes up to 7\):/);
+    expect(withExtra[1].trim().split("\n")).toEqual(PAGES.slice(0, 7).map((p) => `- ${p}`));
+    expect(pagesOf(promptFor(s, WEBSITE))[1].trim().split("\n")).toHaveLength(5);
+    const unlimited = pagesOf(promptFor(s, orderIncludes({ product_id: "enterprise" })));
+    expect(unlimited[0]).toMatch(/^Pages:/);
+    expect(unlimited[1].trim().split("\n")).toHaveLength(8);
+  });
+
+  it("names a service's price beside its name, not after its description's full stop (issue 37 item 8)", () => {
+    const prompt = promptFor(
+      {
+        status: "submitted",
+        ai_processing_consent: true,
+        business_name: "Leak Busters",
+        services_list: [
+          { name: "Stormwater", description: "We clear blocked stormwater drains.", showPricing: true, price: "$99" },
+          { name: "Leak detection", description: "Found without digging.", showPricing: false, price: "$150" },
+        ],
+      },
+      WEBSITE,
+    )!;
+    expect(prompt).toContain("Stormwater ($99): We clear blocked stormwater drains.");
+    expect(prompt).toContain("Leak detection: Found without digging.");
+    expect(prompt).not.toContain(".: ");
+    expect(prompt).not.toContain("$150");
+  });
+
   it("is not built when the customer opted out of AI processing, or before the intake is submitted", () => {
     expect(promptView({ status: "submitted", ai_processing_consent: false }).state).toBe("opted-out");
-    expect(promptFor({ status: "submitted", ai_processing_consent: false, business_name: "Acme" })).toBeNull();
+    expect(promptFor({ status: "submitted", ai_processing_consent: false, business_name: "Acme" }, WEBSITE)).toBeNull();
     expect(promptView({ status: "draft", ai_processing_consent: true }).state).toBe("no-submission");
     expect(promptView(null).state).toBe("no-submission");
   });

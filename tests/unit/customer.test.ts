@@ -6,11 +6,10 @@ import { AuthSchema } from "~/domain/account.schema";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { quote } from "~/domain/pricing";
 import { accessState } from "~/domain/tokens";
+import { customerCompleteness, intakeCompleteMessage, intakeProgress, submittedLine } from "~/domain/completeness";
 import {
-  customerCompleteness,
   intakeFinished,
   ROUND_NOTES,
-  shownIntakePercent,
   revisionRounds,
   shortId,
   statusTone,
@@ -68,23 +67,46 @@ describe("the build timeline", () => {
   });
 });
 
-describe("a finished intake (submitted) drives the timeline, the percentage and the message", () => {
-  it("is 100% only once submitted, and never 100% before", () => {
+describe("a submitted intake is submitted, which is not 100% (issue 32 item 6)", () => {
+  it("drives the timeline and the submitted line, never the percentages", () => {
     expect(intakeFinished(order())).toBe(false);
     expect(intakeFinished(order({ intake_submitted_at: "2026-11-23T10:00:00Z" }))).toBe(true);
-    expect(shownIntakePercent(100, false)).toBe(99);
-    expect(shownIntakePercent(60, false)).toBe(60);
-    expect(shownIntakePercent(60, true)).toBe(100);
     expect(done(order({ intake_submitted_at: new Date() }))["Intake Form"]).toBe(true);
+    expect(submittedLine(true)).toBe("Submitted: we have your intake form.");
+    expect(submittedLine(false)).toBe("Not submitted yet.");
+  });
+
+  it("gives one sparse submitted intake the same figures on every page: 35 items for admin and dashboard, 20 for order status", () => {
+    const sparse = {
+      status: "submitted" as const,
+      business_name: "Acme",
+      contact_email: "a@b.au",
+      contact_phone: "0400",
+      website_purpose: "bookings",
+      package_selected: "modern",
+    };
+    // 5 of 35 items; 5 of 20: the same intake, each page's own definition, neither 100.
+    expect(intakeProgress(sparse)).toBe(14);
+    expect(customerCompleteness(sparse)).toBe(25);
+    expect(intakeCompleteMessage(customerCompleteness(sparse))).toBeNull();
+    expect(intakeCompleteMessage(100)).toBe("Intake form completed! We're building your website now.");
   });
 });
 
 describe("revision rounds", () => {
   it("say the project is complete when a completed order's round is locked", () => {
-    expect(revisionRounds(order()).map((r) => r.note)).toEqual(Array(3).fill(ROUND_NOTES.waiting));
+    expect(revisionRounds(order({ draft_url: "https://draft.example.au" })).map((r) => r.note)).toEqual(
+      Array(3).fill(ROUND_NOTES.waiting),
+    );
     const closed = revisionRounds(order({ status: "completed", revision_1_enabled: true }));
     expect(closed.map((r) => r.state)).toEqual(["available", "locked", "locked"]);
     expect(closed[1].note).toBe("Your project is complete, so no more rounds will open. Need a change? Contact us.");
+  });
+
+  it("wait for the first draft, not the next, before any draft exists (issue 37 item 8)", () => {
+    const notes = revisionRounds(order()).map((r) => r.note);
+    expect(notes).toEqual([ROUND_NOTES.firstDraft, ROUND_NOTES.waiting, ROUND_NOTES.waiting]);
+    expect(ROUND_NOTES.firstDraft).toBe("We'll open this round when your first draft is ready.");
   });
 
   it("are Locked, Available or Completed, as many as the product includes", () => {

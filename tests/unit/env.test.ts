@@ -3,6 +3,24 @@ import path from "node:path";
 import { parseEnv, serverSettings } from "~/server/env.server";
 import { envFileValues } from "../../scripts/env-file.mjs";
 
+/** A complete production configuration. */
+const PRODUCTION = {
+  NODE_ENV: "production",
+  APP_URL: "https://northernriverswebsites.com.au",
+  SESSION_SECRET: "x".repeat(40),
+  TOKEN_SECRET: "t".repeat(40),
+  TWO_FACTOR_SECRET: "f".repeat(40),
+  MONGODB_URI: "mongodb+srv://db.example/site",
+  SMTP_URL: "smtps://user:pass@smtp.example:465",
+  S3_BUCKET: "uploads",
+  STRIPE_SECRET_KEY: "sk_live_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  STRIPE_PRICE_ESSENTIALS: "price_e",
+  STRIPE_PRICE_PROFESSIONAL: "price_p",
+  STRIPE_PRICE_ENTERPRISE: "price_x",
+  CRON_SECRET: "cron",
+};
+
 describe("environment validation", () => {
   it("runs on embedded defaults in development", () => {
     const env = parseEnv({});
@@ -102,22 +120,7 @@ describe("environment validation", () => {
   });
 
   it("accepts a complete production configuration", () => {
-    const env = parseEnv({
-      NODE_ENV: "production",
-      APP_URL: "https://northernriverswebsites.com.au",
-      SESSION_SECRET: "x".repeat(40),
-      TOKEN_SECRET: "t".repeat(40),
-      TWO_FACTOR_SECRET: "f".repeat(40),
-      MONGODB_URI: "mongodb+srv://db.example/site",
-      SMTP_URL: "smtps://user:pass@smtp.example:465",
-      S3_BUCKET: "uploads",
-      STRIPE_SECRET_KEY: "sk_live_x",
-      STRIPE_WEBHOOK_SECRET: "whsec_x",
-      STRIPE_PRICE_ESSENTIALS: "price_e",
-      STRIPE_PRICE_PROFESSIONAL: "price_p",
-      STRIPE_PRICE_ENTERPRISE: "price_x",
-      CRON_SECRET: "cron",
-    });
+    const env = parseEnv(PRODUCTION);
     expect(env.S3_BUCKET).toBe("uploads");
   });
 
@@ -140,22 +143,6 @@ describe("environment validation", () => {
 });
 
 describe("one reading of the environment, as an operator meets it", () => {
-  const production = {
-    NODE_ENV: "production",
-    APP_URL: "https://northernriverswebsites.com.au",
-    SESSION_SECRET: "x".repeat(40),
-    TOKEN_SECRET: "t".repeat(40),
-    TWO_FACTOR_SECRET: "f".repeat(40),
-    MONGODB_URI: "mongodb+srv://db.example/site",
-    SMTP_URL: "smtps://user:pass@smtp.example:465",
-    S3_BUCKET: "uploads",
-    STRIPE_SECRET_KEY: "sk_live_x",
-    STRIPE_WEBHOOK_SECRET: "whsec_x",
-    STRIPE_PRICE_ESSENTIALS: "price_e",
-    STRIPE_PRICE_PROFESSIONAL: "price_p",
-    STRIPE_PRICE_ENTERPRISE: "price_x",
-    CRON_SECRET: "cron",
-  };
   const message = (source: Record<string, string>) => {
     try {
       parseEnv(source);
@@ -188,11 +175,11 @@ describe("one reading of the environment, as an operator meets it", () => {
   });
 
   it("refuses a public http:// APP_URL in production, keeps https and a loopback address", () => {
-    expect(message({ ...production, APP_URL: "http://northernriverswebsites.com.au" })).toContain(
+    expect(message({ ...PRODUCTION, APP_URL: "http://northernriverswebsites.com.au" })).toContain(
       "APP_URL: APP_URL must start with https:// in production",
     );
-    expect(parseEnv(production).APP_URL).toBe("https://northernriverswebsites.com.au");
-    expect(parseEnv({ ...production, APP_URL: "http://127.0.0.1:3000" }).APP_URL).toBe("http://127.0.0.1:3000");
+    expect(parseEnv(PRODUCTION).APP_URL).toBe("https://northernriverswebsites.com.au");
+    expect(parseEnv({ ...PRODUCTION, APP_URL: "http://127.0.0.1:3000" }).APP_URL).toBe("http://127.0.0.1:3000");
   });
 
   it("refuses LOCAL_STANDINS on any interface but loopback", () => {
@@ -203,7 +190,7 @@ describe("one reading of the environment, as an operator meets it", () => {
   });
 
   it("listens, trusts proxies and takes posts from the public origin as a deployment or as this machine", () => {
-    expect(serverSettings(parseEnv(production))).toEqual({
+    expect(serverSettings(parseEnv(PRODUCTION))).toEqual({
       production: true,
       deployed: true,
       host: "0.0.0.0",
@@ -212,7 +199,7 @@ describe("one reading of the environment, as an operator meets it", () => {
       publicOrigin: "https://northernriverswebsites.com.au",
       https: true,
     });
-    expect(serverSettings(parseEnv({ ...production, TRUST_PROXY: "2", HOST: "127.0.0.1" }))).toMatchObject({
+    expect(serverSettings(parseEnv({ ...PRODUCTION, TRUST_PROXY: "2", HOST: "127.0.0.1" }))).toMatchObject({
       trustProxy: 2,
       host: "127.0.0.1",
     });

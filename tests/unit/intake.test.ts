@@ -6,14 +6,16 @@ import {
   formValues,
   furthestStep,
   photosWithoutAltErrors,
-  intakeProgress,
   storedFields,
   type StoredSubmission,
 } from "~/domain/intake/data";
+import { changedFields, changedStepNames, stepAnswerFields, submittedAnswers } from "~/domain/intake/answers";
+import { intakeProgress } from "~/domain/completeness";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
 import { choiceLabel, PRICING_APPROACHES } from "~/domain/intake/options";
 import {
+  CONSENT_NOT_TICKED,
   keepListShapes,
   LAUNCH_DATE_PAST,
   LIST_SHAPE_MESSAGE,
@@ -58,7 +60,9 @@ const basics = {
 describe("step schemas at their bounds", () => {
   it("step 1: required fields on Next, but not when saving a draft", () => {
     expect(parse(1, "next", basics).success).toBe(true);
-    expect(firstMessage(parse(1, "next", { ...basics, businessName: undefined }))).toBe("Business name is required");
+    expect(firstMessage(parse(1, "next", { ...basics, businessName: undefined }))).toBe(
+      "Please enter your trading name",
+    );
     expect(parse(1, "draft", { businessName: "Acme" }).success).toBe(true);
   });
   it("step 1: business name 1-200, phone 20, description 10-2000, e-mail 255", () => {
@@ -70,7 +74,7 @@ describe("step schemas at their bounds", () => {
       "Must be 20 characters or fewer",
     );
     expect(firstMessage(parse(1, "next", { ...basics, businessDescription: "123456789" }))).toBe(
-      "Description must be at least 10 characters",
+      "Please describe your business in at least 10 characters",
     );
     expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2000) }).success).toBe(true);
     expect(parse(1, "next", { ...basics, businessDescription: "x".repeat(2001) }).success).toBe(false);
@@ -207,7 +211,22 @@ describe("step schemas at their bounds", () => {
     expect(firstMessage(parse(12, "next", { ...consents, understandDataUsage: undefined }))).toBe(
       "Please tick all four required consents to continue",
     );
-    expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a style");
+    expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a design style for your package");
+    // Each unticked consent has its own message, so the alert links to its box (issue 37 item 6).
+    const missing = parse(12, "next", {
+      ...consents,
+      understandDataUsage: undefined,
+      understandObfuscation: undefined,
+    });
+    expect(missing.error?.issues.map((i) => [(i as unknown as { path: unknown[] }).path.join("."), i.message])).toEqual(
+      [
+        ["", "Please tick all four required consents to continue"],
+        ["understandObfuscation", CONSENT_NOT_TICKED],
+        ["understandDataUsage", CONSENT_NOT_TICKED],
+      ],
+    );
+    expect(fieldLabel("understandDataUsage")).toBe("Data use consent");
+    expect(parse(12, "next", { aiChoice: "by_hand" }).success).toBe(true);
   });
 });
 
@@ -525,7 +544,35 @@ describe("the top alert names its field in the form's words", () => {
     ["physicalAddress", "Address"],
   ])("%s is %s", (path, label) => expect(fieldLabel(path)).toBe(label));
   it("says the message after the label, or alone when it is about the whole step", () => {
-    expect(namedError("businessName", "Business name is required")).toBe("Trading name: Business name is required");
+    // A message written for its field stands alone; one that could be about any field is named (issue 37 item 8).
+    expect(namedError("businessName", "Please enter your trading name")).toBe("Please enter your trading name");
+    expect(namedError("packageSelected", "Please choose a design style for your package")).toBe(
+      "Please choose a design style for your package",
+    );
+    expect(namedError("socialLinks.facebook", "Invalid URL format")).toBe("Facebook: Invalid URL format");
+    expect(namedError("businessName", "Must be 200 characters or fewer")).toBe(
+      "Trading name: Must be 200 characters or fewer",
+    );
+    expect(namedError("testimonials[1].author", "Please add the customer's name")).toBe(
+      "Testimonial 2, Customer's name: Please add the customer's name",
+    );
+    // Every step's required field, refused on Next, says what to do without its label before it.
+    for (const [step, field] of [
+      [1, "businessName"],
+      [1, "contactEmail"],
+      [1, "contactPhone"],
+      [1, "businessType"],
+      [1, "businessDescription"],
+      [2, "websitePurpose"],
+      [2, "mainCta"],
+      [5, "primaryDomain"],
+      [11, "packageSelected"],
+    ] as const) {
+      const r = parse(step, "next", {});
+      const issue = r.error?.issues.find((i) => (i as { path?: unknown[] }).path?.[0] === field);
+      expect(issue?.message, field).toMatch(/^Please /);
+      expect(namedError(field, issue!.message)).toBe(issue!.message);
+    }
     expect(namedError("", "Please tick all four required consents to continue")).toBe(
       "Please tick all four required consents to continue",
     );
@@ -553,6 +600,47 @@ describe("intake details shown back to the customer", () => {
       }),
     ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
     expect(photosWithoutAltErrors(null)).toEqual({});
+  });
+});
+
+describe("a submission's answers (answers.ts)", () => {
+  const doc: StoredSubmission = {
+    business_name: "Acme",
+    pages_needed: ["Home", "Contact"],
+    social_links: { facebook: "https://facebook.com/acme", instagram: null },
+    privacy_consent: {
+      allowAIDataProcessing: true,
+      allowDataForWebsiteGeneration: true,
+      dataRetentionPeriod: "30days",
+      allowShowcase: false,
+      understandObfuscation: true,
+      understandDataUsage: true,
+      aiOptOut: false,
+      timestamp: "2026-11-01T00:00:00.000Z",
+      version: "1.0",
+    },
+  };
+
+  it("lists each step's stored fields from its schema, the logo's upload with step 4 and the consent record for step 12", () => {
+    expect(stepAnswerFields(1)).toContain("business_name");
+    expect(stepAnswerFields(4).slice(0, 2)).toEqual(["logo_key", "logo_url"]);
+    expect(stepAnswerFields(4)).toContain("photo_metadata");
+    expect(stepAnswerFields(12)).toEqual(["privacy_consent"]);
+    expect(stepAnswerFields(13)).toEqual([]);
+  });
+
+  it("names the steps that changed, ignoring key order and the consent's save time", () => {
+    const before = submittedAnswers(doc);
+    const same = submittedAnswers({
+      ...doc,
+      social_links: { instagram: null, facebook: "https://facebook.com/acme" },
+      privacy_consent: { ...doc.privacy_consent!, timestamp: "2026-11-02T00:00:00.000Z" },
+    });
+    expect(changedFields(before, same)).toEqual([]);
+    const after = submittedAnswers({ ...doc, business_name: "Acme Plumbing", pages_needed: ["Home"] });
+    expect(changedFields(before, after)).toEqual(["business_name", "pages_needed"]);
+    expect(changedStepNames(before, after)).toEqual(["Business Basics", "Pages"]);
+    expect(changedStepNames(null, after)).toEqual([]);
   });
 });
 

@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { base32OfText, matchTotp, totpCode, totpStep, totpUri, TOTP_SETTINGS } from "~/domain/totp";
-import { formatRecoveryCode, FRESH_PROOF_MS, isAppCode, isFresh, isRecoveryCode } from "~/domain/two-factor";
+import {
+  CODE_FAILURE_LIMIT,
+  codeDelayMs,
+  codesAllowedWithin,
+  formatRecoveryCode,
+  formatWait,
+  FREE_CODE_FAILURES,
+  FRESH_PROOF_MS,
+  isAppCode,
+  isFresh,
+  isRecoveryCode,
+  MAX_CODE_DELAY_MS,
+  nextCodeAllowedAt,
+  TWO_FACTOR_MESSAGES,
+  WARN_OWNER_AFTER_FAILURES,
+} from "~/domain/two-factor";
 
 /**
  * RFC 6238 Appendix B: the published test vectors (8 digits; the SHA-1, SHA-256
@@ -86,5 +101,42 @@ describe("two-factor rules", () => {
     expect(isFresh(now - 600_001, now)).toBe(false);
     expect(isFresh(null, now)).toBe(false);
     expect(isFresh(now + 5_000, now)).toBe(false); // from the future: not trusted
+  });
+});
+
+describe("the second factor's guessing budget (issue 35 item 1), on a fixed clock", () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+
+  it("lets the first wrong codes through at once, then doubles the wait up to its cap", () => {
+    expect([0, 1, 4].map(codeDelayMs)).toEqual([0, 0, 0]);
+    expect([5, 6, 7, 8, 9, 10].map(codeDelayMs)).toEqual([15_000, 30_000, 60_000, 120_000, 240_000, 480_000]);
+    expect([11, 50, 99].map(codeDelayMs)).toEqual([MAX_CODE_DELAY_MS, MAX_CODE_DELAY_MS, MAX_CODE_DELAY_MS]);
+    const t = Date.UTC(2026, 10, 27, 3, 59, 0);
+    expect(nextCodeAllowedAt(4, t)).toBe(t);
+    expect(nextCodeAllowedAt(7, t)).toBe(t + 60_000);
+    expect(nextCodeAllowedAt(CODE_FAILURE_LIMIT - 1, t)).toBe(t + MAX_CODE_DELAY_MS);
+  });
+
+  it("never renews with the clock: 100 wrong codes in a row and then none, however long the guesser waits", () => {
+    expect(nextCodeAllowedAt(CODE_FAILURE_LIMIT, 0)).toBeNull();
+    // Across an hour's boundary the old fixed window gave a fresh 100: now 2 minutes give 8.
+    expect(codesAllowedWithin(2 * 60_000)).toBe(8);
+    expect(codesAllowedWithin(HOUR)).toBe(15);
+    // A whole day: the 100 the account ever takes in a row (before: 100 an hour, 2,400 a day).
+    expect(codesAllowedWithin(DAY)).toBe(CODE_FAILURE_LIMIT);
+    expect(codesAllowedWithin(30 * DAY)).toBe(CODE_FAILURE_LIMIT);
+    // How long the guesser needs for them: 15.1 hours.
+    const hoursFor100 = (945 + 89 * 600) / 3600;
+    expect(codesAllowedWithin(hoursFor100 * HOUR)).toBe(CODE_FAILURE_LIMIT);
+    expect(codesAllowedWithin(hoursFor100 * HOUR - 1)).toBe(CODE_FAILURE_LIMIT - 1);
+    expect(FREE_CODE_FAILURES).toBeLessThan(WARN_OWNER_AFTER_FAILURES);
+  });
+
+  it("says a wait in whole seconds or minutes", () => {
+    expect(formatWait(1)).toBe("1 second");
+    expect(formatWait(15_000)).toBe("15 seconds");
+    expect(formatWait(480_000)).toBe("8 minutes");
+    expect(TWO_FACTOR_MESSAGES.codeWait(60_000)).toContain("wait 60 seconds");
   });
 });

@@ -4,6 +4,10 @@ import { failedFields, Field, FormAlert, FormKey } from "../forms";
 import type { CouponFormValue } from "~/domain/admin/coupons.schema";
 import type { FormRules } from "~/domain/form-rules";
 
+/** What "allowed" means (issue 35 item 2): an address typed at checkout proves nothing by itself. */
+const COUPON_RESTRICTION_HINT =
+  "Only these buyers may use the coupon. A typed address proves nothing, so unless the buyer is signed in to an account that confirmed that address, the order's links are only e-mailed to it (the buyer's browser never gets them).";
+
 /** The fields in the order they are shown, as the form's alert names them when they fail. */
 const COUPON_LABELS: Partial<Record<keyof CouponFormValue, string>> = {
   code: "Code",
@@ -95,6 +99,7 @@ export function CouponForm({
         <Field
           id={fields.allowed_emails.id}
           label="Allowed emails (optional, comma-separated)"
+          hint={COUPON_RESTRICTION_HINT}
           errors={fields.allowed_emails.errors}
           errorId={fields.allowed_emails.errorId}
         >
@@ -103,6 +108,7 @@ export function CouponForm({
         <Field
           id={fields.allowed_domains.id}
           label="Allowed domains (optional, comma-separated)"
+          hint="Any address at these domains, such as bigcorp.example.com.au, may use it, on the same terms."
           errors={fields.allowed_domains.errors}
           errorId={fields.allowed_domains.errorId}
         >

@@ -24,7 +24,7 @@ import { useStepCheck } from "./useStepCheck";
 /*
  * What every intake step's route module (app/routes/intake-form_.N.tsx) shares: the page around the
  * step's fields, its meta, when it reloads and its error boundary. The loader and action are
- * server/intake-step.server.ts.
+ * server/intake/step.server.ts.
  */
 
 export const meta: MetaFunction = ({ data }) => {
@@ -102,6 +102,11 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   // What is typed is kept on this device, per order and step, until the server has it.
   const copy = `intake:${copyKey}:${step}`;
   const restored = useDeviceCopy(formId, copy, savedAt);
+  // An autosave that landed: the server has the step, so the device keeps no copy of it (issue 35 item 8; the
+  // next keystroke makes a new one).
+  useEffect(() => {
+    if (autosave.lastSaved) forgetDeviceCopy(copy);
+  }, [autosave.lastSaved, copy]);
   // Step 4's files upload on their own, with progress. Only step 4's route module brings that code (`uploads`),
   // so no other step ships it; a route's page keeps the same hook for its whole life (the hooks' order holds).
   const useStepUploads = plug?.use ?? noUploads;
@@ -172,7 +177,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
           </button>
           <FormAlert
             message={check.formError ?? firstFieldError(check.errors) ?? uploads?.refused ?? actionData?.notice}
-            failed={failed.length > 1 ? failed : []}
+            failed={failed.length > 1 || check.formError ? failed : []}
           />
           {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
           <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={Math.max(revision, keptRevision)} />

@@ -160,7 +160,7 @@ export function TextField({
     <div className="field">
       <FieldLabel id={f.id} label={label} required={required} hint={hint} />
       {type === "textarea" ? (
-        <textarea {...common} rows={rows} />
+        <textarea {...common} rows={rows} autoComplete={autoComplete} />
       ) : (
         <input
           {...common}
@@ -225,11 +225,18 @@ export function SelectWithOther(props: {
   otherLabel: string;
   options: Option[];
   required?: boolean;
+  hint?: ReactNode;
 }) {
   const chosen = useLiveValue(props.name);
   return (
     <>
-      <SelectField name={props.name} label={props.label} options={props.options} required={props.required} />
+      <SelectField
+        name={props.name}
+        label={props.label}
+        options={props.options}
+        required={props.required}
+        hint={props.hint}
+      />
       <When show={chosen === "other"}>
         <TextField name={props.otherName} label={`${props.otherLabel} (if Other)`} />
       </When>
@@ -296,8 +303,11 @@ export function Checkbox({
           aria-required={required || undefined}
           {...f.aria}
         />{" "}
-        {label}
-        {required ? <span className="required"> (required)</span> : null}
+        {/* One run of text: as two flex items the label squeezed "(required)" into a column of letters at 390 px. */}
+        <span>
+          {label}
+          {required ? <span className="required"> (required)</span> : null}
+        </span>
       </label>
       {hint ? (
         <p className="hint" id={`${f.id}-hint`}>

@@ -1,4 +1,5 @@
 import type { IntakeField, IntakeFieldPath } from "~/domain/intake/data";
+import { isGenericMessage } from "~/domain/intake/messages";
 import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES } from "~/domain/intake/options";
 import type { RowsEditorProps } from "./fields";
 
@@ -30,7 +31,9 @@ export const LABELS = {
   servicesGrouping: "How should services be shown? (if more than one service)",
   logoUrl: "Or a link to your logo",
   brandColors: "Brand colours",
-  stylePreference: "Style you like",
+  // Three style questions, each saying what it is for (issue 37 item 9): the brand's look (step 4), the
+  // website's layout (step 10), the package's design style (step 11).
+  stylePreference: "Your brand's look",
   stylePreferenceOther: "Describe the style",
   photoMetadata: "Photo details",
   primaryDomain: "Primary domain",
@@ -59,12 +62,16 @@ export const LABELS = {
   googleAnalyticsId: "Google Analytics ID (if any)",
   staffBios: "Staff bios",
   videoUrls: "Videos to include",
-  websiteStylePreference: "Website style",
+  websiteStylePreference: "Your website's layout",
   websiteStylePreferenceOther: "Describe the style",
   preferredLaunchDate: "Preferred launch date",
-  packageSelected: "Which style suits your business best? (required)",
+  packageSelected: "Design style for your package (required)",
   hostingPreference: "Hosting",
   aiChoice: "How should we build your website?",
+  allowAIDataProcessing: "AI processing consent",
+  allowDataForWebsiteGeneration: "Website generation consent",
+  understandObfuscation: "Protected details consent",
+  understandDataUsage: "Data use consent",
   dataRetentionPeriod: "How long may we keep your data?",
   additionalDetails: "Anything else we should know?",
 } satisfies Partial<Record<IntakeFieldPath, string>>;
@@ -180,8 +187,12 @@ export function fieldLabel(path: string): string | undefined {
   return item ? `${item} ${n}` : undefined;
 }
 
-/** A field's message as the step's top alert says it: "Trading name: Business name is required". */
+/**
+ * A field's message as the step's top alert says it: alone when it is written for its field ("Please enter
+ * your trading name"), after the field's label when it could be about any field ("Facebook: Invalid URL
+ * format") or a list's row ("Testimonial 2, Customer name: Please add the customer's name").
+ */
 export function namedError(path: string, message: string): string {
   const label = fieldLabel(path);
-  return label ? `${label}: ${message}` : message;
+  return label && (/\[\d+\]/.test(path) || isGenericMessage(message)) ? `${label}: ${message}` : message;
 }

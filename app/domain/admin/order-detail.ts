@@ -1,4 +1,6 @@
 import { formatDateTime } from "../dates";
+import { formatCents } from "../money";
+import { countOf } from "../words";
 import type { Round } from "../orders";
 
 /** The order detail page's actions: each form's `intent` button names one. */
@@ -109,4 +111,38 @@ export function orderIdParam(params: { orderId?: string }): string {
   const id = params.orderId ?? "";
   if (!ORDER_ID.test(id)) throw new Response(ORDER_NOT_FOUND, { status: 404 });
   return id;
+}
+
+/**
+ * The order's admin history in sentences (issue 37 item 8: it showed "revision.1.enabled"): each recorded
+ * action (server/admin/audit.server.ts) as people read it, from its details; an action not listed here
+ * shows its code.
+ */
+type Details = Record<string, unknown>;
+const when = (value: unknown) => (typeof value === "string" && value ? formatDateTime(value) : null);
+const REVISION_ACTION = /^revision\.([123])\.(enabled|disabled)$/;
+export const HISTORY_MESSAGES: Record<string, (d: Details) => string> = {
+  "order.draft_url": () => "Draft URL saved",
+  "token.renewed": (d) =>
+    when(d.expires_at) ? `Intake link renewed until ${when(d.expires_at)}` : "Intake link renewed",
+  "submission.edited": (d) =>
+    typeof d.fields === "number" ? `Intake data edited (${countOf(d.fields, "field")})` : "Intake data edited",
+  "ai_prompt.generated": () => "AI prompt generated",
+  "revision_prompt.generated": (d) =>
+    d.round ? `Revision ${String(d.round)} prompt generated` : "Revision prompt generated",
+  "clock.restarted": (d) =>
+    when(d.deadline) ? `Delivery clock restarted, first draft now due ${when(d.deadline)}` : "Delivery clock restarted",
+  "order.refunded": (d) => (typeof d.amount === "number" ? `Refunded ${formatCents(d.amount)}` : "Refunded"),
+  "order.status": (d) => `Status set to ${String(d.status ?? "").replace(/_/g, " ")}`,
+  "order.reminder": () => "Intake reminder sent",
+  "payment_issue.accepted": () => "Payment accepted and order fulfilled",
+  "payment_issue.resolved": () => "Payment issue marked resolved",
+  "data.deleted": (d) => (d.reason ? `Customer's data deleted (${String(d.reason)})` : "Customer's data deleted"),
+};
+
+/** One history entry's sentence: "Revision round 1 enabled", "Draft URL saved". */
+export function historySentence(action: string, details: Details = {}): string {
+  const revision = REVISION_ACTION.exec(action);
+  if (revision) return `Revision round ${revision[1]} ${revision[2]}`;
+  return HISTORY_MESSAGES[action]?.(details) ?? action;
 }

@@ -1,3 +1,4 @@
+import { filled } from "../completeness";
 import type * as z from "../zod";
 import { AI_CHOICE, REQUIRED_CONSENTS } from "./options";
 import { ALT_TEXT_REQUIRED, type STEP_SCHEMAS } from "./schemas";
@@ -104,6 +105,8 @@ export type StoredSubmission = {
   privacy_level?: string;
   ai_safe_data?: unknown;
   privacy_summary?: unknown;
+  submitted_answers?: Record<string, unknown> | null;
+  previous_answers?: Record<string, unknown> | null;
   data_deletion_requested?: boolean;
   data_deletion_date?: Date | null;
   created_at?: Date;
@@ -135,7 +138,7 @@ const CHECKBOX_FIELDS = [
  * A step's parsed values as the $set that stores them. Every field of the step is
  * written, so clearing a field clears it; empty optional text becomes null.
  * Step 12 is stored as one consent record; step 4's photo rows are stored by the
- * uploads code (server/intake-files.server.ts), which owns the photos' records.
+ * uploads code (server/intake/files.server.ts), which owns the photos' records.
  */
 export function storedFields(step: number, values: IntakeValues, now = new Date()): StoredSubmission {
   if (step === SPECIAL_STEPS.consent) {
@@ -200,13 +203,6 @@ export function formValues(doc: StoredSubmission | null): IntakeData {
   return form;
 }
 
-const filled = (v: unknown) =>
-  Array.isArray(v)
-    ? v.length > 0
-    : v && typeof v === "object"
-      ? Object.values(v).some(Boolean)
-      : v !== null && v !== undefined && v !== "";
-
 /** Each stored photo still without alt text, as its field's error ("photoMetadata[0].altText"), in the form's row order. */
 export function photosWithoutAltErrors(doc: StoredSubmission | null): Record<string, string[]> {
   return Object.fromEntries(
@@ -246,53 +242,6 @@ export function completedSteps(doc: StoredSubmission | null): number[] {
     [14, d.status === "submitted"],
   ];
   return rules.filter(([, done]) => done).map(([n]) => n);
-}
-
-/** The 35 items the admin and dashboard progress count (spec 2 section 5). */
-const PROGRESS_ITEMS: ((d: StoredSubmission) => boolean)[] = [
-  (d) => filled(d.business_name),
-  (d) => filled(d.contact_phone),
-  (d) => filled(d.contact_email),
-  (d) => filled(d.business_description),
-  (d) => filled(d.business_type),
-  (d) => filled(d.business_legal_name),
-  (d) => filled(d.abn_acn),
-  (d) => filled(d.business_hours),
-  (d) => filled(d.website_purpose),
-  (d) => filled(d.main_cta),
-  (d) => filled(d.services_list),
-  (d) => filled(d.pricing_approach),
-  (d) => filled(d.logo_url),
-  (d) => filled(d.brand_colors),
-  (d) => filled(d.style_preference),
-  (d) => filled(d.uploaded_photos),
-  (d) => filled(d.primary_domain),
-  (d) => filled(d.target_keywords),
-  (d) => filled(d.google_business_url),
-  (d) => filled(d.social_links),
-  (d) => filled(d.testimonials),
-  (d) => filled(d.review_links),
-  (d) => filled(d.pages_needed),
-  (d) => filled(d.must_have_sections),
-  (d) => filled(d.headline),
-  (d) => filled(d.key_points),
-  (d) => Boolean(d.needs_privacy_policy),
-  (d) => Boolean(d.needs_terms_conditions),
-  (d) => Boolean(d.needs_facebook_disclaimer),
-  (d) => filled(d.google_analytics_id),
-  (d) => filled(d.booking_system),
-  (d) => filled(d.preferred_launch_date),
-  (d) => filled(d.package_selected),
-  (d) => filled(d.hosting_preference),
-  (d) => d.wants_review_system !== null && d.wants_review_system !== undefined,
-];
-export const PROGRESS_DENOMINATOR = 35;
-
-/** intake_progress: filled items out of 35, as a rounded percentage. */
-export function intakeProgress(doc: StoredSubmission | null): number {
-  if (!doc) return 0;
-  const count = PROGRESS_ITEMS.filter((item) => item(doc)).length;
-  return Math.round((count / PROGRESS_DENOMINATOR) * 100);
 }
 
 /** The required steps (steps.ts) not yet complete: Submit waits for them. */

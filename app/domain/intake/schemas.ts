@@ -21,6 +21,7 @@ import {
 } from "./options";
 import { sydneyDateInput } from "../dates";
 import { EmailSchema } from "../schemas";
+import { GENERIC_MESSAGES } from "./messages";
 import { ROW_CONTENT } from "./list-ids";
 
 /**
@@ -30,7 +31,7 @@ import { ROW_CONTENT } from "./list-ids";
  */
 export type Mode = "next" | "draft";
 
-const tooLong = (max: number) => `Must be ${max} characters or fewer`;
+const tooLong = GENERIC_MESSAGES.tooLong;
 const text = (max: number, min?: [number, string]) =>
   z.string().check(z.trim(), z.maxLength(max, tooLong(max)), ...(min ? [z.minLength(min[0], min[1])] : []));
 /** Empty optional text is undefined here and stored as null. */
@@ -42,7 +43,7 @@ const required = (mode: Mode, schema: z.ZodMiniType<string, string>, message: st
  * A URL, or empty. "www.example.com.au" is accepted as https://www.example.com.au. A web address has a
  * dotted host name: "https://@leakbusters" or "https://leakbusters" is no page anyone can open.
  */
-const webAddress = z.url({ protocol: /^https?$/, hostname: /^[^.]+(\.[^.]+)+$/, error: "Invalid URL format" });
+const webAddress = z.url({ protocol: /^https?$/, hostname: /^[^.]+(\.[^.]+)+$/, error: GENERIC_MESSAGES.invalidUrl });
 const withScheme = (v: string) => (v && !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? `https://${v}` : v);
 export const UrlSchema = z.pipe(z.pipe(text(2000), z.transform(withScheme)), webAddress);
 const optUrl = z.optional(UrlSchema);
@@ -82,7 +83,7 @@ const checkbox = z.pipe(
   z.optional(z.literal("on")),
   z.transform((v) => v === "on"),
 );
-const choice = (options: Option[], message = "Please choose one of the options") =>
+const choice = (options: Option[], message: string = GENERIC_MESSAGES.choose) =>
   z.enum(values(options), { error: message });
 const optChoice = (options: Option[]) => z.optional(choice(options));
 
@@ -103,7 +104,7 @@ const list = (item: z.ZodMiniType<string | undefined>, max: number, label: strin
       z._default(z.array(item, shape), []),
       z.transform((items) => items.filter((i): i is string => Boolean(i))),
     ),
-    z.array(z.string()).check(z.maxLength(max, `At most ${max} ${label}s`)),
+    z.array(z.string()).check(z.maxLength(max, GENERIC_MESSAGES.atMost(max, `${label}s`))),
   );
 const textList = (max: number, itemMax: number, label: string) =>
   list(
@@ -174,7 +175,9 @@ function rows<T extends z.core.$ZodShape>(
       z.transform((items) => items.filter(hasContent)),
     ),
     // A row as kept: the boxes typed in (a row's type, for the data types in data.ts).
-    z.array(z.custom<{ [K in keyof T]?: z.output<T[K]> }, never>()).check(z.maxLength(max, `At most ${max} ${label}`)),
+    z
+      .array(z.custom<{ [K in keyof T]?: z.output<T[K]> }, never>())
+      .check(z.maxLength(max, GENERIC_MESSAGES.atMost(max, label))),
   );
 }
 
@@ -187,7 +190,7 @@ export const ServiceItemSchema = {
   showPricing: checkbox,
   price: text(100),
 };
-const RATING = "Rating must be 1 to 5";
+const RATING = GENERIC_MESSAGES.rating;
 export const TestimonialSchema = {
   author: text(100),
   text: text(1000),
@@ -213,22 +216,23 @@ export const PhotoDetailsSchema = {
 const step1 = (mode: Mode) =>
   z.pipe(
     z.object({
-      businessName: required(mode, text(200, [1, "Business name is required"]), "Business name is required"),
+      businessName: required(mode, text(200, [1, "Please enter your trading name"]), "Please enter your trading name"),
       businessLegalName: optText(200),
       abnAcn: optText(20),
-      contactEmail: required(mode, EmailSchema, "Contact email is required"),
-      contactPhone: required(mode, text(20, [1, "Contact phone is required"]), "Contact phone is required"),
+      contactEmail: required(mode, EmailSchema, "Please enter your contact e-mail"),
+      contactPhone: required(mode, text(20, [1, "Please enter your contact phone"]), "Please enter your contact phone"),
       physicalAddress: optText(500),
       serviceArea: optText(500),
       businessHours: optText(500),
       hasDomain: z.optional(yesNo),
       domainUrl: optUrl,
-      businessType: mode === "next" ? choice(BUSINESS_TYPES, "Business type is required") : optChoice(BUSINESS_TYPES),
+      businessType:
+        mode === "next" ? choice(BUSINESS_TYPES, "Please choose your business type") : optChoice(BUSINESS_TYPES),
       businessTypeOther: optText(200),
       businessDescription: required(
         mode,
-        text(2000, [10, "Description must be at least 10 characters"]),
-        "Business description is required",
+        text(2000, [10, "Please describe your business in at least 10 characters"]),
+        "Please describe your business",
       ),
     }),
     // Answers to questions that do not apply are not kept.
@@ -243,9 +247,15 @@ const step2 = (mode: Mode) =>
   z.pipe(
     z.object({
       websitePurpose:
-        mode === "next" ? choice(WEBSITE_PURPOSES, "Website purpose is required") : optChoice(WEBSITE_PURPOSES),
+        mode === "next"
+          ? choice(WEBSITE_PURPOSES, "Please choose what your website is mainly for")
+          : optChoice(WEBSITE_PURPOSES),
       websitePurposeOther: optText(200),
-      mainCta: required(mode, text(200, [1, "Main call to action is required"]), "Main call to action is required"),
+      mainCta: required(
+        mode,
+        text(200, [1, "Please say what visitors should do"]),
+        "Please say what visitors should do",
+      ),
       specificOffer: optText(500),
       needsContactForm: z.pipe(
         z.optional(yesNo),
@@ -322,7 +332,11 @@ const step4 = (mode: Mode) =>
 
 const step5 = (mode: Mode) =>
   z.object({
-    primaryDomain: required(mode, text(255, [1, "Primary domain is required"]), "Primary domain is required"),
+    primaryDomain: required(
+      mode,
+      text(255, [1, "Please enter your primary domain"]),
+      "Please enter your primary domain",
+    ),
     targetKeywords: textList(20, 100, "keyword"),
     competitorUrls: urlList(3, "competitor URL"),
     socialLinks: z._default(
@@ -411,7 +425,7 @@ const step10 = (_mode: Mode) =>
       websiteStylePreferenceOther: optText(500),
       preferredLaunchDate: z.optional(
         z.iso
-          .date({ error: "Please enter a date" })
+          .date({ error: GENERIC_MESSAGES.date })
           .check(z.refine((day) => day >= sydneyDateInput(new Date()), LAUNCH_DATE_PAST)),
       ),
     }),
@@ -423,9 +437,14 @@ const step10 = (_mode: Mode) =>
 
 const step11 = (mode: Mode) =>
   z.object({
-    packageSelected: mode === "next" ? choice(PACKAGE_STYLES, "Please choose a style") : optChoice(PACKAGE_STYLES),
+    packageSelected:
+      mode === "next"
+        ? choice(PACKAGE_STYLES, "Please choose a design style for your package")
+        : optChoice(PACKAGE_STYLES),
     hostingPreference: optChoice(HOSTING_PREFERENCES),
   });
+
+export const CONSENT_NOT_TICKED = "Please tick this consent, or choose to have your website built by hand";
 
 const step12 = (mode: Mode) =>
   z.pipe(
@@ -446,6 +465,9 @@ const step12 = (mode: Mode) =>
         z.superRefine((v, ctx) => {
           if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
             ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
+            // Each box left unticked says so too, so the alert links to it (issue 37 item 6).
+            for (const k of REQUIRED_CONSENTS.filter((k) => !v[k]))
+              ctx.addIssue({ code: "custom", path: [k], message: CONSENT_NOT_TICKED });
           }
         }),
       ),

@@ -40,6 +40,8 @@ export const FIRST_STEP = 1;
 export const SPECIAL_STEPS = {
   /** Branding: the logo and photo uploads (a multipart form; files are stored by the server). */
   uploads: 4,
+  /** Pages: no more than the order includes (domain/order-includes.ts). */
+  pages: 7,
   /** Privacy & Consent: the AI choice and the four consents, stored as one consent record. */
   consent: 12,
   /** Privacy Preview: what AI would see; Next waits until nothing it needs is missing. */

@@ -1,21 +1,32 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
+import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
+import { historySentence } from "~/domain/admin/order-detail";
 import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
 import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
-import { intakeProgress } from "~/domain/intake/data";
+import { intakeProgress } from "~/domain/completeness";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import type { Round } from "~/domain/orders";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
+import { orderIncludes } from "~/domain/order-includes";
 import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
-import { loadSubmission, type Submission } from "../intake.server";
+import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
 import { hasOpenPaymentIssue } from "./payments.server";
+
+/** A receipt as plain values for the page: amounts in words, no Date. */
+const soldView = (r: Receipt) => ({
+  items: r.items.map((i) => ({ name: i.name, amount: formatCents(i.amount) })),
+  couponCode: r.couponCode,
+  discount: r.discount ? formatCents(r.discount) : null,
+  total: formatCents(r.total),
+});
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
 export async function loadOrderDetail(
@@ -62,6 +73,8 @@ export async function loadOrderDetail(
         }
       : null,
     paymentIssueOpen,
+    // What was sold (the package, each add-on at its price, the coupon and discount, the total paid).
+    sold: soldView(orderReceipt(order)),
     clock,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,
@@ -74,7 +87,15 @@ export async function loadOrderDetail(
     })),
     submission,
     prompt: promptView(submission),
-    history: { ...history, rows: history.rows.map((h) => ({ ...h, at: h.at.toISOString() })) },
+    history: {
+      ...history,
+      rows: history.rows.map((h) => ({
+        id: h.id,
+        at: h.at.toISOString(),
+        what: historySentence(h.action, h.details),
+        actor: h.actor,
+      })),
+    },
   };
 }
 
@@ -148,8 +169,11 @@ async function auditAiProcessing(orderId: string, submission: Submission) {
 
 /** The AI prompt for an order whose customer allowed AI processing, with its audit entry; null otherwise. */
 export async function generatePrompt(input: { orderId: string; actor: Actor }): Promise<string | null> {
-  const submission = await loadSubmission(input.orderId);
-  const prompt = promptFor(submission);
+  const [order, submission] = await Promise.all([
+    Order.findById(input.orderId, { product_id: 1, product_name: 1, add_ons: 1 }).lean(),
+    loadSubmission(input.orderId),
+  ]);
+  const prompt = promptFor(submission, orderIncludes(order ?? {}));
   if (!prompt || !submission) return null;
   await auditAiProcessing(input.orderId, submission);
   await recordAdminAction(input.actor, "ai_prompt.generated", { type: "order", id: input.orderId });

@@ -1,8 +1,9 @@
 import type { ContactInput } from "~/domain/contact.schema";
 import { shortId } from "~/domain/orders";
 import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
-import { formatDay, formatDeadline } from "~/domain/dates";
+import { formatDateTime, formatDay, formatDeadline } from "~/domain/dates";
 import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
+import { promise, type OrderIncludes } from "~/domain/order-includes";
 import { layout } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
@@ -22,6 +23,7 @@ export function orderConfirmation(input: {
   intakeUrl: string;
   statusUrl: string;
   validDays: number;
+  includes: OrderIncludes;
 }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${shortId(input.orderId)}). Your payment has been received.`,
@@ -30,16 +32,16 @@ export function orderConfirmation(input: {
     `This link is private to you and works for ${input.validDays} days. If it expires, open it anyway and you can renew it.`,
     "You can follow your order at any time here:",
     { link: input.statusUrl, label: "See your order status" },
-    "Your first draft arrives within 24 hours of receiving your details. Reply to this e-mail if you have any questions.",
+    `${promise.draftArrives(input.includes)} Reply to this e-mail if you have any questions.`,
   ]);
 }
 
-export function intakeConfirmation(input: { businessName: string; updated: boolean }) {
+export function intakeConfirmation(input: { businessName: string; updated: boolean; includes: OrderIncludes }) {
   return layout(input.updated ? "We've received your changes" : "We've received your details", [
     input.updated
       ? `Thanks: we've received the changes to the intake form for ${input.businessName}.`
       : `Thanks: we've received the intake form for ${input.businessName}.`,
-    "Your first draft arrives within 24 hours. We'll e-mail you the link as soon as it's ready, and you can then ask for up to 3 rounds of changes.",
+    `${promise.draftArrives(input.includes)} We'll e-mail you the link as soon as it's ready, and you can then ask for ${promise.rounds(input.includes)}.`,
     "If you think of anything else in the meantime, just reply to this e-mail.",
   ]);
 }
@@ -48,11 +50,20 @@ export function intakeNotice(input: {
   businessName: string;
   orderId: string;
   updated: boolean;
+  /** The steps whose answers changed since the previous submission (an update only). */
+  changedSteps: string[];
   deadline: Date | null;
   adminUrl: string;
 }) {
   return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
     `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${shortId(input.orderId)}.`,
+    ...(input.updated
+      ? [
+          input.changedSteps.length
+            ? `What changed since the previous submission: ${input.changedSteps.join(", ")}. The order's Brief marks each change.`
+            : "No answer changed since the previous submission.",
+        ]
+      : []),
     input.deadline
       ? `The first draft is due by ${formatDeadline(input.deadline)} (Sydney time).${input.updated ? " The update does not move the deadline." : ""}`
       : "The order's delivery clock has not started.",
@@ -82,7 +93,7 @@ export function clockAlert(input: { kind: AlertKind; orderId: string; deadline: 
   const due = formatDeadline(input.deadline);
   return input.kind === "overdue"
     ? layout(`Overdue: order #${short}'s first draft was due ${due}`, [
-        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the 24-hour guarantee.`,
+        `The first draft of order #${short} was due by ${due} (Sydney time) and has not been delivered. The customer is owed a full refund under the delivery guarantee.`,
         { link: input.adminUrl, label: "Open the order" },
       ])
     : layout(`Due soon: order #${short}'s first draft is due ${due}`, [
@@ -122,17 +133,27 @@ export function orderRefunded(input: { orderId: string; amount: string }) {
 
 /* Reminders: short enough to read on a phone; what is missing, the link, how long it takes. */
 
+/** To the customer who asked for their data to be deleted: it is done (queued before the address is erased). */
+export function dataDeleted(input: { orderId: string }) {
+  return layout("Your data has been deleted", [
+    `As you asked, we've permanently deleted the details, files and messages you gave us for order #${shortId(input.orderId)}.`,
+    "We keep only the order's financial record (its date, amount and payment reference), as the law requires. Your intake and order status links no longer work.",
+    "You don't need to do anything. Reply to this e-mail if you have any questions.",
+  ]);
+}
+
 export function intakeNotStartedReminder(input: {
   orderId: string;
   intakeUrl: string;
   linkExpiresAt: Date;
   minutes: number;
+  includes: OrderIncludes;
 }) {
   return layout("Your website is waiting for your details", [
     `Thanks for your order (#${shortId(input.orderId)}). We can't start your website until we have your business details.`,
     `The intake form takes about ${input.minutes} minutes, works on your phone and saves as you go.`,
     { link: input.intakeUrl, label: "Start your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of receiving your details.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. ${promise.draftArrives(input.includes)}`,
   ]);
 }
 
@@ -142,12 +163,13 @@ export function intakeIncompleteReminder(input: {
   stepsLeft: number;
   minutes: number;
   nextStepName: string;
+  includes: OrderIncludes;
 }) {
   return layout("Nearly there: finish your intake form", [
     `You've started your intake form. ${input.stepsLeft === 1 ? "One step is" : `${input.stepsLeft} steps are`} left, starting with "${input.nextStepName}": about ${input.minutes} minutes.`,
     "Everything you've entered is saved. Pick up where you left off:",
     { link: input.intakeUrl, label: "Finish your intake form" },
-    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within 24 hours of you pressing Submit.`,
+    `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within ${input.includes.windowHours} hours of you pressing Submit.`,
   ]);
 }
 
@@ -200,6 +222,16 @@ export function passwordReset(input: { url: string; validMinutes: number }) {
   ]);
 }
 
+export function codesBeingTried(input: { failures: number; at: Date; address: string; resetUrl: string }) {
+  return layout("Someone is trying codes to sign in to your account", [
+    "Someone who knows your password is trying codes to sign in to your account.",
+    `${input.failures} wrong two-factor codes in a row so far, the last at ${formatDateTime(input.at)} (Sydney time) from the internet address ${input.address}.`,
+    "If that wasn't you, change your password now: the codes keep them out, but they have your password. Each further wrong code makes them wait longer, and after 100 in a row only your recovery codes sign in.",
+    { link: input.resetUrl, label: "Change my password" },
+    "If it was you, nothing needs doing: the next code that works starts the count again.",
+  ]);
+}
+
 export function revisionNotice(input: {
   orderId: string;
   businessName: string;
@@ -229,5 +261,40 @@ export function revisionOpened(input: {
     ...(input.draftUrl ? [{ link: input.draftUrl, label: "View your draft" }] : []),
     { link: input.feedbackUrl, label: `Give round ${input.round} feedback` },
     "Each round's feedback can be sent once, so put all your changes in one message (up to 5000 characters).",
+  ]);
+}
+
+/** To the business: a payment needs a look (held, or a coupon used beyond its limit). */
+export function paymentHeldAlert(input: {
+  orderId: string;
+  label: string;
+  help: string;
+  expected: string;
+  paid: string;
+  adminUrl: string;
+}) {
+  return layout(`Payment to check: order #${shortId(input.orderId)} (${input.label})`, [
+    `Order #${shortId(input.orderId)}: ${input.label}. Quoted ${input.expected}, paid ${input.paid}.`,
+    input.help,
+    { link: input.adminUrl, label: "Open Payments" },
+  ]);
+}
+
+/** To the business: e-mail keeps failing (this one may only arrive once mail works again; the webhook does not wait). */
+export function mailFailingAlert(input: { to: string; attempts: number; lastError: string; adminUrl: string }) {
+  return layout("E-mail from the website keeps failing", [
+    `A message to ${input.to} has failed ${input.attempts} attempts; the last said: ${input.lastError}`,
+    "Customers may not be getting their links. Check the SMTP provider (SMTP_URL) and the outbox.",
+    { link: input.adminUrl, label: "Open the outbox" },
+  ]);
+}
+
+/** To the business: the scheduled job has stopped (no reminders, retention or purges run). */
+export function cronSilentAlert(input: { lastRunAt: Date | null }) {
+  return layout("The website's scheduled job has not run for two hours", [
+    input.lastRunAt
+      ? `The cron job last ran ${formatDeadline(input.lastRunAt)} (Sydney time).`
+      : "The cron job has not run since the site started on this database.",
+    "Reminders, delivery-clock alerts, retention and purges wait for it. Check the timer on the server (systemctl list-timers) and CRON_SECRET.",
   ]);
 }

@@ -9,7 +9,7 @@ import { OUTBOX_STATUSES } from "../models/outbox.server";
 import { keysetPage } from "../paging.server";
 import { notePrivateRead } from "../private-response.server";
 import type { MailContent } from "./templates.server";
-import { getMailTransport, type MailTransport } from "./transport.server";
+import { getMailTransport, sendingDomain, type MailTransport } from "./transport.server";
 
 /**
  * The order or account a message is about (the one whose data it carries), or `{}` for one about neither (a
@@ -145,7 +145,7 @@ export async function deliverDueMail(transport: MailTransport = getMailTransport
     }
     try {
       await transport.send({
-        messageId: `<${createHash("sha256").update(message.key).digest("hex").slice(0, 32)}@rapid-website>`,
+        messageId: `<${createHash("sha256").update(message.key).digest("hex").slice(0, 32)}@${sendingDomain()}>`,
         to: message.to,
         replyTo: message.reply_to,
         subject: message.subject,

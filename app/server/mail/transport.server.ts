@@ -1,7 +1,16 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { getEnv } from "../env.server";
+
+/**
+ * The domain of MAIL_FROM's address: the Message-ID of every message is made under it, so the id names the
+ * domain that signs and sends the mail (SPF, DKIM, DMARC), as spam filters expect.
+ */
+export function sendingDomain(from = getEnv().MAIL_FROM): string {
+  return /@([^\s>]+)>?\s*$/.exec(from)?.[1]?.toLowerCase() ?? "localhost";
+}
 
 export type OutgoingMail = {
   messageId: string;
@@ -15,6 +24,8 @@ export type OutgoingMail = {
 export interface MailTransport {
   readonly kind: "smtp" | "folder";
   send(mail: OutgoingMail): Promise<void>;
+  /** Throws unless mail can go out now: the SMTP server accepts a connection and the login (/readyz). */
+  verify(): Promise<void>;
 }
 
 function toNodemailer(mail: OutgoingMail) {
@@ -42,6 +53,9 @@ export function smtpTransport(url: string): MailTransport {
     async send(mail) {
       await transporter.sendMail(toNodemailer(mail));
     },
+    async verify() {
+      await transporter.verify();
+    },
   };
 }
 
@@ -56,6 +70,10 @@ export function folderTransport(dir: string): MailTransport {
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const safeId = mail.messageId.replace(/[^a-zA-Z0-9-]/g, "").slice(0, 40);
       await writeFile(path.join(dir, `${stamp}-${safeId}.eml`), info.message as Buffer);
+    },
+    async verify() {
+      await mkdir(dir, { recursive: true });
+      await access(dir, constants.W_OK);
     },
   };
 }

@@ -7,8 +7,10 @@ export { ContactMessage } from "./contact-message.server";
 export { Coupon, CouponRedemption } from "./coupon.server";
 export { FormReceipt } from "./form-receipt.server";
 export { Fulfilment } from "./fulfilment.server";
+export { Heartbeat } from "./heartbeat.server";
 export { IntakeSubmission } from "./intake-submission.server";
 export { IntakeToken } from "./intake-token.server";
+export { Migration } from "./migration.server";
 export { OnceKey } from "./once-key.server";
 export { Order } from "./order.server";
 export { OrderChange, OrderChangeMark } from "./order-change.server";
@@ -24,6 +26,7 @@ export { Session } from "./session.server";
 export { StripeEvent } from "./stripe-event.server";
 export { Subscription } from "./subscription.server";
 export { TwoFactor } from "./two-factor.server";
+export { TwoFactorFailure } from "./two-factor-failure.server";
 export { User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and the index report: mongoose's own registry, which the exports above fill. */

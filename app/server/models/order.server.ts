@@ -29,6 +29,9 @@ const OrderSchema = new mongoose.Schema(
     currency: { type: String, default: "aud" },
     add_ons: { type: [AddOnSchema], default: [] },
     coupon_code: { type: String, default: null },
+    // Bought with a coupon for some addresses by someone who did not prove the address (issue 35 item 2): the
+    // links go to it by e-mail only, never to the browser (the success page) nor to an account (no user_id).
+    links_by_email_only: { type: Boolean, default: false },
     discount: { type: Number, default: 0, min: 0 },
     stripe_session_id: { type: String, default: null },
     stripe_payment_intent_id: { type: String, default: null },
@@ -80,7 +83,14 @@ OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
 OrderSchema.index({ stripe_payment_intent_id: 1 });
 
 /** What the admin figures read of an order (the order digest, app/server/admin/order-digest.server.ts). */
-export const DIGEST_FIELDS = ["status", "amount_paid", "created_at", "draft_delivered_at", "delivery_hours"] as const;
+export const DIGEST_FIELDS = [
+  "status",
+  "amount_paid",
+  "created_at",
+  "draft_delivered_at",
+  "delivery_hours",
+  "data_deleted_at",
+] as const;
 const DIGESTED = new Set<string>(DIGEST_FIELDS);
 
 /** The orders a filter names by `_id` (one, or `$in`), or null when it names them otherwise. */

@@ -7,7 +7,8 @@ import mongoose from "mongoose";
  * recovery codes are stored only as SHA-256 hashes. `last_step` is the newest
  * time step a code was accepted for: a code for that step or an older one is
  * refused (no replay). Whether the account has it on is mirrored on the user
- * (`two_factor_enabled_at`), which every request reads anyway.
+ * (`two_factor_enabled_at`), which every request reads anyway. `failure_run`
+ * names the current run of wrong codes (two-factor-failure.server.ts).
  */
 const TwoFactorSchema = new mongoose.Schema(
   {
@@ -17,6 +18,8 @@ const TwoFactorSchema = new mongoose.Schema(
     pending_secret: { type: String, default: null },
     pending_at: { type: Date, default: null },
     last_step: { type: Number, default: 0 },
+    // The current run of wrong codes (two-factor-failure.server.ts): a code that works starts a new one.
+    failure_run: { type: String, default: "" },
     recovery_codes: { type: [{ _id: false, hash: String, used_at: { type: Date, default: null } }], default: [] },
   },
   { collection: "two_factors", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },

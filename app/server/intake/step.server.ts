@@ -17,16 +17,23 @@ import { mapsSearchUrl, type StepAnswer, type StepPageData } from "~/domain/inta
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
+import { PAGES_MESSAGES, promise, tooManyPages } from "~/domain/order-includes";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake-files.server";
-import { saveStepPost, type StepSave } from "~/server/intake-step-save.server";
-import { loadSubmission, newPageWriter, orderEmail, submitIntake, type Submission } from "~/server/intake.server";
+import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake/files.server";
+import { saveStepPost, type StepSave } from "~/server/intake/save.server";
+import {
+  loadSubmission,
+  newPageWriter,
+  orderBought,
+  submitIntake,
+  type Submission,
+} from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/uploads.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/intake/uploads.server";
 
 /**
  * An intake step's loader and action, shared by the fourteen step routes (app/routes/intake-form_.N.tsx:
@@ -39,10 +46,10 @@ const stepPath = (step: number) => `/intake-form/${step}`;
 /** A step page's data (each step's route module, app/routes/intake-form_.N.tsx, calls this with its number). */
 export async function stepLoader({ request }: LoaderFunctionArgs, step: number): Promise<StepPageData> {
   const access = await requireTokenAccess(request, "intake");
-  const doc = await loadSubmission(access.orderId);
+  const [doc, bought] = await Promise.all([loadSubmission(access.orderId), orderBought(access.orderId)]);
   if (!canOpenStep(step, doc)) throw redirect(stepPath(furthestStep(doc)));
   const values: IntakeData = {
-    contactEmail: await orderEmail(access.orderId),
+    contactEmail: bought.email,
     needsContactForm: "yes",
     dataRetentionPeriod: "30days",
     pagesNeeded: ["Home", "Contact"],
@@ -65,6 +72,8 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
     extras: {
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
+      paidFor: promise.paidFor(bought.includes),
+      pagesIncluded: bought.includes.pages === null ? null : PAGES_MESSAGES.included(bought.includes.pages),
       mapsSearchUrl: mapsSearchUrl(String(values.businessName ?? ""), values.serviceArea),
       preview:
         step === SPECIAL_STEPS.preview
@@ -109,6 +118,14 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
       );
     }
     return refuse(submission.reply());
+  }
+  // Step 7: no more pages than the order includes (the server's rule; the page says how many).
+  if (step === SPECIAL_STEPS.pages) {
+    const tooMany = tooManyPages(
+      "pagesNeeded" in submission.value ? submission.value.pagesNeeded : undefined,
+      (await orderBought(access.orderId)).includes.pages,
+    );
+    if (tooMany) return refuse(submission.reply({ fieldErrors: { pagesNeeded: [tooMany] } }));
   }
 
   // Saves are ordered: an older save never overwrites a newer one, and a change made elsewhere is shown, not overwritten.

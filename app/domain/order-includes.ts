@@ -1,0 +1,84 @@
+import { findPackage, revisionRoundsFor } from "~/content/packages";
+import { OFFER } from "~/content/offer";
+import { deliveryWindowHours } from "./delivery-clock";
+
+/**
+ * What an order includes, from what was bought (its product and add-ons): the delivery window the
+ * clock runs on, the revision rounds the rounds open, and the pages the intake's step 7 allows.
+ * Every sentence a page or an e-mail tells the customer about a window, rounds, pages or the refund
+ * guarantee is written here from it (ARCHITECTURE rule 10), so what is said is what is done.
+ */
+
+/** The 2 Extra Pages add-on (spec 1 section 9). */
+export const EXTRA_PAGES_ADD_ON_ID = "extra-pages";
+export const EXTRA_PAGES_PER_ADD_ON = 2;
+
+/** What the pages read of an order to know what it includes. */
+export type BoughtOrder = {
+  product_id?: string | null;
+  product_name?: string | null;
+  add_ons?: readonly { id: string }[] | null;
+};
+
+export type OrderIncludes = {
+  /** What was bought, as a sentence starts with it: "Your Starter package", "Your 24-Hour Website". */
+  bought: string;
+  windowHours: number;
+  rounds: 1 | 2 | 3;
+  /** Pages included with the add-ons; null: unlimited. */
+  pages: number | null;
+};
+
+/** Pages included: the package's (the 24-Hour Website's 5), plus 2 for the Extra Pages add-on; null: unlimited. */
+export function pagesIncluded(input: { productId: string | null | undefined; addOnIds: readonly string[] }) {
+  const pkg = findPackage(input.productId);
+  const base = pkg ? pkg.pages : OFFER.maxPages;
+  if (base === null) return null;
+  return input.addOnIds.includes(EXTRA_PAGES_ADD_ON_ID) ? base + EXTRA_PAGES_PER_ADD_ON : base;
+}
+
+export function orderIncludes(order: BoughtOrder): OrderIncludes {
+  const productId = order.product_id ?? null;
+  const addOnIds = (order.add_ons ?? []).map((a) => a.id);
+  const pkg = findPackage(productId);
+  return {
+    bought: pkg ? `Your ${pkg.name} package` : `Your ${order.product_name || OFFER.name}`,
+    windowHours: deliveryWindowHours({ productId, addOnIds }),
+    rounds: revisionRoundsFor(productId),
+    pages: pagesIncluded({ productId, addOnIds }),
+  };
+}
+
+/** The sentences the customer reads, each from what the order includes. */
+export const promise = {
+  /** "Our 48-Hour Guarantee" */
+  guaranteeTitle: (i: OrderIncludes) => `Our ${i.windowHours}-Hour Guarantee`,
+  guarantee: (i: OrderIncludes) =>
+    `Your first draft within ${i.windowHours} hours of receiving all your details, or a full refund.`,
+  /** "First draft within 48 hours" */
+  draftStep: (i: OrderIncludes) => `First draft within ${i.windowHours} hours`,
+  draftArrives: (i: OrderIncludes) =>
+    `Your first draft arrives within ${i.windowHours} hours of receiving your details, or you get a full refund.`,
+  /** "1 round of revisions", "up to 3 rounds of revisions" */
+  rounds: (i: OrderIncludes) => (i.rounds === 1 ? "1 round of revisions" : `up to ${i.rounds} rounds of revisions`),
+  /** "up to 7 pages", "unlimited pages" */
+  pages: (i: OrderIncludes) => (i.pages === null ? "unlimited pages" : `up to ${i.pages} pages`),
+  /** The order card's line (dashboard, order status). */
+  included: (i: OrderIncludes) =>
+    `Included: your first draft within ${i.windowHours} hours of receiving your details (or a full refund), ${promise.rounds(i)} and ${promise.pages(i)}.`,
+  /** Step 11's banner: "Your Starter package is paid for." */
+  paidFor: (i: OrderIncludes) => `${i.bought} is paid for.`,
+};
+
+/** Step 7: how many pages the order includes, and the refusal of more (issue 32 item 8). */
+export const PAGES_MESSAGES = {
+  included: (pages: number) => `Your order includes up to ${pages} pages.`,
+  tooMany: (pages: number) =>
+    `Your order includes up to ${pages} pages. For more, add the 2 Extra Pages add-on to a later order, or ask us for a quote at /contact.`,
+};
+
+/** Step 7's refusal when more pages are ticked than the order includes; null when they fit. */
+export function tooManyPages(ticked: readonly string[] | null | undefined, pages: number | null): string | null {
+  if (pages === null || (ticked?.length ?? 0) <= pages) return null;
+  return PAGES_MESSAGES.tooMany(pages);
+}

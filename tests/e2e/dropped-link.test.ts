@@ -9,7 +9,13 @@ import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
-import { droppedLinkJourneys, expectLocked, underLimits, type DroppedLinkForm } from "../support/dropped-link";
+import {
+  droppedLinkJourneys,
+  expectLocked,
+  restoreAndResend,
+  underLimits,
+  type DroppedLinkForm,
+} from "../support/dropped-link";
 import { useRelays } from "../support/faulty-relay";
 
 /**
@@ -22,6 +28,8 @@ const browser = useBrowser();
 useAppDatabase();
 
 const WIDTHS = [390, 1280] as const;
+/** How long a poll waits for a state the server or the page reaches (a loaded machine takes its time). */
+const WAIT = { timeout: 30_000 };
 
 async function freshContactPage(width: number, baseURL?: string) {
   // Each journey sends real messages from 127.0.0.1: start it under the per-address limit.
@@ -95,6 +103,7 @@ async function intakeAt(step: number, width: number) {
   return { orderId, open };
 }
 const draft = async (orderId: string) => (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
+const copies = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")));
 
 describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on)", (width) => {
   it("keeps step 1 when Next is pressed offline, unchangeable while it waits, and sends it once back online", async () => {
@@ -126,9 +135,7 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
       await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
       await expectLocked(page, page.getByLabel(/^Trading name/));
-      await relay.linkUp();
-      await page.getByRole("button", { name: "Try again" }).click();
-      await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
+      await restoreAndResend(page, relay, () => page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 }));
       expect(reached.reached).toBe(2);
       expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical");
     });
@@ -145,9 +152,7 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Cut Page Electrical");
     await screenshot(page, `dropped-link-intake-cut-page-${width}`);
-    await relay.linkUp();
-    await page.getByRole("button", { name: "Try again" }).click();
-    await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
+    await restoreAndResend(page, relay, () => page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 }));
     expect((await draft(orderId)).business_name).toBe("Cut Page Electrical");
   });
 
@@ -157,15 +162,12 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       { order_id: orderId },
       { $set: { services_list: [{ name: "Switchboard upgrades", description: "Done in a day" }] } },
     );
-    const page = await open();
-    await page.route("**/intake-form/3.data", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few satellite round trips
-      await route.fulfill({ response });
-    });
+    const relay = await newRelay();
+    const page = await open({ baseURL: relay.url });
+    const held = relay.fail("stall", "/intake-form/3"); // the Add's answer is held until the customer has typed
     await page.getByRole("group", { name: "Add a service" }).getByLabel("Service name").fill("Safety inspections");
     await page.getByRole("button", { name: "Add service" }).click();
+    await expect.poll(() => held.reached, WAIT).toBe(1); // the server has the Add; its answer is held
     // While the Add is out, the customer rewrites the first service and picks a pricing approach.
     const first = page.getByRole("group", { name: "Service 1" });
     await first.getByLabel("Short description").fill("Same day, fully insured");
@@ -173,6 +175,7 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       .getByLabel(/pricing/i)
       .first()
       .selectOption("contact_for_quote");
+    relay.restore();
     await page.getByRole("group", { name: "Service 2" }).waitFor(); // the answer has arrived
     expect(await first.getByLabel("Short description").inputValue()).toBe("Same day, fully insured");
     expect(
@@ -185,7 +188,6 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     expect(stored.map((s) => s.name)).toEqual(["Switchboard upgrades", "Safety inspections"]);
     expect(stored[0].description).toBe("Done in a day"); // the Add carried what was there when it left
 
-    await page.unroute("**/intake-form/3.data");
     await first.getByLabel("Service name").press("Enter"); // the next save
     await expect
       .poll(async () => ((await draft(orderId)).services_list as { description: string }[])[0].description)
@@ -218,20 +220,21 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
 describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
   const KEYWORDS = ["electrician lismore", "switchboard upgrade", "solar installer", "emergency electrician"];
   const keywords = async (orderId: string) => (await draft(orderId)).target_keywords as string[];
-  /** Step 5 with four keywords; each step post's answer held 4 s (a few satellite round trips). */
+  /** Step 5 with four keywords, through a relay that holds the first Remove's answer until the test restores it. */
   async function listPage(js: boolean) {
     const { orderId, token } = await paidOrder(uniqueAddress(`removes-${width}`));
     await connectDb();
     await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, target_keywords: KEYWORDS });
-    const page = await browser.newPage({ javaScriptEnabled: js, width, cookie: await tokenCookie(token) });
-    await page.goto("/intake-form/5", { waitUntil: "networkidle" });
-    await page.route("**/intake-form/5*", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch(); // the server has it...
-      await new Promise((resolve) => setTimeout(resolve, 4_000)); // ...and the answer takes its time
-      await route.fulfill({ response }).catch(() => undefined); // (without JavaScript the browser has moved on)
+    const relay = await newRelay();
+    const page = await browser.newPage({
+      javaScriptEnabled: js,
+      width,
+      cookie: await tokenCookie(token),
+      baseURL: relay.url,
     });
-    return { orderId, page };
+    await page.goto("/intake-form/5", { waitUntil: "networkidle" });
+    const held = relay.fail("stall", "/intake-form/5"); // the server has it, and the answer takes its time
+    return { orderId, page, relay, held };
   }
 
   for (const [mode, js] of [
@@ -239,7 +242,7 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
     ["JavaScript off", false],
   ] as const) {
     it(`remove exactly the two items named, the second pressed before the first's answer (${mode})`, async () => {
-      const { orderId, page } = await listPage(js);
+      const { orderId, page, relay, held } = await listPage(js);
       // Without JavaScript, Playwright's element actions wait for the page a click starts to arrive; a person's
       // second click comes while the old page is still shown, so there the mouse presses where the buttons are.
       await page.getByRole("button", { name: "Remove keyword 3" }).scrollIntoViewIfNeeded();
@@ -252,11 +255,13 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
         else await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       };
       await press("Remove keyword 2");
+      await expect.poll(() => held.reached, WAIT).toBe(1); // the server has it; its answer is held
       // (Without JavaScript the browser drops the first page load for the second: the first post must be out.)
       if (!js) await expect.poll(() => keywords(orderId), { timeout: 5_000 }).not.toContain(KEYWORDS[1]);
       await press("Remove keyword 3"); // the old list is still on the screen
+      // With JavaScript the second Remove leaves once the first is answered; without, it replaced the first.
+      relay.restore();
       await expect.poll(() => keywords(orderId), { timeout: 20_000 }).toEqual([KEYWORDS[0], KEYWORDS[3]]);
-      // The database has it as soon as the server does; the page once the held answer (4 s) arrives.
       await expect
         .poll(() => page.getByRole("button", { name: /^Remove keyword/ }).count(), { timeout: 20_000 })
         .toBe(2);
@@ -404,7 +409,7 @@ describe("a copy on the device (JavaScript on)", () => {
     await sentFlash(page);
     await page.reload({ waitUntil: "networkidle" });
     expect(await page.getByLabel("Name").inputValue()).toBe("");
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
+    expect(await copies(page)).toEqual([]);
   });
 
   it("restores an intake step typed but not saved, per step, and drops it once the server has it", async () => {
@@ -418,6 +423,6 @@ describe("a copy on the device (JavaScript on)", () => {
     await page.getByRole("button", { name: "Next Step" }).click();
     await page.getByText("Step 2 of 14").waitFor();
     expect((await draft(orderId)).business_name).toBe("Typed before the crash");
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
+    expect(await copies(page)).toEqual([]);
   });
 });

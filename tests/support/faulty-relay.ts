@@ -10,10 +10,16 @@ import { APP_URL } from "./browser";
  * header too, so the app sees one site); the next request that a fault matches meets it:
  *
  * - `drop`: the server gets the request and answers it, then the link drops (every socket closed) and stays
- *   down for `downMs` (3 s), so Chromium does not silently send it again on a new connection;
- * - `cut`: the answer's head and the first half of its body arrive, then the link drops the same way;
- * - `stall`: the answer is held for `stallMs` (30 s), then delivered whole;
- * - `503`: a gateway's "Service Unavailable" page, and the app never sees the request.
+ *   down until `restore()`: a new connection is closed as it opens, so Chromium's silent resend of a post on a
+ *   new connection fails too and the page sees the drop;
+ * - `cut`: the answer's head and the first half of its body arrive, then the connection ends (the body is
+ *   left incomplete) and the link is down the same way;
+ * - `stall`: the server gets the request and answers it; the answer is held until `restore()`;
+ * - `503`: a gateway's "Service Unavailable" page for this request and every one until `restore()`; the app
+ *   sees none of them.
+ *
+ * Nothing here waits on the clock: the link is bad from the faulty request until the test restores it, so
+ * what the page shows meanwhile (and how often it tried) does not depend on how loaded the machine is.
  */
 export type Fault = "drop" | "cut" | "stall" | "503";
 
@@ -22,31 +28,27 @@ export type Relay = {
   url: string;
   /**
    * The next request to `path` (Remix's data request `path.data` included) with `method` meets `fault`.
-   * Returns how many matching requests reached the relay since (the faulty one included).
+   * `reached` counts the matching requests that reached the app since (the faulty one included).
    */
-  fail(fault: Fault, path: string, options?: { method?: string; stallMs?: number }): { reached: number };
-  /** Resolves once the link is up again after a drop (at once when it is up). */
-  linkUp(): Promise<void>;
+  fail(fault: Fault, path: string, options?: { method?: string }): { reached: number };
+  /**
+   * The link is good again: connections open, held answers are delivered, the gateway answers no more 503s,
+   * and a fault no request has met yet is dropped (a test waits for `reached` first when it needs the fault met).
+   */
+  restore(): void;
   close(): Promise<void>;
 };
-
-const DOWN_MS = 3_000;
 
 export async function startRelay(target = APP_URL): Promise<Relay> {
   const app = new URL(target);
   const sockets = new Set<Socket>();
-  let downUntil = 0;
-  const faults: {
-    fault: Fault;
-    path: string;
-    method: string;
-    stallMs: number;
-    seen: { reached: number };
-    met: boolean;
-  }[] = [];
+  /** The link's state until `restore()`: connections closed as they open, or every request a 503. */
+  let down: "closed" | "503" | null = null;
+  let held: (() => void)[] = [];
+  const faults: { fault: Fault; path: string; method: string; seen: { reached: number }; met: boolean }[] = [];
 
   const dropLink = () => {
-    downUntil = Date.now() + DOWN_MS;
+    down = "closed";
     for (const socket of sockets) socket.destroy();
   };
 
@@ -66,58 +68,67 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
       req.pipe(upstream);
     });
 
-  const deliver = (res: ServerResponse, head: IncomingMessage, body: Buffer) => {
-    res.writeHead(head.statusCode ?? 502, head.rawHeaders);
-    res.end(body);
+  const gatewayError = (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    res.writeHead(503, { "Content-Type": "text/html" });
+    res.end("<h1>503 Service Unavailable</h1>");
+  };
+
+  /** The head and half the body, then the connection ends with the body incomplete (chunked, no last chunk). */
+  const cutOff = (res: ServerResponse, head: IncomingMessage, body: Buffer) => {
+    const headers = { ...head.headers };
+    delete headers["content-length"];
+    res.writeHead(head.statusCode ?? 200, headers);
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+      res.socket?.end(); // after what was written: the browser reads the half, then the end
+      dropLink();
+    });
   };
 
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://relay").pathname;
     const matching = faults.filter((f) => f.method === req.method && (path === f.path || path === `${f.path}.data`));
-    matching.forEach((f) => f.seen.reached++);
     const match = matching.find((f) => !f.met);
     if (match) match.met = true;
+    if (match?.fault === "503") down = "503";
+    if (down === "503") return gatewayError(req, res);
+    matching.forEach((f) => f.seen.reached++);
     try {
-      if (match?.fault === "503") {
-        req.resume();
-        res.writeHead(503, { "Content-Type": "text/html" });
-        return res.end("<h1>503 Service Unavailable</h1>");
-      }
       const { head, body } = await forward(req);
       if (match?.fault === "drop") return dropLink();
-      if (match?.fault === "cut") {
-        const headers = { ...head.headers };
-        delete headers["content-length"];
-        res.writeHead(head.statusCode ?? 200, headers);
-        res.write(body.subarray(0, Math.floor(body.length / 2)));
-        // The half arrives (and the browser hands the answer on), then the link drops.
-        return setTimeout(dropLink, 300);
-      }
-      if (match?.fault === "stall") await new Promise((resolve) => setTimeout(resolve, match.stallMs));
-      deliver(res, head, body);
+      if (match?.fault === "cut") return cutOff(res, head, body);
+      if (match?.fault === "stall") await new Promise<void>((resolve) => held.push(resolve));
+      res.writeHead(head.statusCode ?? 502, head.rawHeaders);
+      res.end(body);
     } catch {
       res.destroy();
     }
   });
   server.on("connection", (socket: Socket) => {
-    if (Date.now() < downUntil) return socket.destroy();
+    if (down === "closed") return socket.destroy();
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
+  const restore = () => {
+    down = null;
+    for (const f of faults) f.met = true; // a fault not met yet never meets a later request
+    const waiting = held;
+    held = [];
+    waiting.forEach((deliver) => deliver());
+  };
   return {
     url: `http://127.0.0.1:${port}`,
-    fail(fault, path, { method = "POST", stallMs = 30_000 } = {}) {
+    fail(fault, path, { method = "POST" } = {}) {
       const seen = { reached: 0 };
-      faults.push({ fault, path, method, stallMs, seen, met: false });
+      faults.push({ fault, path, method, seen, met: false });
       return seen;
     },
-    linkUp() {
-      return new Promise((resolve) => setTimeout(resolve, Math.max(0, downUntil - Date.now())));
-    },
+    restore,
     close() {
+      restore();
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },

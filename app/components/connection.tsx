@@ -11,7 +11,8 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
  * a proxy's 502/503/504 page, an answer whose body stops half-way: Remix gets an
  * answer only once its body has arrived whole) is not failed but held, the page stays as it is,
  * and it is sent again once when the browser is back online, on "Try again",
- * or after a back-off while the browser believes it is online. Remix still
+ * or after a back-off while the browser believes it is online (and then as
+ * soon as a tiny probe of the server is answered: `waitForRetry`). Remix still
  * sees one request in flight, so pending states stay on and nothing is sent
  * twice at once; a held request is dropped when Remix aborts it (the person
  * went elsewhere). While a press of a form is on its way (sent, slow or held)
@@ -104,7 +105,27 @@ const isRemixRequest = (url: URL) =>
 const isGatewayFailure = (res: Response) =>
   [502, 503, 504].includes(res.status) && !res.headers.get("Content-Type")?.includes("text/x-script");
 
-function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
+/** While a request is held and the browser says it is online, the server is asked this often whether it answers. */
+export const PROBE_MS = 2_000;
+/** The smallest answer the server gives (it says only that the process answers). */
+const PROBE_URL = "/healthz";
+
+/** Whether the server answers now (a full-page post that would otherwise meet the browser's own error page asks first). */
+export async function serverAnswers(): Promise<boolean> {
+  if (!navigator.onLine) return false;
+  try {
+    return (await fetch(PROBE_URL, { cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves when the held request should go again: the browser is back online, "Try again" was pressed, the
+ * back-off has passed, or (online: a link that dropped without the browser noticing) the server answers a
+ * tiny probe, so the resend goes as soon as the link is back rather than on the back-off (issue 34 item 8).
+ */
+function waitForRetry(attempt: number, signal: AbortSignal | null | undefined, send: typeof fetch) {
   return new Promise<void>((resolve, reject) => {
     const done = () => {
       cleanup();
@@ -116,8 +137,17 @@ function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
     };
     // Offline: wait for the browser to come back. Online (a reset or a proxy error): back off.
     const timer = navigator.onLine ? setTimeout(done, backoff(attempt)) : null;
+    const probe = navigator.onLine
+      ? setInterval(() => {
+          send(PROBE_URL, { cache: "no-store" }).then(
+            (res) => res.ok && done(),
+            () => undefined, // still down
+          );
+        }, PROBE_MS)
+      : null;
     const cleanup = () => {
       if (timer) clearTimeout(timer);
+      if (probe) clearInterval(probe);
       window.removeEventListener("online", done);
       signal?.removeEventListener("abort", aborted);
       retryWaiters.delete(done);
@@ -258,7 +288,7 @@ export function keepRequestsThroughDrops() {
           if (signal?.aborted) throw error;
         }
         update(id, { state: "failed" });
-        await waitForRetry(attempt, signal);
+        await waitForRetry(attempt, signal, send);
         update(id, { state: "retrying" });
         // Sent again as the form holds it now (read while unlocked: a disabled control is not in a form's data).
         if (source?.form.isConnected) {

@@ -1,12 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { EXPORT_OFFLINE } from "~/components/DataExportButton";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
-import { Order, RevisionFeedback, User } from "~/server/models/index.server";
+import { Order, PrivacyAuditLog, RevisionFeedback, User } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { screenshot, useBrowser } from "../support/browser";
-import { droppedLinkJourneys, underLimits, type DroppedLinkForm } from "../support/dropped-link";
+import { droppedLinkJourneys, underLimits, WIDTHS, type DroppedLinkForm } from "../support/dropped-link";
 import { uniqueAddress } from "../support/mailpit";
 
 /**
@@ -107,5 +108,26 @@ describe("revision feedback kept on the device (JavaScript on)", () => {
     await feedbackSent(page);
     expect(await copies(page)).toEqual([]);
     expect((await RevisionFeedback.findOne({ order_id: orderId }).lean())?.feedback).toBe(text);
+  });
+});
+
+describe.each(WIDTHS)("Download my data on a dropped link at %i px (JavaScript on)", (width) => {
+  it("says the download needs the connection instead of the browser's error page, and downloads once it is back", async () => {
+    const { page, orderId } = await feedbackPage(width);
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Download my data (JSON)" }).click();
+    await page.getByRole("alert").filter({ hasText: EXPORT_OFFLINE }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/order-status"); // the page is still there
+    expect(await feedbackBox(page).count()).toBe(1);
+    await screenshot(page, `dropped-link-export-offline-${width}`);
+    expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_export" })).toBe(0);
+
+    await page.context().setOffline(false);
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download my data (JSON)" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^order-[0-9a-f]{8}-data\.json$/);
+    expect(await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_export" })).toBe(1);
   });
 });

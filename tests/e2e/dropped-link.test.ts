@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CONNECTION_MESSAGES } from "~/components/connection";
+import { CONNECTION_MESSAGES, PROBE_MS } from "~/components/connection";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
@@ -74,6 +74,26 @@ const contact: DroppedLinkForm = {
 
 droppedLinkJourneys({ contact });
 const newRelay = useRelays();
+
+describe.each(WIDTHS)("a drop the browser does not notice at %i px (JavaScript on)", (width) => {
+  it("sends the held press as soon as a probe finds the server again, before the back-off and without Try again", async () => {
+    const relay = await newRelay();
+    const { page, effects } = await contact.open(width, relay.url);
+    // The page's timers run only when the test moves them: the back-off (5 s) cannot be what resends.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const reached = relay.fail("drop", "/contact");
+    await send(page);
+    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    relay.restore();
+    await page.clock.runFor(PROBE_MS); // one probe: the server answers, and the press goes again at once
+    await expect.poll(() => reached.reached, WAIT).toBe(2);
+    await page.clock.resume();
+    await sentFlash(page);
+    expect(await effects()).toBe(1);
+  });
+});
 
 /** A customer who has reached `step` of the intake, on a page of `width` px (and a second tab when asked). */
 async function intakeAt(step: number, width: number) {
@@ -217,6 +237,43 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
   });
 });
 
+describe.each(WIDTHS)("an old copy on the device at %i px (JavaScript on)", (width) => {
+  it("is never put back over a step saved since on another device: shows what differs, and keeps it only when asked", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const phone = await open();
+    await phone.getByLabel(/^Trading name/).fill("Typed on the phone");
+    await expect.poll(() => copies(phone), WAIT).toHaveLength(1); // the copy is written; the tab is closed
+    const phoneBrowser = phone.context();
+    await phone.close();
+
+    const laptop = await open();
+    await laptop.getByLabel(/^Trading name/).fill("Changed on the laptop");
+    await laptop.getByRole("button", { name: "Save & Exit" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_name, WAIT).toBe("Changed on the laptop");
+
+    // The phone opens the step again and touches nothing.
+    const again = await phoneBrowser.newPage();
+    await again.clock.install();
+    const autosaves: string[] = [];
+    again.on("request", (r) => {
+      if (r.method() === "POST" && r.postData()?.includes("autosave")) autosaves.push(r.url());
+    });
+    await again.goto("/intake-form/1", { waitUntil: "networkidle" });
+    await again.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await again.getByText("Saved: Changed on the laptop").count()).toBe(1);
+    expect(await again.getByText("This page: Typed on the phone").count()).toBe(1);
+    expect(await again.getByText(RESTORED_MESSAGE).count()).toBe(0);
+    expect(await again.getByLabel(/^Trading name/).inputValue()).toBe("Changed on the laptop");
+    await screenshot(again, `dropped-link-intake-old-copy-${width}`);
+    await again.clock.fastForward(30_000); // the autosave's tick: the old text is not in the boxes, nothing is sent
+
+    await again.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_name, WAIT).toBe("Typed on the phone");
+    expect((await draft(orderId)).contact_phone).toBe("0400 123 999");
+    expect(autosaves).toEqual([]);
+  });
+});
+
 describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
   const KEYWORDS = ["electrician lismore", "switchboard upgrade", "solar installer", "emergency electrician"];
   const keywords = async (orderId: string) => (await draft(orderId)).target_keywords as string[];
@@ -298,6 +355,30 @@ describe.each(WIDTHS)("intake autosave in two tabs at %i px (JavaScript on)", (w
     await second.getByRole("link", { name: "Show the saved answers" }).click();
     await second.getByText("Step 1 of 14").waitFor();
     expect(await second.getByLabel(/^Trading name/).inputValue()).toBe("Saved in the first tab");
+  });
+});
+
+describe.each(WIDTHS)("keeping this page's answers after an autosave met another tab's save at %i px", (width) => {
+  it("changes exactly the fields the notice listed, never a box this page left empty", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const first = await open();
+    const second = await open({ clock: true });
+    await first.getByLabel(/^Trading name/).fill("Saved in the first tab");
+    await first.getByLabel("Business hours").fill("Mon-Fri 7am-5pm");
+    await first.getByRole("button", { name: "Save & Exit" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_hours, WAIT).toBe("Mon-Fri 7am-5pm");
+
+    // The second tab's Business hours box is still empty: its autosave does not send it, so it is not compared.
+    await second.getByLabel(/^Service area/).fill("Ballina and Byron Bay");
+    await second.clock.fastForward(30_000);
+    await second.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await second.getByText("Saved: Saved in the first tab").count()).toBe(1);
+    expect(await second.getByText("Saved: Mon-Fri 7am-5pm").count()).toBe(0);
+
+    await second.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).service_area, WAIT).toBe("Ballina and Byron Bay");
+    expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical"); // listed: this page's
+    expect((await draft(orderId)).business_hours).toBe("Mon-Fri 7am-5pm"); // not listed: untouched
   });
 });
 

@@ -8,16 +8,22 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
  * answer it with the error screen, unmounting the form and what was typed.
  * `keepRequestsThroughDrops` (called once by entry.client) wraps `fetch` for
  * Remix's own requests: a request that cannot reach the server (offline, reset,
- * a proxy's 502/503/504 page) is not failed but held, the page stays as it is,
+ * a proxy's 502/503/504 page, an answer whose body stops half-way: Remix gets an
+ * answer only once its body has arrived whole) is not failed but held, the page stays as it is,
  * and it is sent again once when the browser is back online, on "Try again",
- * or after a back-off while the browser believes it is online. Remix still
+ * or after a back-off while the browser believes it is online (and then as
+ * soon as a tiny probe of the server is answered: `waitForRetry`). Remix still
  * sees one request in flight, so pending states stay on and nothing is sent
  * twice at once; a held request is dropped when Remix aborts it (the person
- * went elsewhere). A held post of a form still on the page is sent again with
- * what the form holds then, so typing made while it waited (after Next or
- * Send) goes with it; the form hears `RESEND_EVENT` first (the intake marks its
- * save as newer). Effects are keyed on the server (form keys, ordered saves),
- * so a resend after a lost answer changes nothing twice.
+ * went elsewhere). While a press of a form is on its way (sent, slow or held)
+ * the form cannot be changed and says so when someone tries (`lockForm`), so a
+ * resend carries exactly what was pressed and nothing typed after the press is
+ * thrown away by its answer; a form whose own code keeps typing across some
+ * presses names their buttons' values in `data-keeps-typing` (the intake's Add,
+ * Remove and Enter). A resend reads the form again (the form hears
+ * `RESEND_EVENT` first: the intake marks its save as newer). Effects are keyed
+ * on the server (form keys, ordered saves), so a resend after a lost answer
+ * changes nothing twice.
  *
  * `<SendStatus />` beside a form's button and `<ConnectionNotice />` in the
  * page shell say so in a live region.
@@ -30,6 +36,7 @@ export const CONNECTION_MESSAGES = {
     "We couldn't reach the server. You're still on this page; the next one opens when the connection is back.",
   retrying: "Sending again...",
   slow: "Still sending. The connection is slow; please keep this page open.",
+  locked: "This form can't be changed while it is being sent. You can change it again once the server has answered.",
 } as const;
 
 /** Dispatched on a form just before its held post is sent again with what it now holds. */
@@ -42,7 +49,14 @@ const BACKOFF_MS = [5_000, 15_000, 30_000, 60_000];
 /** The wait before the next try after `attempt` failed ones (then every minute): held posts, uploads, autosaves. */
 export const backoff = (attempt: number) => BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
 
-type Delivery = { id: number; path: string; post: boolean; state: "sending" | "slow" | "failed" | "retrying" };
+type Delivery = {
+  id: number;
+  path: string;
+  post: boolean;
+  state: "sending" | "slow" | "failed" | "retrying";
+  /** Its form cannot be changed meanwhile; `tried` once someone tried to (the page then says why). */
+  locked?: { tried: boolean };
+};
 
 let deliveries: Delivery[] = [];
 const listeners = new Set<() => void>();
@@ -91,7 +105,27 @@ const isRemixRequest = (url: URL) =>
 const isGatewayFailure = (res: Response) =>
   [502, 503, 504].includes(res.status) && !res.headers.get("Content-Type")?.includes("text/x-script");
 
-function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
+/** While a request is held and the browser says it is online, the server is asked this often whether it answers. */
+export const PROBE_MS = 2_000;
+/** The smallest answer the server gives (it says only that the process answers). */
+const PROBE_URL = "/healthz";
+
+/** Whether the server answers now (a full-page post that would otherwise meet the browser's own error page asks first). */
+export async function serverAnswers(): Promise<boolean> {
+  if (!navigator.onLine) return false;
+  try {
+    return (await fetch(PROBE_URL, { cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves when the held request should go again: the browser is back online, "Try again" was pressed, the
+ * back-off has passed, or (online: a link that dropped without the browser noticing) the server answers a
+ * tiny probe, so the resend goes as soon as the link is back rather than on the back-off (issue 34 item 8).
+ */
+function waitForRetry(attempt: number, signal: AbortSignal | null | undefined, send: typeof fetch) {
   return new Promise<void>((resolve, reject) => {
     const done = () => {
       cleanup();
@@ -103,8 +137,17 @@ function waitForRetry(attempt: number, signal: AbortSignal | null | undefined) {
     };
     // Offline: wait for the browser to come back. Online (a reset or a proxy error): back off.
     const timer = navigator.onLine ? setTimeout(done, backoff(attempt)) : null;
+    const probe = navigator.onLine
+      ? setInterval(() => {
+          send(PROBE_URL, { cache: "no-store" }).then(
+            (res) => res.ok && done(),
+            () => undefined, // still down
+          );
+        }, PROBE_MS)
+      : null;
     const cleanup = () => {
       if (timer) clearTimeout(timer);
+      if (probe) clearInterval(probe);
       window.removeEventListener("online", done);
       signal?.removeEventListener("abort", aborted);
       retryWaiters.delete(done);
@@ -138,6 +181,70 @@ function sourceOf(url: URL, body: unknown): Source | null {
   return source;
 }
 
+/** Text boxes take readOnly; choices, files and lists (which have no readOnly) are disabled. */
+const READ_ONLY_TYPES = new Set([
+  "text",
+  "search",
+  "url",
+  "tel",
+  "email",
+  "password",
+  "number",
+  "date",
+  "month",
+  "week",
+  "time",
+  "datetime-local",
+]);
+const UNTOUCHED_TYPES = new Set(["hidden", "submit", "button", "reset", "image"]);
+
+/** Whether this press of its form leaves the form to be locked (see the top of this file). */
+function locks(source: Source) {
+  const value = (source.submitter as HTMLButtonElement | null)?.value ?? "";
+  const kept = source.form.dataset.keepsTyping?.split(" ").filter(Boolean) ?? [];
+  return !kept.some((prefix) => value.startsWith(prefix));
+}
+
+/**
+ * Makes a form's controls unchangeable until the returned function is called, which puts each back as it
+ * was; `onTry` hears a key pressed or a click in the form meanwhile.
+ */
+function lockForm(form: HTMLFormElement, onTry: () => void): () => void {
+  const changed: (() => void)[] = [];
+  for (const el of form.elements) {
+    if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && READ_ONLY_TYPES.has(el.type))) {
+      if (el.readOnly) continue;
+      el.readOnly = true;
+      changed.push(() => (el.readOnly = false));
+    } else if ((el instanceof HTMLInputElement && !UNTOUCHED_TYPES.has(el.type)) || el instanceof HTMLSelectElement) {
+      if (el.disabled) continue;
+      el.disabled = true;
+      changed.push(() => (el.disabled = false));
+    }
+  }
+  const tried = (event: Event) => {
+    const el = event.target as HTMLElement;
+    if (el instanceof HTMLButtonElement || (event instanceof KeyboardEvent && event.key === "Tab")) return;
+    onTry();
+  };
+  form.addEventListener("keydown", tried);
+  form.addEventListener("pointerdown", tried);
+  form.setAttribute("aria-busy", "true");
+  return () => {
+    changed.forEach((undo) => undo());
+    form.removeEventListener("keydown", tried);
+    form.removeEventListener("pointerdown", tried);
+    form.removeAttribute("aria-busy");
+  };
+}
+
+/** An answer read to its end (a body that stops half-way throws, as a dropped link does), for Remix to decode. */
+async function whole(res: Response): Promise<Response> {
+  const body = await res.arrayBuffer();
+  const init = { status: res.status, statusText: res.statusText, headers: res.headers };
+  return new Response([101, 204, 205, 304].includes(res.status) ? null : body, init);
+}
+
 /** The body of a resend: what the form holds now (files as chosen), in the shape of the first send. */
 function freshBody(source: Source, first: FormData | URLSearchParams): FormData | URLSearchParams {
   source.form.dispatchEvent(new Event(RESEND_EVENT));
@@ -167,25 +274,32 @@ export function keepRequestsThroughDrops() {
     const id = nextId++;
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
     const source = post ? sourceOf(url, init?.body) : null;
-    deliveries = [...deliveries, { id, path: pagePath(url), post, state: "sending" }];
+    const locked = source && locks(source) ? { tried: false } : undefined;
+    deliveries = [...deliveries, { id, path: pagePath(url), post, state: "sending", locked }];
     listeners.forEach((l) => l());
+    let unlock = locked ? lockForm(source!.form, () => update(id, { locked: { tried: true } })) : null;
     const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
     try {
       for (let attempt = 0; ; attempt++) {
         try {
           const res = await send(input, init);
-          if (!isGatewayFailure(res)) return res;
+          if (!isGatewayFailure(res)) return await whole(res);
         } catch (error) {
           if (signal?.aborted) throw error;
         }
         update(id, { state: "failed" });
-        await waitForRetry(attempt, signal);
+        await waitForRetry(attempt, signal, send);
         update(id, { state: "retrying" });
-        // Sent again with what the form holds now: typing made while it waited goes with it.
-        if (source?.form.isConnected) init = { ...init, body: freshBody(source, init!.body as FormData) };
+        // Sent again as the form holds it now (read while unlocked: a disabled control is not in a form's data).
+        if (source?.form.isConnected) {
+          unlock?.();
+          init = { ...init, body: freshBody(source, init!.body as FormData) };
+          if (unlock) unlock = lockForm(source.form, () => update(id, { locked: { tried: true } }));
+        }
       }
     } finally {
       clearTimeout(slow);
+      unlock?.();
       update(id, null);
     }
   };
@@ -205,8 +319,11 @@ function messageFor(list: Delivery[]) {
 
 function Status({ list }: { list: Delivery[] }) {
   const key = messageFor(list);
+  // Said once the person tried to change the form, or when the post is no longer quick.
+  const locked = list.some((d) => d.locked && (d.locked.tried || d.state !== "sending"));
   return (
     <div className="send-status" aria-live="polite">
+      {locked ? <p className="flash flash-info">{CONNECTION_MESSAGES.locked}</p> : null}
       {key ? (
         <p className={`flash ${key.startsWith("failed") ? "flash-error" : "flash-info"}`}>
           {CONNECTION_MESSAGES[key]}{" "}

@@ -75,7 +75,7 @@ export function RevisionRounds({
   // (here, not in the form: a sent form is replaced by the read-only round, and the copy must go).
   const open = rounds.find((r) => r.state === "available");
   const copyOf = (round: number) => `feedback:${copyKey}:${round}`;
-  const restored = useDeviceCopy(open ? feedbackFormId(orderId, open.round) : "", open ? copyOf(open.round) : null);
+  const { restored } = useDeviceCopy(open ? feedbackFormId(orderId, open.round) : "", open ? copyOf(open.round) : null);
   // A round sent elsewhere (another tab or device) leaves no copy here.
   const sent = rounds.filter((r) => r.state === "completed").map((r) => copyOf(r.round));
   useEffect(() => sent.forEach(forgetDeviceCopy), [sent.join()]); // eslint-disable-line react-hooks/exhaustive-deps -- by content

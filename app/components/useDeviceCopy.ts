@@ -9,7 +9,30 @@ export const RESTORED_MESSAGE = "We put back what you typed on this device earli
 const PREFIX = "copy:";
 const LAPSE_MS = DEVICE_COPY_DAYS * 86_400_000;
 
-type Copy = { at: number; entries: [string, string][] };
+/** `base`: what the saved form was when this was typed (the caller's words: the intake's revision and writer). */
+type Copy = { at: number; entries: [string, string][]; base?: string };
+
+/** A copy not put back: what it holds, and each field it would change (its text beside the form's). */
+export type HeldCopy = { entries: [string, string][]; fields: { field: string; saved: string; yours: string }[] };
+
+/** Entries by field (a list's rows and a choice's ticks under their list's name), each field's texts joined. */
+function byField(entries: [string, string][]) {
+  const out = new Map<string, string[]>();
+  for (const [entry, value] of entries) {
+    const [name, choice] = entry.split("=");
+    const field = name.split(/[[.]/)[0];
+    out.set(field, [...(out.get(field) ?? []), choice ?? value]);
+  }
+  return out;
+}
+
+/** The fields a copy would change, beside what the form shows now. */
+function changes(form: HTMLFormElement, entries: [string, string][]): HeldCopy["fields"] {
+  const shown = byField(typedEntries(form));
+  return [...byField(entries)]
+    .map(([field, yours]) => ({ field, saved: (shown.get(field) ?? []).join(", "), yours: yours.join(", ") }))
+    .filter((f) => f.saved !== f.yours);
+}
 
 /** What a person typed: text and choices, never a password, a file or a hidden field. */
 function typedEntries(form: HTMLFormElement): [string, string][] {
@@ -51,16 +74,41 @@ function pruneLapsed() {
   }
 }
 
+/** Puts a copy's entries into the form's boxes (as if typed). */
+export function putBack(form: HTMLFormElement, entries: [string, string][]) {
+  for (const [entry, value] of entries) {
+    const [name, choice] = entry.split("=");
+    const el = [...form.elements].find(
+      (c) =>
+        (c as HTMLInputElement).name === name && (choice === undefined || (c as HTMLInputElement).value === choice),
+    );
+    if (el) put(el, choice === undefined ? value : true);
+  }
+}
+
 /**
  * Keeps what is typed into a form in this browser (localStorage, under `key`:
  * per order and step for the intake) until the server has it, so a reload, a
  * closed tab or a crash before then loses nothing. Restored when the form is
  * shown with values that differ from the copy; removed when the form's post
  * succeeds (a redirect) or the form already shows what the copy holds; lapses
- * after 7 days. Returns true when something was restored.
+ * after 7 days. Returns `restored` when something was put back.
+ *
+ * `saved` (the intake) names what the saved form is now (`base`, kept in each copy) and tells whether a
+ * copy's base is still current: a copy typed before someone else saved the form is older than what is saved,
+ * and is never put back silently (issue 34 item 3): it is returned as `held`, for the page to show what differs
+ * and let the person choose (`putBack`).
  */
-export function useDeviceCopy(formId: string, key: string | null, version?: unknown) {
+export function useDeviceCopy(
+  formId: string,
+  key: string | null,
+  version?: unknown,
+  saved?: { base: string; isCurrent: (base: string) => boolean },
+) {
   const [restored, setRestored] = useState(false);
+  const [held, setHeld] = useState<HeldCopy | null>(null);
+  const savedRef = useRef(saved);
+  savedRef.current = saved;
   const actionData = useActionData();
   const navigation = useNavigation();
   const location = useLocation();
@@ -92,6 +140,7 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
 
   // Shown (again): restore what the server does not have yet, or drop a copy it already has.
   useEffect(() => {
+    setHeld(null);
     if (!key) return;
     try {
       pruneLapsed();
@@ -101,14 +150,12 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
       const shown = new Map(typedEntries(form));
       const missing = copy.entries.filter(([name, value]) => shown.get(name) !== value);
       if (!missing.length) return localStorage.removeItem(PREFIX + key);
-      for (const [entry, value] of missing) {
-        const [name, choice] = entry.split("=");
-        const el = [...form.elements].find(
-          (c) =>
-            (c as HTMLInputElement).name === name && (choice === undefined || (c as HTMLInputElement).value === choice),
-        );
-        if (el) put(el, choice === undefined ? value : true);
+      const current = savedRef.current;
+      if (current && copy.base !== undefined && !current.isCurrent(copy.base)) {
+        const fields = changes(form, copy.entries);
+        return fields.length ? setHeld({ entries: copy.entries, fields }) : localStorage.removeItem(PREFIX + key);
       }
+      putBack(form, missing);
       setRestored(true);
     } catch {
       // Storage refused (private mode, full): the page works as before.
@@ -125,7 +172,8 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
       clearTimeout(timer);
       timer = setTimeout(() => {
         try {
-          localStorage.setItem(PREFIX + key, JSON.stringify({ at: Date.now(), entries: typedEntries(form) }));
+          const copy: Copy = { at: Date.now(), entries: typedEntries(form), base: savedRef.current?.base };
+          localStorage.setItem(PREFIX + key, JSON.stringify(copy));
         } catch {
           // Storage refused: nothing to keep.
         }
@@ -140,5 +188,5 @@ export function useDeviceCopy(formId: string, key: string | null, version?: unkn
     };
   }, [formId, key]);
 
-  return restored;
+  return { restored, held, dismiss: () => setHeld(null) };
 }

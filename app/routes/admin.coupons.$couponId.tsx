@@ -4,10 +4,12 @@ import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { ConfirmActions } from "~/components/admin/ConfirmPage";
 import { CouponForm } from "~/components/admin/CouponForm";
+import { FormKey } from "~/components/forms";
 import { COUPON_FORM_MESSAGES, couponFormDefaults } from "~/domain/admin/coupons";
 import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { deleteCoupon, findCoupon, updateCoupon } from "~/server/admin/coupons.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -38,35 +40,34 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const coupon = await couponOr404(params.couponId);
-  const id = String(coupon._id);
   const form = await readForm(request);
-  switch (form.get("intent")) {
-    case INTENT.update: {
-      const submission = parseWithZod(form, { schema: CouponFormSchema });
-      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const result = await updateCoupon(id, submission.value, admin);
-      if (!result.ok)
-        return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
-      return redirectWithFlash(
-        request,
-        "/admin/coupons",
-        { kind: "success", title: COUPON_FORM_MESSAGES.updated.title, description: submission.value.code },
-        { status: 303 },
-      );
-    }
-    case INTENT.delete: {
-      await requireFreshProof(request, `/admin/coupons/${id}?confirm=delete`);
-      const outcome = await deleteCoupon(id, admin);
-      const flash =
+  // A resent Delete (its answer lost) is answered as the first was, though the coupon is gone by then.
+  if (form.get("intent") === INTENT.delete) {
+    const flash = await oncePerPost(`coupon-delete:${params.couponId}`, form, async () => {
+      const coupon = await couponOr404(params.couponId);
+      await requireFreshProof(request, `/admin/coupons/${coupon._id}?confirm=delete`);
+      const outcome = await deleteCoupon(String(coupon._id), admin);
+      const answer =
         outcome === "deactivated"
           ? COUPON_FORM_MESSAGES.deactivated
           : { ...COUPON_FORM_MESSAGES.deleted, description: coupon.code };
-      return redirectWithFlash(request, "/admin/coupons", { kind: "success", ...flash }, { status: 303 });
-    }
-    default:
-      return new Response("Unknown intent", { status: 400 });
+      return { done: true, answer };
+    });
+    return redirectWithFlash(request, "/admin/coupons", { kind: "success", ...flash }, { status: 303 });
   }
+  const coupon = await couponOr404(params.couponId);
+  if (form.get("intent") !== INTENT.update) return new Response("Unknown intent", { status: 400 });
+  const submission = parseWithZod(form, { schema: CouponFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await updateCoupon(String(coupon._id), submission.value, admin);
+  if (!result.ok)
+    return data(submission.reply({ fieldErrors: { code: [COUPON_FORM_MESSAGES.codeTaken] } }), { status: 409 });
+  return redirectWithFlash(
+    request,
+    "/admin/coupons",
+    { kind: "success", title: COUPON_FORM_MESSAGES.updated.title, description: submission.value.code },
+    { status: 303 },
+  );
 }
 
 export default function EditCoupon() {
@@ -87,6 +88,7 @@ export default function EditCoupon() {
               A coupon that has been used is deactivated instead, so the orders that used it keep their history.
             </p>
             <Form method="post" action={`/admin/coupons/${id}`}>
+              <FormKey />
               <ConfirmActions
                 cancelTo="/admin/coupons"
                 intent={INTENT.delete}

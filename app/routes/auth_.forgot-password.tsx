@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "~/components/useForm";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { ForgotPasswordSchema } from "~/domain/account.schema";
+import { oncePerPost } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { requestPasswordReset } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -25,9 +26,15 @@ export const meta: MetaFunction = () =>
 export const loader = () => ({ rules: formRules(ForgotPasswordSchema) });
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: ForgotPasswordSchema });
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!(await requestPasswordReset(submission.value.email, clientAddress(request)))) {
+  // A resent press (its answer lost) sends no second link, which would end the first one.
+  const sent = await oncePerPost("forgot-password", form, async () => {
+    const ok = (await requestPasswordReset(submission.value.email, clientAddress(request))) !== null;
+    return { done: ok, answer: ok };
+  });
+  if (!sent) {
     return data(submission.reply({ formErrors: [AUTH_MESSAGES.tooMany] }), { status: 429 });
   }
   return redirectWithFlash(request, "/auth", { kind: "info", ...AUTH_MESSAGES.resetSent }, { status: 303 });
@@ -46,6 +53,7 @@ export default function ForgotPassword() {
       <PageHero title="Forgot Password" lead="Enter your e-mail and we'll send you a link to choose a new password." />
       <div className="wrap section narrow">
         <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label="Reset password">
+          <FormKey />
           <FormAlert message={form.errors?.[0] ?? fields.email.errors?.[0]} />
           <Field id={fields.email.id} label="Email" errors={fields.email.errors} errorId={fields.email.errorId}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" aria-required="true" />

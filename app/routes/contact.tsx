@@ -68,7 +68,7 @@ export default function Contact() {
   const location = useLocation();
   // The message is kept on this device until it is sent (a reload or a closed tab loses nothing).
   const { copyKey } = useLoaderData<typeof loader>();
-  const restored = useDeviceCopy(CONTACT_FORM_ID, copyKey, location.key);
+  const { restored } = useDeviceCopy(CONTACT_FORM_ID, copyKey, location.key);
   return (
     <>
       <PageHero

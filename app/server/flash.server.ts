@@ -24,10 +24,14 @@ function flashStorage() {
 /** The flash cookie's messages; a forged or unreadable cookie is none, never an error. */
 const flashSession = (request: Request) => readSession(flashStorage(), request, FLASH_COOKIE);
 
-/** A Set-Cookie header that shows `flash` on the next page rendered. */
+/**
+ * A Set-Cookie header that shows `flash` on the next page rendered. A message already waiting is not added
+ * twice: a resend whose first answer's cookie arrived before the rest was cut off (issue 34) is told once.
+ */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {
   const session = await flashSession(request);
-  const list = (session.get("messages") ?? []).slice(-2);
+  const same = (f: Flash) => f.kind === flash.kind && f.title === flash.title && f.description === flash.description;
+  const list = ((session.get("messages") ?? []) as Flash[]).filter((f) => !same(f)).slice(-2);
   session.set("messages", [...list, flash]);
   return flashStorage().commitSession(session);
 }

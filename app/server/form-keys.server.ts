@@ -13,24 +13,17 @@ export const deviceCopyKey = (orderId: string) =>
 /** Names a signed-in account's copies of forms that belong to no order (the contact form): never another's. */
 export const accountCopyKey = (userId: string) => deviceCopyKey(`account:${userId}`);
 
-/** Fields never hashed into a receipt id (a password must not feed a fast hash we store). */
-const UNHASHED = /password|^formKey$|^csrf/i;
-
 /**
- * The id of one post: its scope, its form key and what it carried. The content
- * is part of it so that a key shared by accident (a cached page, two forms on
- * one page) can only ever merge a post with an identical one. Null when the
- * post has no well-formed key (it then runs as an ordinary post).
+ * The id of one press of a form: its scope and its form key, never its content
+ * (issue 34: a resend of a press may carry more typing, and is still that one
+ * press). The key is made per page render and the page is rendered again after
+ * every answer, so each press has its own. Null when the post has no
+ * well-formed key (it then runs as an ordinary post).
  */
 export function receiptId(scope: string, form: FormData): string | null {
   const key = form.get(FORM_KEY_FIELD);
   if (typeof key !== "string" || !FORM_KEY_PATTERN.test(key)) return null;
-  const hash = createHash("sha256").update(`${scope}\n${key}\n`);
-  for (const [name, value] of form) {
-    if (UNHASHED.test(name)) continue;
-    hash.update(`${name}=${typeof value === "string" ? value : `file:${value.name}:${value.size}`}\n`);
-  }
-  return `${scope}:${hash.digest("base64url")}`;
+  return `${scope}:${createHash("sha256").update(`${scope}\n${key}\n`).digest("base64url")}`;
 }
 
 /**

@@ -1,15 +1,22 @@
 import mongoose from "mongoose";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CONNECTION_MESSAGES } from "~/components/connection";
+import { CONNECTION_MESSAGES, PROBE_MS } from "~/components/connection";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
-import { ContactMessage, IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
+import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models/index.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
-import { loseFirstAnswer, typeMore } from "../support/dropped-link";
+import {
+  droppedLinkJourneys,
+  expectLocked,
+  restoreAndResend,
+  underLimits,
+  type DroppedLinkForm,
+} from "../support/dropped-link";
+import { useRelays } from "../support/faulty-relay";
 
 /**
  * A customer on a satellite link, JavaScript on: the connection drops before a
@@ -21,12 +28,13 @@ const browser = useBrowser();
 useAppDatabase();
 
 const WIDTHS = [390, 1280] as const;
+/** How long a poll waits for a state the server or the page reaches (a loaded machine takes its time). */
+const WAIT = { timeout: 30_000 };
 
-async function freshContactPage(width: number) {
+async function freshContactPage(width: number, baseURL?: string) {
   // Each journey sends real messages from 127.0.0.1: start it under the per-address limit.
-  await connectDb();
-  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: "^contact:" }) });
-  const page = await browser.newPage({ javaScriptEnabled: true, width });
+  await underLimits("contact");
+  const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
   await page.goto("/contact", { waitUntil: "networkidle" }); // hydrated: the scripts are running
   return page;
 }
@@ -38,65 +46,53 @@ async function fillContact(page: Page, name: string) {
 }
 
 const send = (page: Page) => page.getByRole("button", { name: /Send Message|Sending/ }).click();
-// first(): route.fetch() keeps the lost answer's flash cookie in the context's jar, so that case shows two.
-const sentFlash = (page: Page) => page.getByText("Message sent!").first().waitFor({ timeout: 60_000 });
-const stored = (name: string) => ContactMessage.countDocuments({ name });
+const sentFlash = (page: Page) => page.getByText("Message sent!").waitFor({ timeout: 60_000 });
 
-describe.each(WIDTHS)("the contact form on a dropped link at %i px (JavaScript on)", (width) => {
-  it("keeps the message when the browser is offline, says so, and sends it once when back online", async () => {
-    const page = await freshContactPage(width);
-    const name = `Offline ${width} ${Date.now()}`;
+/** The contact form: one message stored and one e-mail queued to the business per press. */
+const contact: DroppedLinkForm = {
+  path: "/contact",
+  async open(width, baseURL) {
+    const page = await freshContactPage(width, baseURL);
+    const name = `Dropped ${width} ${Date.now()} ${Math.random().toString(36).slice(2, 8)}`;
     await fillContact(page, name);
-    await page.context().setOffline(true);
+    return {
+      page,
+      effects: async () => {
+        const messages = await ContactMessage.find({ name }).lean();
+        // The business's e-mail names the sender: one per message, never one for a press that stored none.
+        const mails = await OutboxMessage.countDocuments({ text: mongoose.trusted({ $regex: name }) });
+        expect(mails).toBe(messages.length);
+        return messages.length;
+      },
+      stored: async () => (await ContactMessage.findOne({ name }).lean())?.message,
+    };
+  },
+  field: (page) => page.getByLabel(/^Message/),
+  submit: send,
+  done: sentFlash,
+};
+
+droppedLinkJourneys({ contact });
+const newRelay = useRelays();
+
+describe.each(WIDTHS)("a drop the browser does not notice at %i px (JavaScript on)", (width) => {
+  it("sends the held press as soon as a probe finds the server again, before the back-off and without Try again", async () => {
+    const relay = await newRelay();
+    const { page, effects } = await contact.open(width, relay.url);
+    // The page's timers run only when the test moves them: the back-off (5 s) cannot be what resends.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const reached = relay.fail("drop", "/contact");
     await send(page);
     await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel("Name").inputValue()).toBe(name);
-    expect(await page.getByLabel(/^Message/).inputValue()).toContain("Hello from the farm");
-    expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
-    await screenshot(page, `dropped-link-contact-offline-${width}`);
-    expect(await stored(name)).toBe(0);
-
-    await page.context().setOffline(false);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    relay.restore();
+    await page.clock.runFor(PROBE_MS); // one probe: the server answers, and the press goes again at once
+    await expect.poll(() => reached.reached, WAIT).toBe(2);
+    await page.clock.resume();
     await sentFlash(page);
-    expect(await stored(name)).toBe(1);
+    expect(await effects()).toBe(1);
   });
-
-  it("answers a resend after a lost answer as the first, storing the message once", async () => {
-    const page = await freshContactPage(width);
-    const name = `Lost answer ${width} ${Date.now()}`;
-    await fillContact(page, name);
-    let reached = 0;
-    await page.route("**/contact.data", async (route) => {
-      if (route.request().method() !== "POST" || reached++ > 0) return route.continue();
-      await route.fetch(); // the server got it and answered...
-      await route.abort("connectionreset"); // ...and the answer never arrived
-    });
-    await send(page);
-    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel("Name").inputValue()).toBe(name);
-    await page.getByRole("button", { name: "Try again" }).click();
-    await sentFlash(page);
-    expect(reached).toBe(2);
-    expect(await stored(name)).toBe(1);
-  });
-
-  it("says it is still sending during a 30-second answer, and sends once", async () => {
-    const page = await freshContactPage(width);
-    const name = `Slow ${width} ${Date.now()}`;
-    await fillContact(page, name);
-    await page.route("**/contact.data", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 30_000));
-      await route.fulfill({ response });
-    });
-    await send(page);
-    await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 15_000 });
-    expect(await page.getByRole("button", { name: "Sending..." }).isDisabled()).toBe(true);
-    await screenshot(page, `dropped-link-contact-slow-${width}`);
-    await sentFlash(page);
-    expect(await stored(name)).toBe(1);
-  }, 60_000);
 });
 
 /** A customer who has reached `step` of the intake, on a page of `width` px (and a second tab when asked). */
@@ -116,8 +112,9 @@ async function intakeAt(step: number, width: number) {
   });
   const cookie = await tokenCookie(token);
   /** `clock`: the page's timers run on Playwright's clock, so a test can move time on (autosave every 30 s). */
-  const open = async (options: { clock?: boolean; javaScriptEnabled?: boolean } = {}) => {
-    const page = await browser.newPage({ javaScriptEnabled: options.javaScriptEnabled ?? true, width, cookie });
+  const open = async (options: { clock?: boolean; javaScriptEnabled?: boolean; baseURL?: string } = {}) => {
+    const { javaScriptEnabled = true, baseURL } = options;
+    const page = await browser.newPage({ javaScriptEnabled, width, cookie, baseURL });
     if (options.clock) await page.clock.install();
     await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
     await page.getByText(`Step ${step} of 14`).waitFor();
@@ -126,41 +123,57 @@ async function intakeAt(step: number, width: number) {
   return { orderId, open };
 }
 const draft = async (orderId: string) => (await IntakeSubmission.findOne({ order_id: orderId }).lean())!;
+const copies = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")));
 
 describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on)", (width) => {
-  it("keeps step 1 when Next is pressed offline, and sends what was typed while it waited once back online", async () => {
+  it("keeps step 1 when Next is pressed offline, unchangeable while it waits, and sends it once back online", async () => {
     const { orderId, open } = await intakeAt(1, width);
     const page = await open();
     await page.getByLabel(/^Trading name/).fill("Offline Electrical");
     await page.context().setOffline(true);
     await page.getByRole("button", { name: "Next Step" }).click();
     await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
     expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
-    // While Next waits, the customer goes on typing: the resend carries it.
-    const typed = await typeMore(page.getByLabel(/^Trading name/), " & Solar");
-    await page.getByLabel(/^Service area/).fill("Lismore, Casino and Kyogle");
+    // While Next waits, the step cannot be changed (what was pressed is what is sent), and says so.
+    await expectLocked(page, page.getByLabel(/^Trading name/));
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Offline Electrical");
     await screenshot(page, `dropped-link-intake-offline-${width}`);
     await page.context().setOffline(false);
     await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
-    expect(typed).toBe("Offline Electrical & Solar");
-    expect((await draft(orderId)).business_name).toBe("Offline Electrical & Solar");
-    expect((await draft(orderId)).service_area).toBe("Lismore, Casino and Kyogle");
+    expect((await draft(orderId)).business_name).toBe("Offline Electrical");
   });
 
-  it("sends what was typed after Next when its answer was lost, as the step's newest save", async () => {
+  for (const fault of ["drop", "cut"] as const) {
+    it(`sends Next again after its answer was ${fault === "drop" ? "lost" : "cut off"}, once, as pressed`, async () => {
+      const { orderId, open } = await intakeAt(1, width);
+      const relay = await newRelay();
+      const page = await open({ baseURL: relay.url });
+      const reached = relay.fail(fault, "/intake-form/1");
+      await page.getByLabel(/^Trading name/).fill("Lost Answer Electrical");
+      await page.getByRole("button", { name: "Next Step" }).click();
+      await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+      expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+      await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
+      await expectLocked(page, page.getByLabel(/^Trading name/));
+      await restoreAndResend(page, relay, () => page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 }));
+      expect(reached.reached).toBe(2);
+      expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical");
+    });
+  }
+
+  it("keeps the step when the next step's page comes back cut off, and opens it when the link is back", async () => {
     const { orderId, open } = await intakeAt(1, width);
-    const page = await open();
-    const reached = await loseFirstAnswer(page, "/intake-form/1");
-    await page.getByLabel(/^Trading name/).fill("Lost Answer Electrical");
+    const relay = await newRelay();
+    const page = await open({ baseURL: relay.url });
+    relay.fail("cut", "/intake-form/2", { method: "GET" });
+    await page.getByLabel(/^Trading name/).fill("Cut Page Electrical");
     await page.getByRole("button", { name: "Next Step" }).click();
-    await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-    await expect.poll(async () => (await draft(orderId)).business_name).toBe("Lost Answer Electrical");
-    await typeMore(page.getByLabel(/^Trading name/), " Pty Ltd");
-    await page.getByRole("button", { name: "Try again" }).click();
-    await page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 });
-    expect(reached.count).toBe(2);
-    expect((await draft(orderId)).business_name).toBe("Lost Answer Electrical Pty Ltd");
+    await page.getByText(CONNECTION_MESSAGES.failedPage).waitFor();
+    expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
+    expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Cut Page Electrical");
+    await screenshot(page, `dropped-link-intake-cut-page-${width}`);
+    await restoreAndResend(page, relay, () => page.getByText("Step 2 of 14").waitFor({ timeout: 30_000 }));
+    expect((await draft(orderId)).business_name).toBe("Cut Page Electrical");
   });
 
   it("keeps typing made while Add is in flight, and saves it with the next save", async () => {
@@ -169,15 +182,12 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       { order_id: orderId },
       { $set: { services_list: [{ name: "Switchboard upgrades", description: "Done in a day" }] } },
     );
-    const page = await open();
-    await page.route("**/intake-form/3.data", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few satellite round trips
-      await route.fulfill({ response });
-    });
+    const relay = await newRelay();
+    const page = await open({ baseURL: relay.url });
+    const held = relay.fail("stall", "/intake-form/3"); // the Add's answer is held until the customer has typed
     await page.getByRole("group", { name: "Add a service" }).getByLabel("Service name").fill("Safety inspections");
     await page.getByRole("button", { name: "Add service" }).click();
+    await expect.poll(() => held.reached, WAIT).toBe(1); // the server has the Add; its answer is held
     // While the Add is out, the customer rewrites the first service and picks a pricing approach.
     const first = page.getByRole("group", { name: "Service 1" });
     await first.getByLabel("Short description").fill("Same day, fully insured");
@@ -185,6 +195,7 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       .getByLabel(/pricing/i)
       .first()
       .selectOption("contact_for_quote");
+    relay.restore();
     await page.getByRole("group", { name: "Service 2" }).waitFor(); // the answer has arrived
     expect(await first.getByLabel("Short description").inputValue()).toBe("Same day, fully insured");
     expect(
@@ -197,7 +208,6 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
     expect(stored.map((s) => s.name)).toEqual(["Switchboard upgrades", "Safety inspections"]);
     expect(stored[0].description).toBe("Done in a day"); // the Add carried what was there when it left
 
-    await page.unroute("**/intake-form/3.data");
     await first.getByLabel("Service name").press("Enter"); // the next save
     await expect
       .poll(async () => ((await draft(orderId)).services_list as { description: string }[])[0].description)
@@ -227,23 +237,61 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
   });
 });
 
+describe.each(WIDTHS)("an old copy on the device at %i px (JavaScript on)", (width) => {
+  it("is never put back over a step saved since on another device: shows what differs, and keeps it only when asked", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const phone = await open();
+    await phone.getByLabel(/^Trading name/).fill("Typed on the phone");
+    await expect.poll(() => copies(phone), WAIT).toHaveLength(1); // the copy is written; the tab is closed
+    const phoneBrowser = phone.context();
+    await phone.close();
+
+    const laptop = await open();
+    await laptop.getByLabel(/^Trading name/).fill("Changed on the laptop");
+    await laptop.getByRole("button", { name: "Save & Exit" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_name, WAIT).toBe("Changed on the laptop");
+
+    // The phone opens the step again and touches nothing.
+    const again = await phoneBrowser.newPage();
+    await again.clock.install();
+    const autosaves: string[] = [];
+    again.on("request", (r) => {
+      if (r.method() === "POST" && r.postData()?.includes("autosave")) autosaves.push(r.url());
+    });
+    await again.goto("/intake-form/1", { waitUntil: "networkidle" });
+    await again.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await again.getByText("Saved: Changed on the laptop").count()).toBe(1);
+    expect(await again.getByText("This page: Typed on the phone").count()).toBe(1);
+    expect(await again.getByText(RESTORED_MESSAGE).count()).toBe(0);
+    expect(await again.getByLabel(/^Trading name/).inputValue()).toBe("Changed on the laptop");
+    await screenshot(again, `dropped-link-intake-old-copy-${width}`);
+    await again.clock.fastForward(30_000); // the autosave's tick: the old text is not in the boxes, nothing is sent
+
+    await again.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_name, WAIT).toBe("Typed on the phone");
+    expect((await draft(orderId)).contact_phone).toBe("0400 123 999");
+    expect(autosaves).toEqual([]);
+  });
+});
+
 describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
   const KEYWORDS = ["electrician lismore", "switchboard upgrade", "solar installer", "emergency electrician"];
   const keywords = async (orderId: string) => (await draft(orderId)).target_keywords as string[];
-  /** Step 5 with four keywords; each step post's answer held 4 s (a few satellite round trips). */
+  /** Step 5 with four keywords, through a relay that holds the first Remove's answer until the test restores it. */
   async function listPage(js: boolean) {
     const { orderId, token } = await paidOrder(uniqueAddress(`removes-${width}`));
     await connectDb();
     await IntakeSubmission.create({ order_id: orderId, furthest_step: 5, target_keywords: KEYWORDS });
-    const page = await browser.newPage({ javaScriptEnabled: js, width, cookie: await tokenCookie(token) });
-    await page.goto("/intake-form/5", { waitUntil: "networkidle" });
-    await page.route("**/intake-form/5*", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch(); // the server has it...
-      await new Promise((resolve) => setTimeout(resolve, 4_000)); // ...and the answer takes its time
-      await route.fulfill({ response }).catch(() => undefined); // (without JavaScript the browser has moved on)
+    const relay = await newRelay();
+    const page = await browser.newPage({
+      javaScriptEnabled: js,
+      width,
+      cookie: await tokenCookie(token),
+      baseURL: relay.url,
     });
-    return { orderId, page };
+    await page.goto("/intake-form/5", { waitUntil: "networkidle" });
+    const held = relay.fail("stall", "/intake-form/5"); // the server has it, and the answer takes its time
+    return { orderId, page, relay, held };
   }
 
   for (const [mode, js] of [
@@ -251,7 +299,7 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
     ["JavaScript off", false],
   ] as const) {
     it(`remove exactly the two items named, the second pressed before the first's answer (${mode})`, async () => {
-      const { orderId, page } = await listPage(js);
+      const { orderId, page, relay, held } = await listPage(js);
       // Without JavaScript, Playwright's element actions wait for the page a click starts to arrive; a person's
       // second click comes while the old page is still shown, so there the mouse presses where the buttons are.
       await page.getByRole("button", { name: "Remove keyword 3" }).scrollIntoViewIfNeeded();
@@ -264,11 +312,13 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
         else await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       };
       await press("Remove keyword 2");
+      await expect.poll(() => held.reached, WAIT).toBe(1); // the server has it; its answer is held
       // (Without JavaScript the browser drops the first page load for the second: the first post must be out.)
       if (!js) await expect.poll(() => keywords(orderId), { timeout: 5_000 }).not.toContain(KEYWORDS[1]);
       await press("Remove keyword 3"); // the old list is still on the screen
+      // With JavaScript the second Remove leaves once the first is answered; without, it replaced the first.
+      relay.restore();
       await expect.poll(() => keywords(orderId), { timeout: 20_000 }).toEqual([KEYWORDS[0], KEYWORDS[3]]);
-      // The database has it as soon as the server does; the page once the held answer (4 s) arrives.
       await expect
         .poll(() => page.getByRole("button", { name: /^Remove keyword/ }).count(), { timeout: 20_000 })
         .toBe(2);
@@ -305,6 +355,30 @@ describe.each(WIDTHS)("intake autosave in two tabs at %i px (JavaScript on)", (w
     await second.getByRole("link", { name: "Show the saved answers" }).click();
     await second.getByText("Step 1 of 14").waitFor();
     expect(await second.getByLabel(/^Trading name/).inputValue()).toBe("Saved in the first tab");
+  });
+});
+
+describe.each(WIDTHS)("keeping this page's answers after an autosave met another tab's save at %i px", (width) => {
+  it("changes exactly the fields the notice listed, never a box this page left empty", async () => {
+    const { orderId, open } = await intakeAt(1, width);
+    const first = await open();
+    const second = await open({ clock: true });
+    await first.getByLabel(/^Trading name/).fill("Saved in the first tab");
+    await first.getByLabel("Business hours").fill("Mon-Fri 7am-5pm");
+    await first.getByRole("button", { name: "Save & Exit" }).click();
+    await expect.poll(async () => (await draft(orderId)).business_hours, WAIT).toBe("Mon-Fri 7am-5pm");
+
+    // The second tab's Business hours box is still empty: its autosave does not send it, so it is not compared.
+    await second.getByLabel(/^Service area/).fill("Ballina and Byron Bay");
+    await second.clock.fastForward(30_000);
+    await second.getByText(INTAKE_CONFLICT.title).waitFor();
+    expect(await second.getByText("Saved: Saved in the first tab").count()).toBe(1);
+    expect(await second.getByText("Saved: Mon-Fri 7am-5pm").count()).toBe(0);
+
+    await second.getByRole("button", { name: "Keep this page's answers" }).click();
+    await expect.poll(async () => (await draft(orderId)).service_area, WAIT).toBe("Ballina and Byron Bay");
+    expect((await draft(orderId)).business_name).toBe("Bright Spark Electrical"); // listed: this page's
+    expect((await draft(orderId)).business_hours).toBe("Mon-Fri 7am-5pm"); // not listed: untouched
   });
 });
 
@@ -416,7 +490,7 @@ describe("a copy on the device (JavaScript on)", () => {
     await sentFlash(page);
     await page.reload({ waitUntil: "networkidle" });
     expect(await page.getByLabel("Name").inputValue()).toBe("");
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
+    expect(await copies(page)).toEqual([]);
   });
 
   it("restores an intake step typed but not saved, per step, and drops it once the server has it", async () => {
@@ -430,6 +504,6 @@ describe("a copy on the device (JavaScript on)", () => {
     await page.getByRole("button", { name: "Next Step" }).click();
     await page.getByText("Step 2 of 14").waitFor();
     expect((await draft(orderId)).business_name).toBe("Typed before the crash");
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("copy:")))).toEqual([]);
+    expect(await copies(page)).toEqual([]);
   });
 });

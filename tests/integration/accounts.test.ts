@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "~/domain/account";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 import { action as authAction, loader as authLoader } from "~/routes/auth";
 import { action as forgotAction } from "~/routes/auth_.forgot-password";
 import { action as resetAction } from "~/routes/auth_.reset-password";
 import { action as signOutAction } from "~/routes/auth_.sign-out";
 import { action as verifyAction } from "~/routes/auth_.verify";
 import { loader as dashboardLoader } from "~/routes/dashboard";
+import { newFormKey } from "~/server/form-keys.server";
 import { getUser, requestPasswordReset, SIGN_IN_LIMITS, SLOW_SIGN_IN_MS } from "~/server/auth.server";
 import { AccountToken, Order, OutboxMessage, Session, User } from "~/server/models/index.server";
 import { SESSION_IDLE_MS } from "~/server/session.server";
@@ -456,5 +458,20 @@ describe("e-mail confirmation and guest orders", () => {
     expect(status(right)).toBe(429);
     expect(formError(right)).toBe(AUTH_MESSAGES.tooMany);
     expect((await User.findOne({ email: address }).lean())?.email_verified_at).toBeNull();
+  });
+});
+
+describe("forgot password on a lost answer (issue 34 item 6)", () => {
+  it("answers a resent press as the first and sends one link, which still works", async () => {
+    const owner = await signedInUser();
+    const press = { email: owner.email, [FORM_KEY_FIELD]: newFormKey() };
+    const options = { url: "http://localhost/auth/forgot-password", address: "10.66.0.1" };
+    for (let i = 0; i < 2; i++) {
+      const reply = await post(forgotAction, press, options);
+      expect(reply.status).toBe(303);
+      expect((await flashOf({ headers: reply.headers } as Answer))?.title).toBe(AUTH_MESSAGES.resetSent.title);
+    }
+    await expect.poll(() => OutboxMessage.countDocuments({ to: owner.email })).toBe(1);
+    expect(await AccountToken.countDocuments({ user_id: owner.user.id, purpose: "reset" })).toBe(1);
   });
 });

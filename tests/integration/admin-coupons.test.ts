@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 import * as coupon from "~/routes/admin.coupons.$couponId";
 import * as coupons from "~/routes/admin.coupons._index";
+import { newFormKey } from "~/server/form-keys.server";
 import { AdminAuditLog, Coupon, CouponRedemption } from "~/server/models/index.server";
 import { flashOf, get, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
@@ -125,5 +127,25 @@ describe("coupons", () => {
       (await post(coupon.action, `/admin/coupons/${id}`, cookie, { intent: "delete" }, { couponId: id })).status,
     ).toBe(404);
     expect((await get(coupon.loader, "/admin/coupons/not-an-id", cookie, { couponId: "not-an-id" })).status).toBe(404);
+  });
+
+  it("answers a resent Delete (same press, its answer lost) as the first, not 'Coupon not found'", async () => {
+    const id = String(
+      (
+        await Coupon.create({
+          code: `RESENT${randomUUID().slice(0, 6)}`.toUpperCase(),
+          discount_type: "percentage",
+          discount_value: 5,
+        })
+      )._id,
+    );
+    const press = { intent: "delete", [FORM_KEY_FIELD]: newFormKey() };
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await flashOf(await post(coupon.action, `/admin/coupons/${id}`, cookie, press, { couponId: id })))?.title,
+      ).toBe("Deleted");
+    expect(await Coupon.exists({ _id: id })).toBeNull();
+    const another = { intent: "delete", [FORM_KEY_FIELD]: newFormKey() };
+    expect((await post(coupon.action, `/admin/coupons/${id}`, cookie, another, { couponId: id })).status).toBe(404);
   });
 });

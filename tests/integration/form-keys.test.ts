@@ -43,15 +43,18 @@ describe("a form key makes a post's effect happen once (ARCHITECTURE.md rule 7)"
     expect(await oncePerPost("test", form, async () => ({ done: true, answer: 2 }))).toBe(2);
   });
 
-  it("keeps posts with the same key but different content apart, and never hashes a password", () => {
+  it("names a press by its key alone: a resend carrying more typing is the same press", async () => {
     const key = newFormKey();
-    expect(receiptId("s", post({ [FORM_KEY_FIELD]: key, a: "1" }))).not.toBe(
-      receiptId("s", post({ [FORM_KEY_FIELD]: key, a: "2" })),
+    expect(receiptId("s", post({ [FORM_KEY_FIELD]: key, a: "1" }))).toBe(
+      receiptId("s", post({ [FORM_KEY_FIELD]: key, a: "1 and more" })),
     );
-    expect(receiptId("s", post({ [FORM_KEY_FIELD]: key, password: "x" }))).toBe(
-      receiptId("s", post({ [FORM_KEY_FIELD]: key, password: "y" })),
-    );
+    expect(receiptId("s", post({ [FORM_KEY_FIELD]: key }))).not.toBe(receiptId("t", post({ [FORM_KEY_FIELD]: key })));
     expect(receiptId("s", post({ [FORM_KEY_FIELD]: "short", a: "1" }))).toBeNull();
     expect(receiptId("s", post({ a: "1" }))).toBeNull();
+    let runs = 0;
+    const effect = async () => ({ done: true, answer: ++runs });
+    expect(await oncePerPost("s", post({ [FORM_KEY_FIELD]: key, a: "1" }), effect)).toBe(1);
+    expect(await oncePerPost("s", post({ [FORM_KEY_FIELD]: key, a: "1 and more" }), effect)).toBe(1);
+    expect(runs).toBe(1);
   });
 });

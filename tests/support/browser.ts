@@ -39,9 +39,11 @@ export function useBrowser() {
       cookie?: string;
       /** The browser's own time zone (the machine's by default). */
       timezoneId?: string;
+      /** Where the site is reached (APP_URL unless a faulty relay stands between: tests/support/faulty-relay.ts). */
+      baseURL?: string;
     }): Promise<Page> {
       const context = await browser.newContext({
-        baseURL: APP_URL,
+        baseURL: options.baseURL ?? APP_URL,
         javaScriptEnabled: options.javaScriptEnabled,
         viewport: { width: options.width ?? 1280, height: 900 },
         timezoneId: options.timezoneId,

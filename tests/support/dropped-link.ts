@@ -5,12 +5,13 @@ import { CONNECTION_MESSAGES } from "~/components/connection";
 import { connectDb } from "~/server/db.server";
 import { RateLimitHit } from "~/server/models/index.server";
 import { screenshot } from "./browser";
+import { useRelays, type Relay } from "./faulty-relay";
 
 /**
- * A customer on a satellite link, JavaScript on (issue 20): the connection
- * dropped before a post, the answer of a post the server got lost, a
- * 30-second answer, and typing while each is out. Shared by the browser tests
- * of every form that changes state.
+ * A customer on a satellite link, JavaScript on (issues 20 and 34): the
+ * connection dropped before a post, the answer of a post the server got lost
+ * or cut off, a gateway's 503, a 30-second answer, and typing while each is
+ * out. Shared by the browser tests of every form that changes state.
  */
 
 export const WIDTHS = [390, 1280] as const;
@@ -21,47 +22,36 @@ export async function underLimits(...names: string[]) {
   await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: `^(${names.join("|")}):` }) });
 }
 
-/** Remix's data request for a page's posts (`/contact` -> `/contact.data?...`). */
-const dataRoute = (path: string) => `**${path}.data*`;
-
-/**
- * The first POST to `path` reaches the server, which answers it, and the answer
- * never arrives (the request fetched, then the connection reset). Returns how
- * many POSTs reached the server.
- */
-export async function loseFirstAnswer(page: Page, path: string) {
-  const reached = { count: 0 };
-  await page.route(dataRoute(path), async (route) => {
-    if (route.request().method() !== "POST" || reached.count++ > 0) return route.continue();
-    await route.fetch(); // the server got it and answered...
-    await route.abort("connectionreset"); // ...and the answer never arrived
-  });
-  return reached;
-}
-
-/** The first POST to `path` is answered after `ms` (a 30-second satellite stall by default). */
-export async function slowFirstAnswer(page: Page, path: string, ms = 30_000) {
-  let first = true;
-  await page.route(dataRoute(path), async (route) => {
-    if (route.request().method() !== "POST" || !first) return route.continue();
-    first = false;
-    const response = await route.fetch();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.fulfill({ response });
-  });
-}
-
 /** The page kept the form: no error screen, and `field` still holds `value`. */
 export async function expectKept(page: Page, field: Locator, value: string) {
   expect(await field.inputValue()).toBe(value);
   expect(await page.getByText("Unexpected Application Error").count()).toBe(0);
 }
 
-/** Types at the end of a field, as a person goes on typing, and returns what it then holds. */
-export async function typeMore(field: Locator, text: string) {
-  await field.press("End");
-  await field.pressSequentially(text);
-  return field.inputValue();
+/**
+ * While a press is out, its form cannot be changed: typing into `field` changes nothing, and the page says
+ * why (components/connection.tsx, issue 34 item 5).
+ */
+export async function expectLocked(page: Page, field: Locator) {
+  const before = await field.inputValue();
+  await field.focus();
+  await page.keyboard.press("End");
+  await page.keyboard.type(" (typed while sending)");
+  await page.getByText(CONNECTION_MESSAGES.locked).waitFor();
+  expect(await field.inputValue()).toBe(before);
+}
+
+/**
+ * The link is good again and the held press goes again: on Try again, or on the page's own back-off when
+ * that comes first (then there is nothing left to press). Resolves once `done` has seen the answer.
+ */
+export async function restoreAndResend(page: Page, relay: Relay, done: () => Promise<void>) {
+  relay.restore();
+  page
+    .getByRole("button", { name: "Try again" })
+    .click()
+    .catch(() => undefined); // gone: the back-off sent it first
+  await done();
 }
 
 /** One form that creates something, as the journeys below drive it. */
@@ -69,76 +59,96 @@ export type DroppedLinkForm = {
   /** The page path the form posts to. */
   path: string;
   /**
-   * A fresh page at `width` px with the form filled in; `effects` counts what this journey stored, and
-   * `stored` (when given) reads back the field's text as the server keeps it.
+   * A fresh page at `width` px, reaching the site at `baseURL` (a faulty relay), with the form filled in;
+   * `effects` counts what this journey stored, and `stored` (when given) reads back the field's text as the
+   * server keeps it.
    */
-  open(width: number): Promise<{ page: Page; effects: () => Promise<number>; stored?: () => Promise<unknown> }>;
+  open(
+    width: number,
+    baseURL: string,
+  ): Promise<{ page: Page; effects: () => Promise<number>; stored?: () => Promise<unknown> }>;
   /** A field a person could go on typing in while the post is out. */
   field(page: Page): Locator;
-  /** What the customer adds to that field while the post waits offline (" (typed offline)" unless said). */
-  typedOffline?: string;
   submit(page: Page): Promise<void>;
   /** Waits for the sign that the post succeeded. */
   done(page: Page): Promise<void>;
 };
 
 /**
- * The three journeys of each form at 390 and 1280 px: each time nothing typed is lost, the message
- * shows beside the button, the resend works, and the database holds exactly one effect. `forms` are
- * named as the tests say them ("checkout", "sign-up").
- *
- * The 30-second answers run side by side (describe.concurrent, vitest's maxConcurrency at a time):
- * each waits on the clock, not the machine, and in turn they held a test worker 32 s each. Each has
- * a page, a journey and data of its own (open() makes them), as every test here does.
+ * The journeys of each form at 390 and 1280 px, each through a faulty relay of its own
+ * (tests/support/faulty-relay.ts): offline before the post, the answer lost after the server acted (the link
+ * dropped, or the answer cut in half), a gateway's 503, and an answer held past SLOW_MS. Each time nothing typed is
+ * lost, the form cannot be changed while its press is out (so the resend carries exactly what was pressed),
+ * the message shows beside the button, the resend works, and the database holds exactly one effect. `forms`
+ * are named as the tests say them ("checkout", "sign-up").
+ * Each has a page, a relay, a journey and data of its own (open() makes them).
  */
 export function droppedLinkJourneys(forms: Record<string, DroppedLinkForm>) {
+  const newRelay = useRelays();
   for (const [name, form] of Object.entries(forms)) {
     describe.each(WIDTHS)(`${name} on a dropped link at %i px (JavaScript on)`, (width) => {
       it("keeps what was typed when the browser is offline, says so, and sends once when back online", async () => {
-        const { page, effects, stored } = await form.open(width);
+        const relay = await newRelay();
+        const { page, effects, stored } = await form.open(width, relay.url);
+        const value = await form.field(page).inputValue();
         await page.context().setOffline(true);
         await form.submit(page);
         await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-        const typed = await typeMore(form.field(page), form.typedOffline ?? " (typed offline)");
-        await expectKept(page, form.field(page), typed);
+        await expectLocked(page, form.field(page));
+        await expectKept(page, form.field(page), value);
         await screenshot(page, `dropped-link-${name.replace(/\W+/g, "-")}-offline-${width}`);
         expect(await effects()).toBe(0);
         await page.context().setOffline(false);
         await form.done(page);
         expect(await effects()).toBe(1);
-        // The resend carried what was on the screen, the typing made while it waited included.
-        if (stored) expect(await stored()).toBe(typed);
+        if (stored) expect(await stored()).toBe(value);
       });
 
-      it("answers a resend after a lost answer as the first, storing one", async () => {
-        const { page, effects } = await form.open(width);
-        const reached = await loseFirstAnswer(page, form.path);
-        const value = await form.field(page).inputValue();
+      for (const fault of ["drop", "cut"] as const) {
+        it(`answers a resend after ${fault === "drop" ? "a lost" : "a cut-off"} answer as the first, storing one`, async () => {
+          const relay = await newRelay();
+          const { page, effects, stored } = await form.open(width, relay.url);
+          const reached = relay.fail(fault, form.path);
+          const value = await form.field(page).inputValue();
+          await form.submit(page);
+          await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
+          await expectKept(page, form.field(page), value);
+          await expectLocked(page, form.field(page));
+          expect(await effects()).toBe(1); // the server acted; its answer was lost
+          await restoreAndResend(page, relay, () => form.done(page));
+          expect(reached.reached).toBe(2);
+          expect(await effects()).toBe(1);
+          if (stored) expect(await stored()).toBe(value);
+        });
+      }
+
+      it("sends again after a gateway's 503, storing one", async () => {
+        const relay = await newRelay();
+        const { page, effects } = await form.open(width, relay.url);
+        const reached = relay.fail("503", form.path);
         await form.submit(page);
         await page.getByText(CONNECTION_MESSAGES.failed).waitFor();
-        await expectKept(page, form.field(page), value);
-        await page.getByRole("button", { name: "Try again" }).click();
-        await form.done(page);
-        expect(reached.count).toBe(2);
+        expect(await effects()).toBe(0);
+        await restoreAndResend(page, relay, () => form.done(page));
+        expect(reached.reached).toBe(1);
         expect(await effects()).toBe(1);
       });
+
+      it("says it is still sending when the answer is slow, keeps the form as pressed, and sends once", async () => {
+        const relay = await newRelay();
+        const { page, effects } = await form.open(width, relay.url);
+        relay.fail("stall", form.path);
+        const value = await form.field(page).inputValue();
+        await form.submit(page);
+        // Said once the press has been out SLOW_MS (8 s) on the page's clock; the answer is held until then.
+        await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 60_000 });
+        await expectLocked(page, form.field(page));
+        await expectKept(page, form.field(page), value);
+        expect(await effects()).toBe(1);
+        relay.restore();
+        await form.done(page);
+        expect(await effects()).toBe(1);
+      }, 90_000);
     });
   }
-
-  describe.concurrent("a 30-second answer on a dropped link (JavaScript on)", () => {
-    for (const [name, form] of Object.entries(forms)) {
-      for (const width of WIDTHS) {
-        it(`${name} at ${width} px says it is still sending, keeps typing, and sends once`, async () => {
-          const { page, effects } = await form.open(width);
-          await slowFirstAnswer(page, form.path);
-          await form.submit(page);
-          await page.getByText(CONNECTION_MESSAGES.slow).waitFor({ timeout: 15_000 });
-          const typed = await typeMore(form.field(page), " (typed while sending)");
-          await expectKept(page, form.field(page), typed);
-          await form.done(page);
-          expect(await effects()).toBe(1);
-        }, 90_000);
-      }
-    }
-  });
 }

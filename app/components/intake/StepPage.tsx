@@ -6,12 +6,13 @@ import { FormAlert } from "~/components/forms";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
-import { forgetDeviceCopy, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
+import { forgetDeviceCopy, putBack, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { useKeepTyping } from "~/components/useKeepTyping";
 import type { IntakeData } from "~/domain/intake/data";
 import { INTENT_VALUES, parseIntakeIntent } from "~/domain/intake/intents";
 import { AI_CHOICE, REQUIRED_CONSENTS } from "~/domain/intake/options";
 import type { StepAnswer, StepPageData } from "~/domain/intake/page";
+import { overSaved } from "~/domain/intake/refused";
 import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { fieldId, StepFormContext, useLiveValue } from "./fields";
@@ -80,6 +81,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
     furthest,
     savedAt,
     revision,
+    savedBy,
     pageWriter,
     copyKey,
     rules,
@@ -92,16 +94,30 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   const formId = `intake-step-${step}`;
   // The browser checks the step's rules before a post; a refused post's messages replace its own.
   const check = useStepCheck(formId, rules, actionData?.result?.error);
-  const values = (actionData?.result?.initialValue as IntakeData | undefined) ?? saved; // a refused post keeps what was typed
+  // A refused post keeps what was typed (only its refused answers when the rest was saved: over the saved step).
+  const typed = actionData?.result?.initialValue as IntakeData | undefined;
+  const values = typed && actionData?.savedBeside ? overSaved(saved, typed) : (typed ?? saved);
   // Errors of what was saved (a new photo without alt text), shown on their fields beside the saved values.
   const savedErrors = actionData?.fieldErrors ?? {};
   const autosave = useAutosave(formId, step, savedAt, plug?.pending);
-  const conflict = actionData?.conflict ?? autosave.conflict;
   // Typing made while Add, Remove or Enter is in flight is put back into the re-rendered step; a second Remove waits.
   useKeepTyping(formId, savedAt, renameAfterRemove, isRemove);
-  // What is typed is kept on this device, per order and step, until the server has it.
+  // "Keep this page's answers": this page's saves are then based on the revision the conflict named. In state,
+  // not only in the box: React sets a hidden box back to its value on every render (a resend reads it later).
+  const [keptRevision, setKeptRevision] = useState(0);
+  const basedOnRevision = Math.max(revision, keptRevision);
+  // What is typed is kept on this device, per order and step, until the server has it. A copy typed on a page
+  // based on an older save, when someone else has saved the step since, is not put back: it is shown as a conflict.
   const copy = `intake:${copyKey}:${step}`;
-  const restored = useDeviceCopy(formId, copy, savedAt);
+  const device = useDeviceCopy(formId, copy, savedAt, {
+    base: JSON.stringify([basedOnRevision, WRITER]),
+    isCurrent: (base) => {
+      const [copyRevision, copyWriter] = JSON.parse(base) as [number, string];
+      return copyRevision === revision || copyWriter === savedBy;
+    },
+  });
+  const conflict =
+    actionData?.conflict ?? autosave.conflict ?? (device.held ? { revision, fields: device.held.fields } : undefined);
   // An autosave that landed: the server has the step, so the device keeps no copy of it (issue 35 item 8; the
   // next keystroke makes a new one).
   useEffect(() => {
@@ -114,9 +130,6 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   const hydrated = useHydrated();
   const drawnBefore = useDrawnBefore();
   const basedOn = useRef<HTMLInputElement>(null);
-  // "Keep this page's answers": this page's saves are then based on the revision the conflict named. In state,
-  // not only in the box: React sets a hidden box back to its value on every render (a resend reads it later).
-  const [keptRevision, setKeptRevision] = useState(0);
   const seqField = useRef<HTMLInputElement>(null);
   // A post sent again after a dropped link carries what the form holds now: it is this page's newest save.
   useEffect(() => {
@@ -124,6 +137,23 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
     const newer = () => seqField.current && (seqField.current.value = nextSeq());
     form?.addEventListener(RESEND_EVENT, newer);
     return () => form?.removeEventListener(RESEND_EVENT, newer);
+  }, [formId, savedAt]);
+  // Keep posts exactly the fields its notice listed: a box left empty and not listed is not sent (the autosave
+  // that met the conflict sends no empty box, so the notice never compared it; sent, it would erase the saved answer).
+  const keepOnly = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    keepOnly.current = null;
+    const form = document.getElementById(formId);
+    const onlyListed = (event: Event) => {
+      const listed = keepOnly.current;
+      if (!listed) return;
+      const data = (event as FormDataEvent).formData;
+      const kept = [...data].filter(([name, value]) => value !== "" || listed.has(name.split(/[[.]/)[0]));
+      for (const name of new Set(data.keys())) data.delete(name);
+      for (const [name, value] of kept) data.append(name, value);
+    };
+    form?.addEventListener("formdata", onlyListed);
+    return () => form?.removeEventListener("formdata", onlyListed);
   }, [formId, savedAt]);
   const errors = { ...check.errors, ...savedErrors };
   // The alert names every field that failed, each a link to it (WCAG 3.3.1).
@@ -155,10 +185,13 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
           id={formId}
           onSubmit={(event) => {
             if (seqField.current) seqField.current.value = nextSeq(); // this save is newer than every one before
+            if (!(event.nativeEvent as SubmitEvent).submitter?.hasAttribute(KEEP_BUTTON)) keepOnly.current = null;
             check.onSubmit(event);
           }}
           key={savedAt ?? "new"}
           encType={step === SPECIAL_STEPS.uploads ? "multipart/form-data" : undefined}
+          // Add, Remove and Enter keep the typing made while they are out (useKeepTyping); every other press locks the step.
+          data-keeps-typing={KEEPS_TYPING}
           noValidate
           className="card intake-form"
         >
@@ -178,7 +211,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
             failed={failed.length > 1 || check.formError ? failed : []}
           />
           {/* What this save is based on and who writes it (domain/intake/save-order.ts): without JavaScript, this page load. */}
-          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={Math.max(revision, keptRevision)} />
+          <input ref={basedOn} type="hidden" name={SAVE_FIELDS.basedOn} value={basedOnRevision} />
           <input type="hidden" name={SAVE_FIELDS.writer} value={hydrated ? WRITER : pageWriter} />
           {/* No value of React's: set when a save leaves (a defaultValue would be put back on every render). */}
           {hydrated ? <input ref={seqField} type="hidden" name={SAVE_FIELDS.seq} /> : null}
@@ -186,15 +219,18 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
             <ConflictNotice
               conflict={conflict}
               step={step}
-              keepMine={() => {
+              keepMine={(form) => {
                 // The box now (this click's post reads it before React renders), the state for every later render.
                 if (basedOn.current) basedOn.current.value = String(conflict.revision);
                 setKeptRevision(conflict.revision);
+                // A copy from this device: its answers go into the boxes now, so this click's post carries them.
+                if (device.held) putBack(form, device.held.entries);
+                keepOnly.current = new Set(conflict.fields.map((f) => f.field));
               }}
               showSaved={() => forgetDeviceCopy(copy)}
             />
           ) : null}
-          {restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
+          {device.restored ? <p className="flash flash-info">{RESTORED_MESSAGE}</p> : null}
           {children}
           {plug && uploads ? <plug.List {...uploads} /> : null}
           <StepButtons step={step} busy={busy} previewMissing={extras.preview?.missing ?? null} />
@@ -253,6 +289,8 @@ function StepRoutes() {
 /** The steps without files: no uploads. */
 const noUploads = (_formId: string): null => null;
 
+/** The presses whose typing useKeepTyping keeps (components/connection.tsx locks the form for every other). */
+const KEEPS_TYPING = `${INTENT_VALUES.stay} ${INTENT_VALUES.remove("", "").split(":")[0]}:`;
 const isRemove = (submitter: string) => parseIntakeIntent(submitter)?.type === "remove";
 
 /** A list row's field after Remove (of the item on row `removed`): the rows below it move up, its fields go. */
@@ -266,6 +304,9 @@ function renameAfterRemove(name: string, submitter: string | null, removed: numb
   return index > removed ? `${intent.field}[${index - 1}]${row[2]}` : name;
 }
 
+/** Marks the conflict's "Keep this page's answers" button (its post sends only what the notice listed). */
+const KEEP_BUTTON = "data-keep";
+
 /** The step was saved elsewhere since this page loaded: what differs, and the customer's choice. */
 function ConflictNotice({
   conflict,
@@ -275,7 +316,7 @@ function ConflictNotice({
 }: {
   conflict: Conflict;
   step: number;
-  keepMine: () => void;
+  keepMine: (form: HTMLFormElement) => void;
   showSaved: () => void;
 }) {
   return (
@@ -298,7 +339,14 @@ function ConflictNotice({
         </dl>
       ) : null}
       <p className="actions">
-        <button type="submit" name="intent" value={INTENT_VALUES.stay} className="button" onClick={keepMine}>
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT_VALUES.stay}
+          className="button"
+          onClick={(event) => event.currentTarget.form && keepMine(event.currentTarget.form)}
+          {...{ [KEEP_BUTTON]: "" }}
+        >
           Keep this page's answers
         </button>{" "}
         {/* The saved answers, not this page's typing put back from the device. */}

@@ -32,6 +32,8 @@ export type StepPageData = {
   furthest: number;
   savedAt: string | null;
   revision: number;
+  /** Who wrote the stored step last (its writer id, save-order.ts): a device copy typed on that page is current. */
+  savedBy: string | null;
   /** This page load's writer id (save-order.ts), for the page without JavaScript: its posts are one page's saves. */
   pageWriter: string;
   /** Names this order's copies on the device (components/useDeviceCopy.ts) without the order id itself. */
@@ -57,6 +59,11 @@ export type StepAnswer = {
   /** Messages about what was saved (a new photo without alt text), by field. */
   fieldErrors?: Record<string, string[]>;
   conflict?: Conflict;
+  /**
+   * The post's other answers were saved: `result.initialValue` holds only the refused ones, shown over the
+   * saved step (domain/intake/refused.ts).
+   */
+  savedBeside?: true;
   /** An autosave's answer: when it was saved, Sydney time as a person reads it ("2:48 pm"; null: refused). */
   savedTime?: string | null;
 };

@@ -11,9 +11,10 @@ import {
   unfinishedRequiredSteps,
   type IntakeData,
 } from "~/domain/intake/data";
-import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
+import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
 import { ADDED_PARAM, addedList, isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
 import { mapsSearchUrl, type StepAnswer, type StepPageData } from "~/domain/intake/page";
+import { postWithoutRefused, refusedAnswers, refusedAsPosted, withoutRefused } from "~/domain/intake/refused";
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
@@ -26,6 +27,7 @@ import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } fr
 import { saveStepPost, type StepSave } from "~/server/intake/save.server";
 import {
   loadSubmission,
+  newItemId,
   newPageWriter,
   orderBought,
   submitIntake,
@@ -65,6 +67,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
     furthest: furthestStep(doc),
     savedAt: doc?.updated_at ? new Date(doc.updated_at).toISOString() : null,
     revision: Number(doc?.revision ?? 0),
+    savedBy: typeof doc?.writer === "string" ? doc.writer : null,
     pageWriter: newPageWriter(),
     copyKey: deviceCopyKey(access.orderId),
     rules: stepRules(step),
@@ -110,19 +113,28 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   // The jump rule holds for posts too: a step not yet reached cannot be saved or skipped past.
   if (!canOpenStep(step, before)) return redirect(stepPath(furthestStep(before)), 303);
 
-  if (submission.status !== "success") {
+  let values = submission.status === "success" ? submission.value : null;
+  // Some answers refused: every other answer is saved all the same, and Back, Save & Exit and the jump grid
+  // still leave (issue 34 item 10); the refused ones stay as stored and are shown as typed, with their messages.
+  const refused = submission.status === "success" ? [] : refusedAnswers(submission.error);
+  if (!values) {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
     if (step === SPECIAL_STEPS.uploads) {
       await saveArrivedFiles(access.orderId, form, before).catch((error) =>
         log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }),
       );
+      return refuse(submission.reply());
     }
-    return refuse(submission.reply());
+    const rest = parseWithZod(postWithoutRefused(form, refused, formValues(before)), {
+      schema: stepSchema(step, "draft"),
+    });
+    if (!refused.length || rest.status !== "success") return refuse(submission.reply());
+    values = withoutRefused(rest.value, refused);
   }
   // Step 7: no more pages than the order includes (the server's rule; the page says how many).
-  if (step === SPECIAL_STEPS.pages) {
+  if (step === SPECIAL_STEPS.pages && !refused.length) {
     const tooMany = tooManyPages(
-      "pagesNeeded" in submission.value ? submission.value.pagesNeeded : undefined,
+      "pagesNeeded" in values ? values.pagesNeeded : undefined,
       (await orderBought(access.orderId)).includes.pages,
     );
     if (tooMany) return refuse(submission.reply({ fieldErrors: { pagesNeeded: [tooMany] } }));
@@ -135,8 +147,9 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
       orderId: access.orderId,
       step,
       form,
-      values: submission.value,
-      intent,
+      values,
+      // With a refused answer the step is not done: Next and Submit save it as a draft and stay.
+      intent: refused.length && intentMode(intent) === "next" ? { type: "stay" } : intent,
       stamp: readSaveStamp(form),
       before,
     });
@@ -160,7 +173,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
           result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) },
           conflict: {
             revision: Number(outcome.before?.revision ?? 0),
-            fields: differences(formValues(outcome.before), submission.value),
+            fields: differences(formValues(outcome.before), values),
           },
         },
         { status: 409 },
@@ -168,6 +181,19 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
     }
   }
   const saved = outcome.saved;
+  if (refused.length && !LEAVES.has(intent.type)) {
+    const reply = submission.reply();
+    return data<StepAnswer>(
+      {
+        result: {
+          ...reply,
+          initialValue: refusedAsPosted(keepListShapes(reply.initialValue ?? null), refused, newItemId),
+        },
+        savedBeside: true,
+      },
+      { status: 400 },
+    );
+  }
   // From here on the step is saved: messages go beside the saved state (reloaded), not the posted form.
   const fileProblems = allProblems(saved.problems);
   if (fileProblems.length)
@@ -185,7 +211,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
     case "autosave":
       return data<StepAnswer>({ result: null, savedTime: formatTime(new Date()) });
     case "stay": {
-      const added = addedList(form, Object.keys(submission.value));
+      const added = addedList(form, Object.keys(values));
       return redirect(added ? `${stepPath(step)}?${ADDED_PARAM}=${added}` : stepPath(step), 303);
     }
     case "remove":
@@ -202,6 +228,9 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
       return submit(request, access, saved.doc);
   }
 }
+
+/** The presses that leave the step: with a refused answer they leave once the rest is saved. */
+const LEAVES = new Set<IntakeIntent["type"]>(["back", "save-exit", "jump"]);
 
 function goNext(step: number, saved: BrandingSave) {
   if (saved.photosWithoutAlt)

@@ -5,7 +5,8 @@ import { allProblems, saveArrivedFiles } from "~/server/intake-files.server";
 import { loadSubmission } from "~/server/intake.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
-import { readOneUpload } from "~/server/uploads.server";
+import { isOverBudget } from "~/server/images.server";
+import { readOneUpload, uploaderOf } from "~/server/uploads.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -14,7 +15,8 @@ import { readOneUpload } from "~/server/uploads.server";
  * post: the intake link's cookie names the order (never a posted id), step 4
  * must be open to it, and the file passes the same limits and decoding
  * (uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
- * `problems` says, in words, why a file was not added.
+ * `problems` says, in words, why a file was not added (429: the hour's budget
+ * of image pixels for this link or address is used up).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
@@ -26,7 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!canOpenStep(SPECIAL_STEPS.uploads, before))
     return data({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
   try {
-    return data({ problems: allProblems(await saveArrivedFiles(access.orderId, form, before)) });
+    const problems = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
+    return data({ problems }, isOverBudget(problems) ? { status: 429 } : undefined);
   } catch (error) {
     log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });
     return data({ problems: ["The file could not be saved just now. It is sent again shortly."] }, { status: 503 });

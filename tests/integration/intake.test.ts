@@ -6,6 +6,8 @@ import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
+import { consumeRateLimit } from "~/server/rate-limit.server";
+import { PIXEL_LIMITS } from "~/server/uploads.server";
 import {
   checkToken,
   exchangeToken,
@@ -285,6 +287,14 @@ describe("renewing an expired link", () => {
   });
 });
 
+/** A GIF with `size` bytes of comment before its trailer (a GIF comment extension, in blocks of 255). */
+function withComment(gif: Uint8Array, size: number) {
+  const blocks: number[] = [0x21, 0xfe];
+  for (let left = size; left > 0; left -= 255)
+    blocks.push(Math.min(255, left), ...Array<number>(Math.min(255, left)).fill(0x20));
+  return Buffer.concat([gif.subarray(0, -1), Buffer.from([...blocks, 0, 0x3b])]);
+}
+
 describe("step 4's files", () => {
   type Photo = { id: string; key: string; thumbKey: string; url: string; altText: string };
   const photosOf = async (orderId: string) =>
@@ -396,9 +406,24 @@ describe("step 4's files", () => {
   it("bounds each image's work: the first frame only, at most 4096 px stored, and over 50 megapixels refused from the header with a message, keeping what was typed", async () => {
     const c = await customer();
     await reachStep(c.orderId, 4);
-    // The issue's upload: a 7000 x 7000 GIF of two frames, 67 KB, that took 24.5 s to process.
+    // The issue's upload: a 7000 x 7000 GIF of two frames, 67 KB, that took 24.5 s to process. It unpacks to 2,200
+    // times its size, so it is now refused before decoding (429 past the hour's budget, with what was typed saved).
     const bomb = new File([gifBomb(7000, 7000, 2) as BlobPart], "bomb.gif", { type: "image/gif" });
-    expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [bomb] })))).toBe(303);
+    const refused = await post(
+      c.cookie,
+      4,
+      filesForm({ "brandColors[0]": "Navy", intent: "stay" }, { photos: [bomb] }),
+    );
+    expect([status(refused), refused.data?.notice]).toEqual([
+      400,
+      "bomb.gif was not opened: it unpacks from 66 KB to 49 megapixels, far more than any photo or logo does. Please choose another copy of it (saved as an ordinary PNG or JPG).",
+    ]);
+    expect((await IntakeSubmission.findById(c.orderId).lean())?.brand_colors).toEqual(["Navy"]);
+    // The same GIF with 20 KB of comment (1,700 times its size) is decoded: only its first frame, at most 4096 px.
+    const padded = new File([withComment(gifBomb(7000, 7000, 2), 20_000) as BlobPart], "bomb.gif", {
+      type: "image/gif",
+    });
+    expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [padded] })))).toBe(303);
     const [photo] = await photosOf(c.orderId);
     const stored = (await getStorage().get(photo.key))!;
     // Its first frame, stored as a PNG (lossless, and far less work than writing a GIF again).
@@ -421,6 +446,26 @@ describe("step 4's files", () => {
     );
     expect((await photosOf(c.orderId)).map((p) => p.id)).toEqual([photo.id]);
     expect((await IntakeSubmission.findById(c.orderId).lean())?.brand_colors).toEqual(["Teal"]);
+  });
+
+  it("answers 429 on the same form past the link's hour of image pixels, saving what was typed", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    await consumeRateLimit(PIXEL_LIMITS.link, c.orderId, new Date(), PIXEL_LIMITS.link.max);
+    const r = await post(
+      c.cookie,
+      4,
+      filesForm({ "brandColors[0]": "Teal", intent: "next" }, { photos: [png("shop.png")], logo: [png("logo.png")] }),
+    );
+    expect(status(r)).toBe(429);
+    expect(r.data?.notice).toBe(
+      [
+        "logo.png was not added: we process up to 1,000 megapixels of images an hour for each intake form, and this hour's are used up. Please add it again in an hour, or continue without it for now.",
+        "shop.png was not added: we process up to 1,000 megapixels of images an hour for each intake form, and this hour's are used up. Please add it again in an hour, or continue without it for now.",
+      ].join(" "),
+    );
+    const saved = await IntakeSubmission.findById(c.orderId).lean();
+    expect([saved?.brand_colors, saved?.photo_metadata ?? [], saved?.logo_key ?? null]).toEqual([["Teal"], [], null]);
   });
 
   it("stores a logo chosen with a post that comes back for photo alt text (scripts off), instead of dropping it", async () => {

@@ -230,7 +230,7 @@ describe("a coupon for some addresses (issue 35 item 2)", () => {
     const { checkoutCookie, page, order } = await buy(`ceo-${uniqueId("c").slice(-6)}@bigcorp.example`);
     expect(order).toMatchObject({ status: "paid", links_by_email_only: true, user_id: null });
     expect(checkoutCookie).toBeUndefined();
-    expect(page).toEqual({ state: "paid", intakeUrl: null, emailOnly: true });
+    expect(page).toMatchObject({ state: "paid", intakeUrl: null, emailOnly: true });
     // The links went to the address typed, by e-mail.
     expect(await OutboxMessage.countDocuments({ to: order.email })).toBeGreaterThan(0);
   });

@@ -23,12 +23,21 @@ export const OFFER = {
   demoMinutes: 15,
 } as const;
 
-export type AddOn = { id: string; name: string; price: number; description: string; popular?: boolean };
+export type AddOn = {
+  id: string;
+  name: string;
+  /** Its name in a list row or a CSV cell, where the full name does not fit. */
+  short: string;
+  price: number;
+  description: string;
+  popular?: boolean;
+};
 
 /** Prices in cents. */
 export const ADD_ONS: readonly AddOn[] = [
   {
     id: "priority-12hr",
+    short: "Priority",
     name: "Priority 12-Hour Delivery",
     price: 20_000,
     description: "Your first draft in 12 hours instead of 24.",
@@ -36,18 +45,21 @@ export const ADD_ONS: readonly AddOn[] = [
   },
   {
     id: "logo-design",
+    short: "Logo",
     name: "Professional Logo Design",
     price: 15_000,
     description: "A simple, professional logo designed for your business.",
   },
   {
     id: "domain-setup",
+    short: "Domain",
     name: "Domain Connection Service",
     price: 5_000,
     description: "We connect your domain name to your new website.",
   },
   {
     id: "extra-pages",
+    short: "+2 Pages",
     name: "2 Extra Pages",
     price: 10_000,
     description: "Two more pages on top of the five included.",

@@ -54,6 +54,8 @@ export type ClockFacts = {
   windowHours: number | null;
   deliveredAt: Date | null;
   refundedAt: Date | null;
+  /** When the customer's data was deleted: the order then ends, and its clock with it. */
+  dataDeletedAt: Date | null;
 };
 
 export type ClockState =
@@ -61,11 +63,16 @@ export type ClockState =
   | { kind: "running"; deadline: Date; msLeft: number; dueSoon: boolean }
   | { kind: "overdue"; deadline: Date; msOver: number }
   | { kind: "delivered"; deadline: Date; deliveredAt: Date; msTaken: number; onTime: boolean }
-  | { kind: "refunded"; refundedAt: Date };
+  | { kind: "refunded"; refundedAt: Date }
+  | { kind: "data-deleted"; deletedAt: Date };
 
-/** The clock at `now`: not started, running (due soon within 6 hours), overdue, delivered (on time or not), refunded. */
+/**
+ * The clock at `now`: not started, running (due soon within 6 hours), overdue, delivered (on time or not),
+ * refunded, or ended by the deletion of the customer's data (no alerts, no reminders, no restart).
+ */
 export function clockState(facts: ClockFacts, now: Date): ClockState {
   if (facts.refundedAt) return { kind: "refunded", refundedAt: facts.refundedAt };
+  if (facts.dataDeletedAt) return { kind: "data-deleted", deletedAt: facts.dataDeletedAt };
   if (!facts.startedAt || !facts.deadline) return { kind: "not-started" };
   const deadline = facts.deadline;
   if (facts.deliveredAt)
@@ -83,12 +90,32 @@ export function clockState(facts: ClockFacts, now: Date): ClockState {
 
 /** True while the clock runs (started, not delivered, not refunded): saving a draft URL then delivers. */
 export function clockRuns(facts: ClockFacts): boolean {
-  return Boolean(facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt);
+  return Boolean(facts.startedAt && facts.deadline && !facts.deliveredAt && !facts.refundedAt && !facts.dataDeletedAt);
 }
 
 /** The promise was missed: overdue and undelivered, or delivered after the deadline. Not once refunded. */
 export function refundDue(state: ClockState): boolean {
   return state.kind === "overdue" || (state.kind === "delivered" && !state.onTime);
+}
+
+/**
+ * Why a refund is not due (the promise is not missed), in the admin's words beside the Refund button and on its
+ * page, or null when it is due or the order is refunded. A refund is still allowed (the customer may ask for one).
+ */
+export function refundNotDue(state: ClockState): string | null {
+  switch (state.kind) {
+    case "not-started":
+      return "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)";
+    case "running":
+      return "Refund not due: the deadline has not passed";
+    case "delivered":
+      return state.onTime ? "Refund not due: the first draft was delivered on time" : null;
+    case "data-deleted":
+      return "Refund not due: the delivery clock stopped when the order's data was deleted";
+    case "overdue":
+    case "refunded":
+      return null;
+  }
 }
 
 /** An order can be refunded when it was paid for (a positive amount) and is not refunded yet. */
@@ -150,6 +177,8 @@ export function clockSummary(state: ClockState): string {
       return `Delivered in ${formatSpan(state.msTaken)}${state.onTime ? "" : " (after the deadline)"}`;
     case "refunded":
       return "Refunded";
+    case "data-deleted":
+      return "Stopped: the customer's data was deleted";
   }
 }
 
@@ -175,6 +204,7 @@ export function customerDueLine(
     clock_deadline?: Date | null;
     draft_delivered_at?: Date | null;
     refunded_at?: Date | null;
+    data_deleted_at?: Date | null;
   },
   now: Date,
 ): string | null {
@@ -184,6 +214,7 @@ export function customerDueLine(
     windowHours: null,
     deliveredAt: order.draft_delivered_at ?? null,
     refundedAt: order.refunded_at ?? null,
+    dataDeletedAt: order.data_deleted_at ?? null,
   };
   return customerClockLine(clockState(facts, now));
 }

@@ -96,6 +96,7 @@ export const ROUND_NOTES = {
   firstDraft: "We'll open this round when your first draft is ready.",
   waiting: "We'll open this round when your next draft is ready.",
   projectComplete: "Your project is complete, so no more rounds will open. Need a change? Contact us.",
+  refunded: "Your order was refunded in full, so no more rounds will open.",
 } as const;
 
 function roundOf(order: OrderView, round: Round) {
@@ -106,14 +107,17 @@ function roundOf(order: OrderView, round: Round) {
 
 /**
  * The rounds this order's product includes, each Locked (not enabled by us yet),
- * Available (enabled, no feedback) or Completed (feedback given; read-only).
+ * Available (enabled, no feedback) or Completed (feedback given; read-only). A
+ * refunded order's rounds are closed: none is Available (the server refuses its feedback).
  */
 export function revisionRounds(order: OrderView): RoundView[] {
+  const refunded = order.status === "refunded";
   return ROUNDS.slice(0, revisionRoundsFor(order.product_id)).map((round) => {
     const r = roundOf(order, round);
-    const state: RoundState = r.submittedAt ? "completed" : r.enabled ? "available" : "locked";
-    const note =
-      order.status === "completed"
+    const state: RoundState = r.submittedAt ? "completed" : r.enabled && !refunded ? "available" : "locked";
+    const note = refunded
+      ? ROUND_NOTES.refunded
+      : order.status === "completed"
         ? ROUND_NOTES.projectComplete
         : round === 1 && !order.draft_url
           ? ROUND_NOTES.firstDraft

@@ -264,12 +264,14 @@ export default function AdminOrders() {
                     <p className="order-title">
                       <strong>Order #{o.shortId}</strong> <StatusBadge text={o.statusText} tone={o.tone} />
                       {o.guest ? <span className="badge badge-muted">Guest</span> : null}
+                      {o.dataDeleted ? <span className="badge badge-muted">Data deleted</span> : null}
                     </p>
                     <p className="order-meta">
                       <EmailAddress address={o.email} />
                       <span>{o.amount}</span>
                       <span>{formatDateTime(o.createdAt)}</span>
                     </p>
+                    {o.addOns ? <p className="hint">Add-ons: {o.addOns}</p> : null}
                     {o.clock ? (
                       <p>
                         <span className={`status status-${o.clockTone}`}>{o.clock}</span>

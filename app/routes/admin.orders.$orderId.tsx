@@ -283,6 +283,33 @@ export default function AdminOrder() {
             )}
           </section>
 
+          <section className="card" aria-labelledby="sold-heading">
+            <h2 id="sold-heading">What Was Sold</h2>
+            <table className="data-table sold">
+              <caption className="visually-hidden">What order #{order.shortId} bought, at the prices charged</caption>
+              <tbody>
+                {d.sold.items.map((item) => (
+                  <tr key={item.name}>
+                    <th scope="row">{item.name}</th>
+                    <td>{item.amount}</td>
+                  </tr>
+                ))}
+                {d.sold.couponCode ? (
+                  <tr>
+                    <th scope="row">Coupon {d.sold.couponCode}</th>
+                    <td>-{d.sold.discount ?? "$0.00"}</td>
+                  </tr>
+                ) : null}
+                <tr>
+                  <th scope="row">Total paid</th>
+                  <td>
+                    <strong>{d.sold.total}</strong>
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </section>
+
           <DeliveryClockCard orderId={order.id} clock={d.clock} />
 
           <section className="card" aria-labelledby="token-heading">

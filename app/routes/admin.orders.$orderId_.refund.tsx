@@ -101,7 +101,7 @@ export default function RefundOrder() {
             {d.refundDue ? (
               <strong>Refund due: the 24-hour promise was missed.</strong>
             ) : (
-              "The promise was not missed: say why you are refunding."
+              `${d.refundNotDue ?? "Refund not due"}: say why you are refunding.`
             )}
           </p>
           <Form method="post" {...getFormProps(form)} noValidate>

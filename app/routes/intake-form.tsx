@@ -14,7 +14,8 @@ import { furthestStep } from "~/domain/intake/data";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
 import { promise } from "~/domain/order-includes";
-import { loadSubmission, orderBought } from "~/server/intake.server";
+import { loadSubmission, orderBought } from "~/server/intake/draft.server";
+import { isRefunded } from "~/server/refunds.server";
 import { exchangeToken, renewToken, requireTokenSession } from "~/server/tokens.server";
 
 export const meta: MetaFunction = () => [
@@ -31,6 +32,7 @@ export const meta: MetaFunction = () => [
 /** Spec: 'Access Renewed!', then the page reloads after 1.5 s (into the form). */
 export const RENEWED_RELOAD_MS = 1500;
 const RENEWED = "renewed";
+const REFUNDED = "refunded";
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
@@ -47,6 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
   if (state.state === "valid")
     throw redirect(`/intake-form/${furthestStep(await loadSubmission(state.token.order_id))}`);
+  // A refunded order's link was closed with it: say so rather than "submitted" or "renew".
+  if (await isRefunded(state.token.order_id)) return { screen: REFUNDED };
   if (state.state === "used")
     return { screen: state.state, rounds: promise.rounds((await orderBought(state.token.order_id)).includes) };
   return { screen: state.state };
@@ -88,6 +92,20 @@ export default function IntakeEntry() {
   const view = useLoaderData<typeof loader>();
   const { screen } = view;
   if (screen === RENEWED) return <Renewed />;
+  if (screen === REFUNDED)
+    return (
+      <PageHero
+        title="Your order was refunded in full"
+        lead="This intake form is closed, so there is nothing more to fill in."
+      >
+        <p>
+          Questions about your refund? Reply to the refund e-mail or <Link to="/contact">contact us</Link>.
+        </p>
+        <Link to="/" className="button">
+          Return to Homepage
+        </Link>
+      </PageHero>
+    );
   if (view.screen === "used" && "rounds" in view) {
     return (
       <PageHero

@@ -3,11 +3,11 @@ import { RadioGroup, SelectWithOther, TextField, useLiveValue, When, YES_NO } fr
 import { LABELS } from "~/components/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { BUSINESS_TYPES } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 1, Business Basics: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 1, Business Basics: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 1);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 1);
 

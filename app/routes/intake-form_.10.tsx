@@ -3,11 +3,11 @@ import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/i
 import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { STYLES } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 10, Integrations & Launch: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 10, Integrations & Launch: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 10);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 10);
 

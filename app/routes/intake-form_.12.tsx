@@ -3,11 +3,11 @@ import { Checkbox, RadioGroup, useLiveValue, When } from "~/components/intake/fi
 import { LABELS } from "~/components/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { AI_CHOICE, RETENTION_PERIODS, type Option } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 12, Privacy & Consent: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 12, Privacy & Consent: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 12);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 12);
 

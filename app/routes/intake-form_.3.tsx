@@ -3,11 +3,11 @@ import { RadioGroup, RowsEditor, SelectField, useLiveValue, When } from "~/compo
 import { LABELS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { PRICING_APPROACHES, SERVICES_GROUPINGS } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
-/** Intake step 3, Services: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake-step.server.ts. */
+/** Intake step 3, Services: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 3);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 3);
 

@@ -4,14 +4,14 @@ import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { FileBox, STEP_UPLOADS } from "~/components/intake/uploads";
 import { STYLES } from "~/domain/intake/options";
-import { stepAction, stepLoader } from "~/server/intake-step.server";
+import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
 
 /**
  * Intake step 4, Branding: its fields (spec 1 section 2, "Step contents"), with the logo and photo
  * uploads (a multipart form; with JavaScript each file uploads on its own, components/intake/uploads.tsx);
- * loader and action in server/intake-step.server.ts.
+ * loader and action in server/intake/step.server.ts.
  */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 4);
 export const action = (args: ActionFunctionArgs) => stepAction(args, 4);

@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { allProblems, saveArrivedFiles } from "~/server/intake-files.server";
-import { loadSubmission } from "~/server/intake.server";
+import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
+import { loadSubmission } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
-import { readOneUpload, uploaderOf } from "~/server/uploads.server";
+import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -14,7 +14,7 @@ import { readOneUpload, uploaderOf } from "~/server/uploads.server";
  * and the step's post never carries it again. The same checks as the step's
  * post: the intake link's cookie names the order (never a posted id), step 4
  * must be open to it, and the file passes the same limits and decoding
- * (uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
+ * (server/intake/uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
  * `problems` says, in words, why a file was not added (429: the hour's budget
  * of image pixels for this link or address is used up).
  */

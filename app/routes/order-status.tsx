@@ -224,7 +224,10 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
         <h2 id="intake-heading">Intake Form</h2>
         <ProgressBar label="Intake form completeness" percent={view.completeness} />
         <p>{view.submitted}</p>
-        {view.completeMessage ? <p className="flash flash-success">{view.completeMessage}</p> : null}
+        {/* Never beside "Your order was refunded in full": a refunded order is not being built. */}
+        {view.completeMessage && order.status !== "refunded" ? (
+          <p className="flash flash-success">{view.completeMessage}</p>
+        ) : null}
         <h3>Intake form access</h3>
         <p>
           <span className={`badge access-${access.state}`}>{ACCESS_LABELS[access.state]}</span>{" "}

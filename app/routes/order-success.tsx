@@ -6,7 +6,7 @@ import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { promise } from "~/domain/order-includes";
 import { confirmCheckout, startedHere } from "~/server/checkout.server";
-import { orderBought } from "~/server/intake.server";
+import { orderBought } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 
 export const meta: MetaFunction = () => [

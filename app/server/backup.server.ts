@@ -196,7 +196,7 @@ export async function restoreBackup(dir: string, options: { force?: boolean } = 
 
   const stored = new Set((await getStorage().list()).map((o) => o.key));
   const missingUploads = manifest.uploads.objects.map((o) => o.key).filter((key) => !stored.has(key));
-  // Upload keys are logos/{orderId}/… and photos/{orderId}/… (app/server/uploads.server.ts).
+  // Upload keys are logos/{orderId}/… and photos/{orderId}/… (app/server/intake/uploads.server.ts).
   const ordersDeletedSince = [
     ...new Set(missingUploads.map((key) => /^(?:logos|photos)\/([^/]+)\//.exec(key)?.[1]).filter(Boolean)),
   ] as string[];

@@ -4,6 +4,8 @@ import { ROUNDS } from "~/domain/orders";
 import { MAX_SELF_RENEWALS } from "~/domain/tokens";
 import { isDuplicateKeyError } from "./db.server";
 import { log } from "./log.server";
+import { dataDeleted } from "./mail/messages.server";
+import { queueMail } from "./mail/outbox.server";
 import {
   AdminAuditLog,
   FormReceipt,
@@ -17,8 +19,8 @@ import {
   ReminderLog,
   RevisionFeedback,
 } from "./models/index.server";
-import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "./intake.server";
-import { intakeTurnKeys } from "./intake-turns.server";
+import { intakeCreatedKey, intakeSubmitKey, loadSubmission, type Submission } from "~/server/intake/draft.server";
+import { intakeTurnKeys } from "~/server/intake/turns.server";
 import { revisionOpenKey } from "./reminders.server";
 import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";
@@ -50,7 +52,7 @@ export async function deletionPreview(orderId: string) {
 /** The anonymised address an order keeps once its customer's data is gone. */
 export const DELETED_EMAIL = "deleted@deleted.invalid";
 
-/** Where an order's uploads live (app/server/uploads.server.ts): one folder per kind and order. */
+/** Where an order's uploads live (app/server/intake/uploads.server.ts): one folder per kind and order. */
 export const UPLOAD_PREFIXES = ["logos", "photos"] as const;
 
 /**
@@ -71,16 +73,23 @@ function submissionKeys(submission: Submission | null): string[] {
 
 /**
  * The once-keys the order's effects claimed (ARCHITECTURE.md rule 7): its first submission, its draft's write turns, when each revision
- * round was first seen open, and per link its submission and its customer's renewals. They hold no more than
+ * round was first seen open, and per link each opening's submission and its customer's renewals. They hold no more than
  * the order's or a link's id and a time, but they say what this customer did and when.
  */
-function orderOnceKeys(orderId: string, tokenIds: string[], submission: Submission | null): string[] {
+function orderOnceKeys(
+  orderId: string,
+  tokens: { id: string; openings: number }[],
+  submission: Submission | null,
+): string[] {
   const slots = Array.from({ length: MAX_SELF_RENEWALS }, (_, i) => i + 1);
   return [
     intakeCreatedKey(orderId),
     ...intakeTurnKeys(orderId, submission),
     ...ROUNDS.map((round) => revisionOpenKey(orderId, round)),
-    ...tokenIds.flatMap((tokenId) => [intakeSubmitKey(tokenId), ...slots.map((slot) => renewalKey(tokenId, slot))]),
+    ...tokens.flatMap(({ id, openings }) => [
+      ...Array.from({ length: openings }, (_, opening) => intakeSubmitKey(id, opening)),
+      ...slots.map((slot) => renewalKey(id, slot)),
+    ]),
   ];
 }
 
@@ -107,6 +116,11 @@ export async function deleteOrderData(input: {
   if (!order) return { deleted: false };
   const submission = await loadSubmission(orderId);
 
+  // The customer who asked (from the order-status link, e-mailed to the order's address) was promised an e-mail
+  // when it is done: queued first, while the address is still known, about no order (so this deletion keeps it).
+  if (submission?.data_deletion_requested && order.email !== DELETED_EMAIL)
+    await queueMail({ key: `data-deleted:${orderId}`, to: order.email, about: {}, ...dataDeleted({ orderId }) });
+
   // Uploads first: the submission names the keys, so it is removed only after them.
   const storage = getStorage();
   for (const key of submissionKeys(submission)) await storage.delete(key);
@@ -118,9 +132,12 @@ export async function deleteOrderData(input: {
   await OutboxMessage.deleteMany({ order_id: orderId });
 
   // The once-keys before the links: the links' ids name some of them (a run that stops here finds them again).
-  const tokenIds = (await IntakeToken.find({ order_id: orderId }, { _id: 1 }).lean()).map((t) => String(t._id));
+  const tokens = (await IntakeToken.find({ order_id: orderId }, { _id: 1, reopened: 1 }).lean()).map((t) => ({
+    id: String(t._id),
+    openings: (t.reopened ?? 0) + 1,
+  }));
   await Promise.all([
-    OnceKey.deleteMany({ _id: mongoose.trusted({ $in: orderOnceKeys(orderId, tokenIds, submission) }) }),
+    OnceKey.deleteMany({ _id: mongoose.trusted({ $in: orderOnceKeys(orderId, tokens, submission) }) }),
     FormReceipt.deleteMany({ order_id: orderId }),
   ]);
 

@@ -1,7 +1,7 @@
 import { ROUNDS, shortId } from "~/domain/orders";
 import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
-import { loadSubmission, type Submission } from "./intake.server";
+import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { Order, OutboxMessage, PrivacyAuditLog, RevisionFeedback } from "./models/index.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { reminderHistory } from "./reminders.server";
@@ -18,6 +18,8 @@ const INTERNAL_FIELDS = new Set([
   "logo_thumb_key",
   "ai_safe_data",
   "privacy_summary",
+  "submitted_answers",
+  "previous_answers",
   "payment_intent_id",
 ]);
 const MAX_EMAILS = 200;

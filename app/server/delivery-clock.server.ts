@@ -12,6 +12,7 @@ import {
   dueAlerts,
   refundable,
   refundDue,
+  refundNotDue,
   type AlertKind,
   type ClockFacts,
 } from "~/domain/delivery-clock";
@@ -43,6 +44,7 @@ type OrderClockDoc = {
   clock_restarts?: number | null;
   draft_delivered_at?: Date | null;
   refunded_at?: Date | null;
+  data_deleted_at?: Date | null;
 };
 
 /** The clock's facts as stored on an order. */
@@ -53,6 +55,7 @@ export function clockFactsOf(order: OrderClockDoc): ClockFacts {
     windowHours: order.clock_window_hours ?? null,
     deliveredAt: order.draft_delivered_at ?? null,
     refundedAt: order.refunded_at ?? null,
+    dataDeletedAt: order.data_deleted_at ?? null,
   };
 }
 
@@ -220,6 +223,7 @@ export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKin
       draft_delivered_at: null,
       clock_deadline: mongoose.trusted({ $ne: null, $lte: new Date(now.getTime() + 48 * 3_600_000) }),
       refunded_at: null,
+      data_deleted_at: null,
     },
     { email: 1, clock_started_at: 1, clock_deadline: 1, clock_window_hours: 1, draft_delivered_at: 1, refunded_at: 1 },
   )
@@ -307,6 +311,7 @@ export async function clockView(
     amountRefunded: order.amount_refunded ?? 0,
     runs: clockRuns(facts),
     refundDue: refundDue(state),
+    refundNotDue: refundNotDue(state),
     refundable: refundable(order),
     events: await orderEvents(order._id),
   };

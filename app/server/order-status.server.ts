@@ -1,4 +1,4 @@
-import { loadSubmission, saveFields } from "./intake.server";
+import { loadSubmission, saveFields } from "~/server/intake/draft.server";
 import { Order } from "./models/index.server";
 import { newestToken, renewToken, tokenSession } from "./tokens.server";
 

@@ -1,6 +1,6 @@
 import { formatCents } from "~/domain/money";
 import { shortId } from "~/domain/orders";
-import { clockState, clockSummary, refundable, refundDue } from "~/domain/delivery-clock";
+import { clockState, clockSummary, refundable, refundDue, refundNotDue } from "~/domain/delivery-clock";
 import type Stripe from "stripe";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 import { DELETED_EMAIL } from "./data-deletion.server";
@@ -9,7 +9,7 @@ import { isDuplicateKeyError } from "./db.server";
 import { errorMessage, log } from "./log.server";
 import { orderRefunded } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { Order, OrderEvent } from "./models/index.server";
+import { IntakeToken, Order, OrderEvent } from "./models/index.server";
 import { getStripe } from "./stripe.server";
 
 /**
@@ -183,6 +183,11 @@ async function finishRefund(orderId: string) {
         },
       },
     );
+  // The order is closed: its intake link stops (a used link can't be renewed by the customer; its page says why).
+  await IntakeToken.updateMany(
+    { order_id: orderId, purpose: "intake", used: false },
+    { $set: { used: true, used_at: event.at } },
+  );
   // An order whose personal data was deleted keeps no address to write to.
   if (order.email === DELETED_EMAIL) return;
   await queueMail({
@@ -191,6 +196,11 @@ async function finishRefund(orderId: string) {
     about: { orderId },
     ...orderRefunded({ orderId, amount: formatCents(event.amount ?? 0) }),
   });
+}
+
+/** True when the order was refunded: its intake is closed (the intake link's page says so). */
+export async function isRefunded(orderId: string): Promise<boolean> {
+  return Boolean((await Order.findById(orderId, { refunded_at: 1 }).lean())?.refunded_at);
 }
 
 /** What the refund confirmation page shows, or null for an order that does not exist. */
@@ -206,6 +216,7 @@ export async function refundPage(orderId: string, now = new Date()) {
     refundable: refundable(order),
     refundedAt: order.refunded_at ? order.refunded_at.toISOString() : null,
     refundDue: refundDue(state),
+    refundNotDue: refundNotDue(state),
     clock: clockSummary(state),
     offline: !getStripe(),
   };

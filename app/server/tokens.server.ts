@@ -64,6 +64,7 @@ export type TokenDoc = {
   expires_at: Date;
   used: boolean;
   auto_renewed_count: number;
+  reopened?: number;
 };
 export type KnownTokenState = { state: "expired" | "used" | "valid"; token: TokenDoc };
 export type TokenState = { state: "invalid" } | KnownTokenState;
@@ -277,7 +278,11 @@ export async function adminRenewToken(tokenId: string, now = new Date()): Promis
   const token = await findToken(tokenId);
   if (!token) return null;
   const expiresAt = addDays(now, RENEWAL_DAYS);
-  await IntakeToken.updateOne({ _id: tokenId }, { $set: { expires_at: expiresAt, used: false, used_at: null } });
+  await IntakeToken.updateOne(
+    { _id: tokenId },
+    // A used link reopened is a new opening: its next submission is a submission of its own.
+    { $set: { expires_at: expiresAt, used: false, used_at: null }, ...(token.used ? { $inc: { reopened: 1 } } : {}) },
+  );
   log("info", "token.renewed_by_admin", { order_id: token.order_id, purpose: token.purpose });
   return expiresAt;
 }

@@ -341,6 +341,24 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     }
   });
 
+  it("offers Refund before the clock starts and says why it is not due, on the card and its page (issue 37 item 10)", async () => {
+    const { orderId } = await paidOrder(uniqueAddress(`not-due-${label}`));
+    const why = "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)";
+    for (const width of [390, 1280]) {
+      const admin = await adminPage(javaScriptEnabled, width);
+      await admin.goto(`/admin/orders/${orderId}`);
+      const clock = admin.getByRole("region", { name: "Delivery Clock" });
+      await clock.getByText(`${why}.`).waitFor();
+      expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
+      await clock.screenshot({ path: `test-results/admin-refund-not-due-${label}-${width}.png` });
+      await clock.getByRole("link", { name: "Refund" }).click();
+      await admin.getByRole("heading", { name: /^Refund order #/ }).waitFor();
+      await admin.getByText(`${why}: say why you are refunding.`).waitFor();
+      await screenshot(admin, `admin-refund-page-not-due-${label}-${width}`);
+      await admin.close();
+    }
+  });
+
   it("manages coupons: create, a refused value, edit, delete after confirming", async () => {
     const page = await adminPage(javaScriptEnabled);
     const code = `E2E${label.toUpperCase()}${Date.now() % 100000}`;
@@ -412,9 +430,10 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
 
     expect(await IntakeSubmission.countDocuments({ order_id: orderId })).toBe(0);
     expect(await getStorage().get(`logos/${orderId}/logo.png`)).toBeNull();
-    expect(await OutboxMessage.countDocuments({ to: email })).toBe(0);
+    // The one message kept for them is the promised "Your data has been deleted", queued before the address went.
+    expect(await OutboxMessage.countDocuments({ to: email })).toBe(1);
     expect((await Order.findById(orderId).lean())!.email).toBe("deleted@deleted.invalid");
-    expect(await messagesTo(email)).toHaveLength(1); // nothing new was sent to them
+    await expect.poll(async () => (await messagesTo(email)).length, { timeout: 20_000 }).toBe(2);
   });
 });
 
@@ -433,7 +452,7 @@ describe.each(JS_MODES)("the admin pages' layout with %s", (_mode, javaScriptEna
       // Before the clock starts it says so in a line of text, not a badge wrapped into a capsule.
       const notStarted = page
         .getByRole("region", { name: "Delivery Clock" })
-        .getByText("Starts when the intake form is submitted");
+        .getByText("Starts when the intake form is submitted", { exact: true });
       expect(await notStarted.getAttribute("class")).toBe("hint");
 
       // Each round's On/Off sits on its toggle's row.

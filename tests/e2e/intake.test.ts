@@ -129,9 +129,8 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     }
     await onStep(later, 9);
     await next(later);
-    expect(await alertText(later)).toBe(
-      "Legal Pages Acknowledgement: Please tick the Legal Pages Acknowledgement to continue",
-    );
+    // A message that names its field is not prefixed with the label again.
+    expect(await alertText(later)).toBe("Please tick the Legal Pages Acknowledgement to continue");
     await later.getByLabel(/Legal Pages Acknowledgement/).check();
     await next(later);
     await onStep(later, 10);
@@ -185,6 +184,105 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     await again.goto(link);
     await again.getByRole("heading", { name: "Your intake form has been submitted" }).waitFor();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(again);
+  });
+
+  it("ties every alert to its fields and says what each style question is for, at 390 and 1280 px (issue 37 items 1, 6, 7, 9, 10)", async () => {
+    const tag = javaScriptEnabled ? "js" : "nojs";
+    /** The words a field points to with aria-describedby. */
+    const described = (field: ReturnType<Page["getByLabel"]>) =>
+      field.evaluate((el) =>
+        (el.getAttribute("aria-describedby") ?? "")
+          .split(" ")
+          .map((id) => document.getElementById(id)?.textContent ?? "")
+          .join(" "),
+      );
+    for (const width of [390, 1280]) {
+      const { orderId, token } = await paidOrder(uniqueAddress(`tie-${tag}-${width}`));
+      // Steps 1 to 10 answered: every step up to 12 can be opened.
+      await IntakeSubmission.create({
+        order_id: orderId,
+        furthest_step: 12,
+        business_name: "Leak Busters",
+        service_area: "Lismore and the Northern Rivers",
+      });
+      const page = await browser.newPage({ javaScriptEnabled, width });
+      await page.goto(`/intake-form?token=${token}`);
+
+      // Item 7: step 1's address is a textarea, where autocomplete="street-address" is valid.
+      await page.goto("/intake-form/1");
+      await onStep(page, 1);
+      const address = page.getByLabel(/^Address/);
+      expect(await address.evaluate((el) => el.tagName)).toBe("TEXTAREA");
+      expect(await address.getAttribute("autocomplete")).toBe("street-address");
+      await screenshot(page, `intake-step1-address-${tag}-${width}`);
+
+      // Item 9: each style question says what it is for.
+      await page.goto("/intake-form/4");
+      await onStep(page, 4);
+      await page.getByText("The feel of your brand, which your logo, colours and photos carry.").waitFor();
+      await screenshot(page, `intake-step4-style-${tag}-${width}`);
+
+      // Items 1 and 10: a handle is stored as the profile's address; the map search names the first place only.
+      await page.goto("/intake-form/5");
+      await onStep(page, 5);
+      const maps = await page.getByRole("link", { name: /Find Google Business Profile/ }).getAttribute("href");
+      expect(decodeURIComponent(maps!)).toContain("query=Leak Busters Lismore");
+      expect(maps).not.toContain("Northern");
+      await page.getByLabel(/^Primary domain/).fill("leakbusters.com.au");
+      await page.getByLabel(/^Instagram/).fill("@leakbusters");
+      await screenshot(page, `intake-step5-social-${tag}-${width}`);
+      await next(page);
+      await onStep(page, 6);
+      expect((await IntakeSubmission.findOne({ order_id: orderId }).lean())?.social_links).toMatchObject({
+        instagram: "https://www.instagram.com/leakbusters",
+      });
+
+      // Item 10: a launch date in the past is refused; item 9: the layout question says what it is for.
+      await page.goto("/intake-form/10");
+      await onStep(page, 10);
+      await page.getByText("How your pages are laid out: roomy or packed, plain or full of pictures.").waitFor();
+      await page.getByLabel(/^Preferred launch date/).fill("2020-01-01");
+      await next(page);
+      expect(await alertText(page)).toContain("The launch date has passed. Please choose today or a later date");
+      expect(await described(page.getByLabel(/^Preferred launch date/))).toContain("The launch date has passed");
+      await screenshot(page, `intake-step10-past-${tag}-${width}`);
+      await page.getByLabel(/^Preferred launch date/).fill("");
+      await next(page);
+
+      // Items 6 and 9: step 11's style radios are tied to the alert through their group.
+      await onStep(page, 11);
+      await page.getByText(/^The design we start your website from/).waitFor();
+      await next(page);
+      expect(await alertText(page)).toContain("Please choose a design style for your package");
+      const group = page.getByRole("group", { name: /^Design style for your package/ });
+      expect(await described(group)).toContain("Please choose a design style for your package");
+      await screenshot(page, `intake-step11-alert-${tag}-${width}`);
+      await page.getByLabel("Bold & creative").check();
+      await next(page);
+
+      // Item 6: step 12's consent alert links to each unticked box, which says what is wrong with it. With
+      // JavaScript, Next waits until all four are ticked; without, the server's answer shows the alert.
+      await onStep(page, 12);
+      await page.getByLabel(/processed by AI/).check();
+      await page.getByLabel(/used to generate my website/).check();
+      if (javaScriptEnabled) {
+        expect(await page.getByRole("button", { name: "Next Step" }).isDisabled()).toBe(true);
+      } else {
+        await next(page);
+        const alert = page.getByRole("alert").first();
+        expect(await alertText(page)).toContain("Please tick all four required consents to continue");
+        await alert.getByText("Check these fields:").waitFor();
+        for (const name of ["Protected details consent", "Data use consent"])
+          await alert.getByRole("link", { name }).waitFor();
+        for (const box of [page.getByLabel(/never sent to AI/), page.getByLabel(/how my data is used/)]) {
+          expect(await box.getAttribute("aria-invalid")).toBe("true");
+          expect(await described(box)).toContain("Please tick this consent, or choose to have your website built");
+        }
+        expect(await page.getByLabel(/processed by AI/).getAttribute("aria-invalid")).toBeNull();
+      }
+      await screenshot(page, `intake-step12-consents-${tag}-${width}`);
+      await page.close();
+    }
   });
 
   it("refuses an unknown link and a visit with no link", async () => {

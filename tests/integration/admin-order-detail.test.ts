@@ -53,6 +53,36 @@ describe("order detail", () => {
     expect((await get(detail.loader, `/admin/orders/${missing}`, cookie, { orderId: missing })).status).toBe(404);
   });
 
+  it("shows what was sold: the product, each add-on at its price, the coupon and its discount, the total paid", async () => {
+    const { orderId } = await paidOrderWithSession(`sold-${randomUUID()}@example.test`);
+    // As checkout stores a 24-Hour Website with Priority and 2 Extra Pages and a 10% coupon (pricing.ts `quote`).
+    await Order.updateOne(
+      { _id: orderId },
+      {
+        $set: {
+          add_ons: [
+            { id: "priority-12hr", name: "Priority 12-Hour Delivery", price: 20_000 },
+            { id: "extra-pages", name: "2 Extra Pages", price: 10_000 },
+          ],
+          coupon_code: "SAVE10",
+          discount: 6_000,
+          amount_total: 54_000,
+          amount_paid: 54_000,
+        },
+      },
+    );
+    expect((await load(orderId)).sold).toEqual({
+      items: [
+        { name: "24-Hour Website", amount: "$300.00" },
+        { name: "Priority 12-Hour Delivery", amount: "$200.00" },
+        { name: "2 Extra Pages", amount: "$100.00" },
+      ],
+      couponCode: "SAVE10",
+      discount: "$60.00",
+      total: "$540.00",
+    });
+  });
+
   it("shows the token card and says when the intake isn't done", async () => {
     const { orderId } = await paidOrderWithSession(`d-${randomUUID()}@example.test`);
     const d = await load(orderId);

@@ -105,7 +105,7 @@ describe("the orders list", () => {
     const text = await answer.text();
     const lines = text.trim().split("\r\n");
     expect(lines[0]).toBe(
-      "order_id,status,guest,email,amount_paid,currency,created_at,payment_intent_id,product,created_sydney",
+      "order_id,status,guest,email,amount_paid,currency,created_at,payment_intent_id,product,created_sydney,add_ons,coupon,discount,data_deleted",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`${jo},paid,yes,jo.${tag}@acme.test,300.00,AUD`);

@@ -10,7 +10,7 @@ import { listOrders } from "~/server/admin/orders.server";
 import { runCron } from "~/server/cron.server";
 import { recordDelivery, sendClockAlerts, startClock } from "~/server/delivery-clock.server";
 import { getEnv } from "~/server/env.server";
-import { submitIntake } from "~/server/intake.server";
+import { submitIntake } from "~/server/intake/draft.server";
 import { AdminAuditLog, IntakeSubmission, Order, OrderEvent, OutboxMessage } from "~/server/models/index.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
@@ -69,7 +69,7 @@ describe("the clock starts at the intake's first submission", () => {
   it("tells the business the deadline when the intake comes in, and once when the order was paid", async () => {
     const c = await ordered();
     await submitIntake({ orderId: c.orderId, tokenId: c.tokenId });
-    const notice = await OutboxMessage.findOne({ key: `intake-notice:${c.tokenId}` }).lean();
+    const notice = await OutboxMessage.findOne({ key: `intake-notice:${c.tokenId}:0` }).lean();
     expect(notice!.to).toBe(getEnv().BUSINESS_EMAIL);
     expect(notice!.text).toMatch(/The first draft is due by \w{3} \d{1,2} \w+, \d{1,2}:\d{2} [ap]m \(Sydney time\)/);
     expect(notice!.text).toContain(`/admin/orders/${c.orderId}`);

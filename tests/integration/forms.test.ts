@@ -7,7 +7,7 @@ import {
   readForm,
   readRawBody,
 } from "~/server/forms.server";
-import { MAX_PHOTOS, PHOTO_MAX_BYTES, readStepForm, STEP_FORM_MAX_BYTES } from "~/server/uploads.server";
+import { MAX_PHOTOS, PHOTO_MAX_BYTES, readStepForm, STEP_FORM_MAX_BYTES } from "~/server/intake/uploads.server";
 
 /** The bounded form reader on its own: what it keeps, what it marks, and what it refuses with which status. */
 

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
-import { PIXEL_LIMITS } from "~/server/uploads.server";
+import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import { action, loader } from "~/routes/intake-form_.upload";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";

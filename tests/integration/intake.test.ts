@@ -7,8 +7,9 @@ import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
-import { PIXEL_LIMITS } from "~/server/uploads.server";
+import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import {
+  adminRenewToken,
   checkToken,
   exchangeToken,
   hashToken,
@@ -20,7 +21,7 @@ import {
 } from "~/server/tokens.server";
 import { action as entryAction } from "~/routes/intake-form";
 import { loader as statusLoader } from "~/routes/order-status";
-import { stepAction } from "~/server/intake-step.server";
+import { stepAction } from "~/server/intake/step.server";
 import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
@@ -223,15 +224,57 @@ describe("submitting the intake", () => {
     expect(await IntakeSubmission.findOne({ order_id: c.orderId }).lean()).toMatchObject({ status: "submitted" });
     expect((await IntakeToken.findById(c.tokenId).lean())?.used).toBe(true);
     expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "consent_given" })).toBe(1);
-    expect(await OutboxMessage.countDocuments({ key: `intake-notice:${c.tokenId}` })).toBe(1);
+    expect(await OutboxMessage.countDocuments({ key: `intake-notice:${c.tokenId}:0` })).toBe(1);
     // The confirmation goes to the buyer's address on the order, and to the step-1 contact address as it differs.
+    // This order's mail only (other tests mail complete's contact address too), each under this submission's key.
+    const mail = await OutboxMessage.find({ order_id: c.orderId, subject: "We've received your details" })
+      .sort({ key: 1 })
+      .lean();
+    expect(mail.map((m) => [m.key, m.to])).toEqual([
+      [`intake-confirmation:${c.tokenId}:0`, c.email],
+      [`intake-confirmation:${c.tokenId}:0:1`, "owner@acme.au"],
+    ]);
+    expect(await OutboxMessage.countDocuments({ order_id: c.orderId, to: "owner@acme.au" })).toBe(1);
+  });
+
+  it("re-submitted through a link an admin reopened, 20 times at once: marks the link used, one isUpdate confirmation each way and one notice naming what changed, the clock's start kept", async () => {
+    const c = await customer();
+    // Its own contact address: the other tests count the mail sent to complete's.
+    const contact = `owner-${c.orderId}@acme.au`;
+    await IntakeSubmission.create({ order_id: c.orderId, ...complete, contact_email: contact, furthest_step: 14 });
+    expect(await flashTitle(await post(c.cookie, 14, { intent: "submit" }))).toBe("Form Submitted!");
+    const started = await Order.findById(c.orderId, { clock_started_at: 1, clock_deadline: 1 }).lean();
+    expect(started?.clock_deadline).toBeInstanceOf(Date);
+    // A used link shows the submitted screen; the admin reopens it, and the customer changes step 1 and submits again.
+    expect((await post(c.cookie, 1, { ...basics, intent: "next" })).status).toBe(303);
+    expect(await adminRenewToken(c.tokenId)).toBeInstanceOf(Date);
+    expect(status(await post(c.cookie, 1, { ...basics, intent: "next" }))).toBe(303);
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(c.cookie, 14, { intent: "submit" })));
+    const redirects = results.filter((r) => r.status === 303 && r.headers.get("Location") === "/intake-form");
+    expect(redirects.length).toBeGreaterThanOrEqual(1);
+    const titles = await Promise.all(redirects.map(flashTitle));
+    expect(titles.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    expect(titles.filter(Boolean).every((t) => t === "Form Updated!")).toBe(true);
+    expect((await IntakeToken.findById(c.tokenId).lean())?.used).toBe(true);
+    const updates = await OutboxMessage.find({ subject: "We've received your changes" }).lean();
     expect(
-      await OutboxMessage.find({
-        subject: "We've received your details",
-        to: mongoose.trusted({ $in: [c.email, "owner@acme.au"] }),
-      }).lean(),
-    ).toHaveLength(2);
-    expect(await OutboxMessage.countDocuments({ to: "owner@acme.au" })).toBe(1);
+      updates
+        .filter((m) => [c.email, "jo@acme.au"].includes(m.to))
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([c.email, "jo@acme.au"].sort());
+    const notices = await OutboxMessage.find({ key: mongoose.trusted({ $regex: `^intake-notice:${c.tokenId}:` }) })
+      .sort({ key: 1 })
+      .lean();
+    expect(notices.map((m) => m.key)).toEqual([`intake-notice:${c.tokenId}:0`, `intake-notice:${c.tokenId}:1`]);
+    expect(notices[1]!.subject).toBe("Intake updated: Acme Plumbing");
+    expect(notices[1]!.text).toContain("What changed since the previous submission: Business Basics.");
+    expect(notices[1]!.text).toContain("The update does not move the deadline.");
+    expect(await PrivacyAuditLog.countDocuments({ order_id: c.orderId, action: "consent_given" })).toBe(2);
+    expect(await Order.findById(c.orderId, { clock_started_at: 1, clock_deadline: 1 }).lean()).toEqual(started);
+    // A post resent after the submission landed finds the link used: nothing more is sent.
+    expect((await post(c.cookie, 14, { intent: "submit" })).status).toBe(303);
+    expect(await OutboxMessage.countDocuments({ order_id: c.orderId, subject: "We've received your changes" })).toBe(2);
   });
 
   it("sends one confirmation when the contact address is the buyer's", async () => {

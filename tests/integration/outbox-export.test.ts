@@ -6,7 +6,7 @@ import { action as tokenExport } from "~/routes/order-status.export";
 import { receiveContactMessage } from "~/server/contact.server";
 import { EXPORT_LIMIT } from "~/server/data-export.server";
 import { getEnv } from "~/server/env.server";
-import { submitIntake } from "~/server/intake.server";
+import { submitIntake } from "~/server/intake/draft.server";
 import { fulfilOrder, intakeTokenFor, statusTokenFor } from "~/server/fulfilment.server";
 import { deliverDueMail } from "~/server/mail/outbox.server";
 import { layout } from "~/server/mail/templates.server";

@@ -6,10 +6,18 @@ import { action as webhook } from "~/routes/webhooks.stripe";
 import { orderFigures } from "~/server/admin/orders.server";
 import { startClock } from "~/server/delivery-clock.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
-import { AdminAuditLog, Order, OrderEvent, OutboxMessage } from "~/server/models/index.server";
+import { AdminAuditLog, IntakeToken, Order, OrderEvent, OutboxMessage } from "~/server/models/index.server";
 import { flashOf, get, people, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
+import type Stripe from "stripe";
+import { customerDueLine } from "~/domain/delivery-clock";
+import { revisionRounds } from "~/domain/orders";
+import { loader as intakeEntry } from "~/routes/intake-form";
+import { recordStripeRefund } from "~/server/refunds.server";
+import { setRevisionEnabled, submitFeedback } from "~/server/revisions.server";
+import { hashToken, renewToken } from "~/server/tokens.server";
+import { paidOrder, tokenCookie } from "../support/app-data";
 import { sessionEvent, uniqueId, webhookRequest } from "../support/stripe-events";
 
 useTestDatabase();
@@ -103,6 +111,37 @@ describe("the admin's refund (Stripe's Refunds API on stripe-mock)", () => {
       source: "admin",
       note: "Missed",
     });
+  });
+
+  it("closes the order's intake link and revision rounds, and says so to the customer", async () => {
+    const o = await paidOrder();
+    const intakeCookie = await tokenCookie(o.token);
+    await setRevisionEnabled(o.orderId, 1, true);
+    const charge = {
+      id: uniqueId("ch"),
+      metadata: { order_id: o.orderId },
+      refunded: true,
+      amount_refunded: 30_000,
+      refunds: { data: [{ id: uniqueId("re") }] },
+    } as unknown as Stripe.Charge;
+    expect(await recordStripeRefund(charge)).toBe("processed");
+    const token = (await IntakeToken.findById(hashToken(o.token)).lean())!;
+    expect(token.used).toBe(true);
+    expect(await renewToken(token._id)).toBe(false);
+    const page = await intakeEntry({
+      request: new Request("http://localhost/intake-form", { headers: { Cookie: intakeCookie } }),
+      params: {},
+      context: {},
+    });
+    expect(page).toEqual({ screen: "refunded" });
+    const order = (await Order.findById(o.orderId).lean())!;
+    expect(revisionRounds(order).map((r) => [r.state, r.note])).toEqual(
+      [1, 2, 3].map(() => ["locked", "Your order was refunded in full, so no more rounds will open."]),
+    );
+    expect(await submitFeedback({ orderId: o.orderId, round: 1, feedback: "Please change the colours." })).toBe(
+      "not-open",
+    );
+    expect(customerDueLine(order, new Date())).toBe("Your order was refunded in full.");
   });
 
   it("its webhook echo, delivered twice, changes nothing more", async () => {

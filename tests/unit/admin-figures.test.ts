@@ -1,3 +1,4 @@
+import { addOnsInShort, orderReceipt } from "~/domain/receipt";
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk.schema";
@@ -209,10 +210,14 @@ describe("CSV", () => {
       created_at: now,
       stripe_payment_intent_id: null,
       product_name: "24-Hour Website",
+      add_ons: [{ name: "Priority 12-Hour Delivery" }, { name: "2 Extra Pages" }],
+      coupon_code: "SAVE10",
+      discount: 3_000,
+      data_deleted: false,
     });
     // created_at stays UTC ISO for machines; created_sydney is the date a person reads.
     expect(line).toBe(
-      'abc,paid,yes,\'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website,"30 June 2026, 10:00 am"',
+      'abc,paid,yes,\'+61@x.au,300.00,AUD,2026-06-30T00:00:00.000Z,,24-Hour Website,"30 June 2026, 10:00 am",Priority 12-Hour Delivery; 2 Extra Pages,SAVE10,30.00,no',
     );
   });
 });
@@ -229,5 +234,33 @@ describe("status and token state", () => {
     expect(adminTokenState(new Date(now.getTime() + 2.5 * DAY), now)).toBe("Expiring Soon");
     expect(adminTokenState(new Date(now.getTime() + 3 * DAY), now)).toBe("Expiring Soon");
     expect(adminTokenState(new Date(now.getTime() + 3 * DAY + 1000), now)).toBe("Valid");
+  });
+});
+
+describe("what an order sold (receipt.ts)", () => {
+  it("reads the product's price as charged, each add-on, a plan's first month, the coupon, and the short names", () => {
+    const r = orderReceipt({
+      _id: "abcdef12-0000",
+      product_name: "Starter Website Package",
+      add_ons: [{ id: "logo-design", name: "Professional Logo Design", price: 15_000 }],
+      coupon_code: "TEN",
+      discount: 1_000,
+      maintenance_plan: "essentials",
+      amount_total: 30_000 + 15_000 - 1_000 + 4_900,
+      amount_paid: 48_900,
+    });
+    expect(r.orderNumber).toBe("abcdef12");
+    expect(r.items.map((i) => [i.name, i.amount])).toEqual([
+      ["Starter Website Package", 30_000],
+      ["Professional Logo Design", 15_000],
+      ["Essentials maintenance, first month", 4_900],
+    ]);
+    expect([r.couponCode, r.discount, r.total]).toEqual(["TEN", 1_000, 48_900]);
+    expect(
+      addOnsInShort([
+        { id: "priority-12hr", name: "Priority 12-Hour Delivery" },
+        { id: "x", name: "Other" },
+      ]),
+    ).toBe("Priority, Other");
   });
 });

@@ -13,6 +13,7 @@ import {
   dueAlerts,
   formatSpan,
   refundDue,
+  refundNotDue,
   type ClockFacts,
 } from "~/domain/delivery-clock";
 import { RefundSchema, RestartClockSchema } from "~/domain/delivery-clock.schema";
@@ -28,6 +29,7 @@ function facts(windowHours: number, over: Partial<ClockFacts> = {}): ClockFacts 
     deadline: deadlineFor(start, windowHours),
     windowHours,
     deliveredAt: null,
+    dataDeletedAt: null,
     refundedAt: null,
     ...over,
   };
@@ -64,6 +66,7 @@ describe("the clock's state on a fixed clock", () => {
       deadline: null,
       windowHours: null,
       deliveredAt: null,
+      dataDeletedAt: null,
       refundedAt: null,
     };
     expect(clockState(none, at(1))).toEqual({ kind: "not-started" });
@@ -82,6 +85,19 @@ describe("the clock's state on a fixed clock", () => {
     expect(clockSummary(clockState(f, at(26.5)))).toBe("Overdue by 2 h 30 min");
     expect(refundDue(clockState(f, at(23)))).toBe(false);
     expect(refundDue(clockState(f, at(25)))).toBe(true);
+  });
+
+  it("says why a refund is not due until the promise is missed (issue 37 item 10)", () => {
+    const notStarted = facts(24, { startedAt: null, deadline: null, windowHours: null });
+    expect(refundNotDue(clockState(notStarted, at(1)))).toBe(
+      "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)",
+    );
+    expect(refundNotDue(clockState(facts(24), at(23)))).toBe("Refund not due: the deadline has not passed");
+    expect(refundNotDue(clockState(facts(24, { deliveredAt: at(19) }), at(40)))).toBe(
+      "Refund not due: the first draft was delivered on time",
+    );
+    expect(refundNotDue(clockState(facts(24), at(25)))).toBeNull();
+    expect(refundNotDue(clockState(facts(24, { deliveredAt: at(30) }), at(40)))).toBeNull();
   });
 
   it("stops at a delivery before the deadline: on time, no refund due", () => {

@@ -9,6 +9,7 @@ import {
   storedFields,
   type StoredSubmission,
 } from "~/domain/intake/data";
+import { changedFields, changedStepNames, stepAnswerFields, submittedAnswers } from "~/domain/intake/answers";
 import { intakeProgress } from "~/domain/completeness";
 import { INTENT_VALUES, intentMode, parseIntakeIntent } from "~/domain/intake/intents";
 import { ITEM_ID, postedIds, storedIds, withoutPostedItem } from "~/domain/intake/list-ids";
@@ -599,6 +600,47 @@ describe("intake details shown back to the customer", () => {
       }),
     ).toEqual({ "photoMetadata[1].altText": ["Alt text is required"] });
     expect(photosWithoutAltErrors(null)).toEqual({});
+  });
+});
+
+describe("a submission's answers (answers.ts)", () => {
+  const doc: StoredSubmission = {
+    business_name: "Acme",
+    pages_needed: ["Home", "Contact"],
+    social_links: { facebook: "https://facebook.com/acme", instagram: null },
+    privacy_consent: {
+      allowAIDataProcessing: true,
+      allowDataForWebsiteGeneration: true,
+      dataRetentionPeriod: "30days",
+      allowShowcase: false,
+      understandObfuscation: true,
+      understandDataUsage: true,
+      aiOptOut: false,
+      timestamp: "2026-11-01T00:00:00.000Z",
+      version: "1.0",
+    },
+  };
+
+  it("lists each step's stored fields from its schema, the logo's upload with step 4 and the consent record for step 12", () => {
+    expect(stepAnswerFields(1)).toContain("business_name");
+    expect(stepAnswerFields(4).slice(0, 2)).toEqual(["logo_key", "logo_url"]);
+    expect(stepAnswerFields(4)).toContain("photo_metadata");
+    expect(stepAnswerFields(12)).toEqual(["privacy_consent"]);
+    expect(stepAnswerFields(13)).toEqual([]);
+  });
+
+  it("names the steps that changed, ignoring key order and the consent's save time", () => {
+    const before = submittedAnswers(doc);
+    const same = submittedAnswers({
+      ...doc,
+      social_links: { instagram: null, facebook: "https://facebook.com/acme" },
+      privacy_consent: { ...doc.privacy_consent!, timestamp: "2026-11-02T00:00:00.000Z" },
+    });
+    expect(changedFields(before, same)).toEqual([]);
+    const after = submittedAnswers({ ...doc, business_name: "Acme Plumbing", pages_needed: ["Home"] });
+    expect(changedFields(before, after)).toEqual(["business_name", "pages_needed"]);
+    expect(changedStepNames(before, after)).toEqual(["Business Basics", "Pages"]);
+    expect(changedStepNames(null, after)).toEqual([]);
   });
 });
 

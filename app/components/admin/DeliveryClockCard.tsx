@@ -17,7 +17,7 @@ export type ClockEventView = {
 };
 
 export type ClockView = {
-  kind: "not-started" | "running" | "overdue" | "delivered" | "refunded";
+  kind: "not-started" | "running" | "overdue" | "delivered" | "refunded" | "data-deleted";
   summary: string;
   startedAt: string | null;
   deadline: string | null;
@@ -27,6 +27,8 @@ export type ClockView = {
   amountRefunded: number;
   runs: boolean;
   refundDue: boolean;
+  /** Why a refund is not due, said beside the Refund button; null when it is due. */
+  refundNotDue: string | null;
   refundable: boolean;
   events: ClockEventView[];
 };
@@ -56,6 +58,7 @@ const TONE: Record<ClockView["kind"], string> = {
   overdue: "red",
   delivered: "green",
   refunded: "grey",
+  "data-deleted": "grey",
 };
 
 /** The order page's Delivery Clock: deadline and time left, delivery, Refund due, and the clock's history. */
@@ -120,6 +123,7 @@ export function DeliveryClockCard({ orderId, clock }: { orderId: string; clock: 
             Refund
           </Link>
         ) : null}
+        {clock.refundable && clock.refundNotDue ? <span className="hint">{clock.refundNotDue}.</span> : null}
       </p>
       {clock.events.length ? (
         <>

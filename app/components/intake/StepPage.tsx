@@ -24,7 +24,7 @@ import { useStepCheck } from "./useStepCheck";
 /*
  * What every intake step's route module (app/routes/intake-form_.N.tsx) shares: the page around the
  * step's fields, its meta, when it reloads and its error boundary. The loader and action are
- * server/intake-step.server.ts.
+ * server/intake/step.server.ts.
  */
 
 export const meta: MetaFunction = ({ data }) => {

@@ -303,8 +303,11 @@ export function Checkbox({
           aria-required={required || undefined}
           {...f.aria}
         />{" "}
-        {label}
-        {required ? <span className="required"> (required)</span> : null}
+        {/* One run of text: as two flex items the label squeezed "(required)" into a column of letters at 390 px. */}
+        <span>
+          {label}
+          {required ? <span className="required"> (required)</span> : null}
+        </span>
       </label>
       {hint ? (
         <p className="hint" id={`${f.id}-hint`}>

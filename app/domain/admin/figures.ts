@@ -13,7 +13,7 @@ import { addToWeeks, emptyWeeks, type ChartRow, type WeekPoint } from "./chart";
  * (so it agrees with the list's "Select all (N orders)" when no filter is set);
  * revenue is what paid, in-progress and completed orders paid (a refund leaves
  * it); average order value = revenue / orders; completion rate = completed / all
- * orders; active = paid or in progress. Each trend compares the orders placed in
+ * orders; active = paid or in progress, less those whose data was deleted (ended). Each trend compares the orders placed in
  * the last 30 days with those placed in the 30 days before ("+2 vs previous 30
  * days"); Avg Delivery compares the drafts delivered in those two periods.
  */
@@ -24,7 +24,12 @@ export const TREND_BASIS = "Trends compare orders placed in the last 30 days wit
 const VS = "vs previous 30 days";
 
 /** What the figures need of an order. */
-export type FigureRow = ChartRow & { draft_delivered_at?: Date | null; delivery_hours?: number | null };
+export type FigureRow = ChartRow & {
+  draft_delivered_at?: Date | null;
+  delivery_hours?: number | null;
+  /** The customer's data was deleted: the order has ended (its money still counts). */
+  data_deleted_at?: Date | null;
+};
 
 type Counts = { orders: number; revenue: number; completed: number; active: number };
 type Hours = { n: number; total: number };
@@ -84,7 +89,7 @@ function count(c: Counts, row: FigureRow) {
   if (!isPaid(row.status)) return;
   c.revenue += row.amount_paid;
   if (row.status === "completed") c.completed += 1;
-  else c.active += 1; // paid or in progress
+  else if (!row.data_deleted_at) c.active += 1; // paid or in progress, and not ended by a data deletion
 }
 
 /** Adds one order to the tally. */
@@ -159,7 +164,7 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Active Projects",
       value: String(t.all.active),
       trend: trend(cur.active - prev.active),
-      hint: "Orders paid or in progress",
+      hint: "Orders paid or in progress, not counting those whose data was deleted",
     },
     {
       label: "Completion Rate",

@@ -30,16 +30,17 @@ export type DeadlineFacts = {
   clock_deadline?: Date | null;
   draft_delivered_at?: Date | null;
   refunded_at?: Date | null;
+  data_deleted_at?: Date | null;
 };
 
 /**
  * The deadline sort lists every order, in two parts. First the orders with a deadline
- * still to meet (the clock runs: a deadline, no draft delivered, not refunded), soonest
+ * still to meet (the clock runs: a deadline, no draft delivered, not refunded, data kept), soonest
  * first, so overdue ones lead; then every other order (clock not started, draft
- * delivered, refunded), newest first, as the default list. Part 1 or 2 of an order.
+ * delivered, refunded, data deleted), newest first, as the default list. Part 1 or 2 of an order.
  */
 export function deadlinePart(o: Omit<DeadlineFacts, "_id" | "created_at">): 1 | 2 {
-  return o.clock_deadline && !o.draft_delivered_at && !o.refunded_at ? 1 : 2;
+  return o.clock_deadline && !o.draft_delivered_at && !o.refunded_at && !o.data_deleted_at ? 1 : 2;
 }
 
 /** The deadline sort's order, ties broken by id as the keyset pages break them (app/server/admin/orders.server.ts). */

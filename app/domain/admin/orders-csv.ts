@@ -14,6 +14,12 @@ export const CSV_COLUMNS = [
   "product",
   // The readable twin of created_at (UTC ISO, for machines): the date a person reads, Sydney time.
   "created_sydney",
+  // What was sold beside the product (the package): each add-on's name, the coupon and its discount.
+  "add_ons",
+  "coupon",
+  "discount",
+  // The customer's data was deleted: the order has ended.
+  "data_deleted",
 ] as const;
 export type CsvRow = {
   id: string;
@@ -25,6 +31,10 @@ export type CsvRow = {
   created_at: Date;
   stripe_payment_intent_id: string | null;
   product_name: string;
+  add_ons: readonly { name: string }[];
+  coupon_code: string | null;
+  discount: number;
+  data_deleted: boolean;
 };
 
 /** One CSV cell: quoted when needed, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
@@ -45,6 +55,10 @@ export function csvLine(row: CsvRow): string {
     row.stripe_payment_intent_id ?? "",
     row.product_name,
     formatDateTime(row.created_at),
+    row.add_ons.map((a) => a.name).join("; "),
+    row.coupon_code ?? "",
+    (row.discount / 100).toFixed(2),
+    row.data_deleted ? "yes" : "no",
   ]
     .map(csvCell)
     .join(",");

@@ -105,6 +105,8 @@ export type StoredSubmission = {
   privacy_level?: string;
   ai_safe_data?: unknown;
   privacy_summary?: unknown;
+  submitted_answers?: Record<string, unknown> | null;
+  previous_answers?: Record<string, unknown> | null;
   data_deletion_requested?: boolean;
   data_deletion_date?: Date | null;
   created_at?: Date;
@@ -136,7 +138,7 @@ const CHECKBOX_FIELDS = [
  * A step's parsed values as the $set that stores them. Every field of the step is
  * written, so clearing a field clears it; empty optional text becomes null.
  * Step 12 is stored as one consent record; step 4's photo rows are stored by the
- * uploads code (server/intake-files.server.ts), which owns the photos' records.
+ * uploads code (server/intake/files.server.ts), which owns the photos' records.
  */
 export function storedFields(step: number, values: IntakeValues, now = new Date()): StoredSubmission {
   if (step === SPECIAL_STEPS.consent) {

@@ -3,7 +3,7 @@ import type { IntakeData } from "./data";
 import type { Conflict } from "./save-order";
 
 /**
- * What an intake step's page is given and answered (server/intake-step.server.ts fills both; each
+ * What an intake step's page is given and answered (server/intake/step.server.ts fills both; each
  * step's route module, app/routes/intake-form_.N.tsx, shows them through components/intake/StepPage.tsx).
  */
 
@@ -19,8 +19,8 @@ export type StepExtras = {
   preview: PreviewData | null;
   /** Step 11's banner: "Your Starter package is paid for." (domain/order-includes.ts) */
   paidFor: string;
-  /** Step 7: the pages the order includes; null: unlimited. */
-  pagesIncluded: number | null;
+  /** Step 7's hint, "Your order includes up to 7 pages."; null: unlimited. Written on the server, so the step's script stays small. */
+  pagesIncluded: string | null;
 };
 
 /** A step page's loader data. */

@@ -1,5 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
+import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
 import { historySentence } from "~/domain/admin/order-detail";
@@ -13,11 +14,19 @@ import { statusText } from "~/domain/order-status";
 import { orderIncludes } from "~/domain/order-includes";
 import { clockView, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
-import { loadSubmission, type Submission } from "../intake.server";
+import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
 import { hasOpenPaymentIssue } from "./payments.server";
+
+/** A receipt as plain values for the page: amounts in words, no Date. */
+const soldView = (r: Receipt) => ({
+  items: r.items.map((i) => ({ name: i.name, amount: formatCents(i.amount) })),
+  couponCode: r.couponCode,
+  discount: r.discount ? formatCents(r.discount) : null,
+  total: formatCents(r.total),
+});
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
 export async function loadOrderDetail(
@@ -64,6 +73,8 @@ export async function loadOrderDetail(
         }
       : null,
     paymentIssueOpen,
+    // What was sold (the package, each add-on at its price, the coupon and discount, the total paid).
+    sold: soldView(orderReceipt(order)),
     clock,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,

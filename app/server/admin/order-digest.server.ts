@@ -48,6 +48,7 @@ type OrderDoc = {
   created_at?: Date | null;
   draft_delivered_at?: Date | null;
   delivery_hours?: number | null;
+  data_deleted_at?: Date | null;
 };
 
 const toRow = (d: OrderDoc): DigestRow => ({
@@ -57,6 +58,7 @@ const toRow = (d: OrderDoc): DigestRow => ({
   created_at: d.created_at ?? new Date(0),
   draft_delivered_at: d.draft_delivered_at ?? null,
   delivery_hours: d.delivery_hours ?? null,
+  data_deleted_at: d.data_deleted_at ?? null,
 });
 
 const orders = () =>

@@ -12,19 +12,26 @@ import { Order } from "../models/index.server";
 import { orderDigest, type DigestRow } from "./order-digest.server";
 import { afterCursor, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
+import { addOnsInShort } from "~/domain/receipt";
 import { recordAdminActions, type Actor } from "./audit.server";
 import { setRevisionRound } from "./revisions.server";
 
 const trusted = mongoose.trusted;
 
-/** deadlinePart 1 as a query: the clock runs (a deadline, no draft delivered, not refunded)... */
-const CLOCK_RUNS = { draft_delivered_at: null, refunded_at: null, clock_deadline: trusted({ $ne: null }) };
+/** deadlinePart 1 as a query: the clock runs (a deadline, no draft delivered, not refunded, data kept)... */
+const CLOCK_RUNS = {
+  draft_delivered_at: null,
+  refunded_at: null,
+  data_deleted_at: null,
+  clock_deadline: trusted({ $ne: null }),
+};
 /** ...and part 2, every other order. */
 const CLOCK_IDLE = {
   $or: [
     { clock_deadline: null },
     { draft_delivered_at: trusted({ $ne: null }) },
     { refunded_at: trusted({ $ne: null }) },
+    { data_deleted_at: trusted({ $ne: null }) },
   ],
 };
 const both = (a: Record<string, unknown>, b: Record<string, unknown>) => (Object.keys(a).length ? { $and: [a, b] } : b);
@@ -38,7 +45,7 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
   const and: Record<string, unknown>[] = [];
   if (f.status) and.push({ status: f.status });
   if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
-  // The delivery clock's filters: only orders whose clock runs (started, undelivered, not refunded).
+  // The delivery clock's filters: only orders whose clock runs (started, undelivered, not refunded, data kept).
   // Sorting by deadline filters nothing (listOrders walks every order in deadlinePart's two parts).
   if (f.clock) {
     const deadline =
@@ -71,6 +78,10 @@ export const ROW_FIELDS = {
   clock_deadline: 1,
   draft_delivered_at: 1,
   refunded_at: 1,
+  data_deleted_at: 1,
+  add_ons: 1,
+  coupon_code: 1,
+  discount: 1,
 } as const;
 
 export type AdminOrderRow = {
@@ -87,6 +98,10 @@ export type AdminOrderRow = {
   /** The delivery clock in words ("5 h 12 min left", "Overdue by 2 h"), null before it starts. */
   clock: string | null;
   clockTone: "green" | "yellow" | "red" | "grey";
+  /** The customer's data was deleted: the order has ended. */
+  dataDeleted: boolean;
+  /** The add-ons bought, in short ("Priority, 2 Extra Pages"); empty when none. */
+  addOns: string;
 };
 
 function toRow(
@@ -102,6 +117,8 @@ function toRow(
     clock_deadline?: Date | null;
     draft_delivered_at?: Date | null;
     refunded_at?: Date | null;
+    data_deleted_at?: Date | null;
+    add_ons?: { id: string; name: string }[];
   },
   now: Date,
 ): AdminOrderRow {
@@ -112,6 +129,7 @@ function toRow(
       windowHours: null,
       deliveredAt: o.draft_delivered_at ?? null,
       refundedAt: o.refunded_at ?? null,
+      dataDeletedAt: o.data_deleted_at ?? null,
     },
     now,
   );
@@ -126,7 +144,10 @@ function toRow(
     amount: formatCents(o.amount_paid),
     createdAt: (o.created_at ?? new Date(0)).toISOString(),
     paymentIntentId: o.stripe_payment_intent_id ?? null,
-    clock: clock.kind === "not-started" || clock.kind === "refunded" ? null : clockSummary(clock),
+    clock:
+      clock.kind === "running" || clock.kind === "overdue" || clock.kind === "delivered" ? clockSummary(clock) : null,
+    dataDeleted: Boolean(o.data_deleted_at),
+    addOns: addOnsInShort(o.add_ons ?? []),
     clockTone:
       clock.kind === "overdue" ? "red" : clock.kind === "running" ? (clock.dueSoon ? "yellow" : "green") : "grey",
   };
@@ -313,6 +334,10 @@ export function ordersCsvStream(f: OrderFilters, now = new Date()): ReadableStre
                     created_at: d.created_at as Date,
                     stripe_payment_intent_id: d.stripe_payment_intent_id ?? null,
                     product_name: d.product_name ?? "",
+                    add_ons: d.add_ons ?? [],
+                    coupon_code: d.coupon_code ?? null,
+                    discount: d.discount ?? 0,
+                    data_deleted: Boolean(d.data_deleted_at),
                   }) + "\r\n",
               )
               .join(""),

@@ -2,7 +2,7 @@ import mongoose from "mongoose";
 import { DAY_MS } from "~/domain/dates";
 import { AUDIT_ACTION_LABELS, type AuditAction } from "~/domain/privacy";
 import type { PageCursor } from "~/domain/paging";
-import type { Submission } from "../intake.server";
+import type { Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, PrivacyAuditLog } from "../models/index.server";
 import { keysetPage } from "../paging.server";
 

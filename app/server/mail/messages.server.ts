@@ -50,11 +50,20 @@ export function intakeNotice(input: {
   businessName: string;
   orderId: string;
   updated: boolean;
+  /** The steps whose answers changed since the previous submission (an update only). */
+  changedSteps: string[];
   deadline: Date | null;
   adminUrl: string;
 }) {
   return layout(`${input.updated ? "Intake updated" : "Intake submitted"}: ${input.businessName}`, [
     `${input.businessName} has ${input.updated ? "updated" : "submitted"} their intake form for order #${shortId(input.orderId)}.`,
+    ...(input.updated
+      ? [
+          input.changedSteps.length
+            ? `What changed since the previous submission: ${input.changedSteps.join(", ")}. The order's Brief marks each change.`
+            : "No answer changed since the previous submission.",
+        ]
+      : []),
     input.deadline
       ? `The first draft is due by ${formatDeadline(input.deadline)} (Sydney time).${input.updated ? " The update does not move the deadline." : ""}`
       : "The order's delivery clock has not started.",
@@ -123,6 +132,15 @@ export function orderRefunded(input: { orderId: string; amount: string }) {
 }
 
 /* Reminders: short enough to read on a phone; what is missing, the link, how long it takes. */
+
+/** To the customer who asked for their data to be deleted: it is done (queued before the address is erased). */
+export function dataDeleted(input: { orderId: string }) {
+  return layout("Your data has been deleted", [
+    `As you asked, we've permanently deleted the details, files and messages you gave us for order #${shortId(input.orderId)}.`,
+    "We keep only the order's financial record (its date, amount and payment reference), as the law requires. Your intake and order status links no longer work.",
+    "You don't need to do anything. Reply to this e-mail if you have any questions.",
+  ]);
+}
 
 export function intakeNotStartedReminder(input: {
   orderId: string;

@@ -30,7 +30,7 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     revision: { type: Number, default: 0 },
     writer: { type: String, default: null },
     writer_seq: { type: Number, default: null },
-    files_version: { type: Number, default: 0 }, // raised by every write of the logo or photo list (server/intake.server.ts)
+    files_version: { type: Number, default: 0 }, // raised by every write of the logo or photo list (server/intake/draft.server.ts)
     // The list editors' item ids, one array per list in its order, by the form's field name (domain/intake/list-ids.ts).
     list_ids: { type: Mixed },
     // The ids a Remove took out, the newest 50 per list: a page that had not heard of the Remove cannot bring the item back.
@@ -113,6 +113,9 @@ const IntakeSubmissionSchema = new mongoose.Schema(
     data_retention_period: { type: String, enum: ["30days", "1year", "permanent"], default: "30days" },
     ai_safe_data: { type: Mixed, default: null },
     privacy_summary: { type: Mixed, default: null },
+    // The answers at the latest submission and at the one before (domain/intake/answers.ts): what changed.
+    submitted_answers: { type: Mixed, default: null },
+    previous_answers: { type: Mixed, default: null },
     data_deletion_requested: { type: Boolean, default: false },
     data_deletion_date: { type: Date, default: null },
   },

@@ -20,6 +20,8 @@ const IntakeTokenSchema = new mongoose.Schema(
     used_at: { type: Date, default: null },
     last_accessed: { type: Date, default: null },
     auto_renewed_count: { type: Number, default: 0, min: 0 },
+    // How often an admin reopened the link after a submission: each opening submits once (server/intake/draft.server.ts).
+    reopened: { type: Number, default: 0, min: 0 },
   },
   { collection: "intake_tokens", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );

@@ -83,7 +83,14 @@ OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
 OrderSchema.index({ stripe_payment_intent_id: 1 });
 
 /** What the admin figures read of an order (the order digest, app/server/admin/order-digest.server.ts). */
-export const DIGEST_FIELDS = ["status", "amount_paid", "created_at", "draft_delivered_at", "delivery_hours"] as const;
+export const DIGEST_FIELDS = [
+  "status",
+  "amount_paid",
+  "created_at",
+  "draft_delivered_at",
+  "delivery_hours",
+  "data_deleted_at",
+] as const;
 const DIGESTED = new Set<string>(DIGEST_FIELDS);
 
 /** The orders a filter names by `_id` (one, or `$in`), or null when it names them otherwise. */

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { absoluteUrl } from "./env.server";
-import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "./forms.server";
-import { cleanImage, IMAGE_BUDGET, imageRefusalMessage, type PixelBudget } from "./images.server";
-import { errorMessage, log } from "./log.server";
-import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
-import { getStorage } from "./storage.server";
+import { absoluteUrl } from "~/server/env.server";
+import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "~/server/forms.server";
+import { cleanImage, IMAGE_BUDGET, imageRefusalMessage, type PixelBudget } from "~/server/images.server";
+import { errorMessage, log } from "~/server/log.server";
+import { clientAddress, consumeRateLimit, type RateLimit } from "~/server/rate-limit.server";
+import { getStorage } from "~/server/storage.server";
 
 /** Upload limits, stated on the page and enforced here. */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;

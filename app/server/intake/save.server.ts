@@ -10,16 +10,16 @@ import {
   storeArrivedFiles,
   type ArrivedFiles,
   type BrandingSave,
-} from "./intake-files.server";
-import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "./intake.server";
-import { SaveRaced } from "./intake-turns.server";
-import { deleteUploads, type Uploader } from "./uploads.server";
+} from "~/server/intake/files.server";
+import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "~/server/intake/draft.server";
+import { SaveRaced } from "~/server/intake/turns.server";
+import { deleteUploads, type Uploader } from "~/server/intake/uploads.server";
 
 /*
  * A step post's save, in order (domain/intake/save-order.ts): the newest save of
  * a step wins, a change made elsewhere is shown rather than overwritten, and
  * list items are addressed by their ids (domain/intake/list-ids.ts). Each write
- * takes its turn (server/intake.server.ts), so two posts that read the same
+ * takes its turn (server/intake/draft.server.ts), so two posts that read the same
  * draft never both write it: the one that loses reads the draft again and
  * decides again.
  */

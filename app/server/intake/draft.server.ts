@@ -1,18 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { intakeProgress } from "~/domain/completeness";
 import { storedFields, toSnake, type IntakeValues, type StoredSubmission } from "~/domain/intake/data";
+import { changedStepNames, submittedAnswers } from "~/domain/intake/answers";
 import { isIdList, postedIds, REMEMBER_REMOVED, storedIds, type IdListField } from "~/domain/intake/list-ids";
 import { aiSafeData, consentAuditAction, privacySummary } from "~/domain/privacy";
 import { orderIncludes, type OrderIncludes } from "~/domain/order-includes";
-import { claimOnce, isDuplicateKeyError } from "./db.server";
-import { getEnv } from "./env.server";
-import { log } from "./log.server";
-import { intakeConfirmation, intakeNotice } from "./mail/messages.server";
-import { queueMail } from "./mail/outbox.server";
-import { startClock } from "./delivery-clock.server";
-import { filesTurn, inTurn, revisionTurn, versionOf } from "./intake-turns.server";
-import { IntakeSubmission, Order, PrivacyAuditLog } from "./models/index.server";
-import { markTokenUsed, type TokenAccess } from "./tokens.server";
+import { claimOnce, isDuplicateKeyError } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import { log } from "~/server/log.server";
+import { intakeConfirmation, intakeNotice } from "~/server/mail/messages.server";
+import { queueMail } from "~/server/mail/outbox.server";
+import { startClock } from "~/server/delivery-clock.server";
+import { filesTurn, inTurn, revisionTurn, versionOf } from "~/server/intake/turns.server";
+import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "~/server/models/index.server";
+import { markTokenUsed, type TokenAccess } from "~/server/tokens.server";
 
 /*
  * The intake submission of an order (rapid_website_submissions), keyed by the
@@ -194,20 +195,29 @@ export async function saveFiles(
 
 /* Submit */
 
-/** The once-keys of a submission: one per link that submitted, and the order's first (data deletion removes them). */
-export const intakeSubmitKey = (tokenId: string) => `intake-submit:${tokenId}`;
+/**
+ * The once-keys of a submission: one per opening of a link (a link an admin reopens after a
+ * submission opens again: `reopened` on the token), and the order's first (data deletion removes them).
+ */
+export const intakeSubmitKey = (tokenId: string, opening: number) => `intake-submit:${tokenId}:${opening}`;
 export const intakeCreatedKey = (orderId: string) => `intake-created:${orderId}`;
 
 /**
  * Submits the intake: stores what AI may see and the consent, marks the token
  * used, writes the consent audit entry and queues the e-mails. Posted twice, or
  * twenty times at once, it has one effect: the effects belong to the one request
- * that claims this token's submission (an insert under a unique key), and only the
- * request that made the order's first submission answers "submitted"; every other
- * answers "updated" (spec: 'Form Submitted!' / 'Form Updated!').
+ * that claims this submission (an insert under a unique key: the link and its
+ * opening), and only the request that made the order's first submission answers
+ * "submitted"; every other answers "updated" (spec: 'Form Submitted!' / 'Form Updated!').
+ * A re-submission through a reopened link is a submission of its own: the link is
+ * marked used again, the customer's confirmation says isUpdate, the business is told
+ * which steps changed, and the delivery clock keeps its start.
  */
 export async function submitIntake(access: TokenAccess): Promise<"submitted" | "updated"> {
-  const doc = await loadSubmission(access.orderId);
+  const [doc, token] = await Promise.all([
+    loadSubmission(access.orderId),
+    IntakeToken.findById(access.tokenId, { reopened: 1 }).lean(),
+  ]);
   if (!doc) throw new Error("Nothing to submit");
   const submittedAt = doc.submitted_at ?? new Date();
   // The submitted data first (an idempotent $set), so no claim below can lose it.
@@ -231,12 +241,21 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   );
   // The materials are in: the delivery clock starts (once; a later update does not move it).
   const deadline = await startClock(access.orderId, submittedAt);
-  if (!(await claimOnce(intakeSubmitKey(access.tokenId)))) return "updated"; // a repeat of a submit already done
+  const opening = token?.reopened ?? 0;
+  const submission = `${access.tokenId}:${opening}`;
+  if (!(await claimOnce(intakeSubmitKey(access.tokenId, opening)))) return "updated"; // a repeat of this submission
   const created = await claimOnce(intakeCreatedKey(access.orderId));
+  // Only this submission's winner writes its answers, keeping the previous submission's beside them.
+  const answers = submittedAnswers(doc);
+  const changedSteps = created ? [] : changedStepNames(doc.submitted_answers, answers);
+  await IntakeSubmission.updateOne(
+    { _id: access.orderId },
+    { $set: { submitted_answers: answers, previous_answers: doc.submitted_answers ?? null } },
+  );
   await markTokenUsed(access.tokenId);
   try {
     await PrivacyAuditLog.create({
-      key: `consent:${access.tokenId}`,
+      key: `consent:${submission}`,
       action: consentAuditAction(doc),
       order_id: access.orderId,
       privacy_level: typeof doc.privacy_level === "string" ? doc.privacy_level : "standard",
@@ -251,17 +270,18 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
   const contact = typeof doc.contact_email === "string" ? doc.contact_email : undefined;
   const recipients = [...new Set([buyer, contact].filter((a): a is string => Boolean(a)).map((a) => a.toLowerCase()))];
   const businessName = doc.business_name ?? "your business";
+  // send-intake-email (spec): the confirmation, with isUpdate for every submission after the first.
   const message = intakeConfirmation({ businessName, updated: !created, includes: orderIncludes(order ?? {}) });
   for (const [i, to] of recipients.entries()) {
     await queueMail({
-      key: `intake-confirmation:${access.tokenId}${i ? `:${i}` : ""}`,
+      key: `intake-confirmation:${submission}${i ? `:${i}` : ""}`,
       to,
       about: { orderId: access.orderId },
       ...message,
     });
   }
   await queueMail({
-    key: `intake-notice:${access.tokenId}`,
+    key: `intake-notice:${submission}`,
     to: getEnv().BUSINESS_EMAIL,
     replyTo: contact ?? buyer,
     about: { orderId: access.orderId },
@@ -269,6 +289,7 @@ export async function submitIntake(access: TokenAccess): Promise<"submitted" | "
       businessName,
       orderId: access.orderId,
       updated: !created,
+      changedSteps,
       deadline,
       adminUrl: `${getEnv().APP_URL}/admin/orders/${access.orderId}`,
     }),

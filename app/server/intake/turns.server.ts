@@ -1,13 +1,13 @@
 import mongoose from "mongoose";
 import type { StoredSubmission } from "~/domain/intake/data";
-import { claimOnce } from "./db.server";
-import { IntakeSubmission, OnceKey } from "./models/index.server";
+import { claimOnce } from "~/server/db.server";
+import { IntakeSubmission, OnceKey } from "~/server/models/index.server";
 
 /*
  * The intake draft's write turns (ARCHITECTURE rule 7 on FerretDB, which makes no read-modify-write
  * atomic): every save of the draft takes the next number of its revision, and every write of its files
  * the next version of them, by an insert under a unique key, so of two writes that read the same draft
- * only one lands. The saves themselves are in intake.server.ts.
+ * only one lands. The saves themselves are in server/intake/draft.server.ts.
  */
 
 /** What a turn is counted from: the draft's revision and the version of its files. */

@@ -1,7 +1,7 @@
 import type { IntakeValues, StoredPhoto, StoredSubmission } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { draftAfterRace, saveFiles, saveStep, type Submission } from "./intake.server";
-import { SaveRaced } from "./intake-turns.server";
+import { draftAfterRace, saveFiles, saveStep, type Submission } from "~/server/intake/draft.server";
+import { SaveRaced } from "~/server/intake/turns.server";
 import {
   deleteUploads,
   MAX_PHOTOS,
@@ -9,12 +9,12 @@ import {
   uploadPath,
   type StoredUpload,
   type Uploader,
-} from "./uploads.server";
+} from "~/server/intake/uploads.server";
 
 /*
  * The intake's files: step 4's logo and photos (SPECIAL_STEPS.uploads). The step
  * route hands the parsed post here; every file is checked and stored by
- * uploads.server.ts, and the photo records kept in the submission come only from
+ * server/intake/uploads.server.ts, and the photo records kept in the submission come only from
  * the server, never from a posted field.
  */
 

@@ -17,18 +17,24 @@ import { mapsSearchUrl, type StepAnswer, type StepPageData } from "~/domain/inta
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
-import { promise, tooManyPages } from "~/domain/order-includes";
+import { PAGES_MESSAGES, promise, tooManyPages } from "~/domain/order-includes";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake-files.server";
-import { saveStepPost, type StepSave } from "~/server/intake-step-save.server";
-import { loadSubmission, newPageWriter, orderBought, submitIntake, type Submission } from "~/server/intake.server";
+import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake/files.server";
+import { saveStepPost, type StepSave } from "~/server/intake/save.server";
+import {
+  loadSubmission,
+  newPageWriter,
+  orderBought,
+  submitIntake,
+  type Submission,
+} from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
-import { readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/uploads.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
  * An intake step's loader and action, shared by the fourteen step routes (app/routes/intake-form_.N.tsx:
@@ -68,7 +74,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
       ...brandingPreviews(doc),
       uploadLimits: UPLOAD_LIMITS_TEXT,
       paidFor: promise.paidFor(bought.includes),
-      pagesIncluded: bought.includes.pages,
+      pagesIncluded: bought.includes.pages === null ? null : PAGES_MESSAGES.included(bought.includes.pages),
       mapsSearchUrl: mapsSearchUrl(String(values.businessName ?? ""), values.serviceArea),
       preview:
         step === SPECIAL_STEPS.preview

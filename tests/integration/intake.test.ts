@@ -2,6 +2,7 @@ import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
+import { MAX_COMPRESSION_RATIO } from "~/server/images.server";
 import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
@@ -25,7 +26,7 @@ import { stepAction } from "~/server/intake/step.server";
 import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
-import { gifBomb } from "../../scripts/bench/worst-images.mjs";
+import { APP_MAX_COMPRESSION_RATIO, gifBomb, withComment } from "../../scripts/bench/worst-images.mjs";
 
 useTestDatabase();
 
@@ -330,14 +331,6 @@ describe("renewing an expired link", () => {
   });
 });
 
-/** A GIF with `size` bytes of comment before its trailer (a GIF comment extension, in blocks of 255). */
-function withComment(gif: Uint8Array, size: number) {
-  const blocks: number[] = [0x21, 0xfe];
-  for (let left = size; left > 0; left -= 255)
-    blocks.push(Math.min(255, left), ...Array<number>(Math.min(255, left)).fill(0x20));
-  return Buffer.concat([gif.subarray(0, -1), Buffer.from([...blocks, 0, 0x3b])]);
-}
-
 describe("step 4's files", () => {
   type Photo = { id: string; key: string; thumbKey: string; url: string; altText: string };
   const photosOf = async (orderId: string) =>
@@ -467,6 +460,8 @@ describe("step 4's files", () => {
       type: "image/gif",
     });
     expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [padded] })))).toBe(303);
+    // The benchmarks pad their GIF bomb the same way, to the ratio they copy from the app (worst-images.mjs).
+    expect(APP_MAX_COMPRESSION_RATIO).toBe(MAX_COMPRESSION_RATIO);
     const [photo] = await photosOf(c.orderId);
     const stored = (await getStorage().get(photo.key))!;
     // Its first frame, stored as a PNG (lossless, and far less work than writing a GIF again).

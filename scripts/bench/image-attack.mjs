@@ -3,7 +3,7 @@
 // e-mailed link, and 16 loops post step 4's files one at a time through /intake-form/upload (as the page with
 // JavaScript does) from that link and one address, while another connection signs in over and over:
 //   1. the issue's file: a lossless WebP of 49.99 MP, all one colour (about 2 KB), as a photo (a logo must be a
-//      PNG, JPG or SVG), 2 posts a loop: each is refused before decoding (it unpacks to ~75,000 times its size);
+//      PNG, JPG or SVG), 20 posts a loop: each is refused before decoding (it unpacks to ~75,000 times its size);
 //   2. the worst the app still decodes: an interlaced PNG of 49.99 MP (about 3.3 MB), as the logo (a new logo
 //      replaces the stored one, so a loop is not stopped by the 12 photos), until the loop's first 429 (the
 //      link's hour of image pixels used up) or 40 posts.
@@ -37,7 +37,7 @@ const MEGAPIXELS = knob("BENCH_MEGAPIXELS", 49.99, 0.1, 50, 1);
 const LOOPS = knob("BENCH_LOOPS", 16, 1, 64, 2);
 /** Posts of part 2 per loop at most: a loop stops at its first 429, or after this many. */
 const MAX_POSTS = knob("BENCH_POSTS", 40, 1, 200, 2);
-const TINY_POSTS = 2;
+const TINY_POSTS = SMOKE ? 2 : 20;
 const IDLE_SIGN_INS = SMOKE ? 3 : 40;
 const TARGET_RATIO = 1.5;
 const DATABASE = `bench_image_attack_${randomBytes(3).toString("hex")}`;

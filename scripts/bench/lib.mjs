@@ -498,12 +498,23 @@ export async function signIn(app) {
   return took;
 }
 
-/** Signs in over and over until stop() is called; stop() resolves to each sign-in's time in ms. */
+/**
+ * Signs in over and over until stop() is called; stop() resolves to each sign-in's time in ms. A sign-in that fails
+ * (post's 30 s timeout, say) counts as the time it took to fail, and is said.
+ */
 export function keepSigningIn(app) {
   let done = false;
   const times = (async () => {
     const taken = [];
-    while (!done) taken.push(await signIn(app));
+    while (!done) {
+      const started = performance.now();
+      taken.push(
+        await signIn(app).catch((error) => {
+          say(`a sign-in failed: ${error}`);
+          return performance.now() - started;
+        }),
+      );
+    }
     return taken;
   })();
   return () => {

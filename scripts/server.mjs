@@ -38,8 +38,13 @@ app.use(compression());
  * body is unread; once the body is in, the app may take its time to answer.
  */
 const BODY_STALL_MS = 30_000;
+/** A request that says it has no body (a GET, a HEAD): nothing to stall, and nothing would ever end the timer. */
+const hasBody = (req) =>
+  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 app.use((req, res, next) => {
-  if (req.complete) return next();
+  // Armed only for a body still on its way. A bodiless GET's stream is never read, so its "end" never came and
+  // the timer stayed armed: a page that took over 30 s to render was cut off with no answer and no log line.
+  if (req.complete || !hasBody(req)) return next();
   const socket = req.socket;
   const stalled = () => {
     if (req.complete) return;

@@ -1,11 +1,12 @@
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
 import { loadSubmission } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
-import { readOneUpload } from "~/server/intake/uploads.server";
+import { isOverBudget } from "~/server/images.server";
+import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -14,25 +15,33 @@ import { readOneUpload } from "~/server/intake/uploads.server";
  * post: the intake link's cookie names the order (never a posted id), step 4
  * must be open to it, and the file passes the same limits and decoding
  * (server/intake/uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
- * `problems` says, in words, why a file was not added.
+ * `problems` says, in words, why a file was not added (429: the hour's budget
+ * of image pixels for this link or address is used up). Each answer is a Response
+ * of its own: `data()` from a resource route reached the page's XMLHttpRequest
+ * as 200 whatever its status (single fetch), so a 503 was never sent again.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
-  if (request.method !== "POST") return data({ problems: ["Please use the form to upload."] }, { status: 405 });
+  if (request.method !== "POST")
+    return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
   const form = await readOneUpload(request);
   if (![...form.values()].some((value) => value instanceof File && value.name))
-    return data({ problems: ["Please choose a file to upload."] }, { status: 400 });
+    return Response.json({ problems: ["Please choose a file to upload."] }, { status: 400 });
   const before = await loadSubmission(access.orderId);
   if (!canOpenStep(SPECIAL_STEPS.uploads, before))
-    return data({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+    return Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
   try {
-    return data({ problems: allProblems(await saveArrivedFiles(access.orderId, form, before)) });
+    const problems = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
+    return Response.json({ problems }, isOverBudget(problems) ? { status: 429 } : undefined);
   } catch (error) {
     log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });
-    return data({ problems: ["The file could not be saved just now. It is sent again shortly."] }, { status: 503 });
+    return Response.json(
+      { problems: ["The file could not be saved just now. It is sent again shortly."] },
+      { status: 503 },
+    );
   }
 }
 
 export function loader() {
-  return data({ problems: ["Please use the form to upload."] }, { status: 405 });
+  return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
 }

@@ -14,6 +14,22 @@ export const STORED_MAX_PX = 4096;
  */
 export const MAX_INPUT_PIXELS = 50_000_000;
 export const MAX_INPUT_MEGAPIXELS = MAX_INPUT_PIXELS / 1_000_000;
+/**
+ * The most an upload's decoded size (width x height x channels, from its header) may be, as a multiple of its
+ * size in bytes. PNG's compression cannot pass about 1,000 times, and a photo is tens of times; a flat lossless
+ * WebP of 50 megapixels is 2 KB (76,000 times) and a GIF bomb of 49 megapixels 33 KB (4,400 times), each costing
+ * seconds of decoding, so they are refused before it.
+ */
+export const MAX_COMPRESSION_RATIO = 2_000;
+/**
+ * The pixels decoded per intake link and per client address in an hour, charged before decoding in units of
+ * `unitMegapixels` (an image of 1 pixel costs one unit). A customer's step 4 is 12 photos of up to 48 MP and a
+ * logo, about 600 MP: a link may have that decoded about twice an hour (decoding costs about 0.1 s of CPU per
+ * megapixel here, so at most about 100 s of CPU per link per hour), and an address a few links' worth.
+ */
+export const IMAGE_BUDGET = { unitMegapixels: 5, linkMegapixels: 1_000, addressMegapixels: 2_000 } as const;
+/** How an over-budget refusal ends, so the answer can say 429 (isOverBudget). */
+const OVER_BUDGET_TAIL = "Please add it again in an hour, or continue without it for now.";
 
 // One image at a time per process, each on one libvips thread, with nothing cached between images: an upload
 // never holds more than one decoded image, and sign-ins and pages keep the other core.
@@ -27,8 +43,17 @@ export type CleanImage = {
   width?: number;
   height?: number;
 };
-/** Why an image was refused: it does not decode, or it has more pixels than MAX_INPUT_PIXELS. */
-export type ImageRefusal = { refused: "unreadable" } | { refused: "too-many-pixels"; megapixels: number };
+/**
+ * Why an image was refused: it does not decode, it has more pixels than MAX_INPUT_PIXELS, it is compressed past
+ * MAX_COMPRESSION_RATIO, or the budget of pixels decoded for its sender is used up (`spend` said no).
+ */
+export type ImageRefusal =
+  | { refused: "unreadable" }
+  | { refused: "too-many-pixels"; megapixels: number }
+  | { refused: "too-compressed"; megapixels: number; kilobytes: number }
+  | { refused: "over-budget" };
+/** Charges an image's pixels, before they are decoded, to whoever sent it: false when their budget is used up. */
+export type PixelBudget = (pixels: number) => Promise<boolean>;
 
 /**
  * How each accepted type is written out again, and as what. A GIF keeps only its first frame, so it is stored as
@@ -65,16 +90,30 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  * decode at 1/2, 1/4 or 1/8 size directly). Also makes the small WebP copy for
  * previews. SVG is not decoded here: it is stored as sent and served sandboxed.
  */
-export async function cleanImage(bytes: Uint8Array, contentType: string): Promise<CleanImage | ImageRefusal> {
+export async function cleanImage(
+  bytes: Uint8Array,
+  contentType: string,
+  spend: PixelBudget,
+): Promise<CleanImage | ImageRefusal> {
   if (contentType === "image/svg+xml") return { body: bytes, contentType, thumb: null };
   const out = ENCODE[contentType];
   if (!out) return { refused: "unreadable" };
+  // The header alone says how many pixels the image claims; refuse before decoding any of them.
+  let header: { width?: number; height?: number; channels?: number };
+  try {
+    header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
+  } catch {
+    return { refused: "unreadable" };
+  }
+  const { width = 0, height = 0, channels = 4 } = header;
+  const pixels = width * height;
+  const megapixels = Math.ceil(pixels / 1_000_000);
+  if (pixels > MAX_INPUT_PIXELS) return { refused: "too-many-pixels", megapixels };
+  if (pixels * channels > bytes.byteLength * MAX_COMPRESSION_RATIO)
+    return { refused: "too-compressed", megapixels, kilobytes: Math.ceil(bytes.byteLength / 1024) };
+  if (!(await spend(pixels))) return { refused: "over-budget" };
   return oneAtATime(async () => {
     try {
-      // The header alone says how many pixels the image claims; refuse before decoding any of them.
-      const { width = 0, height = 0 } = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
-      if (width * height > MAX_INPUT_PIXELS)
-        return { refused: "too-many-pixels", megapixels: Math.ceil((width * height) / 1_000_000) } as const;
       const { data, info } = await out
         .encode(
           sharp(bytes, DECODE)
@@ -101,7 +140,17 @@ export async function cleanImage(bytes: Uint8Array, contentType: string): Promis
 
 /** The message for a refused image, naming its file. */
 export function imageRefusalMessage(label: string, refusal: ImageRefusal): string {
-  return refusal.refused === "too-many-pixels"
-    ? `${label} is ${refusal.megapixels} megapixels; images of up to ${MAX_INPUT_MEGAPIXELS} megapixels are accepted. Please choose a smaller copy.`
-    : `${label} could not be read as an image (it may be damaged). Please choose another file.`;
+  switch (refusal.refused) {
+    case "too-many-pixels":
+      return `${label} is ${refusal.megapixels} megapixels; images of up to ${MAX_INPUT_MEGAPIXELS} megapixels are accepted. Please choose a smaller copy.`;
+    case "too-compressed":
+      return `${label} was not opened: it unpacks from ${refusal.kilobytes} KB to ${refusal.megapixels} megapixels, far more than any photo or logo does. Please choose another copy of it (saved as an ordinary PNG or JPG).`;
+    case "over-budget":
+      return `${label} was not added: we process up to ${IMAGE_BUDGET.linkMegapixels.toLocaleString("en-GB")} megapixels of images an hour for each intake form, and this hour's are used up. ${OVER_BUDGET_TAIL}`;
+    default:
+      return `${label} could not be read as an image (it may be damaged). Please choose another file.`;
+  }
 }
+
+/** Whether any of these file problems is an image refused for the hour's budget (the answer is then 429). */
+export const isOverBudget = (problems: string[]) => problems.some((problem) => problem.endsWith(OVER_BUDGET_TAIL));

@@ -19,7 +19,8 @@ export const rateLimitSubject = (limit: RateLimit, who: string) =>
   `${limit.name}:${createHash("sha256").update(who).digest("hex").slice(0, 32)}`;
 
 /**
- * Counts this request against the limit; false when the caller is over it.
+ * Counts this request against the limit (as `count` slots: work of varying size, like an image's pixels); false
+ * when the caller is over it. Slots a refused request took stay taken: its work was refused, not undone.
  * Windows are fixed (the hour, for an hourly limit) and each holds numbered
  * slots 1..max: taking one is an insert under its unique _id, so 20 requests
  * at once against a limit of 5 get exactly 5 slots, never more.
@@ -31,7 +32,7 @@ export const rateLimitSubject = (limit: RateLimit, who: string) =>
  * search: slots are taken from the lowest free one up), then inserts from the
  * first free one. The lookups are a head start only; the inserts hold the limit.
  */
-export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date()): Promise<boolean> {
+export async function consumeRateLimit(limit: RateLimit, who: string, now = new Date(), count = 1): Promise<boolean> {
   const window = Math.floor(now.getTime() / limit.windowMs);
   const key = `${rateLimitSubject(limit, who)}:${window}`;
   const take = async (slot: number) => {
@@ -43,15 +44,17 @@ export async function consumeRateLimit(limit: RateLimit, who: string, now = new 
       return false;
     }
   };
-  if (await take(1)) return true;
-  // Slot 1 is taken: the first free slot lies in 2..max+1 (max+1: every slot taken).
+  let taken = (await take(1)) ? 1 : 0;
   let low = 2;
-  let high = limit.max + 1;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (await RateLimitHit.exists({ _id: `${key}:${middle}` })) low = middle + 1;
-    else high = middle;
+  if (!taken) {
+    // Slot 1 is taken: the first free slot lies in 2..max+1 (max+1: every slot taken).
+    let high = limit.max + 1;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (await RateLimitHit.exists({ _id: `${key}:${middle}` })) low = middle + 1;
+      else high = middle;
+    }
   }
-  for (let slot = low; slot <= limit.max; slot++) if (await take(slot)) return true;
-  return false;
+  for (let slot = low; taken < count && slot <= limit.max; slot++) if (await take(slot)) taken++;
+  return taken >= count;
 }

@@ -12,8 +12,9 @@ ensure_node_modules
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
   names=(page-weight slow-links lighthouse throughput)
-  # Written by other work and run here when present: intake step writes, the admin orders page.
-  for extra in intake-step admin-orders; do [[ -f "scripts/bench/$extra.mjs" || -f "scripts/bench/$extra.ts" ]] && names+=("$extra"); done
+  # Written by other work and run here when present: intake step writes, the admin orders page, image work
+  # from one intake link under attack (a few minutes: it decodes until the link's hour is used up).
+  for extra in intake-step admin-orders image-attack; do [[ -f "scripts/bench/$extra.mjs" || -f "scripts/bench/$extra.ts" ]] && names+=("$extra"); done
 fi
 
 started=""

@@ -11,8 +11,7 @@
 //   BENCH_MONGODB_URI=mongodb://127.0.0.1:PORT  another MongoDB-protocol server (an unpatched FerretDB, say)
 // Targets at 10,000: no error answer, p99 <= 250 ms, throughput >= 0.8 of that at 1,000.
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { intakeCustomer, knob, machine, post, quantile, say, SMOKE, startBench, STEP_ONE } from "./lib.mjs";
+import { cpuMs, intakeCustomer, knob, machine, post, quantile, say, SMOKE, startBench, STEP_ONE } from "./lib.mjs";
 
 // BENCH_SMOKE=1: 50 stored submissions, 2 connections, 1 s.
 const SIZES = SMOKE ? [50] : (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
@@ -79,17 +78,6 @@ async function fillTo(db, count) {
 }
 
 const fields = { ...STEP_ONE, intent: "next" };
-
-/** The app's CPU time so far (user + system), in ms, from Linux /proc. */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const [utime, stime] = stat
-    .slice(stat.lastIndexOf(")") + 2)
-    .split(" ")
-    .slice(11, 13)
-    .map(Number);
-  return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ on Linux)
-}
 
 /** CONNECTIONS customers posting at once for `seconds`; each waits for its answer before the next post. */
 async function run(app, cookies, seconds) {

@@ -3,8 +3,9 @@
 // bought the way a customer buys one, and the statistics every script prints.
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes, scryptSync } from "node:crypto";
 import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +58,17 @@ export function machine() {
     .map((n) => n.toFixed(2))
     .join(" ");
   return `${new Date().toISOString()} | ${cpus.length} x ${cpus[0]?.model ?? "cpu"} | ${(os.totalmem() / 2 ** 30).toFixed(1)} GB | node ${process.version} | ${chromium} | load ${load}`;
+}
+
+/** The app's CPU time so far (user + system), in ms, from Linux /proc. */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(11, 13)
+    .map(Number);
+  return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ on Linux)
 }
 
 /* Statistics: medians and spread, never a single run. */
@@ -306,6 +318,41 @@ export function post(url, fields, { cookie = "", address = visitor() } = {}) {
   });
 }
 
+/**
+ * A multipart post of `form` (FormData) as a browser encodes and sends it, over node:http: fetch gives up on an
+ * answer after 300 s. Resolves to its status, its body as text and its time in seconds (from the first byte sent).
+ */
+export async function postMultipart(url, form, { cookie = "", address = visitor() } = {}) {
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      headers: {
+        "content-type": encoded.headers.get("content-type"),
+        "content-length": body.length,
+        "sec-fetch-site": "same-origin",
+        "x-forwarded-for": address,
+        cookie,
+      },
+    });
+    req.on("response", (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode,
+          text: Buffer.concat(chunks).toString("utf8"),
+          seconds: (performance.now() - started) / 1000,
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 /** Signs a Stripe event the way Stripe does (t=..., v1=HMAC-SHA256). */
 export function stripeSignature(payload, secret = WEBHOOK_SECRET) {
   const t = Math.floor(Date.now() / 1000);
@@ -379,6 +426,106 @@ export async function openIntake(link) {
   const res = await fetch(link, { redirect: "manual" });
   if (res.status !== 302 && res.status !== 303) throw new Error(`intake link answered ${res.status}`);
   return keepCookies(res, jar);
+}
+
+/** A paid order whose intake is open at step 4 (the uploads), and the customer's intake session cookie. */
+export async function customerAtStep4(bench) {
+  const { orderId, cookie } = await intakeCustomer(bench);
+  const step1 = await post(`${bench.app.url}/intake-form/1`, { ...STEP_ONE, intent: "next" }, { cookie });
+  if (step1.status !== 303) throw new Error(`step 1 answered ${step1.status}`);
+  // Steps 2 and 3 are not what is measured: the order may jump to step 4.
+  await bench.db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
+  return cookie;
+}
+
+/** The services' bucket, made when they were started fresh (the test suite's global setup makes it otherwise). */
+export async function ensureBucket(env) {
+  const { CreateBucketCommand, HeadBucketCommand, S3Client } = await import("@aws-sdk/client-s3");
+  const s3 = new S3Client({
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+  });
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: env.S3_BUCKET }));
+  } catch {
+    await s3.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET }));
+  } finally {
+    s3.destroy();
+  }
+}
+
+/* Sign-in time beside other work (uploads.mjs, image-attack.mjs): how long a customer waits to sign in. */
+
+const SIGN_IN_PASSWORD = "bench-sign-in-password";
+/**
+ * Accounts signed in to in turn, at most one sign-in every SIGN_IN_PACE_MS: 30 tries at one account in 15 minutes
+ * slow it (on purpose, 2 s a try), which would be measured as the other work's cost, so spread them.
+ */
+const SIGN_IN_ACCOUNTS = 300;
+const SIGN_IN_PACE_MS = 250;
+
+/** Makes the accounts signIn uses in the bench database, unless they are there (the app's scrypt password format, made once). */
+export async function seedSignInAccounts(db) {
+  if (await db.collection("users").countDocuments({ email: "bench-signin-0@example.test" })) return;
+  const salt = randomBytes(16);
+  const hash = `scrypt$${salt.toString("base64url")}$${scryptSync(SIGN_IN_PASSWORD, salt, 64).toString("base64url")}`;
+  const now = new Date();
+  await db.collection("users").insertMany(
+    Array.from({ length: SIGN_IN_ACCOUNTS }, (_, i) => ({
+      email: `bench-signin-${i}@example.test`,
+      password_hash: hash,
+      full_name: null,
+      email_verified_at: now,
+      two_factor_enabled_at: null,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+}
+
+let signInTurn = 0;
+/** One sign-in as a browser without JavaScript sends it, to the next seeded account; its time in ms (throws unless it signed in). */
+export async function signIn(app) {
+  const email = `bench-signin-${signInTurn++ % SIGN_IN_ACCOUNTS}@example.test`;
+  const started = performance.now();
+  const res = await post(`${app.url}/auth`, {
+    intent: "sign-in",
+    email,
+    password: SIGN_IN_PASSWORD,
+    redirectTo: "/dashboard",
+  });
+  await res.arrayBuffer();
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
+  const took = performance.now() - started;
+  await sleep(Math.max(0, SIGN_IN_PACE_MS - took));
+  return took;
+}
+
+/**
+ * Signs in over and over until stop() is called; stop() resolves to each sign-in's time in ms. A sign-in that fails
+ * (post's 30 s timeout, say) counts as the time it took to fail, and is said.
+ */
+export function keepSigningIn(app) {
+  let done = false;
+  const times = (async () => {
+    const taken = [];
+    while (!done) {
+      const started = performance.now();
+      taken.push(
+        await signIn(app).catch((error) => {
+          say(`a sign-in failed: ${error}`);
+          return performance.now() - started;
+        }),
+      );
+    }
+    return taken;
+  })();
+  return () => {
+    done = true;
+    return times;
+  };
 }
 
 /** A direct connection to the bench database (for setup and checks, never for the measured path). */

@@ -1,8 +1,11 @@
 // Image uploads under attack (issue 21 item 3). Not a test: it prints figures. The built app runs in
 // production mode on loopback against the test services. For each photo format step 4 accepts, a
 // customer who bought a website posts step 4 with 12 of that format's worst case (scripts/bench/
-// worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows), while a
-// second connection signs in over and over. Prints each post's time and answer, the app process's
+// worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows and the app
+// still decodes), while a second connection signs in over and over. Each post comes from its own
+// intake link and address: a link's hour of decoding holds 1,000 MP (IMAGE_BUDGET in
+// app/server/images.server.ts) and a post of 12 x 49.9 MP takes 600 of it, so every image is decoded,
+// which is what is measured here (scripts/bench/image-attack.mjs measures the budget itself). Prints each post's time and answer, the app process's
 // peak resident memory, its memory a while after, and sign-in p95 during the posts against idle.
 // The app runs once per memory allocator setting, one after the other in the same run, so that a noisy machine
 // weighs on each alike (name each twice to interleave: jemalloc,app,jemalloc,app). Where the memory stays
@@ -13,24 +16,24 @@
 //   BENCH_IMAGES=12 BENCH_MEGAPIXELS=49.9       the defaults
 //   BENCH_ALLOCATORS=jemalloc,app               the default, in this order; also glibc, arena2
 // Targets: peak RSS under 512 MB, RSS back within 50 MB of the start, sign-in p95 within 2x idle.
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { execFileSync } from "node:child_process";
-import { randomBytes, scryptSync } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { request } from "node:http";
 import {
-  intakeCustomer,
+  customerAtStep4,
+  ensureBucket,
   JEMALLOC,
+  keepSigningIn,
   knob,
   machine,
-  post,
+  postMultipart,
   quantile,
   ROOT,
   say,
+  seedSignInAccounts,
+  signIn,
   sleep,
   startBench,
-  STEP_ONE,
-  visitor,
 } from "./lib.mjs";
 import { worstImages } from "./worst-images.mjs";
 
@@ -42,13 +45,6 @@ const IDLE_SIGN_INS = SMALL ? 5 : 40;
 const FORMATS = ["png", "jpeg", "webp", "gif"];
 const TARGET = { peakMb: 512, backWithinMb: 50, signInRatio: 2 };
 const DATABASE = `bench_uploads_${randomBytes(3).toString("hex")}`;
-const PASSWORD = "bench-sign-in-password";
-/**
- * Accounts signed in to in turn, at most one sign-in every SIGN_IN_PACE_MS: 30 tries at one account in 15 minutes
- * slow it (on purpose, 2 s a try), which would be measured as the upload's cost, so spread them.
- */
-const ACCOUNTS = 300;
-const SIGN_IN_PACE_MS = 250;
 /**
  * The allocator settings the app runs under, each as the environment that chooses it: glibc's malloc as it comes,
  * with two arenas, jemalloc with its defaults, and `app`: what the start scripts give it (app_malloc_env in
@@ -80,81 +76,14 @@ const VARIANTS = (process.env.BENCH_ALLOCATORS ?? "jemalloc,app")
   .filter((name) => name in ALLOCATORS && (name !== "jemalloc" || existsSync(JEMALLOC)));
 const PROBE = "scripts/bench/memory-probe.cjs";
 
-/** The app's password format (auth.server.ts: scrypt, 16-byte salt, 64-byte key), made once for every account. */
-function passwordHash() {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString("base64url")}$${scryptSync(PASSWORD, salt, 64).toString("base64url")}`;
-}
-
-let turn = 0;
-/** One sign-in as a browser without JavaScript sends it; its time in ms (throws unless it signed in). */
-async function signIn(app) {
-  const email = `bench-signin-${turn++ % ACCOUNTS}@example.test`;
-  const started = performance.now();
-  const res = await post(`${app.url}/auth`, { intent: "sign-in", email, password: PASSWORD, redirectTo: "/dashboard" });
-  await res.arrayBuffer();
-  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
-  const took = performance.now() - started;
-  await sleep(Math.max(0, SIGN_IN_PACE_MS - took));
-  return took;
-}
-
-/** The services' bucket, made when they were started fresh (the test suite's global setup makes it otherwise). */
-async function ensureBucket(env) {
-  const s3 = new S3Client({
-    region: env.S3_REGION,
-    endpoint: env.S3_ENDPOINT,
-    forcePathStyle: true,
-    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
-  });
-  try {
-    await s3.send(new HeadBucketCommand({ Bucket: env.S3_BUCKET }));
-  } catch {
-    await s3.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET }));
-  } finally {
-    s3.destroy();
-  }
-}
-
-/** A paid order whose intake is open at step 4, and the customer's intake session cookie. */
-async function customerAtStep4(bench) {
-  const { orderId, cookie } = await intakeCustomer(bench);
-  const step1 = await post(`${bench.app.url}/intake-form/1`, { ...STEP_ONE, intent: "next" }, { cookie });
-  if (step1.status !== 303) throw new Error(`step 1 answered ${step1.status}`);
-  // Steps 2 and 3 are not what is measured: the order may jump to step 4.
-  await bench.db.collection("rapid_website_submissions").updateOne({ _id: orderId }, { $set: { furthest_step: 4 } });
-  return cookie;
-}
-
 /** Step 4 with `files` as photos, as the form posts it (multipart, Save without moving on). */
 async function postPhotos(app, cookie, format, bytes, count) {
   const form = new FormData();
   form.append("intent", "stay");
   for (let i = 0; i < count; i++)
     form.append("photos", new Blob([bytes], { type: `image/${format}` }), `worst-${i}.${format}`);
-  // Encoded as a browser would, then sent over node:http: fetch gives up on an answer after 300 s.
-  const encoded = new Response(form);
-  const body = Buffer.from(await encoded.arrayBuffer());
-  const started = performance.now();
-  const status = await new Promise((resolve, reject) => {
-    const req = request(`${app.url}/intake-form/4`, {
-      method: "POST",
-      headers: {
-        "content-type": encoded.headers.get("content-type"),
-        "content-length": body.length,
-        "sec-fetch-site": "same-origin",
-        "x-forwarded-for": visitor(),
-        cookie,
-      },
-    });
-    req.on("response", (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-  return { status, seconds: (performance.now() - started) / 1000 };
+  const { status, seconds } = await postMultipart(`${app.url}/intake-form/4`, form, { cookie });
+  return { status, seconds };
 }
 
 /** Where the app's memory is, read by memory-probe.cjs inside it: as it stands, and after a full collection. */
@@ -188,21 +117,7 @@ async function measure(variant, images) {
   const { app, db } = bench;
   try {
     await ensureBucket(bench.serviceEnv);
-    if (!(await db.collection("users").countDocuments({ email: "bench-signin-0@example.test" }))) {
-      const hash = passwordHash();
-      const now = new Date();
-      await db.collection("users").insertMany(
-        Array.from({ length: ACCOUNTS }, (_, i) => ({
-          email: `bench-signin-${i}@example.test`,
-          password_hash: hash,
-          full_name: null,
-          email_verified_at: now,
-          two_factor_enabled_at: null,
-          created_at: now,
-          updated_at: now,
-        })),
-      );
-    }
+    await seedSignInAccounts(db);
     const customers = [];
     for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(bench));
 
@@ -223,17 +138,10 @@ async function measure(variant, images) {
     }, 25);
     const busy = [];
     for (const [i, format] of FORMATS.entries()) {
-      let done = false;
-      const signIns = (async () => {
-        const times = [];
-        while (!done) times.push(await signIn(app));
-        return times;
-      })();
+      const stopSigningIn = keepSigningIn(app);
       peak = app.rssMb();
-      const upload = await postPhotos(app, customers[i], format, images[format], IMAGES).finally(() => {
-        done = true;
-      });
-      const times = await signIns;
+      const upload = await postPhotos(app, customers[i], format, images[format], IMAGES).finally(stopSigningIn);
+      const times = await stopSigningIn();
       busy.push(...times);
       rows.push({ format, bytes: images[format].length, ...upload, peak, signIns: times });
     }

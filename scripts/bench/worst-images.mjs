@@ -71,14 +71,42 @@ export function gifBomb(width, height, frames = 1) {
   return Buffer.from(bytes);
 }
 
+/** A GIF with `size` bytes of comment before its trailer (a comment extension, in blocks of 255): the same picture, more bytes. */
+export function withComment(gif, size) {
+  const blocks = [0x21, 0xfe];
+  for (let left = size; left > 0; left -= 255)
+    blocks.push(Math.min(255, left), ...Array(Math.min(255, left)).fill(0x20));
+  return Buffer.concat([gif.subarray(0, -1), Buffer.from([...blocks, 0, 0x3b])]);
+}
+
 /**
- * The worst case of each photo format at `megapixels` (4:3), as small as the format makes it: a PNG interlaced
- * (a decoder cannot stream it), a progressive JPEG (all its coefficients are held), a lossless WebP and a GIF
- * bomb of two frames. A soft gradient, so it is a picture, not one colour.
+ * The most an upload's decoded size (width x height x channels) may be as a multiple of its bytes before the app
+ * refuses it undecoded (MAX_COMPRESSION_RATIO in app/server/images.server.ts, which this folder does not import).
  */
-export async function worstImages(megapixels) {
+export const APP_MAX_COMPRESSION_RATIO = 2_000;
+
+/** An image's width and height at `megapixels`, 4:3. */
+export function sizeOf(megapixels) {
   const width = Math.round(Math.sqrt((megapixels * 1_000_000 * 4) / 3));
-  const height = Math.floor((megapixels * 1_000_000) / width);
+  return { width, height: Math.floor((megapixels * 1_000_000) / width) };
+}
+
+/** The issue 35 attacker's file: a lossless WebP of `megapixels`, all one colour, about 2 KB at 50 MP. */
+export function flatWebp(megapixels) {
+  const { width, height } = sizeOf(megapixels);
+  return sharp({ create: { width, height, channels: 3, background: "#3366aa" } })
+    .webp({ lossless: true })
+    .toBuffer();
+}
+
+/**
+ * The worst case of each photo format at `megapixels` (4:3) that the app still decodes, as small as the format
+ * makes it: a PNG interlaced (a decoder cannot stream it), a progressive JPEG (all its coefficients are held), a
+ * lossless WebP and a GIF bomb of two frames (padded with a comment to just within APP_MAX_COMPRESSION_RATIO:
+ * the bomb alone unpacks to more). A soft gradient, so it is a picture, not one colour. `formats` picks some.
+ */
+export async function worstImages(megapixels, formats = ["png", "jpeg", "webp", "gif"]) {
+  const { width, height } = sizeOf(megapixels);
   const gradient = () =>
     sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } })
       .raw()
@@ -87,12 +115,18 @@ export async function worstImages(megapixels) {
         raw.set([40, 90, 160, 200, 120, 60, 30, 160, 90, 240, 220, 200]);
         return sharp(raw, { raw: { width: 2, height: 2, channels: 3 } }).resize(width, height, { kernel: "linear" });
       });
-  return {
-    width,
-    height,
-    png: await (await gradient()).png({ progressive: true, compressionLevel: 9 }).toBuffer(),
-    jpeg: await (await gradient()).jpeg({ quality: 90, progressive: true }).toBuffer(),
-    webp: await (await gradient()).webp({ lossless: true }).toBuffer(),
-    gif: gifBomb(width, height, 2),
+  const make = {
+    png: async () => (await gradient()).png({ progressive: true, compressionLevel: 9 }).toBuffer(),
+    jpeg: async () => (await gradient()).jpeg({ quality: 90, progressive: true }).toBuffer(),
+    webp: async () => (await gradient()).webp({ lossless: true }).toBuffer(),
+    gif: async () => {
+      const bomb = gifBomb(width, height, 2);
+      // Decoded as RGB (3 channels): the smallest size the ratio lets through, and a little more.
+      const least = Math.ceil((width * height * 3) / APP_MAX_COMPRESSION_RATIO) + 1024;
+      return bomb.length >= least ? bomb : withComment(bomb, least - bomb.length);
+    },
   };
+  const images = { width, height };
+  for (const format of formats) images[format] = await make[format]();
+  return images;
 }

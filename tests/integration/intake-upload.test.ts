@@ -1,5 +1,8 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { IntakeSubmission } from "~/server/models/index.server";
+import { consumeRateLimit } from "~/server/rate-limit.server";
+import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import { action, loader } from "~/routes/intake-form_.upload";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
@@ -16,8 +19,13 @@ const PNG = Buffer.from(
   "base64",
 );
 const file = (name: string, bytes: Uint8Array = PNG) => new File([bytes as BlobPart], name, { type: "image/png" });
-type Reply = Response & { init?: { status?: number }; data?: { problems?: string[] } };
-const status = (r: Reply) => r.init?.status ?? r.status ?? 200;
+/** An answer as the page's XMLHttpRequest reads it: its HTTP status and its JSON. */
+type Reply = { status: number; data?: { problems?: string[] } };
+const status = (r: Reply) => r.status;
+const read = async (answer: Response): Promise<Reply> => ({
+  status: answer.status,
+  data: await answer.json().catch(() => undefined),
+});
 
 /** A paid order whose customer has reached `step`, and its intake cookie. */
 async function customer(step = 4) {
@@ -25,16 +33,16 @@ async function customer(step = 4) {
   await IntakeSubmission.create({ _id: order.orderId, order_id: order.orderId, furthest_step: step });
   return { ...order, cookie: await tokenCookie(order.token) };
 }
-async function upload(cookie: string, body: FormData | URLSearchParams) {
+async function upload(cookie: string, body: FormData | URLSearchParams, address = "10.35.0.1") {
   const request = new Request("http://localhost/intake-form/upload", {
     method: "POST",
     body,
-    headers: { Cookie: cookie },
+    headers: { Cookie: cookie, "x-client-address": address },
   });
   try {
-    return (await action({ request, params: {}, context: {} })) as unknown as Reply;
+    return await read(await action({ request, params: {}, context: {} }));
   } catch (thrown) {
-    return thrown as Reply;
+    return read(thrown as Response);
   }
 }
 const one = (field: string, f: File) => {
@@ -87,7 +95,60 @@ describe("a step-4 file sent on its own", () => {
     const ready = await customer();
     expect(status(await upload(ready.cookie, new URLSearchParams({ photos: "x" })))).toBe(415);
     expect(status(await upload(ready.cookie, one("other", file("shop.png"))))).toBe(400);
-    expect(status(loader() as unknown as Reply)).toBe(405);
+    expect(loader().status).toBe(405);
     expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+  });
+});
+
+describe("the hour's budget of decoded image pixels", () => {
+  const OVER_BUDGET =
+    "shop.png was not added: we process up to 1,000 megapixels of images an hour for each intake form, and this hour's are used up. Please add it again in an hour, or continue without it for now.";
+  /** Uses up all but `left` of a budget's slots (5 megapixels each; an image of 1 pixel takes one). */
+  const spendAllBut = (limit: keyof typeof PIXEL_LIMITS, who: string, left: number) =>
+    consumeRateLimit(PIXEL_LIMITS[limit], who, new Date(), PIXEL_LIMITS[limit].max - left);
+
+  it("refuses, with 429 and a message, an image past the link's hour, exactly at the limit even when uploads race", async () => {
+    const c = await customer();
+    expect(PIXEL_LIMITS.link.max).toBe(200); // 1,000 megapixels in slots of 5
+    await spendAllBut("link", c.orderId, 3);
+    const names = ["a.png", "b.png", "c.png", "d.png", "e.png", "f.png"];
+    const replies = await Promise.all(names.map((name) => upload(c.cookie, one("photos", file(name)))));
+    expect(replies.map(status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(((await stored(c.orderId)).photo_metadata as unknown[]).length).toBe(3);
+    const refused = await upload(c.cookie, one("photos", file("shop.png")));
+    expect([status(refused), refused.data?.problems]).toEqual([429, [OVER_BUDGET]]);
+    // Another link has its own budget.
+    const other = await customer();
+    expect(status(await upload(other.cookie, one("photos", file("shop.png"))))).toBe(200);
+  });
+
+  it("refuses past the address's hour, whichever link it uses", async () => {
+    const [first, second] = [await customer(), await customer()];
+    const address = "10.35.0.2";
+    await spendAllBut("address", address, 1);
+    expect(status(await upload(first.cookie, one("photos", file("shop.png")), address))).toBe(200);
+    const refused = await upload(second.cookie, one("photos", file("shop.png")), address);
+    expect([status(refused), refused.data?.problems]).toEqual([429, [OVER_BUDGET]]);
+    expect((await stored(second.orderId)).photo_metadata ?? []).toEqual([]);
+  });
+
+  it("refuses an image compressed thousands of times before decoding it, and charges nothing for it", async () => {
+    const c = await customer();
+    // The issue's attack: a lossless WebP of one colour, 49 megapixels in 2 KB, that passes the 50-megapixel cap.
+    const flat = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: "#336699" } })
+      .webp({ lossless: true })
+      .toBuffer();
+    expect(flat.byteLength).toBeLessThan(4096);
+    const reply = await upload(
+      c.cookie,
+      one("photos", new File([flat as BlobPart], "flat.webp", { type: "image/webp" })),
+    );
+    expect(status(reply)).toBe(200);
+    expect(reply.data?.problems).toEqual([
+      "flat.webp was not opened: it unpacks from 2 KB to 49 megapixels, far more than any photo or logo does. Please choose another copy of it (saved as an ordinary PNG or JPG).",
+    ]);
+    expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+    // Nothing was charged: the whole hour's budget is left (its last slot is still free).
+    expect(await spendAllBut("link", c.orderId, 0)).toBe(true);
   });
 });

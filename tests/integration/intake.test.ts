@@ -2,10 +2,13 @@ import mongoose from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IntakeSubmission, IntakeToken, Order, OutboxMessage, PrivacyAuditLog } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
+import { MAX_COMPRESSION_RATIO } from "~/server/images.server";
 import sharp from "sharp";
 import { takeFlashes } from "~/server/flash.server";
 import { LIST_SHAPE_MESSAGE } from "~/domain/intake/schemas";
 import { getEnv } from "~/server/env.server";
+import { consumeRateLimit } from "~/server/rate-limit.server";
+import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import {
   adminRenewToken,
   checkToken,
@@ -23,7 +26,7 @@ import { stepAction } from "~/server/intake/step.server";
 import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
-import { gifBomb } from "../../scripts/bench/worst-images.mjs";
+import { APP_MAX_COMPRESSION_RATIO, gifBomb, withComment } from "../../scripts/bench/worst-images.mjs";
 
 useTestDatabase();
 
@@ -439,9 +442,26 @@ describe("step 4's files", () => {
   it("bounds each image's work: the first frame only, at most 4096 px stored, and over 50 megapixels refused from the header with a message, keeping what was typed", async () => {
     const c = await customer();
     await reachStep(c.orderId, 4);
-    // The issue's upload: a 7000 x 7000 GIF of two frames, 67 KB, that took 24.5 s to process.
+    // The issue's upload: a 7000 x 7000 GIF of two frames, 67 KB, that took 24.5 s to process. It unpacks to 2,200
+    // times its size, so it is now refused before decoding (429 past the hour's budget, with what was typed saved).
     const bomb = new File([gifBomb(7000, 7000, 2) as BlobPart], "bomb.gif", { type: "image/gif" });
-    expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [bomb] })))).toBe(303);
+    const refused = await post(
+      c.cookie,
+      4,
+      filesForm({ "brandColors[0]": "Navy", intent: "stay" }, { photos: [bomb] }),
+    );
+    expect([status(refused), refused.data?.notice]).toEqual([
+      400,
+      "bomb.gif was not opened: it unpacks from 66 KB to 49 megapixels, far more than any photo or logo does. Please choose another copy of it (saved as an ordinary PNG or JPG).",
+    ]);
+    expect((await IntakeSubmission.findById(c.orderId).lean())?.brand_colors).toEqual(["Navy"]);
+    // The same GIF with 20 KB of comment (1,700 times its size) is decoded: only its first frame, at most 4096 px.
+    const padded = new File([withComment(gifBomb(7000, 7000, 2), 20_000) as BlobPart], "bomb.gif", {
+      type: "image/gif",
+    });
+    expect(status(await post(c.cookie, 4, filesForm({ intent: "stay" }, { photos: [padded] })))).toBe(303);
+    // The benchmarks pad their GIF bomb the same way, to the ratio they copy from the app (worst-images.mjs).
+    expect(APP_MAX_COMPRESSION_RATIO).toBe(MAX_COMPRESSION_RATIO);
     const [photo] = await photosOf(c.orderId);
     const stored = (await getStorage().get(photo.key))!;
     // Its first frame, stored as a PNG (lossless, and far less work than writing a GIF again).
@@ -464,6 +484,26 @@ describe("step 4's files", () => {
     );
     expect((await photosOf(c.orderId)).map((p) => p.id)).toEqual([photo.id]);
     expect((await IntakeSubmission.findById(c.orderId).lean())?.brand_colors).toEqual(["Teal"]);
+  });
+
+  it("answers 429 on the same form past the link's hour of image pixels, saving what was typed", async () => {
+    const c = await customer();
+    await reachStep(c.orderId, 4);
+    await consumeRateLimit(PIXEL_LIMITS.link, c.orderId, new Date(), PIXEL_LIMITS.link.max);
+    const r = await post(
+      c.cookie,
+      4,
+      filesForm({ "brandColors[0]": "Teal", intent: "next" }, { photos: [png("shop.png")], logo: [png("logo.png")] }),
+    );
+    expect(status(r)).toBe(429);
+    expect(r.data?.notice).toBe(
+      [
+        "logo.png was not added: we process up to 1,000 megapixels of images an hour for each intake form, and this hour's are used up. Please add it again in an hour, or continue without it for now.",
+        "shop.png was not added: we process up to 1,000 megapixels of images an hour for each intake form, and this hour's are used up. Please add it again in an hour, or continue without it for now.",
+      ].join(" "),
+    );
+    const saved = await IntakeSubmission.findById(c.orderId).lean();
+    expect([saved?.brand_colors, saved?.photo_metadata ?? [], saved?.logo_key ?? null]).toEqual([["Teal"], [], null]);
   });
 
   it("stores a logo chosen with a post that comes back for photo alt text (scripts off), instead of dropping it", async () => {

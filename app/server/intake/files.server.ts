@@ -2,7 +2,14 @@ import type { IntakeValues, StoredPhoto, StoredSubmission } from "~/domain/intak
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import { draftAfterRace, saveFiles, saveStep, type Submission } from "~/server/intake/draft.server";
 import { SaveRaced } from "~/server/intake/turns.server";
-import { deleteUploads, MAX_PHOTOS, storeUploads, uploadPath, type StoredUpload } from "~/server/intake/uploads.server";
+import {
+  deleteUploads,
+  MAX_PHOTOS,
+  storeUploads,
+  uploadPath,
+  type StoredUpload,
+  type Uploader,
+} from "~/server/intake/uploads.server";
 
 /*
  * The intake's files: step 4's logo and photos (SPECIAL_STEPS.uploads). The step
@@ -34,13 +41,13 @@ export const allProblems = (p: FileProblems) => [...p.logo, ...p.photos];
 
 /** Checks and stores every file that arrives with a post, whatever else the post says. */
 export async function storeArrivedFiles(
-  orderId: string,
+  uploader: Uploader,
   form: FormData,
   before: Submission | null,
 ): Promise<ArrivedFiles> {
-  const logo = await storeUploads(orderId, "logo", form.getAll("logo").slice(0, 1));
+  const logo = await storeUploads(uploader, "logo", form.getAll("logo").slice(0, 1));
   const room = MAX_PHOTOS - (before?.photo_metadata?.length ?? 0);
-  const photos = await storeUploads(orderId, "photos", form.getAll("photos"), Math.max(0, room));
+  const photos = await storeUploads(uploader, "photos", form.getAll("photos"), Math.max(0, room));
   return { logo: logo.stored[0], photos: photos.stored, problems: { logo: logo.errors, photos: photos.errors } };
 }
 
@@ -190,11 +197,12 @@ const FILE_WRITE_TRIES = 12;
  * files: the write that loses its turn reads the draft again and adds to that.
  */
 export async function saveArrivedFiles(
-  orderId: string,
+  uploader: Uploader,
   form: FormData,
   before: Submission | null,
 ): Promise<FileProblems> {
-  const arrived = await storeArrivedFiles(orderId, form, before);
+  const { orderId } = uploader;
+  const arrived = await storeArrivedFiles(uploader, form, before);
   let draft = before;
   for (let attempt = 1; ; attempt++) {
     const branding = brandingChanges({ before: draft, arrived, details: null, logoLink: undefined });

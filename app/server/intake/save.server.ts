@@ -13,7 +13,7 @@ import {
 } from "~/server/intake/files.server";
 import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "~/server/intake/draft.server";
 import { SaveRaced } from "~/server/intake/turns.server";
-import { deleteUploads } from "~/server/intake/uploads.server";
+import { deleteUploads, type Uploader } from "~/server/intake/uploads.server";
 
 /*
  * A step post's save, in order (domain/intake/save-order.ts): the newest save of
@@ -35,7 +35,8 @@ export type StepSave =
 const TRIES = 8;
 
 export async function saveStepPost(input: {
-  orderId: string;
+  /** The intake link's order and the client's address (whose budget of image pixels step 4's files use). */
+  uploader: Uploader;
   step: number;
   /** The post as read (a Remove's item already taken out of it). */
   form: FormData;
@@ -45,7 +46,8 @@ export async function saveStepPost(input: {
   /** The draft as this request first read it. */
   before: Submission | null;
 }): Promise<StepSave> {
-  const { orderId, step, form, intent, stamp } = input;
+  const { uploader, step, form, intent, stamp } = input;
+  const { orderId } = uploader;
   const removal = intent.type === "remove" ? intent : null;
   const reached = intent.type === "next" ? step + 1 : step;
   let draft = input.before;
@@ -56,11 +58,11 @@ export async function saveStepPost(input: {
       switch (saveOrder(draft, stamp)) {
         case "stale":
           await removeStoredItem(orderId, draft, removal);
-          if (step === SPECIAL_STEPS.uploads) await saveArrivedFiles(orderId, form, draft);
+          if (step === SPECIAL_STEPS.uploads) await saveArrivedFiles(uploader, form, draft);
           return { order: "stale" };
         case "conflict":
           // Files chosen are kept even so (added to the draft); the fields wait for the customer's choice.
-          if (step === SPECIAL_STEPS.uploads) await saveArrivedFiles(orderId, form, draft);
+          if (step === SPECIAL_STEPS.uploads) await saveArrivedFiles(uploader, form, draft);
           return { order: "conflict", before: draft };
       }
       const lists = withListIds(form, input.values, draft, removal);
@@ -74,7 +76,7 @@ export async function saveStepPost(input: {
             photosWithoutAlt: false,
           },
         };
-      arrived ??= await storeArrivedFiles(orderId, form, draft);
+      arrived ??= await storeArrivedFiles(uploader, form, draft);
       const saved = await saveBrandingStep({
         orderId,
         values: lists.values,

@@ -35,7 +35,8 @@ import {
 } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { readStepForm, UPLOAD_LIMITS_TEXT } from "~/server/intake/uploads.server";
+import { isOverBudget } from "~/server/images.server";
+import { readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
  * An intake step's loader and action, shared by the fourteen step routes (app/routes/intake-form_.N.tsx:
@@ -120,7 +121,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   if (!values) {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.
     if (step === SPECIAL_STEPS.uploads) {
-      await saveArrivedFiles(access.orderId, form, before).catch((error) =>
+      await saveArrivedFiles(uploaderOf(request, access.orderId), form, before).catch((error) =>
         log("error", "intake.save_files_failed", { order_id: access.orderId, reason: errorMessage(error) }),
       );
       return refuse(submission.reply());
@@ -144,7 +145,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
   let outcome: StepSave;
   try {
     outcome = await saveStepPost({
-      orderId: access.orderId,
+      uploader: uploaderOf(request, access.orderId),
       step,
       form,
       values,
@@ -204,7 +205,8 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
         notice: fileProblems.join(" "),
         fieldErrors: Object.fromEntries(Object.entries(saved.problems).filter(([, messages]) => messages.length)),
       },
-      { status: 400 },
+      // Past the hour's budget of image pixels: 429, on the same form, with everything typed saved.
+      { status: isOverBudget(fileProblems) ? 429 : 400 },
     );
 
   switch (intent.type) {

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { absoluteUrl } from "~/server/env.server";
 import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "~/server/forms.server";
-import { cleanImage, imageRefusalMessage } from "~/server/images.server";
+import { cleanImage, IMAGE_BUDGET, imageRefusalMessage, type PixelBudget } from "~/server/images.server";
 import { errorMessage, log } from "~/server/log.server";
+import { clientAddress, consumeRateLimit, type RateLimit } from "~/server/rate-limit.server";
 import { getStorage } from "~/server/storage.server";
 
 /** Upload limits, stated on the page and enforced here. */
@@ -96,6 +97,37 @@ export async function readOneUpload(request: Request): Promise<FormData> {
 export type StoredUpload = { id: string; key: string; thumbKey: string | null; url: string; fileName: string };
 export type UploadOutcome = { stored: StoredUpload[]; errors: string[] };
 
+/** Who sends files: the intake link's order and the client's address (clientAddress), each with its budget of pixels. */
+export type Uploader = { orderId: string; address: string };
+/** The uploader of a request made with an intake link (its order). */
+export const uploaderOf = (request: Request, orderId: string): Uploader => ({
+  orderId,
+  address: clientAddress(request),
+});
+
+const HOUR_MS = 60 * 60_000;
+const slots = (megapixels: number) => megapixels / IMAGE_BUDGET.unitMegapixels;
+/** The hourly budgets of decoded pixels (IMAGE_BUDGET), in slots of IMAGE_BUDGET.unitMegapixels. */
+export const PIXEL_LIMITS: Record<"link" | "address", RateLimit> = {
+  link: { name: "image-pixels-link", max: slots(IMAGE_BUDGET.linkMegapixels), windowMs: HOUR_MS },
+  address: { name: "image-pixels-address", max: slots(IMAGE_BUDGET.addressMegapixels), windowMs: HOUR_MS },
+};
+
+/**
+ * The hour's budget of decoded pixels of one uploader: an image takes one numbered slot per unit of its pixels
+ * (rate-limit.server.ts: inserts under unique ids, so racing uploads never pass it), from the link's and then the
+ * address's budget.
+ */
+const pixelBudget =
+  (uploader: Uploader): PixelBudget =>
+  async (pixels) => {
+    const units = Math.max(1, Math.ceil(pixels / (IMAGE_BUDGET.unitMegapixels * 1_000_000)));
+    return (
+      (await consumeRateLimit(PIXEL_LIMITS.link, uploader.orderId, new Date(), units)) &&
+      (await consumeRateLimit(PIXEL_LIMITS.address, uploader.address, new Date(), units))
+    );
+  };
+
 /** The path a stored object is served from (/uploads/…, to its order's customer and admins). */
 export const uploadPath = (key: string) => `/uploads/${key}`;
 
@@ -103,14 +135,17 @@ export const uploadPath = (key: string) => `/uploads/${key}`;
  * Checks and stores the files of one field under keys the server makes:
  * logos/{orderId}/{id}.{ext} or photos/{orderId}/{id}.{ext}, plus {id}.thumb.webp,
  * the small copy for previews. Each image is decoded and written out again
- * (cleanImage): what does not decode is refused, metadata never stored.
+ * (cleanImage): what does not decode is refused, metadata never stored; what
+ * is past the uploader's hourly budget of pixels is refused before decoding.
  */
 export async function storeUploads(
-  orderId: string,
+  uploader: Uploader,
   kind: Kind,
   files: FormDataEntryValue[],
   room = Infinity,
 ): Promise<UploadOutcome> {
+  const { orderId } = uploader;
+  const spend = pixelBudget(uploader);
   const outcome: UploadOutcome = { stored: [], errors: [] };
   const prefix = kind === "logo" ? "logos" : "photos";
   for (const entry of files) {
@@ -130,7 +165,7 @@ export async function storeUploads(
       outcome.errors.push(`${label} is not a ${kind === "logo" ? "PNG, JPG or SVG" : "PNG, JPG, WebP or GIF"} image.`);
       continue;
     }
-    const image = await cleanImage(bytes, type);
+    const image = await cleanImage(bytes, type, spend);
     if ("refused" in image) {
       outcome.errors.push(imageRefusalMessage(label, image));
       continue;

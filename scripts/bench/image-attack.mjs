@@ -1,0 +1,154 @@
+// Image work under attack from one intake link (issue 35 item 4). Not a test: it prints figures. The built app
+// runs in production mode on loopback against the test services; one customer buys a website and opens the
+// e-mailed link, and 16 loops post step 4's files one at a time through /intake-form/upload (as the page with
+// JavaScript does) from that link and one address, while another connection signs in over and over:
+//   1. the issue's file: a lossless WebP of 49.99 MP, all one colour (about 2 KB), as a photo (a logo must be a
+//      PNG, JPG or SVG), 20 posts a loop: each is refused before decoding (it unpacks to ~75,000 times its size);
+//   2. the worst the app still decodes: an interlaced PNG of 49.99 MP (about 3.3 MB), as the logo (a new logo
+//      replaces the stored one, so a loop is not stopped by the 12 photos), until the loop's first 429 (the
+//      link's hour of image pixels used up) or 40 posts.
+// Prints sign-in p95 idle and during each part, their ratio, the answers (decoded, refused before decoding, 429),
+// and the app's CPU seconds for part 2 (its process's user + system time, less what its sign-ins took at idle):
+// what one link gets in an hour before it is refused.
+//   TEST_PORT_OFFSET=200 node scripts/bench/image-attack.mjs
+//   BENCH_MEGAPIXELS=49.99 BENCH_LOOPS=16 BENCH_POSTS=40       the defaults
+// BENCH_SMOKE=1 (npm run bench:smoke): images of 1 MP, 2 loops of 2 posts each (no 429 is reached), a few seconds.
+// Target: sign-in p95 during the attack within 1.5x idle.
+import { randomBytes } from "node:crypto";
+import {
+  cpuMs,
+  customerAtStep4,
+  ensureBucket,
+  keepSigningIn,
+  knob,
+  machine,
+  postMultipart,
+  quantile,
+  say,
+  seedSignInAccounts,
+  signIn,
+  SMOKE,
+  startBench,
+  visitor,
+} from "./lib.mjs";
+import { flatWebp, sizeOf, worstImages } from "./worst-images.mjs";
+
+const MEGAPIXELS = knob("BENCH_MEGAPIXELS", 49.99, 0.1, 50, 1);
+const LOOPS = knob("BENCH_LOOPS", 16, 1, 64, 2);
+/** Posts of part 2 per loop at most: a loop stops at its first 429, or after this many. */
+const MAX_POSTS = knob("BENCH_POSTS", 40, 1, 200, 2);
+const TINY_POSTS = SMOKE ? 2 : 20;
+const IDLE_SIGN_INS = SMOKE ? 3 : 40;
+const TARGET_RATIO = 1.5;
+const DATABASE = `bench_image_attack_${randomBytes(3).toString("hex")}`;
+
+const p95 = (values) => quantile(values, 0.95);
+
+/** One file of step 4 posted on its own from the attacker's link and address; what the app did with it. */
+async function upload(app, attacker, field, bytes, type, name) {
+  const form = new FormData();
+  form.append(field, new Blob([bytes], { type }), name);
+  const { status, text, seconds } = await postMultipart(`${app.url}/intake-form/upload`, form, attacker);
+  let problems = [];
+  try {
+    problems = JSON.parse(text).problems ?? [];
+  } catch {
+    problems = [text.slice(0, 120)]; // not the route's JSON (a proxy's or the server's own page)
+  }
+  const outcome =
+    status === 429 ? "429" : status === 200 && !problems.length ? "decoded" : status === 200 ? "refused" : "other";
+  return { outcome, status, seconds, problem: problems[0] };
+}
+
+/** LOOPS loops posting one file each, in turn, until `stop` says so for the loop's last answer or `posts` are sent. */
+async function attack(app, attacker, file, posts, stop = () => false) {
+  const answers = [];
+  await Promise.all(
+    Array.from({ length: LOOPS }, async () => {
+      for (let i = 0; i < posts; i++) {
+        const answer = await upload(app, attacker, ...file);
+        answers.push(answer);
+        if (stop(answer)) return;
+      }
+    }),
+  );
+  return answers;
+}
+
+/** The attack with sign-ins beside it: the answers, the sign-in times, and the app's CPU seconds less the sign-ins'. */
+async function measured(app, cpuPerSignIn, run) {
+  const cpuBefore = cpuMs(app.pid);
+  const started = performance.now();
+  const stopSigningIn = keepSigningIn(app);
+  const answers = await run().finally(stopSigningIn);
+  const signIns = await stopSigningIn();
+  const cpu = Math.max(0, cpuMs(app.pid) - cpuBefore - signIns.length * cpuPerSignIn) / 1000;
+  return { answers, signIns, cpu, seconds: (performance.now() - started) / 1000 };
+}
+
+function report(name, idle, part) {
+  const count = (outcome) => part.answers.filter((a) => a.outcome === outcome).length;
+  const ratio = p95(part.signIns) / p95(idle);
+  const refusedFor = [...new Set(part.answers.filter((a) => a.problem).map((a) => `${a.status}: ${a.problem}`))];
+  console.log(`\n## ${name}`);
+  console.log(
+    `${part.answers.length} posts in ${part.seconds.toFixed(0)} s: ${count("decoded")} decoded, ${count("refused")} refused before decoding, ${count("429")} answered 429, ${count("other")} other`,
+  );
+  for (const why of refusedFor) console.log(`  ${why}`);
+  const refusals = part.answers.filter((a) => a.outcome !== "decoded").map((a) => a.seconds * 1000);
+  if (refusals.length) console.log(`a refusal's answer: median ${quantile(refusals, 0.5).toFixed(0)} ms`);
+  console.log(`app CPU for the posts (less the sign-ins' share): ${part.cpu.toFixed(1)} s`);
+  console.log(
+    `sign-in p95: idle ${p95(idle).toFixed(0)} ms (${idle.length}), during ${p95(part.signIns).toFixed(0)} ms (${part.signIns.length}): ${ratio.toFixed(2)}x`,
+  );
+  console.log(`${ratio <= TARGET_RATIO ? "meets" : "MISSES"}: sign-in p95 within ${TARGET_RATIO}x idle`);
+  return { decoded: count("decoded"), refused: count("429") > 0, ratio };
+}
+
+async function main() {
+  const { width, height } = sizeOf(MEGAPIXELS);
+  say(`making the images (${MEGAPIXELS} MP)...`);
+  const tiny = await flatWebp(MEGAPIXELS);
+  const { png } = await worstImages(MEGAPIXELS, ["png"]);
+  const bench = await startBench({ database: DATABASE, drop: true });
+  const { app, db } = bench;
+  try {
+    await ensureBucket(bench.serviceEnv);
+    await seedSignInAccounts(db);
+    const attacker = { cookie: await customerAtStep4(bench), address: visitor() };
+    console.log(`# Image work under attack from one intake link (${SMOKE ? "smoke, " : ""}${machine()})`);
+    console.log(
+      `${LOOPS} loops; ${width} x ${height} px (${MEGAPIXELS} MP): the issue's WebP ${(tiny.length / 1024).toFixed(1)} KB, the interlaced PNG ${(png.length / 1024).toFixed(0)} KB`,
+    );
+
+    for (let i = 0; i < 3; i++) await signIn(app); // warm up
+    const cpuBefore = cpuMs(app.pid);
+    const idle = [];
+    for (let i = 0; i < IDLE_SIGN_INS; i++) idle.push(await signIn(app));
+    const cpuPerSignIn = (cpuMs(app.pid) - cpuBefore) / idle.length;
+    console.log(`idle: ${idle.length} sign-ins, app CPU ${cpuPerSignIn.toFixed(0)} ms each`);
+
+    say(`the issue's file, ${LOOPS} x ${TINY_POSTS} posts...`);
+    const first = await measured(app, cpuPerSignIn, () =>
+      attack(app, attacker, ["photos", tiny, "image/webp", "attack.webp"], TINY_POSTS),
+    );
+    report(`1. the issue's file: a ${MEGAPIXELS} MP lossless WebP of one colour, as a photo`, idle, first);
+
+    say(`the worst decoded file, ${LOOPS} loops until refused...`);
+    const second = await measured(app, cpuPerSignIn, () =>
+      attack(app, attacker, ["logo", png, "image/png", "attack.png"], MAX_POSTS, (a) => a.outcome === "429"),
+    );
+    const worst = report(`2. the worst the app decodes: a ${MEGAPIXELS} MP interlaced PNG, as the logo`, idle, second);
+    console.log(
+      `\none link's hour: ${worst.decoded} decodes, ${worst.refused ? "then 429" : `no 429 within ${MAX_POSTS} posts a loop`}; ${second.cpu.toFixed(0)} s of app CPU (${(second.cpu / 36).toFixed(1)} % of one core's hour)`,
+    );
+    console.log(`(load average now ${machine().split("load ")[1]})`);
+  } finally {
+    await bench.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

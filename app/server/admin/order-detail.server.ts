@@ -2,6 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
+import { formatDateTime } from "~/domain/dates";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
 import { historySentence } from "~/domain/admin/order-detail";
 import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
@@ -18,6 +19,7 @@ import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
+import { reminderHistory } from "../reminders.server";
 import { hasOpenPaymentIssue } from "./payments.server";
 
 /** A receipt as plain values for the page: amounts in words, no Date. */
@@ -36,12 +38,13 @@ export async function loadOrderDetail(
   const now = options.now ?? new Date();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
+  const [newest, submission, history, paymentIssueOpen, clock, reminders] = await Promise.all([
     newestToken(orderId, "intake"),
     loadSubmission(orderId),
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
     clockView(order, now),
+    reminderHistory(orderId),
   ]);
   const token = newest?.token;
   const link = token ? linkToken(token) : null;
@@ -85,6 +88,7 @@ export async function loadOrderDetail(
         ? (order[`revision_${n}_submitted_at`] as Date).toISOString()
         : null,
     })),
+    reminders: reminders.map((r) => ({ ...r, when: formatDateTime(r.sentAt) })),
     submission,
     prompt: promptView(submission),
     history: {

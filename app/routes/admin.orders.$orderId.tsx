@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
+import { CustomerFilesCard } from "~/components/admin/CustomerFilesCard";
 import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
 import { IntakeAccessCard } from "~/components/admin/IntakeAccessCard";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
@@ -186,7 +187,7 @@ async function saveDataAction({ form, orderId, admin, flash }: IntentArgs) {
     return data<OrderDataReply>({ intent: ORDER_INTENT.saveData, result: submission.reply() }, { status: 400 });
   // spec 2: a JSON edit that does not parse is ignored, not the whole save refused.
   const { set, ignored } = readEdit(submission.value);
-  const saved = await saveSubmissionData({ orderId, values: set, actor: admin });
+  const saved = await saveSubmissionData({ orderId, values: set, photos: submission.value.photos, actor: admin });
   if (!saved) return flash("error", DETAIL_MESSAGES.editSaveError, EDIT_MESSAGES.noSubmission, "edit-data");
   if (ignored.length === 0) return flash("success", EDIT_MESSAGES.saved.title, undefined, "edit-data");
   // Answered in place: the ignored fields keep what was typed, each marked with its reason.
@@ -250,6 +251,8 @@ export default function AdminOrder() {
           <RevisionWorkflowCard draftUrl={order.draftUrl} draftReply={draftReply} revisions={revisions} />
         </div>
 
+        <CustomerFilesCard files={d.files} />
+
         <ReminderHistory rows={d.reminders} />
 
         <OrderDataTabs
@@ -257,6 +260,7 @@ export default function AdminOrder() {
           tab={d.tab}
           prompt={d.prompt}
           editValues={d.editValues}
+          photos={d.files.photos}
           revisions={revisions}
           reply={reply}
           rules={d.rules}

@@ -142,6 +142,9 @@ export const HISTORY_MESSAGES: Record<string, (d: Details) => string> = {
   "order.reminder": () => "Intake reminder sent",
   "payment_issue.accepted": () => "Payment accepted and order fulfilled",
   "payment_issue.resolved": () => "Payment issue marked resolved",
+  "file.downloaded": (d) => (d.file ? `${String(d.file)} downloaded (full size)` : "File downloaded"),
+  "files.downloaded": (d) =>
+    typeof d.files === "number" ? `All files downloaded (${countOf(d.files, "file")})` : "All files downloaded",
   "data.deleted": (d) => (d.reason ? `Customer's data deleted (${String(d.reason)})` : "Customer's data deleted"),
 };
 

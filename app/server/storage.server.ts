@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { constants } from "node:fs";
+import { constants, createReadStream } from "node:fs";
 import { access, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
@@ -15,6 +16,8 @@ import {
 import { getEnv } from "./env.server";
 
 export type StoredObject = { body: Uint8Array; contentType: string };
+/** An object read as it arrives, never whole in memory (a download of many files). */
+export type StoredStream = { body: Readable; contentType: string };
 /** One stored object as a backup's manifest lists it: S3's ETag, or a folder file's SHA-256. */
 export type ObjectEntry = { key: string; size: number; etag: string };
 
@@ -23,6 +26,8 @@ export interface Storage {
   readonly kind: "s3" | "disk";
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
+  /** The object as a stream, or null when there is none. */
+  open(key: string): Promise<StoredStream | null>;
   delete(key: string): Promise<void>;
   /** Deletes every object under a prefix such as `logos/{orderId}/` (privacy deletion). */
   deletePrefix(prefix: string): Promise<void>;
@@ -59,6 +64,17 @@ export function s3Storage(options: {
     responseChecksumValidation: "WHEN_REQUIRED",
   });
   const Bucket = options.bucket;
+  /** The object's answer, its body not yet read; null when there is no such key. */
+  const getObject = async (key: string) => {
+    assertSafeKey(key);
+    try {
+      return await client.send(new GetObjectCommand({ Bucket, Key: key }));
+    } catch (error) {
+      if ((error as { name?: string }).name === "NoSuchKey") return null;
+      throw error;
+    }
+  };
+  const contentTypeOf = (out: { ContentType?: string }) => out.ContentType ?? "application/octet-stream";
   return {
     kind: "s3",
     async ensureBucket() {
@@ -73,15 +89,12 @@ export function s3Storage(options: {
       await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
     },
     async get(key) {
-      assertSafeKey(key);
-      try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        const body = await out.Body!.transformToByteArray();
-        return { body, contentType: out.ContentType ?? "application/octet-stream" };
-      } catch (error) {
-        if ((error as { name?: string }).name === "NoSuchKey") return null;
-        throw error;
-      }
+      const out = await getObject(key);
+      return out && { body: await out.Body!.transformToByteArray(), contentType: contentTypeOf(out) };
+    },
+    async open(key) {
+      const out = await getObject(key);
+      return out && { body: out.Body as Readable, contentType: contentTypeOf(out) };
     },
     async delete(key) {
       assertSafeKey(key);
@@ -137,6 +150,16 @@ export function diskStorage(root: string): Storage {
       try {
         const [body, meta] = await Promise.all([readFile(target), readFile(`${target}.meta.json`, "utf8")]);
         return { body: new Uint8Array(body), contentType: JSON.parse(meta).contentType };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async open(key) {
+      const target = file(key);
+      try {
+        const meta = await readFile(`${target}.meta.json`, "utf8");
+        return { body: createReadStream(target), contentType: JSON.parse(meta).contentType };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw error;

@@ -4,6 +4,8 @@ import * as coupons from "~/routes/admin.coupons._index";
 import * as orders from "~/routes/admin._index";
 import * as csv from "~/routes/admin.orders[.]csv";
 import * as order from "~/routes/admin.orders.$orderId";
+import * as orderFile from "~/routes/admin.orders.$orderId_.files.$";
+import * as orderArchive from "~/routes/admin.orders.$orderId_.files[.]zip";
 import * as refund from "~/routes/admin.orders.$orderId_.refund";
 import * as restartClock from "~/routes/admin.orders.$orderId_.restart-clock";
 import * as privacy from "~/routes/admin.privacy._index";
@@ -13,7 +15,8 @@ import * as outbox from "~/routes/admin.outbox";
 import * as security from "~/routes/admin.security._index";
 import * as resetFactor from "~/routes/admin.security.reset.$userId";
 import { readdirSync } from "node:fs";
-import { Coupon, Order, PaymentIssue, TwoFactor } from "~/server/models/index.server";
+import { Coupon, IntakeSubmission, Order, PaymentIssue, TwoFactor } from "~/server/models/index.server";
+import { getStorage } from "~/server/storage.server";
 import { flashOf, get, paidOrderWithSession, people, post, type Answer } from "../support/admin";
 import { useTestDatabase } from "../support/db";
 
@@ -42,6 +45,8 @@ let who: Awaited<ReturnType<typeof people>>;
 let orderId: string;
 let couponId: string;
 let issueId: string;
+/** The matrix order's uploaded logo, which only an admin may download. */
+let logoKey: string;
 /** Another admin, whose second factor nobody in the matrix may reset. */
 let otherAdminId: string;
 
@@ -49,6 +54,9 @@ beforeAll(async () => {
   who = await people();
   otherAdminId = who["admin with password only"].user.id;
   orderId = (await paidOrderWithSession(`matrix-${Date.now()}@example.test`)).orderId;
+  logoKey = `logos/${orderId}/${"a".repeat(24)}.png`;
+  await getStorage().put(logoKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47]), "image/png");
+  await IntakeSubmission.create({ _id: orderId, order_id: orderId, logo_key: logoKey });
   couponId = String(
     (await Coupon.create({ code: `MATRIX${Date.now()}`, discount_type: "percentage", discount_value: 10 }))._id,
   );
@@ -97,6 +105,14 @@ const cells: Cell[] = [
         admin(p, { intent: "toggle-revision", round: "1", enabled: "true" }),
         { orderId },
       ),
+  },
+  {
+    name: "GET /admin/orders/:id/files/:key",
+    call: (c) => get(orderFile.loader, `/admin/orders/${orderId}/files/${logoKey}`, c, { orderId, "*": logoKey }),
+  },
+  {
+    name: "GET /admin/orders/:id/files.zip",
+    call: (c) => get(orderArchive.loader, `/admin/orders/${orderId}/files.zip`, c, { orderId }),
   },
   { name: "GET /admin/coupons", call: (c) => get(coupons.loader, "/admin/coupons", c) },
   {
@@ -190,6 +206,8 @@ const COVERED: Record<string, string> = {
   "admin._index.tsx": "/admin",
   "admin.orders[.]csv.ts": "/admin/orders.csv",
   "admin.orders.$orderId.tsx": "/admin/orders/:id",
+  "admin.orders.$orderId_.files.$.ts": "/admin/orders/:id/files/:key",
+  "admin.orders.$orderId_.files[.]zip.ts": "/admin/orders/:id/files.zip",
   "admin.orders.$orderId_.refund.tsx": "/admin/orders/:id/refund",
   "admin.orders.$orderId_.restart-clock.tsx": "/admin/orders/:id/restart-clock",
   "admin.coupons._index.tsx": "/admin/coupons",

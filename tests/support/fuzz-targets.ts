@@ -86,7 +86,11 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/webhooks/stripe", fields: ["type", "data"] },
   { path: "/api/cron/reminders", fields: ["intent"] },
   { path: "/admin/outbox", needs: "admin", fields: schemaFields(OutboxActionSchema) },
-  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", needs: "admin", fields: ["intent"] },
+  {
+    path: "/admin/orders/00000000-0000-4000-8000-000000000000",
+    needs: "admin",
+    fields: ["intent", "draftUrl", "photos[0].id", "photos[0].altText", "photos[0].placement"],
+  },
   { path: "/order-status/export", fields: [] },
   { path: "/dashboard/orders/00000000-0000-4000-8000-000000000000/export", needs: "user", fields: [] },
   { path: "/admin/payments", needs: "admin", fields: [...schemaFields(PaymentIssueFormSchema), "intent"] },
@@ -210,4 +214,9 @@ export const FUZZ_GET_TARGETS: { path: string; params: string[] }[] = [
   { path: "/admin/outbox", params: ["status", "before"] },
   { path: "/admin/orders/00000000-0000-4000-8000-000000000000", params: ["tab", "historyBefore"] },
   { path: "/uploads/photos/00000000-0000-4000-8000-000000000000/000000000000000000000000.png", params: ["x"] },
+  { path: "/admin/orders/00000000-0000-4000-8000-000000000000/files.zip", params: ["x"] },
+  {
+    path: "/admin/orders/00000000-0000-4000-8000-000000000000/files/photos/00000000-0000-4000-8000-000000000000/000000000000000000000000.png",
+    params: ["x"],
+  },
 ];

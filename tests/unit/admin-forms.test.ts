@@ -15,7 +15,7 @@ import {
   type DeadlineFacts,
 } from "~/domain/admin/order-filters";
 import { parseOrderFilters } from "~/domain/admin/order-filters.schema";
-import { HISTORY_MESSAGES, historySentence } from "~/domain/admin/order-detail";
+import { draftUrlToast, HISTORY_MESSAGES, historySentence } from "~/domain/admin/order-detail";
 import { encodeCursor, parseCursor, SECOND_PART_START } from "~/domain/paging";
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -180,6 +180,18 @@ describe("the draft URL", () => {
     expect(firstMessage(DraftUrlSchema.safeParse({ draftUrl: "javascript:alert(1)" }))).toBe(
       "Enter a web address starting with http:// or https://",
     );
+  });
+
+  it("refused as empty is the 'URL Required' toast, told by the issue's path and code; other refusals stay on the field", () => {
+    const issue = (draftUrl: unknown) => {
+      const parsed = DraftUrlSchema.safeParse({ draftUrl });
+      if (parsed.success) throw new Error("expected a refusal");
+      return parsed.error.issues[0];
+    };
+    expect(draftUrlToast(issue(undefined))?.title).toBe("URL Required");
+    expect(draftUrlToast(issue("   "))?.title).toBe("URL Required");
+    expect(draftUrlToast(issue("javascript:alert(1)"))).toBeNull();
+    expect(draftUrlToast(issue(`https://example.com/${"a".repeat(2000)}`))).toBeNull();
   });
 });
 

@@ -4,6 +4,8 @@ import { CopyableText } from "~/components/admin/CopyableText";
 import { SubTabs } from "~/components/admin/AdminTabs";
 import { FormAlert } from "~/components/forms";
 import { EDIT_FIELDS, EDIT_MESSAGES } from "~/domain/admin/edit-data";
+import type { OrderPhoto } from "~/domain/admin/order-files";
+import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES, type Option } from "~/domain/intake/options";
 import {
   AI_OPT_OUT_MESSAGE,
   DETAIL_TABS,
@@ -42,6 +44,7 @@ export function OrderDataTabs({
   tab,
   prompt,
   editValues,
+  photos,
   revisions,
   reply,
   rules,
@@ -50,6 +53,8 @@ export function OrderDataTabs({
   tab: DetailTab;
   prompt: PromptView;
   editValues: Record<string, string> | null;
+  /** The stored photos, whose details Edit Data changes too. */
+  photos: OrderPhoto[];
   revisions: RevisionRow[];
   reply: OrderDataReply | undefined;
   /** The Edit Data and revision notes forms' rules (formRules of their schemas, from the loader). */
@@ -67,7 +72,7 @@ export function OrderDataTabs({
         {tab === "ai-prompt" ? (
           <AiPromptTab prompt={prompt} reply={reply} />
         ) : tab === "edit-data" ? (
-          <EditDataTab editValues={editValues} reply={reply} rules={rules.edit} />
+          <EditDataTab editValues={editValues} photos={photos} reply={reply} rules={rules.edit} />
         ) : round ? (
           <RevisionTab revision={revisions[round - 1]} prompt={prompt} reply={reply} rules={rules.notes} />
         ) : null}
@@ -116,10 +121,12 @@ function AiPromptTab({ prompt, reply }: { prompt: PromptView; reply: OrderDataRe
 
 function EditDataTab({
   editValues,
+  photos,
   reply,
   rules,
 }: {
   editValues: Record<string, string> | null;
+  photos: OrderPhoto[];
   reply: OrderDataReply | undefined;
   rules: FormRules;
 }) {
@@ -144,7 +151,8 @@ function EditDataTab({
       <FormAlert message={alert} failed={failed} />
       <p className="hint">
         Lists are JSON: a change to one is saved only when its text is valid JSON (otherwise that change is ignored and
-        the rest is saved). Uploads and the customer's consent are not edited here.
+        the rest is saved). The files themselves and the customer's consent are not edited here; each photo's details
+        are, at the end.
       </p>
       <div className="edit-grid">
         {EDIT_FIELDS.map((f) => {
@@ -186,10 +194,66 @@ function EditDataTab({
           );
         })}
       </div>
+      {photos.length ? <PhotoDetailsFields photos={photos} errors={lastResult?.error ?? {}} /> : null}
       <button type="submit" name="intent" value={ORDER_INTENT.saveData} className="button button-primary">
         Save Changes
       </button>
     </Form>
+  );
+}
+
+/** Each photo's details (alt text, placement, crop, priority), posted as `photos[i].*` beside its id. */
+function PhotoDetailsFields({
+  photos,
+  errors,
+}: {
+  photos: OrderPhoto[];
+  errors: Record<string, string[] | null | undefined>;
+}) {
+  const select = (name: string, label: string, options: Option[], value: string) => (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <select id={name} name={name} defaultValue={value}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <>
+      <h3>Photos</h3>
+      {photos.map((p, i) => {
+        const at = `photos[${i}]`;
+        const altError = errors[`${at}.altText`]?.[0];
+        return (
+          <fieldset key={p.id} className="edit-grid">
+            <legend>Photo {i + 1}</legend>
+            <input type="hidden" name={`${at}.id`} value={p.id} />
+            <div className="field field-wide">
+              <label htmlFor={`${at}.altText`}>Alt text</label>
+              <input
+                id={`${at}.altText`}
+                name={`${at}.altText`}
+                type="text"
+                defaultValue={p.altText}
+                maxLength={300}
+                aria-invalid={altError ? true : undefined}
+                aria-describedby={altError ? `${at}.altText-error` : undefined}
+              />
+              <p className="field-error" id={`${at}.altText-error`}>
+                {altError}
+              </p>
+            </div>
+            {select(`${at}.placement`, "Placement", PHOTO_PLACEMENTS, p.placement)}
+            {select(`${at}.crop`, "Crop", PHOTO_CROPS, p.crop)}
+            {select(`${at}.priority`, "Priority", PHOTO_PRIORITIES, p.priority)}
+          </fieldset>
+        );
+      })}
+    </>
   );
 }
 

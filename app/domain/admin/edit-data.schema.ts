@@ -1,3 +1,4 @@
+import { PhotoDetailsSchema } from "../intake/schemas";
 import * as z from "../zod";
 import { EDIT_FIELDS, EDIT_MESSAGES, JSON_MAX, TEXT_MAX, TEXTAREA_MAX, type EditField } from "./edit-data";
 
@@ -33,4 +34,8 @@ function fieldSchema(f: EditField) {
  * One schema for the whole tab. Text and flags are checked here (a text over its bound refuses the
  * save); JSON fields arrive as their text, and `readEdit` decides which of them are stored.
  */
-export const EditDataSchema = z.object(Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, fieldSchema(f)])));
+export const EditDataSchema = z.object({
+  ...Object.fromEntries(EDIT_FIELDS.map((f) => [f.name, fieldSchema(f)])),
+  /** Each stored photo's details, by its id (the file itself is the customer's: never posted here). */
+  photos: z.optional(z.array(z.partial(z.object(PhotoDetailsSchema), { altText: true }))),
+});

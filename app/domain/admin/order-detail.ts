@@ -91,11 +91,16 @@ export const ADMIN_REVISION_MESSAGES = {
 } as const;
 
 /**
- * The toast for a draft URL the schema refused as empty (spec 2 section 5: "URL Required"); null for any
- * other refusal, which the page says on the field, keeping what was typed.
+ * The toast for a draft URL the schema refused as empty (spec 2 section 5: "URL Required"): missing, or
+ * nothing left after trimming, told by the Zod issue's path and code; null for any other refusal, which
+ * the page says on the field, keeping what was typed.
  */
-export function draftUrlToast(message: string): { title: string; description: string } | null {
-  return message === DRAFT_URL_MESSAGES.required ? DETAIL_MESSAGES.urlRequired : null;
+export function draftUrlToast(issue: {
+  path: readonly PropertyKey[];
+  code: string;
+}): { title: string; description: string } | null {
+  const empty = issue.code === "invalid_type" || issue.code === "too_small";
+  return issue.path[0] === "draftUrl" && empty ? DETAIL_MESSAGES.urlRequired : null;
 }
 
 /** The toggle's label (spec 2 section 2). */
@@ -137,6 +142,9 @@ export const HISTORY_MESSAGES: Record<string, (d: Details) => string> = {
   "order.reminder": () => "Intake reminder sent",
   "payment_issue.accepted": () => "Payment accepted and order fulfilled",
   "payment_issue.resolved": () => "Payment issue marked resolved",
+  "file.downloaded": (d) => (d.file ? `${String(d.file)} downloaded (full size)` : "File downloaded"),
+  "files.downloaded": (d) =>
+    typeof d.files === "number" ? `All files downloaded (${countOf(d.files, "file")})` : "All files downloaded",
   "data.deleted": (d) => (d.reason ? `Customer's data deleted (${String(d.reason)})` : "Customer's data deleted"),
 };
 

@@ -2,6 +2,7 @@ import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
 import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
+import { formatDateTime } from "~/domain/dates";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
 import { historySentence } from "~/domain/admin/order-detail";
 import { adminTokenState, linkTimeLeft } from "~/domain/tokens";
@@ -9,6 +10,7 @@ import { buildRevisionPrompt, promptFor, promptView } from "~/domain/ai-prompt";
 import { intakeProgress } from "~/domain/completeness";
 import { aiSafeData, privacySummary } from "~/domain/privacy";
 import type { Round } from "~/domain/orders";
+import type { StoredPhoto } from "~/domain/intake/data";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { orderIncludes } from "~/domain/order-includes";
@@ -18,6 +20,8 @@ import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
 import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
+import { reminderHistory } from "../reminders.server";
+import { orderFilesView } from "./order-files.server";
 import { hasOpenPaymentIssue } from "./payments.server";
 
 /** A receipt as plain values for the page: amounts in words, no Date. */
@@ -36,12 +40,13 @@ export async function loadOrderDetail(
   const now = options.now ?? new Date();
   const order = await Order.findById(orderId).lean();
   if (!order) return null;
-  const [newest, submission, history, paymentIssueOpen, clock] = await Promise.all([
+  const [newest, submission, history, paymentIssueOpen, clock, reminders] = await Promise.all([
     newestToken(orderId, "intake"),
     loadSubmission(orderId),
     adminHistory(orderId, { cursor: options.historyCursor, pageSize: options.historyPageSize }),
     hasOpenPaymentIssue(orderId),
     clockView(order, now),
+    reminderHistory(orderId),
   ]);
   const token = newest?.token;
   const link = token ? linkToken(token) : null;
@@ -85,6 +90,8 @@ export async function loadOrderDetail(
         ? (order[`revision_${n}_submitted_at`] as Date).toISOString()
         : null,
     })),
+    reminders: reminders.map((r) => ({ ...r, when: formatDateTime(r.sentAt) })),
+    files: orderFilesView(orderId, submission),
     submission,
     prompt: promptView(submission),
     history: {
@@ -127,16 +134,30 @@ export async function renewTokenAsAdmin(input: { orderId: string; actor: Actor; 
   return expires;
 }
 
+type PhotoDetails = Pick<StoredPhoto, "id" | "placement" | "crop" | "priority"> & { altText?: string };
+
 /** Saves the Edit Data tab's parsed values; keeps intake progress and the AI-safe view in step. */
 export async function saveSubmissionData(input: {
   orderId: string;
   values: Record<string, unknown>;
+  /** The photos' details by id: only those four change; the files and their keys stay the server's. */
+  photos?: PhotoDetails[];
   actor: Actor;
 }): Promise<boolean> {
   // Only the fields given: an ignored JSON edit is absent, so what was stored before stays.
-  const set = Object.fromEntries(
+  const set: Record<string, unknown> = Object.fromEntries(
     EDIT_FIELDS.filter((f) => f.name in input.values).map((f) => [f.name, input.values[f.name] ?? null]),
   );
+  if (input.photos?.length) {
+    const stored = (await loadSubmission(input.orderId))?.photo_metadata ?? [];
+    const posted = new Map(input.photos.map((p) => [p.id, p]));
+    set.photo_metadata = stored.map((p) => {
+      const edit = posted.get(p.id);
+      return edit
+        ? { ...p, altText: edit.altText ?? "", placement: edit.placement, crop: edit.crop, priority: edit.priority }
+        : p;
+    });
+  }
   const doc = await IntakeSubmission.findOneAndUpdate(
     { _id: input.orderId, status: "submitted" },
     { $set: set },

@@ -14,7 +14,7 @@ import { afterCursor, allOf, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { addOnsInShort } from "~/domain/receipt";
 import { recordAdminActions, type Actor } from "./audit.server";
-import { setRevisionRound } from "./revisions.server";
+import { setRevisionRound } from "../revisions.server";
 
 const trusted = mongoose.trusted;
 

@@ -33,6 +33,7 @@ const FIELDS = {
   clock_deadline: 1,
   draft_delivered_at: 1,
   refunded_at: 1,
+  data_deleted_at: 1,
 } as const;
 
 /** The user's orders, newest first (spec 2: read orders by user_id newest first). */

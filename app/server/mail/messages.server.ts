@@ -173,6 +173,16 @@ export function intakeIncompleteReminder(input: {
   ]);
 }
 
+/** "Continue your intake form" when the order's link no longer works: a new one (issue 32 item 9). */
+export function intakeLinkResent(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date }) {
+  return layout("Your new intake form link", [
+    `You asked to continue the intake form for order #${shortId(input.orderId)}. Your old link no longer works, so here is a new one. Everything you've entered is saved.`,
+    { link: input.intakeUrl, label: "Continue your intake form" },
+    `This link is private to you and works until ${formatDay(input.linkExpiresAt)}.`,
+    "Didn't ask for it? You can ignore this e-mail: the link only opens your intake form.",
+  ]);
+}
+
 export function linkExpiringReminder(input: {
   intakeUrl: string;
   expiresAt: Date;

@@ -12,13 +12,15 @@ import {
   type FeedbackReply,
 } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { Receipt } from "~/components/Receipt";
+import { customerReceipt } from "~/server/receipt.server";
 import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { orderIncludes, promise } from "~/domain/order-includes";
 import { submittedLine } from "~/domain/completeness";
 import { canContinueIntake, intakeFinished, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
-import { isPaid } from "~/domain/order-status";
+import { hasReceipt, isPaid } from "~/domain/order-status";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
 import { requireUser } from "~/server/auth.server";
@@ -60,6 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       progress: o.intake_progress,
       submitted: submittedLine(intakeFinished(o)),
       canContinue: canContinueIntake(o),
+      receipt: hasReceipt(o.status) ? customerReceipt(o) : null,
       paid: isPaid(o.status),
       dueLine: customerDueLine(o, new Date()),
       included: promise.included(orderIncludes(o)),
@@ -200,6 +203,7 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         </>
       ) : null}
       <OrderTimeline steps={order.timeline} />
+      {order.receipt ? <Receipt receipt={order.receipt} /> : null}
       {children}
     </li>
   );

@@ -13,10 +13,12 @@ import {
   type FeedbackReply,
 } from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { Receipt } from "~/components/Receipt";
+import { customerReceipt } from "~/server/receipt.server";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
 import { formatDate, formatDateTime } from "~/domain/dates";
-import { isPaid } from "~/domain/order-status";
+import { hasReceipt, isPaid } from "~/domain/order-status";
 import { orderIncludes, promise } from "~/domain/order-includes";
 import { customerCompleteness, intakeCompleteMessage, submittedLine } from "~/domain/completeness";
 import { BUSINESS } from "~/content/site";
@@ -93,6 +95,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     completeMessage: intakeCompleteMessage(customerCompleteness(submission)),
     submitted: submittedLine(intakeFinished(order)),
     canContinue: canContinueIntake(order),
+    receipt: hasReceipt(order.status) ? customerReceipt(order) : null,
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -264,6 +267,12 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
           <p className="hint">Open the intake form with the link in your order confirmation e-mail.</p>
         )}
       </section>
+
+      {view.receipt ? (
+        <div className="card">
+          <Receipt receipt={view.receipt} heading="h2" />
+        </div>
+      ) : null}
 
       <section className="card" aria-labelledby="help-heading">
         <h2 id="help-heading">Need Help?</h2>

@@ -148,6 +148,7 @@ describe("the weekly chart series", () => {
     expect(CHART_WORDS.title).toBe("Revenue and paid orders per week");
     expect(CHART_WORDS.key).toContain("line paid orders");
     expect(CHART_WORDS.column).toBe("Paid orders");
+    expect(CHART_WORDS.counts).toContain("abandoned checkouts (cancelled) are left out");
   });
 });
 

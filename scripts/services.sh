@@ -12,6 +12,8 @@
 #   scripts/services.sh env PROFILE                 print the variables that point the app at them
 #
 # Data lives in data/PROFILE/ (ignored by git). The test profile starts from an empty folder each time.
+# FERRETDB_POSTGRESQL_URL=postgres://... runs FerretDB on that PostgreSQL database instead of SQLite
+# (its data is then PostgreSQL's; docs/scaling.md compares the two backends).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -120,7 +122,8 @@ start_one() { # profile service
   case "$svc" in
     mongo)
       port=$MONGO_PORT
-      "$BIN/ferretdb" -listen "127.0.0.1:$port" -dir "$dir/ferretdb" >"$log" 2>&1 & ;;
+      "$BIN/ferretdb" -listen "127.0.0.1:$port" -dir "$dir/ferretdb" \
+        ${FERRETDB_POSTGRESQL_URL:+-postgresql-url "$FERRETDB_POSTGRESQL_URL"} >"$log" 2>&1 & ;;
     mail)
       port=$SMTP_PORT
       "$BIN/mailpit" --listen "127.0.0.1:$MAIL_HTTP_PORT" --smtp "127.0.0.1:$SMTP_PORT" \

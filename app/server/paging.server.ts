@@ -21,7 +21,24 @@ export function afterCursor(
   const range = {
     $or: [{ [field]: trusted({ [past]: cursor.at }) }, { [field]: cursor.at, _id: trusted({ [past]: cursor.id }) }],
   };
-  return Object.keys(filter).length ? { $and: [filter, range] } : range;
+  return allOf(filter, range);
+}
+
+/**
+ * Every condition at once, as one flat filter: `$and` only for a field two of them name (two
+ * `$or`s, say). FerretDB's PostgreSQL backend pushes down the equalities of a flat filter, and
+ * scans when the same filter is wrapped in `$and` (docs/scaling.md).
+ */
+export function allOf(...conditions: Record<string, unknown>[]): Record<string, unknown> {
+  const byField = new Map<string, unknown[]>();
+  for (const condition of conditions)
+    for (const [field, value] of Object.entries(condition)) byField.set(field, [...(byField.get(field) ?? []), value]);
+  const flat: Record<string, unknown> = {};
+  const and: Record<string, unknown>[] = [];
+  for (const [field, values] of byField)
+    if (values.length === 1) flat[field] = values[0];
+    else and.push(...values.map((value) => ({ [field]: value })));
+  return and.length ? { ...flat, $and: and } : flat;
 }
 
 export const newestFirst = (field: string) => ({ [field]: -1, _id: -1 }) as Record<string, -1>;

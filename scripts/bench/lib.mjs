@@ -147,7 +147,8 @@ export const BENCH_SECRETS = {
 
 /**
  * Starts the built app as production runs it, on loopback, against the services and `database`.
- * @param {{ serviceEnv: Record<string, string>, port?: number, database?: string, env?: Record<string, string>, entry?: string, cwd?: string, nodeArgs?: string[] }} options
+ * `startTimeoutMs`: how long it may take to answer /healthz (longer on a machine under load).
+ * @param {{ serviceEnv: Record<string, string>, port?: number, database?: string, env?: Record<string, string>, entry?: string, cwd?: string, nodeArgs?: string[], startTimeoutMs?: number }} options
  */
 export async function startApp({
   serviceEnv,
@@ -157,6 +158,7 @@ export async function startApp({
   entry = "scripts/server.mjs",
   cwd = ROOT,
   nodeArgs = [],
+  startTimeoutMs = 60_000,
 } = {}) {
   const mongo = serviceEnv.MONGODB_URI.slice(0, serviceEnv.MONGODB_URI.lastIndexOf("/"));
   const url = `http://${HOST}:${port}`;
@@ -194,9 +196,12 @@ export async function startApp({
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   await Promise.race([
-    waitForOk(`${url}/healthz`),
+    waitForOk(`${url}/healthz`, startTimeoutMs),
     exited.then(() => Promise.reject(new Error(`the app exited; see ${logFile}`))),
-  ]);
+  ]).catch((error) => {
+    child.kill("SIGKILL"); // never left behind on the port, answering the next run's checks
+    throw error;
+  });
   return {
     url,
     pid: child.pid,

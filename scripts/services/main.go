@@ -1,5 +1,7 @@
 // Command ferretdb runs FerretDB (a MongoDB-protocol server) with its SQLite
 // backend, on loopback, for development and tests. See scripts/services.sh.
+// With -postgresql-url it runs the same FerretDB on its PostgreSQL backend instead
+// (scripts/bench/backends.ts measures both; docs/scaling.md has the figures).
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dir := flag.String("dir", "data/ferretdb", "directory for the SQLite files")
+	pgURL := flag.String("postgresql-url", "", "use the PostgreSQL backend at this URL instead of SQLite")
 	flag.Parse()
 
 	abs, err := filepath.Abs(*dir)
@@ -29,10 +32,10 @@ func main() {
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Logger:    logger,
-		Handler:   "sqlite",
+	config := ferretdb.Config{
+		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Logger:   logger,
+		Handler:  "sqlite",
 		// _txlock=immediate: FerretDB 1.24 writes (insert, update, delete) in a transaction that
 		// reads before it writes. SQLite begins a transaction deferred by default, so under
 		// concurrent writes one that read an older snapshot cannot take the write lock and fails at
@@ -41,7 +44,13 @@ func main() {
 		// IMMEDIATE takes the write lock first, so writers queue on busy_timeout (10 s) instead.
 		// Reads run outside transactions and are unaffected. Upstream's default is deferred.
 		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
-	})
+	}
+	backend := "sqlite in " + abs
+	if *pgURL != "" {
+		config.Handler, config.PostgreSQLURL, config.SQLiteURL = "postgresql", *pgURL, ""
+		backend = "postgresql"
+	}
+	f, err := ferretdb.New(&config)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -49,7 +58,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	log.Printf("ferretdb listening on %s (sqlite in %s)", *listen, abs)
+	log.Printf("ferretdb listening on %s (%s)", *listen, backend)
 	if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZE } from "~/domain/admin/order-filters";
 import * as orders from "~/routes/admin._index";
 import * as csv from "~/routes/admin.orders[.]csv";
+import { ordersFilter } from "~/server/admin/orders.server";
 import { AdminAuditLog, Order, OutboxMessage, ReminderLog } from "~/server/models/index.server";
+import { afterCursor } from "~/server/paging.server";
 import { flashOf, get, paidOrderWithSession, post } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -71,6 +73,19 @@ describe("the orders list", () => {
     const none = await list("?q=nobody-at-all");
     expect(none.rows).toHaveLength(0);
     expect(none.anyOrders).toBe(true);
+  });
+
+  it("asks the database one flat filter: $and only where two conditions name one field", () => {
+    const now = new Date("2026-11-20T00:00:00Z");
+    const paidThisWeek = ordersFilter({ status: "paid", date: "week" }, now);
+    expect(Object.keys(paidThisWeek)).toEqual(["status", "created_at"]);
+    expect(ordersFilter({ status: "paid" }, now)).toEqual({ status: "paid" });
+    const searched = ordersFilter({ status: "paid", q: "jo" }, now);
+    expect(Object.keys(searched)).toEqual(["status", "$or"]);
+    // A keyset page of a search: two $or, so those two (and only those) are joined by $and.
+    const page = afterCursor(searched, "created_at", { at: now, id: "x" });
+    expect(Object.keys(page)).toEqual(["status", "$and"]);
+    expect(page.$and).toHaveLength(2);
   });
 
   it("pages newest first with a keyset cursor, without repeating or skipping", async () => {

@@ -10,7 +10,7 @@ import { formatCents } from "~/domain/money";
 import { encodeCursor, SECOND_PART_START, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
 import { orderDigest, type DigestRow } from "./order-digest.server";
-import { afterCursor, keysetPage, newestFirst } from "../paging.server";
+import { afterCursor, allOf, keysetPage, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { addOnsInShort } from "~/domain/receipt";
 import { recordAdminActions, type Actor } from "./audit.server";
@@ -34,7 +34,6 @@ const CLOCK_IDLE = {
     { data_deleted_at: trusted({ $ne: null }) },
   ],
 };
-const both = (a: Record<string, unknown>, b: Record<string, unknown>) => (Object.keys(a).length ? { $and: [a, b] } : b);
 
 /**
  * The orders page's queries (ARCHITECTURE.md rule 7): equality and ranges on
@@ -42,9 +41,9 @@ const both = (a: Record<string, unknown>, b: Record<string, unknown>) => (Object
  * _id), one accumulator per $group, arithmetic in TypeScript.
  */
 export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown> {
-  const and: Record<string, unknown>[] = [];
-  if (f.status) and.push({ status: f.status });
-  if (f.date) and.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
+  const conditions: Record<string, unknown>[] = [];
+  if (f.status) conditions.push({ status: f.status });
+  if (f.date) conditions.push({ created_at: trusted({ $gte: dateFilterStart(f.date, now) }) });
   // The delivery clock's filters: only orders whose clock runs (started, undelivered, not refunded, data kept).
   // Sorting by deadline filters nothing (listOrders walks every order in deadlinePart's two parts).
   if (f.clock) {
@@ -52,15 +51,15 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
       f.clock === "overdue"
         ? { $ne: null, $lt: now }
         : { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) };
-    and.push({ ...CLOCK_RUNS, clock_deadline: trusted(deadline) });
+    conditions.push({ ...CLOCK_RUNS, clock_deadline: trusted(deadline) });
   }
   if (f.q) {
     const { emailPrefix, idPrefix } = searchTerm(f.q);
     const or: Record<string, unknown>[] = [{ email: trusted({ $gte: emailPrefix, $lt: `${emailPrefix}\uffff` }) }];
     if (idPrefix) or.push({ _id: trusted({ $gte: idPrefix, $lt: `${idPrefix}\uffff` }) });
-    and.push({ $or: or });
+    conditions.push({ $or: or });
   }
-  return and.length ? { $and: and } : {};
+  return allOf(...conditions);
 }
 
 const NEWEST_FIRST = newestFirst("created_at");
@@ -188,7 +187,7 @@ async function deadlinePage(filter: Record<string, unknown>, cursor: PageCursor 
   const rows: OrderRowDoc[] = [];
   if (cursor?.part !== 2) {
     const running = await keysetPage<OrderRowDoc>(Order, {
-      filter: both(filter, CLOCK_RUNS),
+      filter: allOf(filter, CLOCK_RUNS),
       field: "clock_deadline",
       direction: "asc",
       cursor,
@@ -199,7 +198,7 @@ async function deadlinePage(filter: Record<string, unknown>, cursor: PageCursor 
     rows.push(...running.rows);
   }
   const room = pageSize - rows.length;
-  const idleFilter = both(filter, CLOCK_IDLE);
+  const idleFilter = allOf(filter, CLOCK_IDLE);
   if (room === 0) {
     const more = await Order.exists(idleFilter);
     return { rows, next: more ? encodeCursor(SECOND_PART_START) : null, first: !cursor, pageSize };

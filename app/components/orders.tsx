@@ -7,6 +7,7 @@ import { formatDateTime } from "~/domain/dates";
 import { statusText } from "~/domain/order-status";
 import { useIsPending } from "~/components/hooks";
 import {
+  CONTINUE_INTAKE_MESSAGES,
   FEEDBACK_MAX,
   feedbackFormId,
   ORDER_INTENTS,
@@ -22,6 +23,27 @@ import { forgetDeviceCopy, RESTORED_MESSAGE, useDeviceCopy } from "~/components/
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`status status-${statusTone(status)}`}>{statusText(status)}</span>;
+}
+
+/** "Continue your intake form" (issue 32 item 9): opens the form, or has a new link e-mailed (the page then says so). */
+export function ContinueIntakeButton({ orderId }: { orderId?: string }) {
+  const sending = useIsPending({ intent: ORDER_INTENTS.continueIntake });
+  return (
+    <Form method="post" className="continue-intake">
+      <FormKey />
+      {orderId ? <input type="hidden" name="orderId" value={orderId} /> : null}
+      <button
+        type="submit"
+        name="intent"
+        value={ORDER_INTENTS.continueIntake}
+        className="button button-primary"
+        disabled={sending}
+      >
+        {CONTINUE_INTAKE_MESSAGES.button}
+      </button>
+      <SendStatus />
+    </Form>
+  );
 }
 
 export function ProgressBar({ label, percent }: { label: string; percent: number }) {

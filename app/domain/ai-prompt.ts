@@ -1,6 +1,6 @@
 import { intakeProgress } from "./completeness";
 import type { StoredSubmission } from "./intake/data";
-import type { OrderIncludes } from "./order-includes";
+import { buildShape, type OrderIncludes } from "./order-includes";
 import { BUSINESS_TYPES, PRICING_APPROACHES, STYLES, WEBSITE_PURPOSES, type Option } from "./intake/options";
 import { aiSafeData, scrub, type AiSafeData } from "./privacy";
 
@@ -55,9 +55,10 @@ function servicesText(services: unknown): unknown {
 
 /**
  * The prompt text, from the privacy-filtered data only. `hasLogo` is a yes/no (the logo itself never goes);
- * `pages` is how many pages the order includes (null: unlimited): the prompt asks for no more.
+ * `includes` is what the order bought: the prompt says what shapes the build and asks for no more pages than it holds.
  */
-export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean; pages: number | null }): string {
+export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean; includes: OrderIncludes }): string {
+  const { pages } = options.includes;
   const business = [
     line("Business name", safe.business_name),
     line("Legal name", safe.business_legal_name),
@@ -85,10 +86,8 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean; pag
     line("Key points", safe.key_points),
     line("Existing content to reuse", safe.existing_content),
     line(
-      options.pages === null ? "Pages" : `Pages (the order includes up to ${options.pages})`,
-      Array.isArray(safe.pages_needed) && options.pages !== null
-        ? safe.pages_needed.slice(0, options.pages)
-        : safe.pages_needed,
+      pages === null ? "Pages" : `Pages (the order includes up to ${pages})`,
+      Array.isArray(safe.pages_needed) && pages !== null ? safe.pages_needed.slice(0, pages) : safe.pages_needed,
     ),
     line("Must-have sections", safe.must_have_sections),
   ];
@@ -104,6 +103,7 @@ export function buildAiPrompt(safe: AiSafeData, options: { hasLogo: boolean; pag
   };
   return [
     "Build a complete, production-ready small-business website from the brief below.",
+    block("What was bought", buildShape(options.includes)),
     block("Business", business),
     block("Goals", goals),
     block("Brand", brand),
@@ -161,7 +161,7 @@ export function promptView(submission: StoredSubmission | null): PromptView {
 /** The full prompt for a submission whose customer allowed AI processing, or null; as many pages as the order includes. */
 export function promptFor(submission: StoredSubmission | null, includes: OrderIncludes): string | null {
   if (promptView(submission).state !== "ready" || !submission) return null;
-  return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url), pages: includes.pages });
+  return buildAiPrompt(aiSafeData(submission), { hasLogo: present(submission.logo_url), includes });
 }
 
 /** A prompt for one revision round: the business (privacy-filtered), the customer's feedback and the admin's notes, contact details scrubbed. */

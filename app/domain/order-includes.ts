@@ -1,5 +1,5 @@
 import { findPackage, revisionRoundsFor } from "~/content/packages";
-import { OFFER } from "~/content/offer";
+import { ADD_ONS, OFFER } from "~/content/offer";
 import { deliveryWindowHours } from "./delivery-clock";
 
 /**
@@ -9,8 +9,11 @@ import { deliveryWindowHours } from "./delivery-clock";
  * guarantee is written here from it (ARCHITECTURE rule 10), so what is said is what is done.
  */
 
-/** The 2 Extra Pages add-on (spec 1 section 9). */
+/** The add-ons that shape the build (spec 1 section 9). */
 export const EXTRA_PAGES_ADD_ON_ID = "extra-pages";
+export const LOGO_DESIGN_ADD_ON_ID = "logo-design";
+export const DOMAIN_ADD_ON_ID = "domain-setup";
+export const PRIORITY_ADD_ON_ID = "priority-12hr";
 export const EXTRA_PAGES_PER_ADD_ON = 2;
 
 /** What the pages read of an order to know what it includes. */
@@ -27,6 +30,11 @@ export type OrderIncludes = {
   rounds: 1 | 2 | 3;
   /** Pages included with the add-ons; null: unlimited. */
   pages: number | null;
+  /** Of those, the pages the Extra Pages add-on added (0 without it). */
+  extraPages: number;
+  logoDesign: boolean;
+  domainConnection: boolean;
+  priority: boolean;
 };
 
 /** Pages included: the package's (the 24-Hour Website's 5), plus 2 for the Extra Pages add-on; null: unlimited. */
@@ -41,12 +49,44 @@ export function orderIncludes(order: BoughtOrder): OrderIncludes {
   const productId = order.product_id ?? null;
   const addOnIds = (order.add_ons ?? []).map((a) => a.id);
   const pkg = findPackage(productId);
+  const pages = pagesIncluded({ productId, addOnIds });
   return {
     bought: pkg ? `Your ${pkg.name} package` : `Your ${order.product_name || OFFER.name}`,
     windowHours: deliveryWindowHours({ productId, addOnIds }),
     rounds: revisionRoundsFor(productId),
-    pages: pagesIncluded({ productId, addOnIds }),
+    pages,
+    extraPages: pages !== null && addOnIds.includes(EXTRA_PAGES_ADD_ON_ID) ? EXTRA_PAGES_PER_ADD_ON : 0,
+    logoDesign: addOnIds.includes(LOGO_DESIGN_ADD_ON_ID),
+    domainConnection: addOnIds.includes(DOMAIN_ADD_ON_ID),
+    priority: addOnIds.includes(PRIORITY_ADD_ON_ID),
   };
+}
+
+const addOnName = (id: string) => ADD_ONS.find((a) => a.id === id)?.name ?? id;
+
+/**
+ * What shapes the build, for the AI prompt (issue 32 item 2): the pages (the package's plus extra pages), logo
+ * design, domain connection and priority, each said whether bought or not, so nothing bought goes unbuilt.
+ */
+export function buildShape(i: OrderIncludes): string[] {
+  const pages =
+    i.pages === null
+      ? "unlimited"
+      : i.extraPages
+        ? `up to ${i.pages} (${i.pages - i.extraPages} with the package plus ${i.extraPages} from ${addOnName(EXTRA_PAGES_ADD_ON_ID)})`
+        : `up to ${i.pages}`;
+  return [
+    `Pages: ${pages}`,
+    i.logoDesign
+      ? `Logo design: wanted (${addOnName(LOGO_DESIGN_ADD_ON_ID)} bought): we design the logo; leave room for it in the header`
+      : "Logo design: not bought",
+    i.domainConnection
+      ? `Domain connection: wanted (${addOnName(DOMAIN_ADD_ON_ID)} bought): we connect the customer's domain to the site`
+      : "Domain connection: not bought (the customer connects their own domain)",
+    i.priority
+      ? `Priority: yes (${addOnName(PRIORITY_ADD_ON_ID)} bought): the first draft is due within ${i.windowHours} hours`
+      : `Priority: no: the first draft is due within ${i.windowHours} hours`,
+  ];
 }
 
 /** The sentences the customer reads, each from what the order includes. */

@@ -16,6 +16,9 @@ export const PAID_STATUSES = ["paid", "in_progress", "completed"] as const satis
 const PAID = new Set<string>(PAID_STATUSES);
 export const isPaid = (status: string) => PAID.has(status);
 
+/** Orders that were paid, refunded or not: a receipt stays the record of what was paid. */
+export const hasReceipt = (status: string) => PAID.has(status) || status === "refunded";
+
 /** Status text as shown: upper-case, underscore replaced by a space. */
 export function statusText(status: string): string {
   return status.replace(/_/g, " ").toUpperCase();

@@ -162,6 +162,29 @@ export const ORDER_INTENTS = {
   renewAccess: "renew-access",
   renewLink: "renew-link",
   requestDeletion: "request-deletion",
+  continueIntake: "continue-intake",
+} as const;
+
+/**
+ * "Continue your intake form" (issue 32 item 9): offered while a paid order's intake is unfinished, and never for
+ * an order that was refunded (its link is closed) or whose data was deleted.
+ */
+export const canContinueIntake = (
+  order: Pick<OrderView, "status" | "intake_submitted_at"> & { data_deleted_at?: Date | string | null },
+) => isPaid(order.status) && !intakeFinished(order) && !order.data_deleted_at;
+
+export const CONTINUE_INTAKE_MESSAGES = {
+  button: "Continue your intake form",
+  linkSent: (email: string, days: number) => ({
+    title: "New link sent",
+    description: `Your intake form link no longer works, so we've e-mailed a new one to ${email}. It works for ${days} days.`,
+  }),
+  tooMany: {
+    title: "Link not sent",
+    description:
+      "We've already e-mailed you new links to your intake form today. Please use the newest one, or contact us.",
+  },
+  nothing: { title: "Nothing to continue", description: "This order's intake form is already submitted." },
 } as const;
 
 /** Each feedback form's id, so a page with several shows the errors on the one that was posted. */

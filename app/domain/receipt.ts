@@ -1,5 +1,7 @@
 import { MAINTENANCE_PLANS } from "~/content/maintenance";
 import { ADD_ONS } from "~/content/offer";
+import { formatDate } from "./dates";
+import { formatCents } from "./money";
 import { shortId } from "./orders";
 
 /*
@@ -57,6 +59,47 @@ export function orderReceipt(order: SoldOrder): Receipt {
     couponCode: order.coupon_code ?? null,
     discount,
     total: order.amount_paid,
+  };
+}
+
+/** Who sold it, from configuration (BUSINESS_NAME, BUSINESS_ABN). */
+export type Seller = { name: string; abn: string };
+
+/** The customer's receipt as it reads, the same on the payment e-mail, the dashboard and the order status page. */
+export type ReceiptView = {
+  title: string;
+  seller: string;
+  /** "ABN 51 824 753 556" */
+  abn: string;
+  date: string;
+  orderNumber: string;
+  /** The items, then the coupon and its discount. */
+  rows: { label: string; amount: string }[];
+  total: { label: string; amount: string };
+};
+
+/** An ABN as the ATO writes it: 11 digits in groups of 2, 3, 3 and 3. */
+export const formatAbn = (abn: string) =>
+  abn.replace(/\D/g, "").replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, "$1 $2 $3 $4");
+
+export function receiptView(receipt: Receipt, seller: Seller): ReceiptView {
+  const coupon =
+    receipt.couponCode || receipt.discount
+      ? [
+          {
+            label: receipt.couponCode ? `Coupon ${receipt.couponCode}` : "Discount",
+            amount: `-${formatCents(receipt.discount)}`,
+          },
+        ]
+      : [];
+  return {
+    title: "Receipt",
+    seller: seller.name,
+    abn: `ABN ${formatAbn(seller.abn)}`,
+    date: formatDate(receipt.date),
+    orderNumber: `#${receipt.orderNumber}`,
+    rows: [...receipt.items.map((i) => ({ label: i.name, amount: formatCents(i.amount) })), ...coupon],
+    total: { label: "Total paid (AUD)", amount: formatCents(receipt.total) },
   };
 }
 

@@ -3,20 +3,30 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DataExportButton } from "~/components/DataExportButton";
-import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
+import {
+  ContinueIntakeButton,
+  OrderTimeline,
+  ProgressBar,
+  RevisionRounds,
+  StatusBadge,
+  type FeedbackReply,
+} from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { Receipt } from "~/components/Receipt";
+import { customerReceipt } from "~/server/receipt.server";
 import { ConfirmEmailNotice, TwoFactorCard } from "~/components/account";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/dates";
 import { orderIncludes, promise } from "~/domain/order-includes";
 import { submittedLine } from "~/domain/completeness";
-import { intakeFinished, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
-import { isPaid } from "~/domain/order-status";
+import { canContinueIntake, intakeFinished, ORDER_INTENTS, revisionRounds, shortId, timeline } from "~/domain/orders";
+import { hasReceipt, isPaid } from "~/domain/order-status";
 import { FeedbackSchema } from "~/domain/orders.schema";
 import { formRules } from "~/server/form-rules.server";
 import { requireUser } from "~/server/auth.server";
 import { getOrderForUser, listOrdersForUser } from "~/server/customer-orders.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { continueIntake } from "~/server/intake/continue.server";
 import { currentSubscription, planOf } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
@@ -51,6 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       draftUrl: o.draft_url,
       progress: o.intake_progress,
       submitted: submittedLine(intakeFinished(o)),
+      canContinue: canContinueIntake(o),
+      receipt: hasReceipt(o.status) ? customerReceipt(o) : null,
       paid: isPaid(o.status),
       dueLine: customerDueLine(o, new Date()),
       included: promise.included(orderIncludes(o)),
@@ -71,6 +83,12 @@ export async function action({ request }: ActionFunctionArgs) {
       // Another customer's order and no order at all look the same.
       if (!order) return data({ formId: "", result: undefined }, { status: 404 });
       return feedbackPost(request, formData, order._id, "/dashboard");
+    }
+    case ORDER_INTENTS.continueIntake: {
+      const orderId = String(formData.get("orderId") ?? "").slice(0, 100);
+      const order = orderId ? await getOrderForUser({ orderId, userId: user.id }) : null;
+      if (!order) return data({ formId: "", result: undefined }, { status: 404 });
+      return continueIntake(request, formData, order._id, "/dashboard");
     }
     default:
       return data({ formId: "", result: undefined }, { status: 400 });
@@ -181,9 +199,11 @@ function OrderCard({ order, children }: { order: OrderCardView; children?: React
         <>
           <ProgressBar label="Intake form progress" percent={order.progress} />
           <p>{order.submitted}</p>
+          {order.canContinue ? <ContinueIntakeButton orderId={order.id} /> : null}
         </>
       ) : null}
       <OrderTimeline steps={order.timeline} />
+      {order.receipt ? <Receipt receipt={order.receipt} /> : null}
       {children}
     </li>
   );

@@ -4,16 +4,26 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormKey } from "~/components/forms";
 import { DataExportButton } from "~/components/DataExportButton";
 import { EmailAddress } from "~/components/EmailAddress";
-import { OrderTimeline, ProgressBar, RevisionRounds, StatusBadge, type FeedbackReply } from "~/components/orders";
+import {
+  ContinueIntakeButton,
+  OrderTimeline,
+  ProgressBar,
+  RevisionRounds,
+  StatusBadge,
+  type FeedbackReply,
+} from "~/components/orders";
 import { PageHero } from "~/components/PageHero";
+import { Receipt } from "~/components/Receipt";
+import { customerReceipt } from "~/server/receipt.server";
 import { pageMeta } from "~/content/meta";
 import { formatCents } from "~/domain/money";
 import { formatDate, formatDateTime } from "~/domain/dates";
-import { isPaid } from "~/domain/order-status";
+import { hasReceipt, isPaid } from "~/domain/order-status";
 import { orderIncludes, promise } from "~/domain/order-includes";
 import { customerCompleteness, intakeCompleteMessage, submittedLine } from "~/domain/completeness";
 import { BUSINESS } from "~/content/site";
 import {
+  canContinueIntake,
   intakeFinished,
   ORDER_INTENTS,
   ORDER_STATUS_MESSAGES,
@@ -33,6 +43,7 @@ import {
 } from "~/server/order-status.server";
 import { exchangeToken, renewToken } from "~/server/tokens.server";
 import { feedbackPost } from "~/server/revisions.server";
+import { continueIntake } from "~/server/intake/continue.server";
 import { deviceCopyKey, oncePerPost } from "~/server/form-keys.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
@@ -83,6 +94,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     completeness: customerCompleteness(submission),
     completeMessage: intakeCompleteMessage(customerCompleteness(submission)),
     submitted: submittedLine(intakeFinished(order)),
+    canContinue: canContinueIntake(order),
+    receipt: hasReceipt(order.status) ? customerReceipt(order) : null,
     access: {
       state: accessState(intakeLink, now),
       expiresAt: intakeLink?.expires_at.toISOString() ?? null,
@@ -120,6 +133,8 @@ export async function action({ request }: ActionFunctionArgs) {
         { status: 303 },
       );
     }
+    case ORDER_INTENTS.continueIntake:
+      return continueIntake(request, formData, access.orderId, "/order-status");
     case ORDER_INTENTS.requestDeletion: {
       await oncePerPost(`deletion:${access.orderId}`, formData, async () => {
         await requestDataDeletion(access.orderId);
@@ -246,8 +261,18 @@ function OrderView({ view, reply }: { view: OrderScreen; reply: FeedbackReply })
             </button>
           </Form>
         ) : null}
-        <p className="hint">Open the intake form with the link in your order confirmation e-mail.</p>
+        {view.canContinue ? (
+          <ContinueIntakeButton />
+        ) : (
+          <p className="hint">Open the intake form with the link in your order confirmation e-mail.</p>
+        )}
       </section>
+
+      {view.receipt ? (
+        <div className="card">
+          <Receipt receipt={view.receipt} heading="h2" />
+        </div>
+      ) : null}
 
       <section className="card" aria-labelledby="help-heading">
         <h2 id="help-heading">Need Help?</h2>

@@ -16,6 +16,10 @@ const FIELDS = {
   add_ons: 1,
   amount_total: 1,
   amount_paid: 1,
+  coupon_code: 1,
+  discount: 1,
+  maintenance_plan: 1,
+  paid_at: 1,
   created_at: 1,
   draft_url: 1,
   intake_progress: 1,
@@ -33,6 +37,7 @@ const FIELDS = {
   clock_deadline: 1,
   draft_delivered_at: 1,
   refunded_at: 1,
+  data_deleted_at: 1,
 } as const;
 
 /** The user's orders, newest first (spec 2: read orders by user_id newest first). */

@@ -89,6 +89,21 @@ const EnvFields = {
     z.email({ error: "BUSINESS_EMAIL must be an e-mail address" }),
     "hello@northernriverswebsites.com.au",
   ),
+  // The seller named on every receipt (the payment e-mail, the dashboard, the order status page).
+  BUSINESS_NAME: z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), "24-Hour Website"),
+  // Its Australian Business Number: 11 digits, spaces allowed, checked with the ATO's checksum. The development
+  // default is the ATO's own example ABN; set yours before the first sale.
+  BUSINESS_ABN: z._default(
+    z.pipe(
+      z.string().check(
+        z.refine(isAbn, {
+          error: "BUSINESS_ABN must be an Australian Business Number: 11 digits, such as 51 824 753 556",
+        }),
+      ),
+      z.transform((abn) => abn.replace(/\s/g, "")),
+    ),
+    "51824753556",
+  ),
   MAIL_DIR: z._default(z.string(), "data/mail"),
   OUTBOX_POLL_MS: wholeNumber("OUTBOX_POLL_MS", 100, DAY_MS, 5000),
   OUTBOX_BACKOFF_MS: wholeNumber("OUTBOX_BACKOFF_MS", 10, DAY_MS, 15000),
@@ -116,6 +131,15 @@ const EnvFields = {
     z.optional(z.url({ protocol: /^https?$/, error: "ALERT_WEBHOOK_URL must be a full http(s) URL" })),
   ),
 };
+
+/** An ABN: 11 digits (spaces allowed) whose weighted sum, with 1 taken from the first digit, divides by 89 (ATO). */
+function isAbn(value: string): boolean {
+  const digits = value.replace(/\s/g, "");
+  if (!/^\d{11}$/.test(digits)) return false;
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  const sum = [...digits].reduce((total, d, i) => total + (Number(d) - (i === 0 ? 1 : 0)) * weights[i], 0);
+  return sum % 89 === 0;
+}
 
 type Parsed = { [K in keyof typeof EnvFields]: z.output<(typeof EnvFields)[K]> };
 type Issue = { name: string; message: string };

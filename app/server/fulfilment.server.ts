@@ -10,6 +10,7 @@ import { absoluteUrl, getEnv } from "./env.server";
 import { log } from "./log.server";
 import { orderConfirmation, orderPaidNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
+import { customerReceipt } from "./receipt.server";
 import { Fulfilment, Order, PaymentIssue, User } from "./models/index.server";
 import type { PaymentIssueKind } from "~/domain/admin/payments";
 import { issueToken } from "./tokens.server";
@@ -137,6 +138,8 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
       productName: order.product_name,
       validDays: TOKEN_VALID_DAYS.intake,
       includes: orderIncludes(order),
+      // Read before markPaid wrote: what was paid, and when, are this payment's.
+      receipt: customerReceipt({ ...order, amount_paid: payment.amountPaid, paid_at: order.paid_at ?? new Date() }),
       ...orderLinks({ intake: token, status: statusToken }),
     }),
   });

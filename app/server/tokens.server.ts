@@ -9,6 +9,8 @@
  *   exchangeToken(request, raw, purpose)         the response for a GET that carries a token:
  *                                                a redirect to the purpose's page, without the
  *                                                token in the URL, setting the purpose's cookie
+ *   openTokenSession(request, token, purpose)   the same redirect and cookie for a stored token the
+ *                                                caller may open (the order's owner or link holder)
  *   tokenSession(request, purpose)               the token this browser's cookie names, as it
  *                                                is now (or null)
  *   requireTokenSession(request, purpose)        first line of the purpose's entry page: a known
@@ -201,13 +203,28 @@ export async function exchangeToken(request: Request, raw: string, purpose: Toke
     return config.invalid.flash
       ? redirectWithFlash(request, config.invalid.to, config.invalid.flash)
       : new Response(null, { status: 302, headers: { Location: config.invalid.to } });
+  return openTokenSession(request, state.token, purpose);
+}
+
+/**
+ * The purpose's page, with this browser's cookie naming `token`: what opening its e-mailed link does, and what
+ * "Continue your intake form" does for a caller the route has already found may see the order (its owner or its
+ * status link's holder). 303 after a form post, 302 after a GET.
+ */
+export async function openTokenSession(
+  request: Request,
+  token: TokenDoc,
+  purpose: TokenPurpose,
+  status: 302 | 303 = 302,
+): Promise<Response> {
+  const config = PURPOSES[purpose];
   const storage = storageFor(purpose);
   const session = await readSession(storage, request, config.cookie);
-  session.set("tokenId", state.token._id);
-  session.set("orderId", state.token.order_id);
-  await IntakeToken.updateOne({ _id: state.token._id }, { $set: { last_accessed: new Date() } });
+  session.set("tokenId", token._id);
+  session.set("orderId", token.order_id);
+  await IntakeToken.updateOne({ _id: token._id }, { $set: { last_accessed: new Date() } });
   return new Response(null, {
-    status: 302,
+    status,
     headers: { Location: config.home, "Set-Cookie": await storage.commitSession(session) },
   });
 }

@@ -230,3 +230,33 @@ describe("the figures", () => {
     expect(paid.cards[1].value).toBe(String(allOrders));
   });
 });
+
+describe("cancelled orders (abandoned checkouts, issue 32 item 10)", () => {
+  it("have their own filter, a badge and a CSV status, and stay out of the cards and the chart", async () => {
+    const before = await list();
+    const card = (cards: typeof before.cards, label: string) => cards.find((c) => c.label === label)!.value;
+    const weekOrders = (weeks: typeof before.weeks) => weeks.reduce((n, w) => n + w.orders, 0);
+    const email = `cancel.${tag}@acme.test`;
+    const cancelled = await makeOrder({ status: "cancelled", email });
+
+    const filtered = await list(`?q=${encodeURIComponent(email)}&status=cancelled`);
+    expect(filtered.rows.map((r) => [r.id, r.statusText, r.tone])).toEqual([[cancelled, "CANCELLED", "grey"]]);
+    expect((await list(`?q=${encodeURIComponent(email)}&status=pending`)).rows).toHaveLength(0);
+
+    const after = await list();
+    for (const label of ["Total Orders", "Total Revenue", "Avg Order Value", "Active Projects", "Completion Rate"])
+      expect(card(after.cards, label), label).toBe(card(before.cards, label));
+    expect(weekOrders(after.weeks)).toBe(weekOrders(before.weeks));
+
+    const answer = await csv.loader({
+      request: new Request(`http://localhost/admin/orders.csv?q=${encodeURIComponent(email)}&status=cancelled`, {
+        headers: { Cookie: cookie },
+      }),
+      params: {},
+      context: {},
+    });
+    const lines = (await answer.text()).trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`${cancelled},cancelled,yes,${email},0.00,AUD`);
+  });
+});

@@ -151,6 +151,33 @@ describe("the Stripe webhook", () => {
     expect((await Order.findById(order._id).lean())?.status).toBe("paid");
   });
 
+  it("makes an expired checkout cancelled once, however often Stripe resends the event (issue 32 item 10)", async () => {
+    const coupon = await Coupon.create({ code: "ONCEONLY", discount_type: "fixed", discount_value: 100, max_uses: 1 });
+    const order = (await pendingOrder(uniqueAddress("resent"), "ONCEONLY"))!;
+    const session = { id: order.stripe_session_id!, orderId: order._id, amount: 0 };
+    const first = sessionEvent("checkout.session.expired", session);
+    // The same event resent, and other events for the same session, all at once.
+    const events = [
+      first,
+      first,
+      first,
+      sessionEvent("checkout.session.expired", session),
+      sessionEvent("checkout.session.expired", session),
+    ];
+    const answers = await Promise.all(events.map((e) => webhook({ request: delivery(e), params: {}, context: {} })));
+    for (const answer of answers) expect((answer as Response).status).toBe(200);
+    expect((await Order.findById(order._id).lean())?.status).toBe("cancelled");
+    expect(await StripeEvent.countDocuments({ _id: first.id })).toBe(1);
+    expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id) })).toBe(0);
+
+    // The freed use goes to the next buyer, and a late resend of the old event never frees theirs.
+    const next = (await pendingOrder(uniqueAddress("resent-next"), "ONCEONLY"))!;
+    await webhook({ request: delivery(sessionEvent("checkout.session.expired", session)), params: {}, context: {} });
+    expect(await CouponRedemption.countDocuments({ coupon_id: String(coupon._id), order_id: next._id })).toBe(1);
+    expect((await Order.findById(next._id).lean())?.status).toBe("pending");
+    expect((await Order.findById(order._id).lean())?.status).toBe("cancelled");
+  });
+
   it("frees the coupon use of a checkout that expired or failed, and never touches a paid order", async () => {
     const coupon = await Coupon.create({ code: "SINGLE", discount_type: "fixed", discount_value: 100, max_uses: 1 });
     const email = uniqueAddress("expired");

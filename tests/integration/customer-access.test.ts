@@ -12,6 +12,7 @@ import { statusTokenFor } from "~/server/fulfilment.server";
 import { IntakeSubmission, Order, PrivacyAuditLog, RevisionFeedback } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
+import { tokenSession } from "~/server/tokens.server";
 import { SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
 import { get, paidOrderWithSession, post, type Answer } from "../support/admin";
 import { tokenCookie } from "../support/app-data";
@@ -83,6 +84,15 @@ beforeAll(async () => {
 
 const holdsOwners = (answer: Answer) =>
   JSON.stringify(answer.data ?? "").includes(orderId) || JSON.stringify(answer.data ?? "").includes(SECRET);
+/** The order whose intake form the cookie an answer set opens; null when it set none that works. */
+async function intakeOrderOf(answer: Answer) {
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const session = await tokenSession(new Request("http://localhost/", { headers: { Cookie: cookie } }), "intake");
+  return session?.state === "valid" ? session.token.order_id : null;
+}
 const toSignIn = (answer: Answer) => [302, 303].includes(answer.status) && /^\/auth(\?|$)/.test(answer.location ?? "");
 
 /** What each caller must get from one route: `true` when the answer is right for that person. */
@@ -169,6 +179,27 @@ const cells: Cell[] = [
     notAsOwner: true,
   },
   {
+    name: "POST /dashboard (continue the owner's intake form)",
+    call: (c) => post(dashboardAction, "/dashboard", c, { intent: "continue-intake", orderId, formKey: "k" }),
+    expect: async (a, p) => {
+      if (p === "owner")
+        return a.status === 303 && a.location === "/intake-form" && (await intakeOrderOf(a)) === orderId;
+      if (p === "visitor" || p === "holder of another order's links") return toSignIn(a);
+      return a.status === 404 && (await intakeOrderOf(a)) === null;
+    },
+  },
+  {
+    name: "POST /order-status (continue the intake form, the owner's order id posted)",
+    call: (c) => post(statusAction, "/order-status", c, { intent: "continue-intake", orderId, formKey: "k" }),
+    expect: async (a, p) => {
+      if (p === "owner")
+        return a.status === 303 && a.location === "/intake-form" && (await intakeOrderOf(a)) === orderId;
+      // A link holder continues the order their link opened, whatever order id is posted.
+      if (p === "holder of another order's links") return (await intakeOrderOf(a)) === otherOrderId;
+      return a.status === 303 && a.location === "/order-status" && (await intakeOrderOf(a)) === null;
+    },
+  },
+  {
     name: "GET /order-status",
     call: (c) => get(statusLoader, "/order-status", c),
     expect: (a, p) => (p === "owner" ? holdsOwners(a) : !holdsOwners(a)),
@@ -234,5 +265,39 @@ describe.each(cells)("$name", ({ call, expect: right, notAsOwner }) => {
     const after = await PrivacyAuditLog.countDocuments({ order_id: orderId, action: "data_export" });
     // Only the owner's own downloads are recorded against the order.
     if (person !== "owner") expect(after).toBe(before);
+  });
+});
+
+/**
+ * "Continue your intake form" (issue 32 item 9) with the owner's own cookies forged (each one's signature changed,
+ * or its content rewritten without one): answered as a visitor is, the form never opened and nothing e-mailed.
+ */
+describe("continuing the intake form with forged cookies", () => {
+  const forgeries = () => {
+    const parts = ownerBy.account.split("; ").concat(ownerBy.statusLink.split("; "));
+    const tampered = parts.map((part) => `${part.slice(0, -4)}AAAA`).join("; ");
+    const rewritten = parts
+      .map(
+        (part) => `${part.split("=")[0]}=${Buffer.from(JSON.stringify({ orderId, tokenId: "x" })).toString("base64")}`,
+      )
+      .join("; ");
+    return [tampered, rewritten];
+  };
+  it("on the dashboard: to sign-in", async () => {
+    for (const cookie of forgeries()) {
+      const answer = await post(dashboardAction, "/dashboard", cookie, { intent: "continue-intake", orderId });
+      expect(toSignIn(answer), `answered ${answer.status} ${answer.location}`).toBe(true);
+      expect(await intakeOrderOf(answer)).toBeNull();
+    }
+    await unchanged();
+  });
+  it("on the order status page: back to the page without a link", async () => {
+    for (const cookie of forgeries()) {
+      const answer = await post(statusAction, "/order-status", cookie, { intent: "continue-intake", orderId });
+      expect(answer.status).toBe(303);
+      expect(answer.location).toBe("/order-status");
+      expect(await intakeOrderOf(answer)).toBeNull();
+    }
+    await unchanged();
   });
 });

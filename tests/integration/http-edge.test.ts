@@ -482,6 +482,30 @@ describe("the success page", () => {
     return { from, location, cookie, order: (await Order.findOne({ email }).lean())! };
   }
 
+  it("the offline checkout's cancel makes the order cancelled once: a resend and a pay after it change nothing (issue 32 item 10)", async () => {
+    const email = uniqueAddress("cancel");
+    const { from, location, cookie, order } = await payOffline(email);
+    const sessionId = new URL(location, APP_URL).searchParams.get("session_id")!;
+    const cancels = await Promise.all(
+      [1, 2, 3].map(() => postForm("/checkout/offline", `session_id=${sessionId}&intent=cancel`, { from, cookie })),
+    );
+    for (const answer of cancels) {
+      expect(answer.status).toBe(303);
+      expect(answer.headers.location).toBe("/checkout");
+    }
+    expect((await Order.findById(order._id).lean())?.status).toBe("cancelled");
+    const pay = await postForm("/checkout/offline", `session_id=${sessionId}&intent=pay`, { from, cookie });
+    expect(pay.status).toBeLessThan(500);
+    expect(await Order.findById(order._id).lean()).toMatchObject({
+      status: "cancelled",
+      amount_paid: 0,
+      paid_at: null,
+    });
+    const again = await postForm("/checkout/offline", `session_id=${sessionId}&intent=cancel`, { from, cookie });
+    expect(again.status).toBeLessThan(500);
+    expect((await Order.findById(order._id).lean())?.status).toBe("cancelled");
+  });
+
   it("uses a random session id, and shows the intake link only to the browser that started the checkout", async () => {
     const email = uniqueAddress("success");
     const { from, location, cookie, order } = await payOffline(email);

@@ -55,7 +55,7 @@ const intakeFields = [
 ];
 
 const ACCOUNT_FIELDS = ["intent", "email", "password", "fullName", "redirectTo", "token"];
-const CUSTOMER_FIELDS = ["intent", "orderId", "round", "feedback", "plan", "priceId", "confirm"];
+const CUSTOMER_FIELDS = ["intent", "orderId", "round", "feedback", "plan", "priceId", "confirm", "formKey"];
 const ADMIN_FIELDS = [
   "intent",
   "orderIds",
@@ -140,6 +140,16 @@ export const FUZZ_KNOWN_CASES: FuzzKnownCase[] = [
   // Item 7: `?_data=` requests wrote error lines.
   { method: "GET", path: "/?_data=root", status: 400 },
   { method: "GET", path: "/showcase/x?_data=routes/nope", status: 400 },
+  // Issue 32 item 9: "Continue your intake form" for no order, a made-up one, and without the status link.
+  { method: "POST", path: "/dashboard", needs: "user", body: "intent=continue-intake", status: 404 },
+  {
+    method: "POST",
+    path: "/dashboard",
+    needs: "user",
+    body: "intent=continue-intake&orderId=00000000-0000-4000-8000-000000000000&formKey=aaaaaaaaaaaaaaaaaaaaaa",
+    status: 404,
+  },
+  { method: "POST", path: "/order-status", body: "intent=continue-intake&orderId=1", status: 303 },
 ];
 
 /** Values a real visitor might send for an intent field, and some they would not. */
@@ -170,6 +180,7 @@ export const FUZZ_INTENTS = [
   "resend",
   "confirm",
   "verify",
+  "continue-intake",
   "",
 ];
 

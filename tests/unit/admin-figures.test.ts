@@ -1,4 +1,4 @@
-import { addOnsInShort, orderReceipt } from "~/domain/receipt";
+import { addOnsInShort, formatAbn, orderReceipt, receiptView } from "~/domain/receipt";
 import { describe, expect, it } from "vitest";
 import { formatCents } from "~/domain/money";
 import { BulkSchema } from "~/domain/admin/bulk.schema";
@@ -148,6 +148,7 @@ describe("the weekly chart series", () => {
     expect(CHART_WORDS.title).toBe("Revenue and paid orders per week");
     expect(CHART_WORDS.key).toContain("line paid orders");
     expect(CHART_WORDS.column).toBe("Paid orders");
+    expect(CHART_WORDS.counts).toContain("abandoned checkouts (cancelled) are left out");
   });
 });
 
@@ -262,5 +263,47 @@ describe("what an order sold (receipt.ts)", () => {
         { id: "x", name: "Other" },
       ]),
     ).toBe("Priority, Other");
+  });
+
+  it("reads as the customer's receipt: seller and ABN, date, order number, items, coupon, total in AUD", () => {
+    const view = receiptView(
+      orderReceipt({
+        _id: "abcdef12-0000",
+        product_name: "24-Hour Website",
+        add_ons: [
+          { id: "priority-12hr", name: "Priority 12-Hour Delivery", price: 20_000 },
+          { id: "domain-setup", name: "Domain Connection Service", price: 5_000 },
+        ],
+        coupon_code: "SAVE10",
+        discount: 5_500,
+        amount_total: 49_500,
+        amount_paid: 49_500,
+        paid_at: new Date("2026-11-26T23:30:00Z"),
+      }),
+      { name: "Northern Rivers Websites", abn: "51824753556" },
+    );
+    expect(view).toEqual({
+      title: "Receipt",
+      seller: "Northern Rivers Websites",
+      abn: "ABN 51 824 753 556",
+      date: "27 Nov 2026",
+      orderNumber: "#abcdef12",
+      rows: [
+        { label: "24-Hour Website", amount: "$300.00" },
+        { label: "Priority 12-Hour Delivery", amount: "$200.00" },
+        { label: "Domain Connection Service", amount: "$50.00" },
+        { label: "Coupon SAVE10", amount: "-$55.00" },
+      ],
+      total: { label: "Total paid (AUD)", amount: "$495.00" },
+    });
+    expect(formatAbn("51 824 753 556")).toBe("51 824 753 556");
+    const plain = receiptView(
+      orderReceipt({ _id: "x", product_name: "Starter", amount_total: 99_700, amount_paid: 99_700 }),
+      {
+        name: "N",
+        abn: "51824753556",
+      },
+    );
+    expect(plain.rows).toEqual([{ label: "Starter", amount: "$997.00" }]);
   });
 });

@@ -176,6 +176,32 @@ describe("the AI prompt", () => {
     expect(unlimited[1].trim().split("\n")).toHaveLength(8);
   });
 
+  it("states what shapes the build: pages with extra pages, logo design, domain connection, priority (issue 32 item 2)", () => {
+    const s = { status: "submitted" as const, ai_processing_consent: true, business_name: "Acme" };
+    const boughtOf = (prompt: string | null) =>
+      /## What was bought\n((?:.+\n?)*)/
+        .exec(prompt ?? "")![1]
+        .trim()
+        .split("\n");
+    const everything = orderIncludes({
+      product_id: "24-hour-website",
+      add_ons: [{ id: "priority-12hr" }, { id: "logo-design" }, { id: "domain-setup" }, { id: "extra-pages" }],
+    });
+    expect(boughtOf(promptFor(s, everything))).toEqual([
+      "Pages: up to 7 (5 with the package plus 2 from 2 Extra Pages)",
+      "Logo design: wanted (Professional Logo Design bought): we design the logo; leave room for it in the header",
+      "Domain connection: wanted (Domain Connection Service bought): we connect the customer's domain to the site",
+      "Priority: yes (Priority 12-Hour Delivery bought): the first draft is due within 12 hours",
+    ]);
+    expect(boughtOf(promptFor(s, orderIncludes({ product_id: "starter" })))).toEqual([
+      "Pages: up to 5",
+      "Logo design: not bought",
+      "Domain connection: not bought (the customer connects their own domain)",
+      "Priority: no: the first draft is due within 48 hours",
+    ]);
+    expect(boughtOf(promptFor(s, orderIncludes({ product_id: "enterprise" })))[0]).toBe("Pages: unlimited");
+  });
+
   it("names a service's price beside its name, not after its description's full stop (issue 37 item 8)", () => {
     const prompt = promptFor(
       {

@@ -119,6 +119,18 @@ describe("environment validation", () => {
     );
   });
 
+  it("names the seller on receipts from BUSINESS_NAME and BUSINESS_ABN, refusing an ABN the ATO's checksum refuses", () => {
+    expect(parseEnv({})).toMatchObject({ BUSINESS_NAME: "24-Hour Website", BUSINESS_ABN: "51824753556" });
+    expect(parseEnv({ BUSINESS_NAME: "Acme Web Pty Ltd", BUSINESS_ABN: "53 004 085 616" })).toMatchObject({
+      BUSINESS_NAME: "Acme Web Pty Ltd",
+      BUSINESS_ABN: "53004085616",
+    });
+    for (const BUSINESS_ABN of ["51 824 753 557", "1234", "abcdefghijk"])
+      expect(() => parseEnv({ BUSINESS_ABN }), BUSINESS_ABN).toThrow(
+        /BUSINESS_ABN: BUSINESS_ABN must be an Australian/,
+      );
+  });
+
   it("accepts a complete production configuration", () => {
     const env = parseEnv(PRODUCTION);
     expect(env.S3_BUCKET).toBe("uploads");

@@ -1,3 +1,4 @@
+import { orderReceipt, receiptView } from "~/domain/receipt";
 import { describe, expect, it } from "vitest";
 import { intakeConfirmation, orderConfirmation } from "~/server/mail/messages.server";
 import { deliveryWindowHours } from "~/domain/delivery-clock";
@@ -10,11 +11,21 @@ const starter = { product_id: "starter", product_name: "Starter" };
 
 describe("what an order includes (issue 32 item 1): one rule for the clock, the rounds, the pages and every sentence", () => {
   it("the 24-Hour Website: 24 hours, 3 rounds, 5 pages", () => {
-    expect(orderIncludes(website)).toEqual({ bought: "Your 24-Hour Website", windowHours: 24, rounds: 3, pages: 5 });
+    expect(orderIncludes(website)).toMatchObject({
+      bought: "Your 24-Hour Website",
+      windowHours: 24,
+      rounds: 3,
+      pages: 5,
+    });
   });
 
   it("Starter: 48 hours, 1 round, 5 pages; named as the package bought", () => {
-    expect(orderIncludes(starter)).toEqual({ bought: "Your Starter package", windowHours: 48, rounds: 1, pages: 5 });
+    expect(orderIncludes(starter)).toMatchObject({
+      bought: "Your Starter package",
+      windowHours: 48,
+      rounds: 1,
+      pages: 5,
+    });
   });
 
   it("Professional: 24 hours, 2 rounds, 10 pages; Enterprise: 12 hours, 3 rounds, unlimited pages", () => {
@@ -70,6 +81,13 @@ describe("what an order includes (issue 32 item 1): one rule for the clock, the 
       statusUrl: "https://x/s",
       validDays: 30,
       includes,
+      receipt: receiptView(
+        orderReceipt({ _id: "abcdef123", product_name: "Starter", amount_total: 99_700, amount_paid: 99_700 }),
+        {
+          name: "24-Hour Website",
+          abn: "51824753556",
+        },
+      ),
     });
     expect(paid.text).toContain("within 48 hours");
     expect(paid.text).not.toContain("24 hours");

@@ -27,6 +27,7 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
         <span className="hint">
           (last {weeks.length} weeks: {CHART_WORDS.key})
         </span>
+        <span className="hint chart-counts">{CHART_WORDS.counts}</span>
       </figcaption>
       <ChartSvg weeks={weeks} layout="wide" />
       <ChartSvg weeks={weeks} layout="narrow" />

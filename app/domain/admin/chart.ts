@@ -11,6 +11,9 @@ export const CHART_WORDS = {
   title: "Revenue and paid orders per week",
   key: "bars revenue, line paid orders",
   column: "Paid orders",
+  /** Which orders it counts (issue 32 item 10), beside the cards' hints. */
+  counts:
+    "Counts paid, in-progress and completed orders in the week they were placed; pending, failed, refunded and abandoned checkouts (cancelled) are left out.",
 } as const;
 
 /** The chart's span: twelve weeks ending now. */

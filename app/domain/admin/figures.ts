@@ -146,7 +146,7 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Total Revenue",
       value: formatMoney(t.all.revenue),
       trend: trend(cur.revenue - prev.revenue, formatMoney),
-      hint: "Paid, in-progress and completed orders; refunded ones left out",
+      hint: "Paid, in-progress and completed orders; refunded ones and abandoned checkouts (cancelled) left out",
     },
     {
       label: "Total Orders",
@@ -164,7 +164,7 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Active Projects",
       value: String(t.all.active),
       trend: trend(cur.active - prev.active),
-      hint: "Orders paid or in progress, not counting those whose data was deleted",
+      hint: "Orders paid or in progress, not counting those whose data was deleted (never pending or cancelled ones)",
     },
     {
       label: "Completion Rate",

@@ -4,7 +4,8 @@ import { INTAKE_ESTIMATED_MINUTES } from "~/domain/intake/steps";
 import { formatDateTime, formatDay, formatDeadline } from "~/domain/dates";
 import { formatSpan, type AlertKind } from "~/domain/delivery-clock";
 import { promise, type OrderIncludes } from "~/domain/order-includes";
-import { layout } from "./templates.server";
+import type { ReceiptView } from "~/domain/receipt";
+import { layout, type Block } from "./templates.server";
 
 /** Every e-mail the app sends, one function each. */
 
@@ -17,6 +18,14 @@ export function contactNotice(input: ContactInput) {
   ]);
 }
 
+/** The receipt (domain/receipt.ts), as the pages show it: seller, ABN, date and order number, then its rows. */
+function receiptBlocks(r: ReceiptView): Block[] {
+  return [
+    `${r.title}\n${r.seller}, ${r.abn}\nDate: ${r.date}\nOrder: ${r.orderNumber}`,
+    { rows: [...r.rows.map((row): [string, string] => [row.label, row.amount]), [r.total.label, r.total.amount]] },
+  ];
+}
+
 export function orderConfirmation(input: {
   orderId: string;
   productName: string;
@@ -24,6 +33,7 @@ export function orderConfirmation(input: {
   statusUrl: string;
   validDays: number;
   includes: OrderIncludes;
+  receipt: ReceiptView;
 }) {
   return layout(`Your ${input.productName} order: next, tell us about your business`, [
     `Thanks for your order (#${shortId(input.orderId)}). Your payment has been received.`,
@@ -33,6 +43,7 @@ export function orderConfirmation(input: {
     "You can follow your order at any time here:",
     { link: input.statusUrl, label: "See your order status" },
     `${promise.draftArrives(input.includes)} Reply to this e-mail if you have any questions.`,
+    ...receiptBlocks(input.receipt),
   ]);
 }
 
@@ -170,6 +181,16 @@ export function intakeIncompleteReminder(input: {
     "Everything you've entered is saved. Pick up where you left off:",
     { link: input.intakeUrl, label: "Finish your intake form" },
     `This link works until ${formatDay(input.linkExpiresAt)}. Your first draft arrives within ${input.includes.windowHours} hours of you pressing Submit.`,
+  ]);
+}
+
+/** "Continue your intake form" when the order's link no longer works: a new one (issue 32 item 9). */
+export function intakeLinkResent(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date }) {
+  return layout("Your new intake form link", [
+    `You asked to continue the intake form for order #${shortId(input.orderId)}. Your old link no longer works, so here is a new one. Everything you've entered is saved.`,
+    { link: input.intakeUrl, label: "Continue your intake form" },
+    `This link is private to you and works until ${formatDay(input.linkExpiresAt)}.`,
+    "Didn't ask for it? You can ignore this e-mail: the link only opens your intake form.",
   ]);
 }
 

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { IntakeSubmission, IntakeToken, Order } from "~/server/models/index.server";
 import { formatTime } from "~/domain/dates";
 import { hashToken } from "~/server/tokens.server";
-import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import {
+  alertText,
+  APP_URL,
+  expectNoSeriousA11yViolations,
+  JS_MODES,
+  screenshot,
+  useBrowser,
+} from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -22,10 +29,6 @@ async function onStep(page: Page, n: number) {
   await page.waitForURL(`${APP_URL}/intake-form/${n}`);
   await page.getByText(`Step ${n} of 14`).waitFor();
 }
-const alertText = async (page: Page) => {
-  await page.getByRole("alert").first().waitFor();
-  return page.getByRole("alert").first().textContent();
-};
 
 async function intakeLinkFromMail(email: string) {
   const [mail] = await waitForMessages(email);

@@ -9,6 +9,7 @@
 // Bounded: at most MAX_PAGES paths (the oldest is dropped first), so made-up paths that the
 // app answers 200 (an unknown showcase slug shows the example business) cannot grow it.
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { preferredEncoding } from "./encoding.mjs";
 
 const MAX_PAGES = 100;
 
@@ -30,7 +31,7 @@ export function pageCache({ publicCsp, log = () => {} }) {
     for (const [name, value] of page.headers) res.setHeader(name, value);
     res.setHeader("Content-Security-Policy", publicCsp);
     res.vary("Accept-Encoding");
-    const encoding = req.acceptsEncodings(["br", "gzip", "identity"]);
+    const encoding = preferredEncoding(req, ["br", "gzip", "identity"]);
     const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
     if (encoding === "br" || encoding === "gzip") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);

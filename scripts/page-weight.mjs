@@ -1,12 +1,15 @@
 // Prints, for every public route of the running app and for the pages a customer
 // spends longest on (the 14 intake steps, the order-status page and the signed-in
 // dashboard), the HTML (with its inlined CSS), any linked CSS and the JS it loads
-// (raw and gzip), and fails a page that is over budget (ARCHITECTURE rule 8):
-//   - HTML + CSS <= 14 KB gzip: the first screen in one round trip on a satellite link;
+// (raw, gzip, and brotli as the server sends it to Chromium: built files and kept pages at
+// quality 11, a rendered page at compression()'s quality 4), and fails a page that is over budget
+// (ARCHITECTURE rule 8), counted in what Chromium receives (brotli):
+//   - HTML + CSS <= 14 KB: the first screen in one round trip on a satellite link;
 //   - a page without a form: no script at all (not even inline) and nothing linked, so it is
-//     one request, its HTML; a page with a form: JS <= JS_BUDGET.form gzip (the framework
-//     and what the form uses). The budget follows what the page is, so pages added later
-//     are held to it without listing them twice;
+//     one request, its HTML; a page with a form: JS <= JS_BUDGET.form (the framework and what
+//     the form uses, and on an intake step the modules of the steps before and after it, which
+//     it fetches once it is shown: components/intake/NeighbourStepModules.tsx). The budget
+//     follows what the page is, so pages added later are held to it without listing them twice;
 //   - no empty script files (each costs a round trip).
 // The customer's pages are reached the way a customer reaches them, black-box: a new
 // buyer pays through the offline test checkout, follows the success page's intake
@@ -23,7 +26,7 @@
 import { createHmac, randomBytes, randomInt } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { EMPTY_CHUNK } from "./empty-chunk.mjs";
 import { CRITICAL_BUDGET, hasCriticalBudget, JS_BUDGET, KB, pageKind } from "./page-budgets.mjs";
 import { PUBLIC_PAGES } from "./page-list.mjs";
@@ -166,8 +169,16 @@ async function fetchAsset(url) {
   }
   return assets.get(url);
 }
-const size = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
-const sum = (parts) => parts.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
+/** Brotli quality: scripts/compress-assets.mjs builds the assets' .br files at 11; compression() renders pages at 4. */
+const BUILT = 11;
+const RENDERED = 4;
+const size = (text, quality = BUILT) => ({
+  raw: Buffer.byteLength(text),
+  gzip: gzipSync(text, { level: 9 }).length,
+  br: brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }).length,
+});
+const sum = (parts) =>
+  parts.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, br: a.br + b.br }), { raw: 0, gzip: 0, br: 0 });
 const kb = (n) => `${(n / KB).toFixed(1)}`.padStart(6);
 const unescape = (s) =>
   s
@@ -188,8 +199,29 @@ async function scriptsOf(html, pageUrl) {
     ...attr(/<script[^>]+src="([^"]+)"/g),
     ...staticImports(inline, pageUrl),
   ]);
+  for (const url of await neighbourModules(html, pageUrl)) found.add(url);
   for (const url of found) for (const imported of staticImports(await fetchAsset(url), url)) found.add(imported);
   return [...found];
+}
+
+/**
+ * On intake step N, the route modules of steps N-1 and N+1 and what they import: NeighbourStepModules
+ * preloads them once the page is shown, so they are part of what the page costs on the link. Read from the
+ * build's whole route manifest, /build/manifest-*.js (the page's inline manifest names it as its "url").
+ */
+async function neighbourModules(html, pageUrl) {
+  const step = Number(/^\/intake-form\/(\d+)$/.exec(new URL(pageUrl).pathname)?.[1]);
+  if (!step) return [];
+  const manifestPath = /"url":\s*"(\/build\/manifest-[^"]+\.js)"/.exec(html)?.[1];
+  if (!manifestPath)
+    throw new Error(`${pageUrl}: the page names no route manifest, so its neighbours cannot be counted`);
+  const manifestUrl = new URL(manifestPath, pageUrl).href;
+  const code = await fetchAsset(manifestUrl);
+  const { routes } = JSON.parse(code.slice(code.indexOf("{"), code.lastIndexOf("}") + 1));
+  return Object.values(routes)
+    .filter((route) => route.path === `intake-form/${step - 1}` || route.path === `intake-form/${step + 1}`)
+    .flatMap((route) => [route.module, ...(route.imports ?? [])])
+    .map((href) => new URL(href, manifestUrl).href);
 }
 const staticImports = (code, from) =>
   [...code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)].map((m) => new URL(m[1], from).href);
@@ -207,16 +239,16 @@ async function measure(name, page) {
   );
   const js = await scriptsOf(html, url);
   const kind = pageKind(/<form[\s>]/i.test(html), pathname);
-  const h = size(html);
+  const h = size(html, RENDERED);
   const c = sum(await Promise.all(css.map(async (u) => size(await fetchAsset(u)))));
   const j = sum(await Promise.all(js.map(async (u) => size(await fetchAsset(u)))));
-  const critical = h.gzip + c.gzip;
+  const critical = h.br + c.br;
   // A script with nothing in it (a `.server` module's browser stand-in) is a round trip for nothing:
   // the build's drop-empty-chunks step removes them, and this notices when it stops doing so.
   const empty = (await Promise.all(js.map(async (u) => EMPTY_CHUNK.test(await fetchAsset(u))))).filter(Boolean).length;
   const over = [
     critical > CRITICAL_BUDGET && hasCriticalBudget(pathname) && "html+css",
-    j.gzip > JS_BUDGET[kind] && "js",
+    j.br > JS_BUDGET[kind] && "js",
     kind === "page" && /<script[\s>]/i.test(html) && "a script on a page without a form",
     kind === "page" && css.length + js.length > 0 && "more than one request",
     empty && `${empty} empty script file(s)`,
@@ -225,7 +257,7 @@ async function measure(name, page) {
   measured++;
   const label = new URL(name.split(" ")[0], BASE).pathname === pathname ? name : `${name} -> ${pathname}`;
   rows.push(
-    `${label.padEnd(34)} ${kind.padEnd(4)} ${kb(h.raw)} ${kb(h.gzip)}   ${kb(c.gzip)}   ${String(js.length).padStart(3)} ${kb(j.raw)} ${kb(j.gzip)} /${kb(JS_BUDGET[kind]).trim()}   ${kb(critical)} ${over.length ? `OVER (${over.join(", ")})` : "ok"}`,
+    `${label.padEnd(34)} ${kind.padEnd(4)} ${kb(h.raw)} ${kb(h.br)}   ${kb(c.br)}   ${String(js.length).padStart(3)} ${kb(j.raw)} ${kb(j.gzip)} ${kb(j.br)} /${kb(JS_BUDGET[kind]).trim()}   ${kb(critical)} ${over.length ? `OVER (${over.join(", ")})` : "ok"}`,
   );
 }
 
@@ -431,9 +463,9 @@ await measureCustomerPages();
 await measureAdminPages();
 
 console.log(
-  `Page weight of ${BASE} in KB. Budgets: HTML + CSS <= ${CRITICAL_BUDGET / KB} KB gzip; no script and one request without a form, JS <= ${JS_BUDGET.form / KB} KB gzip with one`,
+  `Page weight of ${BASE} in KB. Budgets, in brotli as sent: HTML + CSS <= ${CRITICAL_BUDGET / KB} KB; no script and one request without a form, JS <= ${JS_BUDGET.form / KB} KB with one (an intake step counts its neighbours' modules)`,
 );
-console.log(`${"route".padEnd(34)} type   html   gzip   css gz files     js   gzip /budget   html+css`);
+console.log(`${"route".padEnd(34)} type   html     br   css br files     js   gzip     br /budget   html+css`);
 for (const row of rows) console.log(row);
 const total = ROUTES.length + CUSTOMER_PAGES.length + ADMIN_PAGES.length;
 if (failed) {

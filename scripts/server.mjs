@@ -10,6 +10,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { loadEnvFile } from "./env-file.mjs";
+import { preferredEncoding } from "./encoding.mjs";
 import { pageCache } from "./page-cache.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -273,14 +274,15 @@ app.use((req, res, next) => {
 app.use(pageCache({ publicCsp: contentSecurityPolicy(null) }));
 
 // Built assets are compressed once at build time (scripts/compress-assets.mjs); a browser that
-// accepts brotli or gzip gets the stored file, and compression() leaves an encoded response alone.
+// accepts brotli or gzip gets the stored file (brotli when it accepts both, whatever order it lists them in),
+// and compression() leaves an encoded response alone.
 const buildDir = path.join(root, "public/build");
 const precompressed = await listPrecompressed(buildDir);
 app.use("/build", (req, res, next) => {
   const encodings = precompressed.get(req.path);
   if (!encodings || (req.method !== "GET" && req.method !== "HEAD")) return next();
   res.vary("Accept-Encoding");
-  const accepted = req.acceptsEncodings([...encodings.keys(), "identity"]);
+  const accepted = preferredEncoding(req, [...encodings.keys(), "identity"]);
   const suffix = accepted && encodings.get(accepted);
   if (!suffix) return next();
   res.set("Content-Encoding", accepted);

@@ -92,9 +92,15 @@ async function recordFailure(account: Account, run: string, from: number, addres
   }
 }
 
-/** A code that worked: the run of wrong codes ends (the next one starts a new run). */
-async function endFailureRun(userId: string) {
+/**
+ * A code that worked: the run of wrong codes ends (the next one starts a new run) and its slots go, so the
+ * collection holds only runs still going. Every slot of the run, not only those counted: a wrong code racing
+ * this one may still take the next. By _id (pushed down); the list is small and the collection with it.
+ */
+async function endFailureRun(userId: string, run: string) {
   await TwoFactor.updateOne({ _id: userId }, { $set: { failure_run: randomUUID() } });
+  const slots = Array.from({ length: CODE_FAILURE_LIMIT }, (_, i) => failureSlot(userId, run, i + 1));
+  await TwoFactorFailure.deleteMany({ _id: mongoose.trusted({ $in: slots }) });
 }
 
 type Account = { id: string; email: string };
@@ -196,7 +202,7 @@ export async function checkSecondFactor(
     // refuses a second use, the mark is for counting what is left.
     const codes = doc.recovery_codes.map((c) => (c.hash === hash ? { hash: c.hash, used_at: new Date(now) } : c));
     await TwoFactor.updateOne({ _id: account.id }, { $set: { recovery_codes: codes } });
-    if (run?.failures) await endFailureRun(account.id);
+    if (run?.failures) await endFailureRun(account.id, run.id);
     log("info", "two_factor.recovery_code_used", { user_id: account.id, left: left(1) });
     return { ok: true, via: "recovery", recoveryCodesLeft: left(1) };
   }
@@ -220,7 +226,7 @@ export async function checkSecondFactor(
     { _id: account.id, last_step: mongoose.trusted({ $lt: step }) },
     { $set: { last_step: step, ...(isSealedUnderNewest(doc.secret) ? {} : { secret: seal(secret, PURPOSE) }) } },
   );
-  if (run?.failures) await endFailureRun(account.id);
+  if (run?.failures) await endFailureRun(account.id, run.id);
   return { ok: true, via: "app", recoveryCodesLeft: left(0) };
 }
 

@@ -152,8 +152,10 @@ describe("admin sign-in with a second factor", () => {
     expect(status(owner)).toBe(303);
     const stored = await TwoFactor.findById(admin.user.id).lean();
     expect(stored?.recovery_codes.filter((c) => c.used_at)).toHaveLength(2);
-    // The recovery code ended the run: the next sign-in's authenticator code works again.
+    // The recovery code ended the run: the next sign-in's authenticator code works again, and the run's
+    // slots are gone (the collection keeps only runs still going).
     expect(stored?.failure_run).not.toBe(run);
+    expect(await TwoFactorFailure.countDocuments({ user_id: admin.user.id })).toBe(0);
     const c = await passwordStep(admin.email, admin.password);
     const next = await call(codeAction as Handler, "/auth/two-factor", c.cookie, {
       intent: "verify",

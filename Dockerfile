@@ -14,7 +14,6 @@ FROM docker.io/library/node:24-bookworm-slim
 ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
-# postinstall needs no patch-package here: the server build already carries the patched @conform-to/zod.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public

@@ -30,8 +30,8 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      // Classic zod cannot be tree-shaken: it put about 28 KB gzip on every form page. Schemas use
-      // zod/mini through our one module, which also gives rules without a message plain words.
+      // One Zod for every schema: zod/mini through our one module (app/domain/zod.ts), which also gives
+      // rules without a message plain words. Schemas stay on the server; the browser gets derived rules.
       "no-restricted-imports": [
         "error",
         {

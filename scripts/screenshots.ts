@@ -8,23 +8,11 @@ import { chromium, type Page } from "playwright-core";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { Order } from "~/server/models/index.server";
+import { SITE_PAGES } from "./page-list.mjs";
 
 const BASE = process.argv[2] ?? process.env.APP_URL ?? "http://127.0.0.1:3100";
 const OUT = process.argv[3] ?? "test-results/screens";
 const WIDTHS = [1280, 390];
-const PAGES = [
-  "/",
-  "/services",
-  "/about",
-  "/24-hour-website",
-  "/review-generation",
-  "/showcase",
-  "/showcase/dog-groomer",
-  "/showcase/electrician",
-  "/showcase/accountant",
-  "/contact",
-  "/privacy",
-];
 
 async function shoot(page: Page, name: string) {
   // Filling a form scrolls it; from the top, the sticky header stays where a person sees it.
@@ -81,7 +69,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
 try {
   const context = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
   const page = await context.newPage();
-  for (const route of PAGES) {
+  for (const route of SITE_PAGES) {
     await page.goto(route);
     await shoot(page, slug(route));
   }

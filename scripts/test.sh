@@ -21,10 +21,11 @@ trap cleanup EXIT INT TERM
 bash scripts/services.sh start test
 test_env_vars
 
-# Lint, formatting, types and the build are independent, and the first three are one process on one
-# core each: side by side they take about the longest one's time instead of the sum. Each one's output
-# is kept in test-results/checks/ and shown when it fails.
-say "linting, checking the formatting, type-checking and building the app, side by side..."
+# Lint, formatting, types, unused code (knip: files, exports and dependencies nothing uses; knip.jsonc) and
+# the build are independent, and the first four are one process on one core each: side by side they take
+# about the longest one's time instead of the sum. Each one's output is kept in test-results/checks/ and
+# shown when it fails.
+say "linting, checking the formatting, type-checking, looking for unused code and building the app, side by side..."
 mkdir -p test-results/checks
 declare -A check_pids=()
 start_check() { # name command...
@@ -36,9 +37,10 @@ start_check() { # name command...
 start_check lint npx eslint --max-warnings 0 .
 start_check format npx prettier --list-different .
 start_check types npx tsc
+start_check unused npx knip
 start_check build env NODE_ENV=production npm run -s build
 failed=0
-for name in lint format types build; do
+for name in lint format types unused build; do
   wait "${check_pids[$name]}" && continue
   failed=1
   case "$name" in

@@ -7,8 +7,8 @@ const optionalText = (max: number) =>
   z.optional(z.string().check(z.trim(), z.maxLength(max, `Must be ${max} characters or fewer`)));
 
 /**
- * The checkout form, shared by the browser and the server. The server still
- * recomputes every price from the chosen ids; nothing here carries an amount.
+ * The checkout form, parsed on the server (the browser checks the rules `formRules` derives from it).
+ * The server recomputes every price from the chosen ids; nothing here carries an amount.
  */
 export const CheckoutSchema = z
   .object({

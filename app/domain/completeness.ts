@@ -60,7 +60,6 @@ const PROGRESS_ITEMS: readonly Item[] = [
   (d) => filled(d.hosting_preference),
   (d) => d.wants_review_system !== null && d.wants_review_system !== undefined,
 ];
-export const PROGRESS_DENOMINATOR = PROGRESS_ITEMS.length;
 
 /** intake_progress (admin and dashboard): filled items out of 35, as a rounded percentage. */
 export const intakeProgress = (doc: StoredSubmission | null): number => percentOf(PROGRESS_ITEMS, doc);
@@ -88,7 +87,6 @@ const CUSTOMER_ITEMS: readonly Item[] = [
   (d) => filled(d.main_cta),
   (d) => filled(d.business_hours),
 ];
-export const CUSTOMER_COMPLETENESS_ITEMS = CUSTOMER_ITEMS.length;
 
 /** The order status page's completeness: filled items out of 20, as a rounded percent. */
 export const customerCompleteness = (doc: StoredSubmission | null): number => percentOf(CUSTOMER_ITEMS, doc);

@@ -1,5 +1,5 @@
 import { findPackage } from "~/content/packages";
-import { formatDeadline } from "./dates";
+import { formatDeadline, HOUR_MS } from "./dates";
 import { PAID_STATUSES } from "./order-status";
 
 /**
@@ -17,7 +17,6 @@ import { PAID_STATUSES } from "./order-status";
  * - It stops when the first draft is delivered (the first draft URL saved while it runs).
  */
 
-const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
 /** The 24-Hour Website's own window (spec 1 section 9). */

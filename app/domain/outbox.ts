@@ -1,7 +1,6 @@
 /** The admin outbox page (/admin/outbox): its statuses, its one row action, its messages (the schemas of its filter and action: outbox.schema.ts, server only). */
 
 export const OUTBOX_STATUS_LABELS = { pending: "Queued", sent: "Sent", failed: "Failed" } as const;
-export type OutboxStatusName = keyof typeof OUTBOX_STATUS_LABELS;
 
 export const OUTBOX_INTENTS = { retry: "retry" } as const;
 

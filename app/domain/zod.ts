@@ -1,12 +1,12 @@
 import * as z from "zod/mini";
 
 /**
- * Our Zod: `zod/mini`, the tree-shakable build of Zod 4, for every schema in the
- * app (`import * as z from "~/domain/zod"`). Schemas are shared by the browser
- * and the server, and classic `zod` cannot be tree-shaken: it put about 28 KB
- * gzip of validation code on every form page; mini with Zod's core puts about
- * 13 KB. Conform's own coercion is pointed at mini too
- * (patches/@conform-to+zod+*.patch).
+ * Our Zod: `zod/mini`, the functional build of Zod 4, for every schema in the
+ * app (`import * as z from "~/domain/zod"`). Schemas run on the server only:
+ * the browser checks the rules `formRules` derives from them
+ * (server/form-rules.server.ts), so no Zod ships to a page. Mini was chosen
+ * when the schemas still went to the browser (classic `zod` cannot be
+ * tree-shaken); the schemas are written in it, and one Zod keeps them alike.
  *
  * Mini composes with functions instead of methods:
  *   z.string().trim().max(5, m)       ->  z.string().check(z.trim(), z.maxLength(5, m))

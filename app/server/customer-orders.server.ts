@@ -50,5 +50,3 @@ export async function getOrderForUser(input: { orderId: string; userId: string }
   const order = await Order.findById(input.orderId, { ...FIELDS, user_id: 1 }).lean();
   return order && order.user_id === input.userId ? order : null;
 }
-
-export type CustomerOrder = NonNullable<Awaited<ReturnType<typeof getOrderForUser>>>;

@@ -25,6 +25,7 @@ import { queueMail } from "./mail/outbox.server";
 import { Order, OrderEvent } from "./models/index.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
 import { raiseAlert } from "./alerts.server";
+import { HOUR_MS } from "~/domain/dates";
 
 /**
  * The delivery clock's effects (the rules are app/domain/delivery-clock.ts).
@@ -221,7 +222,7 @@ export async function sendClockAlerts(now = new Date()): Promise<Record<AlertKin
   const running = (await Order.find(
     {
       draft_delivered_at: null,
-      clock_deadline: mongoose.trusted({ $ne: null, $lte: new Date(now.getTime() + 48 * 3_600_000) }),
+      clock_deadline: mongoose.trusted({ $ne: null, $lte: new Date(now.getTime() + 48 * HOUR_MS) }),
       refunded_at: null,
       data_deleted_at: null,
     },

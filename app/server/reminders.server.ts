@@ -15,6 +15,7 @@ import {
 import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { addDays, TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { orderIncludes } from "~/domain/order-includes";
+import { ROUNDS } from "~/domain/orders";
 import { isDuplicateKeyError } from "./db.server";
 import { intakeLink, statusLink } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
@@ -137,21 +138,17 @@ async function gather(orders: OrderRow[]): Promise<Gathered[]> {
     return r.enabled && !r.submitted && submitted.has(order._id) && round <= revisionRoundsFor(order.product_id);
   };
   const openSince = await revisionOpenSince(
-    orders.flatMap((o) =>
-      ([1, 2, 3] as const).filter((round) => isOpen(o, round)).map((round) => revisionOpenKey(o._id, round)),
-    ),
+    orders.flatMap((o) => ROUNDS.filter((round) => isOpen(o, round)).map((round) => revisionOpenKey(o._id, round))),
   );
   const out: Gathered[] = [];
   for (const order of orders) {
     const token = tokens.find((t) => t.order_id === order._id); // newest first
     const submission = submissions.find((s) => s.order_id === order._id);
-    const revisions = ([1, 2, 3] as const)
-      .filter((round) => round <= revisionRoundsFor(order.product_id))
-      .map((round) => ({
-        round,
-        ...revisionField(order, round),
-        availableSince: openSince.get(revisionOpenKey(order._id, round)) ?? null,
-      }));
+    const revisions = ROUNDS.filter((round) => round <= revisionRoundsFor(order.product_id)).map((round) => ({
+      round,
+      ...revisionField(order, round),
+      availableSince: openSince.get(revisionOpenKey(order._id, round)) ?? null,
+    }));
     out.push({
       order,
       furthestStep: submission?.furthest_step ?? 1,

@@ -260,17 +260,6 @@ export async function enableSecondFactor(
   return recoveryCodes;
 }
 
-/** Whether an account has two-factor sign-in on, and how many recovery codes it has left. */
-export async function secondFactorStatus(userId: string) {
-  const doc = await TwoFactor.findById(userId, { enabled_at: 1, secret: 1, recovery_codes: 1 }).lean();
-  if (!doc?.secret) return { enabled: false as const, recoveryCodesLeft: 0 };
-  return {
-    enabled: true as const,
-    enabledAt: doc.enabled_at,
-    recoveryCodesLeft: doc.recovery_codes.filter((c) => !c.used_at).length,
-  };
-}
-
 /** Turns two-factor off for an account (key and recovery codes deleted). The caller ends its sessions. */
 export async function removeSecondFactor(userId: string) {
   await TwoFactor.deleteOne({ _id: userId });

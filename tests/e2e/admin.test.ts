@@ -12,6 +12,7 @@ import {
   APP_URL,
   boxOf,
   expectNoSeriousA11yViolations,
+  flash,
   horizontalOverflow,
   JS_MODES,
   screenshot,
@@ -34,11 +35,6 @@ async function adminPage(javaScriptEnabled: boolean, width = 1280): Promise<Page
   if (javaScriptEnabled)
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
   return page;
-}
-
-/** The flash message the page shows after a post (rendered in the HTML, so it shows without JavaScript too). */
-async function flash(page: Page, text: string | RegExp) {
-  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
 }
 
 /** A paid order whose customer submitted the intake form, allowed AI, and asked for their data to be deleted. */

@@ -4,9 +4,11 @@ import { IntakeToken, Order } from "~/server/models/index.server";
 import { setRevisionEnabled, submitFeedback } from "~/server/revisions.server";
 import { addSessionCookie, clearSignInLimit, signedInUser } from "../support/auth";
 import {
+  alertText,
   APP_URL,
   boxOf,
   expectNoSeriousA11yViolations,
+  flash,
   horizontalOverflow,
   JS_MODES,
   screenshot,
@@ -31,15 +33,6 @@ async function linkFromMail(to: string, subject: string, label: string) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-/**
- * Waits for a flash message. With JavaScript a toast fades after 4 s, so start
- * waiting before the click that brings it: Promise.all([flash(...), click()]).
- */
-const flash = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first().waitFor();
-const alertText = async (page: Page) => {
-  await page.getByRole("alert").first().waitFor();
-  return (await page.getByRole("alert").first().textContent())?.trim();
-};
 /** axe (it runs as a script, so only with JavaScript on), then screenshots at 1280 and 390 px wide. */
 async function check(page: Page, name: string, javaScriptEnabled: boolean) {
   if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);

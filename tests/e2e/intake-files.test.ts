@@ -7,7 +7,7 @@ import { LABELS } from "~/components/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { APP_URL, screenshot, useBrowser } from "../support/browser";
+import { alertText, APP_URL, screenshot, useBrowser } from "../support/browser";
 
 const browser = useBrowser();
 useAppDatabase();
@@ -16,10 +16,6 @@ const image = (colour: string) =>
   sharp({ create: { width: 900, height: 600, channels: 3, background: colour } })
     .png()
     .toBuffer();
-const alertText = async (page: Page) => {
-  await page.getByRole("alert").first().waitFor();
-  return page.getByRole("alert").first().textContent();
-};
 
 describe("step 4's files with JavaScript off", () => {
   it("keeps a logo chosen with a post that comes back asking for alt text, and deletes a removed photo", async () => {

@@ -9,9 +9,27 @@ const browser = useBrowser();
 useAppDatabase();
 
 /**
+ * Waits until step `step` shows and the code of the steps its Back and Next open has arrived: their
+ * routes discovered (the page's one /__manifest request) and their modules preloaded
+ * (NeighbourStepModules renders a modulepreload link for each, which the browser then fetches). A
+ * press before that would fetch them after its post, which says nothing about the press itself.
+ */
+async function settled(page: Page, step: number) {
+  await page.getByText(`Step ${step} of 14`).waitFor();
+  const neighbours = [step - 1, step + 1].filter((n) => n >= 1 && n <= 14);
+  await page.waitForFunction((neighbours) => {
+    const links = [...document.body.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')];
+    const named = (n: number) => links.some((link) => link.href.includes(`/intake-form_.${n}-`));
+    const arrived = (link: HTMLLinkElement) =>
+      performance.getEntriesByName(link.href).some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
+    return neighbours.every(named) && links.every(arrived);
+  }, neighbours);
+}
+
+/**
  * The requests a press makes until the data of the step it opens has arrived (anything that page
  * needs before it can show is asked for by then), as "METHOD /path", then waits for that step to show
- * and settle. The icon is left out: the browser asks for it again after the page has changed.
+ * and its neighbours' code to arrive. The icon is left out: the browser asks for it again after the page has changed.
  */
 async function requestsOf(page: Page, press: () => Promise<void>, opens: number) {
   const requests: string[] = [];
@@ -35,8 +53,7 @@ async function requestsOf(page: Page, press: () => Promise<void>, opens: number)
   page.off("request", note);
   page.off("requestfinished", finished);
   page.off("requestfailed", finished);
-  await page.getByText(`Step ${opens} of 14`).waitFor();
-  await page.waitForLoadState("networkidle");
+  await settled(page, opens);
   return requests.filter((r) => r !== "GET /favicon.svg");
 }
 
@@ -55,8 +72,7 @@ describe("an intake step's Next and Back with JavaScript on", () => {
     const page = await browser.newPage({ javaScriptEnabled: true });
     await page.goto(`/intake-form?token=${token}`);
     await page.goto("/intake-form/7");
-    await page.getByText("Step 7 of 14").waitFor();
-    await page.waitForLoadState("networkidle"); // hydrated, its routes discovered, its neighbours' code preloaded
+    await settled(page, 7);
 
     const next = () => page.getByRole("button", { name: "Next Step" }).click();
     const back = () => page.getByRole("button", { name: "Back", exact: true }).click();
@@ -65,8 +81,7 @@ describe("an intake step's Next and Back with JavaScript on", () => {
 
     // Step 13's module imports a chunk of its own (the privacy preview): a Back from 14 fetches neither.
     await page.goto("/intake-form/14");
-    await page.getByText("Step 14 of 14").waitFor();
-    await page.waitForLoadState("networkidle");
+    await settled(page, 14);
     expect(await requestsOf(page, back, 13)).toEqual(["POST /intake-form/14.data", "GET /intake-form/13.data"]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { FAQ } from "~/content/marketing";
+import { SITE_PAGES } from "../../scripts/page-list.mjs";
 import {
   APP_URL,
   expectNoSeriousA11yViolations,
@@ -187,19 +188,7 @@ describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
 describe("public pages", () => {
   it("each has a title under 60 characters, a description under 160 and Open Graph tags", async () => {
     const page = await browser.newPage({ javaScriptEnabled: false });
-    for (const path of [
-      "/",
-      "/services",
-      "/about",
-      "/contact",
-      "/24-hour-website",
-      "/review-generation",
-      "/showcase",
-      "/showcase/accountant",
-      "/privacy",
-      "/terms",
-      "/facebook-disclaimer",
-    ]) {
+    for (const path of SITE_PAGES) {
       await page.goto(path);
       const title = await page.title();
       const description = await page.locator('meta[name="description"]').getAttribute("content");
@@ -211,19 +200,7 @@ describe("public pages", () => {
 
   it("pass axe with no serious violations", async () => {
     const page = await browser.newPage({ javaScriptEnabled: true });
-    for (const path of [
-      "/",
-      "/services",
-      "/about",
-      "/contact",
-      "/24-hour-website",
-      "/review-generation",
-      "/showcase",
-      "/showcase/dog-groomer",
-      "/privacy",
-      "/terms",
-      "/facebook-disclaimer",
-    ]) {
+    for (const path of SITE_PAGES) {
       await page.goto(path);
       await expectNoSeriousA11yViolations(page);
     }

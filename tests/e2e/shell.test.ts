@@ -1,30 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NAV_LINKS } from "~/content/site";
+import { NOT_FOUND_PAGE, PUBLIC_PAGES } from "../../scripts/page-list.mjs";
 import { APP_URL, boxOf, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 const browser = useBrowser();
 
-// Every public route of spec 1 section 2 answers inside the shell.
-const PUBLIC_ROUTES = [
-  "/",
-  "/services",
-  "/about",
-  "/contact",
-  "/24-hour-website",
-  "/review-generation",
-  "/checkout",
-  "/order-status",
-  "/auth",
-  "/maintenance",
-  "/packages",
-  "/showcase",
-  "/showcase/electrician",
-  "/privacy",
-  "/terms",
-  "/facebook-disclaimer",
-  "/rapid-website",
-];
+// Every public page answers inside the shell (the not-found page has its own test below).
+const PUBLIC_ROUTES = PUBLIC_PAGES.filter((path) => path !== NOT_FOUND_PAGE);
 
 describe.each(JS_MODES)("the site shell with %s", (_mode, javaScriptEnabled) => {
   it("serves every public route with the header links in the spec's order, the footer and one h1", async () => {

@@ -6,7 +6,7 @@ import { connectDb } from "~/server/db.server";
 import { Coupon, Order } from "~/server/models/index.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { signedInUser, signInOnPage } from "../support/auth";
-import { expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { expectNoSeriousA11yViolations, flash, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 const browser = useBrowser();
 useAppDatabase();
@@ -15,8 +15,6 @@ beforeAll(async () => {
 });
 
 const WIDTHS = [390, 1280] as const;
-const flash = (page: Page, text: string | RegExp) =>
-  page.getByRole("status").filter({ hasText: text }).first().waitFor();
 
 const signInWithPassword = (page: Page, email: string, password: string) =>
   signInOnPage(page, email, password, "/admin");

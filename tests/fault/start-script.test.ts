@@ -3,7 +3,9 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/prom
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import mongoose from "mongoose";
 import { afterAll, describe, expect, it } from "vitest";
+import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
 
 // What a newcomer's `npm start` does before the app: build only the stand-ins it runs, and say in one
 // line when no mongod can be had. Run against copies, with a `go` that records what it was asked to build.
@@ -55,5 +57,42 @@ describe("npm start on a fresh clone", () => {
     const lines = answer.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[services\] no mongod binary here and none could be downloaded \(.+\)$/);
+  });
+});
+
+// Not our code: the FerretDB that scripts/services.sh builds, which the embedded default and every test
+// run on, keeps what ARCHITECTURE.md rule 7 relies on across a restart of the server. On a private
+// FerretDB, so stopping it does not disturb the other test files.
+describe("the database stand-in scripts/services.sh builds", () => {
+  const port = privatePort(11000);
+  let ferretDir = "";
+  let server: ReturnType<typeof startBinary> | undefined;
+  const start = async () => {
+    server = startBinary("ferretdb", ["-listen", `127.0.0.1:${port}`, "-dir", ferretDir]);
+    await waitForPort(port);
+  };
+  const things = (connection: mongoose.Connection) =>
+    connection.model("Thing", new mongoose.Schema({ key: { type: String, unique: true }, value: Number }));
+  afterAll(async () => {
+    if (server) await stopProcess(server);
+    if (ferretDir) await rm(ferretDir, { recursive: true, force: true });
+  });
+
+  it("keeps data and unique indexes across a restart of the database server", async () => {
+    ferretDir = await mkdtemp(path.join(tmpdir(), "ferret-"));
+    await start();
+    const Thing = things(mongoose.createConnection(`mongodb://127.0.0.1:${port}/restart`));
+    await Thing.init();
+    await Thing.create({ key: "order-1", value: 30000 });
+    await Thing.db.close();
+
+    await stopProcess(server!);
+    await start();
+
+    const Same = things(mongoose.createConnection(`mongodb://127.0.0.1:${port}/restart`));
+    const found = await Same.findOne({ key: "order-1" }).lean();
+    expect(found?.value).toBe(30000);
+    await expect(Same.create({ key: "order-1", value: 1 })).rejects.toMatchObject({ code: 11000 });
+    await Same.db.close();
   });
 });

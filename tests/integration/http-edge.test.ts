@@ -120,9 +120,15 @@ describe("forged and unreadable cookies are no cookie", () => {
   });
 
   it("a post with forged cookies is answered as a post without them", async () => {
+    const answer = (res: Awaited<ReturnType<typeof postForm>>) => ({
+      status: res.status,
+      location: res.headers.location,
+    });
+    const bare = answer(await postForm("/intake-form/1", "intent=next", { from: loopbackAddress() }));
+    expect(bare.status).toBeLessThan(500);
     for (const cookie of cookies) {
       const res = await postForm("/intake-form/1", "intent=next", { cookie, from: loopbackAddress() });
-      expect(res.status, cookie).toBeLessThan(500);
+      expect(answer(res), cookie).toEqual(bare);
     }
   });
 });

@@ -67,6 +67,20 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   expect(serious, `axe on ${page.url()}:\n${serious.join("\n")}`).toEqual([]);
 }
 
+/**
+ * Waits for the flash message `text` a post brought (rendered in the HTML, so it shows without JavaScript too).
+ * With JavaScript a toast fades after 4 s: start waiting before the click, Promise.all([flash(...), click()]).
+ */
+export async function flash(page: Page, text: string | RegExp) {
+  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
+}
+
+/** The text of the page's first alert (the form's problem), once it shows. */
+export async function alertText(page: Page) {
+  await page.getByRole("alert").first().waitFor();
+  return (await page.getByRole("alert").first().textContent())?.trim();
+}
+
 /** Saves a screenshot under test-results/ for a person to look at. */
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/${name}.png`, fullPage: true });

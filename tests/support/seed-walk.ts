@@ -1,39 +1,23 @@
+import { PUBLIC_PAGES } from "../../scripts/page-list.mjs";
+
 /**
  * The seed walk (tests/integration/seed-pages.test.ts, and the restore drill in tests/fault/restore-drill.test.ts):
  * every page a visitor, a link holder, a customer and an admin open on the demo data `npm run seed` writes.
  */
 /** The pages anyone may open. */
 export const PUBLIC = [
-  "/",
-  "/services",
-  "/about",
-  "/contact",
-  "/24-hour-website",
-  "/review-generation",
-  "/packages",
-  "/maintenance",
-  "/showcase",
-  "/showcase/dog-groomer",
-  "/showcase/unknown",
-  "/privacy",
-  "/terms",
-  "/facebook-disclaimer",
-  "/rapid-website",
-  "/checkout",
+  ...PUBLIC_PAGES,
   "/checkout?package=starter",
   "/checkout?package=starter&maintenance=1",
   "/order-success?session_id=cs_unknown",
-  "/auth",
   "/auth?tab=signup",
   "/auth/forgot-password",
   "/auth/reset-password?token=abcdefghijklmnopqrstuvwxyz",
   "/auth/verify?token=abcdefghijklmnopqrstuvwxyz",
-  "/dashboard",
   "/intake-form",
-  "/order-status",
   "/maintenance/test-checkout?plan=essentials",
   "/maintenance/test-portal",
-  "/no-such-page",
+  "/showcase/unknown",
 ];
 
 /** The pages behind an intake or order-status link. */

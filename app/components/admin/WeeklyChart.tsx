@@ -1,5 +1,6 @@
 import { CHART_WORDS } from "~/domain/admin/chart";
 import { formatDayMonth } from "~/domain/dates";
+import { formatWholeDollars } from "~/domain/money";
 
 /**
  * Revenue (bars) and paid orders (line) per week, drawn on the server as SVG: no chart
@@ -16,8 +17,6 @@ const LAYOUTS = {
   wide: { W: 640, H: 200, font: 11, labelEvery: 2, pad: { top: 16, right: 36, bottom: 28, left: 56 } },
   narrow: { W: 340, H: 220, font: 12, labelEvery: 3, pad: { top: 16, right: 28, bottom: 30, left: 52 } },
 } as const;
-
-const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString("en-AU")}`;
 
 export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
   return (
@@ -45,7 +44,7 @@ export function WeeklyChart({ weeks }: { weeks: WeekView[] }) {
             {weeks.map((w) => (
               <tr key={w.weekStart}>
                 <td>{formatDayMonth(w.weekStart)}</td>
-                <td>{dollars(w.revenue)}</td>
+                <td>{formatWholeDollars(w.revenue)}</td>
                 <td>{w.orders}</td>
               </tr>
             ))}
@@ -73,7 +72,7 @@ function ChartSvg({ weeks, layout }: { weeks: WeekView[]; layout: keyof typeof L
       <title id={titleId}>Weekly revenue and paid orders for the last {weeks.length} weeks</title>
       <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} stroke="#9aa5a0" />
       <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize={font} fill="#4d5b54">
-        {dollars(maxRevenue)}
+        {formatWholeDollars(maxRevenue)}
       </text>
       <text x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end" fontSize={font} fill="#4d5b54">
         $0

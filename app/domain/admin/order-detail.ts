@@ -13,7 +13,6 @@ export const ORDER_INTENT = {
   generatePrompt: "generate-prompt",
   revisionPrompt: "revision-prompt",
 } as const;
-export type OrderIntent = (typeof ORDER_INTENT)[keyof typeof ORDER_INTENT];
 
 /** The AI Prompt tab's words for a customer who opted out of AI (no prompt is built: domain/ai-prompt.ts). */
 export const AI_OPT_OUT_MESSAGE =

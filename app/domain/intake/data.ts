@@ -259,10 +259,3 @@ export function furthestStep(doc: StoredSubmission | null): number {
 export function canOpenStep(step: number, doc: StoredSubmission | null): boolean {
   return step <= furthestStep(doc) || completedSteps(doc).includes(step);
 }
-
-/** The posted values without item `index` of list `field` (a Remove button); other values as posted. */
-export function withoutItem(values: IntakeValues, field: string, index: number): IntakeValues {
-  const list = values[field as IntakeField];
-  if (!Array.isArray(list)) return values;
-  return { ...values, [field]: list.filter((_, i) => i !== index) };
-}

@@ -25,7 +25,7 @@ import { GENERIC_MESSAGES } from "./messages";
 import { ROW_CONTENT } from "./list-ids";
 
 /**
- * One schema per step, shared by the browser and the server (spec 1 section 5).
+ * One schema per step (spec 1 section 5), parsed on the server; the browser checks the rules `formRules` derives.
  * "next" enforces the step's required fields; "draft" (Back, Save & Exit, list
  * edits) keeps every bound but lets an unfinished step be saved.
  */

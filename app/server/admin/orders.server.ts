@@ -15,6 +15,7 @@ import { sendReminders } from "../reminders.server";
 import { addOnsInShort } from "~/domain/receipt";
 import { recordAdminActions, type Actor } from "./audit.server";
 import { setRevisionRound } from "../revisions.server";
+import { HOUR_MS } from "~/domain/dates";
 
 const trusted = mongoose.trusted;
 
@@ -50,7 +51,7 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
     const deadline =
       f.clock === "overdue"
         ? { $ne: null, $lt: now }
-        : { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) };
+        : { $gte: now, $lte: new Date(now.getTime() + DUE_SOON_HOURS * HOUR_MS) };
     conditions.push({ ...CLOCK_RUNS, clock_deadline: trusted(deadline) });
   }
   if (f.q) {

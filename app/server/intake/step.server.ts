@@ -1,4 +1,3 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { FormRules } from "~/domain/form-rules";
 import { formatTime } from "~/domain/dates";
@@ -13,7 +12,7 @@ import {
 } from "~/domain/intake/data";
 import { INTENT_VALUES, intentMode, parseIntakeIntent, type IntakeIntent } from "~/domain/intake/intents";
 import { ADDED_PARAM, addedList, isIdList, withoutPostedItem } from "~/domain/intake/list-ids";
-import { mapsSearchUrl, type StepAnswer, type StepPageData } from "~/domain/intake/page";
+import { mapsSearchUrl, type StepAnswer, type StepPageData, type StepResult } from "~/domain/intake/page";
 import { postWithoutRefused, refusedAnswers, refusedAsPosted, withoutRefused } from "~/domain/intake/refused";
 import { differences, readSaveStamp } from "~/domain/intake/save-order";
 import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
@@ -88,7 +87,7 @@ export async function stepLoader({ request }: LoaderFunctionArgs, step: number):
 }
 
 /** A refused post: its messages beside what was typed (lists in a shape the form never sends are dropped, not echoed). */
-const refuse = (reply: SubmissionResult, status = 400) =>
+const refuse = (reply: StepResult, status = 400) =>
   data<StepAnswer>({ result: { ...reply, initialValue: keepListShapes(reply.initialValue ?? null) } }, { status });
 /** A message beside the saved state (the step was saved; the page reloads what is stored). */
 const notice = (message: string, status = 400) => data<StepAnswer>({ result: null, notice: message }, { status });

@@ -138,6 +138,7 @@ export const IntakeSubmission = mongoose.model("IntakeSubmission", IntakeSubmiss
  */
 type ModelField = keyof InferSchemaType<typeof IntakeSubmissionSchema> | "_id" | "created_at" | "updated_at";
 type None<T extends never> = T;
+/** @public checked by tsc, used by nothing */
 export type IntakeModelMatchesDomain = [
   None<Exclude<ModelField, StoredField>>, // in the model, not in StoredSubmission
   None<Exclude<StoredField, ModelField>>, // in StoredSubmission (or a step schema), not in the model

@@ -95,6 +95,10 @@ describe("from the dashboard", () => {
       );
       expect(await intakeOrderOf(answer)).toBeNull();
     }
+    // Sent once more after the first was answered (the new link now works): answered as the first, not by opening the form.
+    const late = await post(dashboardAction, "/dashboard", owner.cookie, body);
+    expect(late.location).toBe("/dashboard");
+    expect(await flashOf(late)).toMatchObject(CONTINUE_INTAKE_MESSAGES.linkSent(order.email, TOKEN_VALID_DAYS.intake));
     const mails = await mailsAbout(orderId);
     expect(mails).toHaveLength(1);
     expect(mails[0].to).toBe(order.email);

@@ -10,7 +10,7 @@ import { intakeLinkResent } from "../mail/messages.server";
 import { queueMail } from "../mail/outbox.server";
 import { Order } from "../models/index.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "../rate-limit.server";
-import { issueToken, newestToken, openTokenSession } from "../tokens.server";
+import { issueToken, newestToken, openTokenSession, type TokenDoc } from "../tokens.server";
 
 /**
  * "Continue your intake form" (issue 32 item 9), from the dashboard and the order status page. The route has
@@ -25,6 +25,9 @@ export const CONTINUE_LINK_LIMITS = {
   address: { name: "intake-link:address", max: 10, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimit>;
 
+/** What one press did: opened the form with the order's working link, or e-mailed a new one (or was refused). */
+type ContinueAnswer = { open: TokenDoc } | { sent: boolean };
+
 export async function continueIntake(request: Request, form: FormData, orderId: string, back: string) {
   const order = await Order.findById(orderId, {
     _id: 1,
@@ -35,14 +38,17 @@ export async function continueIntake(request: Request, form: FormData, orderId: 
   }).lean();
   if (!order || !canContinueIntake(order))
     return redirectWithFlash(request, back, { kind: "info", ...CONTINUE_INTAKE_MESSAGES.nothing }, { status: 303 });
-  const link = await newestToken(order._id, "intake");
-  if (link?.state === "valid") return openTokenSession(request, link.token, "intake", 303);
-  // Expired, used or never issued: a new link by e-mail, once per press of the button (a resend changes nothing).
-  const sent = await oncePerPost(`continue-intake:${order._id}`, form, async () => {
+  // One press, one answer (a resend is answered as the first was, whenever it comes): the decision is taken
+  // inside the press's receipt, so a resend that arrives after the first press e-mailed a new link still says
+  // "sent" rather than opening the form with the link the first one made.
+  const outcome = await oncePerPost<ContinueAnswer>(`continue-intake:${order._id}`, form, async () => {
+    const link = await newestToken(order._id, "intake");
+    if (link?.state === "valid") return { done: false, answer: { open: link.token } };
+    // Expired, used or never issued: a new link by e-mail.
     const allowed =
       (await consumeRateLimit(CONTINUE_LINK_LIMITS.order, order._id)) &&
       (await consumeRateLimit(CONTINUE_LINK_LIMITS.address, clientAddress(request)));
-    if (!allowed) return { done: false, answer: false };
+    if (!allowed) return { done: false, answer: { sent: false } };
     const key = `continue-intake:${order._id}:${randomUUID()}`;
     const now = new Date();
     const token = await issueToken({ orderId: order._id, purpose: "intake", issueKey: key, now });
@@ -53,9 +59,10 @@ export async function continueIntake(request: Request, form: FormData, orderId: 
     });
     await queueMail({ key, to: order.email, about: { orderId: order._id }, ...mail });
     log("info", "intake.link_resent", { order_id: order._id, previous: link?.state ?? "none" });
-    return { done: true, answer: true, orderId: order._id };
+    return { done: true, answer: { sent: true }, orderId: order._id };
   });
-  return sent
+  if ("open" in outcome) return openTokenSession(request, outcome.open, "intake", 303);
+  return outcome.sent
     ? redirectWithFlash(
         request,
         back,

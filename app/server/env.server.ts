@@ -92,7 +92,7 @@ const EnvFields = {
   // The seller named on every receipt (the payment e-mail, the dashboard, the order status page).
   BUSINESS_NAME: z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), "24-Hour Website"),
   // Its Australian Business Number: 11 digits, spaces allowed, checked with the ATO's checksum. The development
-  // default is the ATO's own example ABN; set yours before the first sale.
+  // default is the ATO's own example ABN; production requires both (crossIssues).
   BUSINESS_ABN: z._default(
     z.pipe(
       z.string().check(
@@ -196,6 +196,14 @@ function crossIssues(env: Partial<Parsed>, given: Record<string, string | undefi
   need("STRIPE_PRICE_PROFESSIONAL", "the Professional maintenance plan is sold through this Stripe price");
   need("STRIPE_PRICE_ENTERPRISE", "the Enterprise maintenance plan is sold through this Stripe price");
   need("CRON_SECRET", "the reminder route is called by cron with this secret");
+  // The defaults are for this machine: a receipt must never name a made-up seller or the ATO's example ABN.
+  if (!given.BUSINESS_NAME)
+    issue("BUSINESS_NAME", "BUSINESS_NAME is required in production: every receipt names the seller");
+  if (!given.BUSINESS_ABN)
+    issue(
+      "BUSINESS_ABN",
+      "BUSINESS_ABN is required in production: every receipt shows the seller's Australian Business Number",
+    );
   if (!given.APP_URL)
     issue(
       "APP_URL",

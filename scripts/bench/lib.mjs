@@ -201,6 +201,8 @@ export async function startApp({
       STRIPE_PRICE_PROFESSIONAL: "price_bench_professional",
       STRIPE_PRICE_ENTERPRISE: "price_bench_enterprise",
       CRON_SECRET: "bench-cron-secret",
+      BUSINESS_NAME: "Bench Websites",
+      BUSINESS_ABN: "51 824 753 556",
       OUTBOX_POLL_MS: "500",
       OUTBOX_BACKOFF_MS: "500",
       ...env,

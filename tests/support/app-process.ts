@@ -37,6 +37,8 @@ export async function startAppProcess({
       STRIPE_PRICE_PROFESSIONAL: "price_fault_professional",
       STRIPE_PRICE_ENTERPRISE: "price_fault_enterprise",
       CRON_SECRET: "fault-test-cron-secret",
+      BUSINESS_NAME: "Fault Test Websites",
+      BUSINESS_ABN: "51 824 753 556",
       ...env,
     },
   });

@@ -19,6 +19,8 @@ const PRODUCTION = {
   STRIPE_PRICE_PROFESSIONAL: "price_p",
   STRIPE_PRICE_ENTERPRISE: "price_x",
   CRON_SECRET: "cron",
+  BUSINESS_NAME: "Northern Rivers Websites Pty Ltd",
+  BUSINESS_ABN: "51 824 753 556",
 };
 
 describe("environment validation", () => {
@@ -52,6 +54,8 @@ describe("environment validation", () => {
       "STRIPE_PRICE_ESSENTIALS",
       "STRIPE_PRICE_PROFESSIONAL",
       "STRIPE_PRICE_ENTERPRISE",
+      "BUSINESS_NAME",
+      "BUSINESS_ABN",
     ]) {
       expect(message).toContain(`${name}:`);
     }

@@ -130,7 +130,7 @@ describe("intake step posts", () => {
     expect((await Order.findById(c.orderId).lean())?.intake_progress).toBe(Math.round((6 / 35) * 100));
   });
 
-  it("answers a bad value with 400 and its message, and saves nothing of it", async () => {
+  it("answers a bad value with 400 and its message, saves nothing of it, and saves the step's valid answers", async () => {
     const r = await post(c.cookie, 1, {
       ...basics,
       businessName: "Changed",
@@ -141,7 +141,11 @@ describe("intake step posts", () => {
     expect(r.data?.result?.error?.businessDescription).toEqual([
       "Please describe your business in at least 10 characters",
     ]);
-    expect((await IntakeSubmission.findOne({ order_id: c.orderId }).lean())?.business_name).toBe("Acme Plumbing");
+    // The refused answer keeps its stored value; the valid one beside it is saved (a bad field no longer loses the step).
+    const saved = await IntakeSubmission.findOne({ order_id: c.orderId }).lean();
+    expect(saved?.business_description).toBe("Plumbing for the Northern Rivers.");
+    expect(saved?.business_name).toBe("Changed");
+    await post(c.cookie, 1, { ...basics, intent: "stay" }); // back as the tests after this one expect it
   });
 
   it("refuses an unknown intent and a step beyond the furthest reached", async () => {

@@ -53,6 +53,8 @@ type Delivery = {
   id: number;
   path: string;
   post: boolean;
+  /** The form whose press this is, when known: a page may have two forms posting to one path (feedback and Continue). */
+  form?: HTMLFormElement;
   state: "sending" | "slow" | "failed" | "retrying";
   /** Its form cannot be changed meanwhile; `tried` once someone tried to (the page then says why). */
   locked?: { tried: boolean };
@@ -275,7 +277,7 @@ export function keepRequestsThroughDrops() {
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
     const source = post ? sourceOf(url, init?.body) : null;
     const locked = source && locks(source) ? { tried: false } : undefined;
-    deliveries = [...deliveries, { id, path: pagePath(url), post, state: "sending", locked }];
+    deliveries = [...deliveries, { id, path: pagePath(url), post, form: source?.form, state: "sending", locked }];
     listeners.forEach((l) => l());
     let unlock = locked ? lockForm(source!.form, () => update(id, { locked: { tried: true } })) : null;
     const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
@@ -339,6 +341,15 @@ function Status({ list }: { list: Delivery[] }) {
 }
 
 /** The form a status element sits in (or names with `form=`), by its action's path. */
+/**
+ * Whether a post is the one a SendStatus (at `status`, in a form posting to `path`) speaks for: its own form's
+ * press, or, when the press's form is not known (an autosave, a fetcher), any post to the same path.
+ */
+function isOwnPost(d: Delivery, status: HTMLElement | null, path: string | null) {
+  if (d.path !== path) return false;
+  return !d.form || !d.form.isConnected || d.form === status?.closest("form");
+}
+
 function formPathOf(el: HTMLElement | null) {
   const form = el?.closest("form");
   return form ? new URL(form.action, window.location.href).pathname : null;
@@ -352,7 +363,7 @@ export function SendStatus() {
   const ref = useRef<HTMLDivElement>(null);
   const [path, setPath] = useState<string | null>(null);
   useEffect(() => setPath(formPathOf(ref.current)), []);
-  const mine = useDeliveries().filter((d) => d.post && d.path === path);
+  const mine = useDeliveries().filter((d) => d.post && isOwnPost(d, ref.current, path));
   return (
     <div ref={ref} data-send-status="">
       <Status list={mine} />
@@ -369,7 +380,7 @@ export function ConnectionNotice() {
   const shown = list.filter((d) => {
     if (!d.post) return true;
     const statuses = document.querySelectorAll<HTMLElement>("[data-send-status]");
-    return ![...statuses].some((s) => formPathOf(s) === d.path);
+    return ![...statuses].some((s) => isOwnPost(d, s, formPathOf(s)));
   });
   return (
     <div className="wrap connection-notice">

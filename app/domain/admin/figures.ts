@@ -164,7 +164,7 @@ export function summaryCards(t: OrderTally, formatMoney: (cents: number) => stri
       label: "Active Projects",
       value: String(t.all.active),
       trend: trend(cur.active - prev.active),
-      hint: "Orders paid or in progress, not counting those whose data was deleted (never pending or cancelled ones)",
+      hint: "Orders paid or in progress, not counting those whose data was deleted (never unpaid or cancelled ones)",
     },
     {
       label: "Completion Rate",

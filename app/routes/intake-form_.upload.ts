@@ -3,6 +3,7 @@ import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
 import { loadSubmission } from "~/server/intake/draft.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
@@ -31,7 +32,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!canOpenStep(SPECIAL_STEPS.uploads, before))
     return Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
   try {
-    const problems = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
+    // One file, stored once: a try whose answer was lost is sent again under the file's key and answered as the
+    // first was (form-keys.server.ts); a refusal is not kept, so the next try is checked again.
+    const problems = await oncePerPost(`intake-upload:${access.orderId}`, form, async () => {
+      const found = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
+      return { done: !found.length, answer: found, orderId: access.orderId };
+    });
     return Response.json({ problems }, isOverBudget(problems) ? { status: 429 } : undefined);
   } catch (error) {
     log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });

@@ -79,6 +79,21 @@ describe("a step-4 file sent on its own", () => {
     expect(photos.map((p) => p.fileName).sort()).toEqual(names);
   });
 
+  it("stores a file once when its try is sent again under the same key (its answer lost), twenty at once or later", async () => {
+    const c = await customer();
+    const tryOf = () => {
+      const form = one("photos", file("shop.png"));
+      form.append("formKey", "upload-key-shop-000000001");
+      return form;
+    };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => upload(c.cookie, tryOf())));
+    expect(replies.map(status)).toEqual(replies.map(() => 200));
+    expect(replies.map((r) => r.data?.problems)).toEqual(replies.map(() => []));
+    expect((await upload(c.cookie, tryOf())).data?.problems).toEqual([]);
+    const photos = (await stored(c.orderId)).photo_metadata as { fileName: string }[];
+    expect(photos.map((p) => p.fileName)).toEqual(["shop.png"]);
+  });
+
   it("says why a file was not added, and stores nothing", async () => {
     const c = await customer();
     const reply = await upload(c.cookie, one("photos", file("fake.png", new TextEncoder().encode("not an image"))));

@@ -2,6 +2,7 @@ import { useBeforeUnload, useBlocker, useRevalidator } from "@remix-run/react";
 import { useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { backoff } from "~/components/connection";
 import { LiveRegion } from "~/components/LiveRegion";
+import { FORM_KEY_FIELD } from "~/domain/form-key";
 import { describedBy, ErrorText, StepFormContext } from "./fields";
 
 /**
@@ -25,6 +26,8 @@ export const UPLOAD_MESSAGES = {
 type UploadState = "waiting" | "sending" | "failed" | "refused" | "done";
 type Upload = {
   id: number;
+  /** The file's form key: sent with every try, so a try whose answer was lost is not stored twice. */
+  key: string;
   field: "logo" | "photos";
   file: File;
   state: UploadState;
@@ -58,6 +61,7 @@ function pump() {
   if (!next) return;
   const xhr = new XMLHttpRequest();
   const body = new FormData();
+  body.append(FORM_KEY_FIELD, next.key);
   body.append(next.field, next.file);
   xhr.open("POST", UPLOAD_PATH);
   xhr.setRequestHeader("Accept", "application/json");
@@ -106,6 +110,7 @@ function queue(input: HTMLInputElement) {
     ...uploads.filter((u) => u.state !== "done" && u.state !== "refused"),
     ...files.map((file) => ({
       id: nextId++,
+      key: newUploadKey(),
       field,
       file,
       state: "waiting" as const,
@@ -119,6 +124,13 @@ function queue(input: HTMLInputElement) {
   listeners.forEach((l) => l());
   pump();
 }
+
+/** A random form key (22 URL-safe characters, FORM_KEY_PATTERN) for one file. */
+const newUploadKey = () =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 /** Dropped uploads (or the one `id`) are sent again: on "Try again", back online, or after the back-off. */
 function retry(id?: number) {

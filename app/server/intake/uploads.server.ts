@@ -1,3 +1,4 @@
+import { HOUR_MS } from "~/domain/dates";
 import { randomBytes } from "node:crypto";
 import { absoluteUrl } from "~/server/env.server";
 import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "~/server/forms.server";
@@ -105,7 +106,6 @@ export const uploaderOf = (request: Request, orderId: string): Uploader => ({
   address: clientAddress(request),
 });
 
-const HOUR_MS = 60 * 60_000;
 const slots = (megapixels: number) => megapixels / IMAGE_BUDGET.unitMegapixels;
 /** The hourly budgets of decoded pixels (IMAGE_BUDGET), in slots of IMAGE_BUDGET.unitMegapixels. */
 export const PIXEL_LIMITS: Record<"link" | "address", RateLimit> = {

@@ -183,7 +183,7 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       { $set: { services_list: [{ name: "Switchboard upgrades", description: "Done in a day" }] } },
     );
     const relay = await newRelay();
-    const page = await open({ baseURL: relay.url });
+    const page = await open({ baseURL: relay.url, clock: true });
     const held = relay.fail("stall", "/intake-form/3"); // the Add's answer is held until the customer has typed
     await page.getByRole("group", { name: "Add a service" }).getByLabel("Service name").fill("Safety inspections");
     await page.getByRole("button", { name: "Add service" }).click();
@@ -195,6 +195,11 @@ describe.each(WIDTHS)("the intake form on a dropped link at %i px (JavaScript on
       .getByLabel(/pricing/i)
       .first()
       .selectOption("contact_for_quote");
+    // The autosave's tick comes while the Add is out: it waits for the Add (a save of the list as the page still
+    // shows it, one service, would be newer than the Add and take the added service away).
+    await page.clock.fastForward(30_000);
+    await page.waitForTimeout(500);
+    expect(held.reached).toBe(1);
     relay.restore();
     await page.getByRole("group", { name: "Service 2" }).waitFor(); // the answer has arrived
     expect(await first.getByLabel("Short description").inputValue()).toBe("Same day, fully insured");
@@ -289,6 +294,7 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
       cookie: await tokenCookie(token),
       baseURL: relay.url,
     });
+    if (js) await page.clock.install(); // the test moves the autosave's clock on
     await page.goto("/intake-form/5", { waitUntil: "networkidle" });
     const held = relay.fail("stall", "/intake-form/5"); // the server has it, and the answer takes its time
     return { orderId, page, relay, held };
@@ -298,9 +304,10 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
     ["JavaScript on", true],
     ["JavaScript off", false],
   ] as const) {
-    // With JavaScript on, this fails in whole-file runs since the relay holds the answer (25-27 s, at both widths, in
-    // the lead's fresh-clone run of 27 Nov) and passes alone (9 s): skipped there until its cause is found, which
-    // issue 34 keeps open. Without JavaScript it runs.
+    // With JavaScript on, this failed in whole-file runs since the relay holds the answer (25-27 s, at both widths, in
+    // the lead's fresh-clone run of 27 Nov) and passes alone (9 s). An autosave beside a held press was one way to
+    // lose a Remove (fixed in useAutosave), but this test passed alone without that fix too: skipped in CI until
+    // whole-file runs pass, which issue 34 keeps open. Without JavaScript it runs.
     it.skipIf(js && process.env.CI === "true")(
       `remove exactly the two items named, the second pressed before the first's answer (${mode})`,
       async () => {
@@ -321,6 +328,13 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
         // (Without JavaScript the browser drops the first page load for the second: the first post must be out.)
         if (!js) await expect.poll(() => keywords(orderId), { timeout: 5_000 }).not.toContain(KEYWORDS[1]);
         await press("Remove keyword 3"); // the old list is still on the screen
+        // The autosave's tick while the first Remove is out sends nothing: the page still shows the old list, and a
+        // save of it, newer than the Remove, would put keyword 2 back (it did, in whole-file runs that took 30 s).
+        if (js) {
+          await page.clock.fastForward(30_000);
+          await page.waitForTimeout(500);
+          expect(held.reached).toBe(1);
+        }
         // With JavaScript the second Remove leaves once the first is answered; without, it replaced the first.
         relay.restore();
         // Both answers come after the relay is restored, one after the other (60 s: a busy machine, not the app).

@@ -18,7 +18,8 @@ type AutosaveAnswer = { savedTime?: string | null; conflict?: Conflict };
 
 /**
  * With JavaScript: saves the step every 30 s while it is open, only when
- * something changed since the last save, never two at once. A refused save is
+ * something changed since the last save, never two at once nor beside a
+ * press of the step still on its way. A refused save is
  * tried again with back-off and `unsaved` stays true until one lands; a save
  * refused because the step changed elsewhere returns the `conflict`.
  */
@@ -35,6 +36,10 @@ export function useAutosave(
   fetcherRef.current = fetcher;
   const pending = useRef(filesPending);
   pending.current = filesPending;
+  // Posts of this step on their way (a press of Add, Remove, Next; held by a dropped link or not).
+  const posts = useDeliveries().filter((d) => d.post && d.path === `/intake-form/${step}`);
+  const posting = useRef(false);
+  posting.current = posts.length > 0;
   const last = useRef<string | null>(null);
   const saveNow = useRef<() => void>(() => undefined);
   const failures = useRef(0);
@@ -54,8 +59,16 @@ export function useAutosave(
     last.current = serialize()?.toString() ?? null;
     saveNow.current = () => {
       const params = serialize();
-      // Not while a file uploads: both write the stored photo list (the next tick saves).
-      if (!params || fetcherRef.current.state !== "idle" || params.toString() === last.current || pending.current())
+      // Not while a file uploads (both write the stored photo list), nor while a press of the step is out: the
+      // page does not show that press's answer yet (an Add's new item), so this save, newer, would undo it. The
+      // next tick saves.
+      if (
+        !params ||
+        fetcherRef.current.state !== "idle" ||
+        posting.current ||
+        params.toString() === last.current ||
+        pending.current()
+      )
         return;
       last.current = params.toString();
       params.set("intent", INTENT_VALUES.autosave);
@@ -85,9 +98,7 @@ export function useAutosave(
     return () => clearTimeout(timer);
   }, [fetcher.data, fetcher.state]);
   // A save of this step held by a dropped link (components/connection.tsx) is not saved yet either.
-  const held = useDeliveries().some(
-    (d) => d.post && d.path === `/intake-form/${step}` && (d.state === "failed" || d.state === "retrying"),
-  );
+  const held = posts.some((d) => d.state === "failed" || d.state === "retrying");
   return {
     lastSaved,
     unsaved: unsaved || held,

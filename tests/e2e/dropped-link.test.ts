@@ -516,13 +516,20 @@ describe("a copy on the device (JavaScript on)", () => {
 
   it("restores an intake step typed but not saved, per step, and drops it once the server has it", async () => {
     const { orderId, open } = await intakeAt(1, 1280);
-    const page = await open();
+    const relay = await newRelay();
+    const page = await open({ baseURL: relay.url });
     await page.getByLabel(/^Trading name/).fill("Typed before the crash");
     await page.waitForTimeout(700);
     await page.reload({ waitUntil: "networkidle" });
     await page.getByText(RESTORED_MESSAGE).waitFor();
     expect(await page.getByLabel(/^Trading name/).inputValue()).toBe("Typed before the crash");
+    // Step 2 is slow to come (held): the copy written half a second after the restore must not come back
+    // once the server has step 1 (it did, on a busy machine).
+    const next = relay.fail("stall", "/intake-form/2", { method: "GET" });
     await page.getByRole("button", { name: "Next Step" }).click();
+    await expect.poll(() => next.reached, WAIT).toBe(1);
+    await page.waitForTimeout(1_000);
+    relay.restore();
     await page.getByText("Step 2 of 14").waitFor();
     expect((await draft(orderId)).business_name).toBe("Typed before the crash");
     expect(await copies(page)).toEqual([]);

@@ -37,7 +37,7 @@ export type AuthUser = {
  * Limits (OWASP ASVS 2.2.1): an attacker may slow an account, never lock its owner out. The hard limits fall on
  * the guesser: per client address, and per account from one address (the e-mail typed, whether or not it has an
  * account). Guesses at one account from every address together only slow it: past `account`, each sign-in for
- * that account waits SLOW_SIGN_IN_MS first, and the right password still gets in. The README lists them all
+ * that account waits SLOW_SIGN_IN_MS first, and the right password still gets in. docs/limits.md lists them all
  * (sign-up's are in accounts.server.ts, the reset link's in password-reset.server.ts).
  */
 export const SIGN_IN_LIMITS = {

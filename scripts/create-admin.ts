@@ -2,7 +2,7 @@
 // Makes the account an admin, creating it when needed. The password comes from
 // ADMIN_PASSWORD, or a random one is generated and printed once.
 import { randomBytes } from "node:crypto";
-import { createUser } from "~/server/auth.server";
+import { createUser } from "~/server/accounts.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { ensureIndexes, User, UserRole } from "~/server/models/index.server";

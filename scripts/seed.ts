@@ -1,7 +1,7 @@
 // npm run seed: demo data for development and the local run (refused in a deployment). Prints the
 // credentials and links it makes; nothing here is a fixed password.
 import { randomBytes } from "node:crypto";
-import { createUser } from "~/server/auth.server";
+import { createUser } from "~/server/accounts.server";
 import { connectDb, disconnectDb } from "~/server/db.server";
 import { getEnv, standInsAllowed } from "~/server/env.server";
 import { issueToken } from "~/server/tokens.server";

@@ -2,7 +2,7 @@
 # npm start: runs the site on this machine as production runs it (the production build, React and
 # Remix in production mode, NODE_ENV=production) on embedded defaults, with nothing configured.
 # LOCAL_STANDINS=1 lets that production run use the stand-ins below and plain http://localhost; a
-# deployment never sets it (README, Production), and the app refuses it with a public APP_URL.
+# deployment never sets it (docs/deploy.md, "Production"), and the app refuses it with a public APP_URL.
 #   database  MONGODB_URI if set; else a real mongod (mongodb-memory-server) where it can be
 #             downloaded; else FerretDB built with Go (scripts/services.sh). Data in data/dev/.
 #   mail      written to data/mail/*.eml and listed at /dev/mail (SMTP_URL sends it instead)

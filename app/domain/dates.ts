@@ -5,7 +5,8 @@
  */
 export const BUSINESS_TIME_ZONE = "Australia/Sydney";
 
-export const HOUR_MS = 3_600_000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
 type DateInput = Date | string | number;

@@ -7,7 +7,8 @@ import { orderIdParam } from "~/domain/admin/order-detail";
 import { shortId } from "~/domain/orders";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
-import { DELETION_MESSAGES, deleteOrderData, deletionPreview } from "~/server/data-deletion.server";
+import { DELETION_MESSAGES } from "~/domain/admin/data-deletion";
+import { deleteOrderData, deletionPreview } from "~/server/data-deletion.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { errorMessage, log } from "~/server/log.server";
 

@@ -5,7 +5,7 @@ import { log } from "~/server/log.server";
 const methodNotAllowed = () => new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
 
 /**
- * The scheduled job (README: crontab line and systemd timer): smart reminders,
+ * The scheduled job (docs/deploy.md, "The cron job": crontab line and systemd timer): smart reminders,
  * retention deletion and purges. Called by cron with the CRON_SECRET bearer
  * token; answers a JSON summary, 503 when a part failed (cron should retry).
  */

@@ -8,14 +8,8 @@ import { pageMeta } from "~/content/meta";
 import { authAlert, AUTH_INTENTS, AUTH_MESSAGES, authTab, safeRedirect, type AuthTab } from "~/domain/account";
 import { AuthSchema, SignInSchema, SignUpSchema } from "~/domain/account.schema";
 import type { FormRules } from "~/domain/form-rules";
-import {
-  authenticator,
-  getUser,
-  InvalidCredentialsError,
-  signIn,
-  signUp,
-  TooManyAttemptsError,
-} from "~/server/auth.server";
+import { authenticator, getUser, InvalidCredentialsError, signIn, TooManyAttemptsError } from "~/server/auth.server";
+import { signUp } from "~/server/accounts.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { oncePerPost } from "~/server/form-keys.server";

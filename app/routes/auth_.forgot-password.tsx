@@ -9,7 +9,7 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { ForgotPasswordSchema } from "~/domain/account.schema";
 import { oncePerPost } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { requestPasswordReset } from "~/server/auth.server";
+import { requestPasswordReset } from "~/server/password-reset.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { readForm } from "~/server/forms.server";

@@ -4,7 +4,9 @@ import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES } from "~/domain/account";
 import { ResetPasswordSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { linkPage, resetPassword, signIn } from "~/server/auth.server";
+import { linkPage } from "~/server/account-links.server";
+import { signIn } from "~/server/auth.server";
+import { resetPassword } from "~/server/password-reset.server";
 import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [

@@ -4,15 +4,9 @@ import { LinkPasswordPage } from "~/components/account";
 import { AUTH_MESSAGES, safeRedirect, VERIFY_INTENTS } from "~/domain/account";
 import { VerifyEmailSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import {
-  findLink,
-  linkPage,
-  requireUser,
-  resendConfirmation,
-  signIn,
-  TooManyAttemptsError,
-  verifyEmail,
-} from "~/server/auth.server";
+import { findLink, linkPage } from "~/server/account-links.server";
+import { resendConfirmation, verifyEmail } from "~/server/accounts.server";
+import { requireUser, signIn, TooManyAttemptsError } from "~/server/auth.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";

@@ -16,8 +16,9 @@ import { CHECKOUT_INTENTS, CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { CheckoutSchema } from "~/domain/checkout.schema";
 import { COUPON_MESSAGES, DEFAULT_PRODUCT, offeredAddOns, quote, type CouponTerms } from "~/domain/pricing";
 import { getUser, requireUser } from "~/server/auth.server";
-import { rememberCheckout, startCheckout } from "~/server/checkout.server";
-import { planRefusal, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import { rememberCheckout, startCheckout, type CheckoutResult } from "~/server/checkout.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
+import { planRefusal } from "~/server/subscriptions.server";
 import { validateCoupon } from "~/server/coupons.server";
 import { oncePerPost } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
@@ -57,127 +58,170 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: CheckoutSchema });
-  const addOnIds = formData.getAll("addOns").map(String);
-  const packageId = String(formData.get("package") ?? "") || null;
-  const withMaintenance = formData.get("maintenance") === "1";
-  const reply = (init: {
-    status?: number;
-    applied?: CouponTerms | null;
-    notice?: string;
-    result?: ReturnType<typeof submission.reply>;
-  }) =>
+const parseCheckout = (form: FormData) => parseWithZod(form, { schema: CheckoutSchema });
+type CheckoutSubmission = ReturnType<typeof parseCheckout>;
+
+/** What the post asked for: its parsed value, or (when it did not parse) what was sent, for the page to show again. */
+function postedFields(submission: CheckoutSubmission) {
+  const sent: Record<string, unknown> = submission.status === "success" ? submission.value : submission.payload;
+  const text = (name: string) => (typeof sent[name] === "string" ? sent[name] : "");
+  return {
+    intent: sent.intent,
+    email: text("email").trim() || null,
+    appliedCode: text("appliedCoupon"),
+    priced: {
+      packageId: text("package") || null,
+      addOnIds: ([] as unknown[]).concat(sent.addOns ?? []).map(String),
+      withMaintenance: sent.maintenance === "1",
+    },
+  };
+}
+
+/** The page's answer to a post: what was sent (with any errors), the quote for it, and the coupon applied. */
+function replyTo(submission: CheckoutSubmission, priced: ReturnType<typeof postedFields>["priced"]) {
+  return (
+    init: {
+      status?: number;
+      applied?: CouponTerms | null;
+      notice?: string;
+      result?: ReturnType<CheckoutSubmission["reply"]>;
+    } = {},
+  ) =>
     data(
       {
         result: init.result ?? submission.reply(),
-        quote: quote({ packageId, addOnIds, coupon: init.applied ?? null, withMaintenance }),
+        quote: quote({ ...priced, coupon: init.applied ?? null }),
         applied: init.applied ?? null,
         notice: init.notice ?? null,
       },
       { status: init.status ?? 200 },
     );
+}
+
+/** What each intent's function gets: the request, its parsed post, and the page's answer built from it. */
+type IntentArgs = {
+  request: Request;
+  form: FormData;
+  submission: CheckoutSubmission;
+  value: Extract<CheckoutSubmission, { status: "success" }>["value"];
+  reply: ReturnType<typeof replyTo>;
+  /** The coupon applied earlier; checked again on every post, never trusted. */
+  recheck: () => Promise<CouponTerms | null>;
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const submission = parseCheckout(form);
+  const fields = postedFields(submission);
+  const reply = replyTo(submission, fields.priced);
 
   // Every post that would evaluate a coupon code (applying one, paying, or re-checking the one applied
   // earlier) counts against the per-address limit, once, before any code is looked at: no path guesses for free.
-  const intent = formData.get("intent");
-  const appliedCode = String(formData.get("appliedCoupon") ?? "");
   const countsAgainstLimit =
-    intent === CHECKOUT_INTENTS.applyCoupon || intent === CHECKOUT_INTENTS.pay || appliedCode !== "";
+    fields.intent === CHECKOUT_INTENTS.applyCoupon ||
+    fields.intent === CHECKOUT_INTENTS.pay ||
+    fields.appliedCode !== "";
   if (countsAgainstLimit && !(await consumeRateLimit(CHECKOUT_LIMIT, clientAddress(request)))) {
     return reply({ status: 429, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.tooMany] }) });
   }
 
-  // The coupon applied earlier; checked again on every post, never trusted.
-  const email = String(formData.get("email") ?? "").trim() || null;
   const recheck = async () => {
-    if (!appliedCode) return null;
-    const check = await validateCoupon(appliedCode, email);
+    if (!fields.appliedCode) return null;
+    const check = await validateCoupon(fields.appliedCode, fields.email);
     return check.ok ? check.coupon : null;
   };
 
   if (submission.status !== "success") return reply({ status: 400, applied: await recheck() });
-  const value = submission.value;
-
-  switch (value.intent) {
+  const args: IntentArgs = { request, form, submission, value: submission.value, reply, recheck };
+  switch (submission.value.intent) {
     case CHECKOUT_INTENTS.update:
-      return reply({ applied: await recheck() });
-    case CHECKOUT_INTENTS.removeCoupon: {
-      // Clear the code box too, so Proceed to Payment cannot pick the removed code up again.
-      const result = submission.reply();
-      return reply({
-        notice: CHECKOUT_MESSAGES.couponRemoved,
-        result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } },
+      return updateAction(args);
+    case CHECKOUT_INTENTS.removeCoupon:
+      return removeCouponAction(args);
+    case CHECKOUT_INTENTS.applyCoupon:
+      return applyCouponAction(args);
+    case CHECKOUT_INTENTS.pay:
+      return payAction(args);
+  }
+}
+
+async function updateAction({ reply, recheck }: IntentArgs) {
+  return reply({ applied: await recheck() });
+}
+
+function removeCouponAction({ submission, reply }: IntentArgs) {
+  // Clear the code box too, so Proceed to Payment cannot pick the removed code up again.
+  const result = submission.reply();
+  return reply({
+    notice: CHECKOUT_MESSAGES.couponRemoved,
+    result: { ...result, initialValue: { ...result.initialValue, couponCode: "" } },
+  });
+}
+
+async function applyCouponAction({ submission, value, reply }: IntentArgs) {
+  try {
+    const check = await validateCoupon(value.couponCode ?? "", value.email);
+    if (!check.ok)
+      return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
+    return reply({ applied: check.coupon, notice: COUPON_MESSAGES.applied });
+  } catch (error) {
+    log("error", "coupon.validate_failed", { reason: errorMessage(error) });
+    return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.couponFailed] }) });
+  }
+}
+
+async function payAction({ request, form, submission, value, reply, recheck }: IntentArgs) {
+  // A plan belongs to an account: a signed-out buyer of a package with maintenance signs in first, then
+  // comes back to the same package.
+  const pkg = value.maintenance === "1" ? findPackage(value.package) : undefined;
+  const user = pkg
+    ? await requireUser(
+        request,
+        { kind: "info", ...AUTH_MESSAGES.signInToSubscribe },
+        `/checkout?package=${pkg.id}&maintenance=1`,
+      )
+    : await getUser(request);
+  try {
+    // Once per post: a resend after a lost answer goes to the same payment session, never a second order.
+    const result = await oncePerPost<CheckoutResult>(`checkout:${user?.id ?? "guest"}`, form, async () => {
+      const answer = await startCheckout({
+        email: value.email!,
+        addOnIds: value.addOns,
+        couponCode: value.appliedCoupon || value.couponCode || null,
+        packageId: value.package,
+        user,
+        withMaintenance: value.maintenance === "1",
       });
-    }
-    case CHECKOUT_INTENTS.applyCoupon: {
-      try {
-        const check = await validateCoupon(value.couponCode ?? "", value.email);
-        if (!check.ok)
-          return reply({ status: 400, result: submission.reply({ fieldErrors: { couponCode: [check.message] } }) });
-        return reply({ applied: check.coupon, notice: COUPON_MESSAGES.applied });
-      } catch (error) {
-        log("error", "coupon.validate_failed", { reason: errorMessage(error) });
-        return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.couponFailed] }) });
-      }
-    }
-    case CHECKOUT_INTENTS.pay: {
-      // A plan belongs to an account: a signed-out buyer of a package with maintenance signs in first, then
-      // comes back to the same package.
-      const pkg = value.maintenance === "1" ? findPackage(value.package) : undefined;
-      const user = pkg
-        ? await requireUser(
-            request,
-            { kind: "info", ...AUTH_MESSAGES.signInToSubscribe },
-            `/checkout?package=${pkg.id}&maintenance=1`,
-          )
-        : await getUser(request);
-      try {
-        // Once per post: a resend after a lost answer goes to the same payment session, never a second order.
-        const result = await oncePerPost(`checkout:${user?.id ?? "guest"}`, formData, async () => {
-          const answer = await startCheckout({
-            email: value.email!,
-            addOnIds: value.addOns,
-            couponCode: value.appliedCoupon || value.couponCode || null,
-            packageId: value.package,
-            user,
-            withMaintenance: value.maintenance === "1",
-          });
-          const orderId = "orderId" in answer ? answer.orderId : undefined;
-          return { done: "redirectTo" in answer, answer, orderId };
+      return answer.kind === "started" ? { done: true, answer, orderId: answer.orderId } : { done: false, answer };
+    });
+    switch (result.kind) {
+      case "started":
+        // This browser started the checkout: the success page may show it the intake link, unless a coupon
+        // for some addresses was used without proof of the address (then the links are only e-mailed).
+        return redirect(result.redirectTo, {
+          status: 303,
+          headers: result.linksByEmailOnly
+            ? undefined
+            : { "Set-Cookie": await rememberCheckout(request, result.orderId) },
         });
-        if ("redirectTo" in result) {
-          // This browser started the checkout: the success page may show it the intake link, unless a coupon
-          // for some addresses was used without proof of the address (then the links are only e-mailed).
-          return redirect(result.redirectTo, {
-            status: 303,
-            headers: result.linksByEmailOnly
-              ? undefined
-              : { "Set-Cookie": await rememberCheckout(request, result.orderId) },
-          });
-        }
-        if ("refused" in result)
-          return reply({
-            status: 409,
-            applied: await recheck(),
-            result: submission.reply({ formErrors: [result.refused] }),
-          });
-        if ("couponError" in result)
-          return reply({
-            status: 409,
-            result: submission.reply({ fieldErrors: { couponCode: [result.couponError] } }),
-          });
+      case "refused":
+        return reply({
+          status: 409,
+          applied: await recheck(),
+          result: submission.reply({ formErrors: [result.message] }),
+        });
+      case "couponError":
+        return reply({ status: 409, result: submission.reply({ fieldErrors: { couponCode: [result.message] } }) });
+      case "error":
         return reply({
           status: 502,
           applied: await recheck(),
-          result: submission.reply({ formErrors: [result.error] }),
+          result: submission.reply({ formErrors: [result.message] }),
         });
-      } catch (error) {
-        log("error", "checkout.failed", { reason: errorMessage(error) });
-        return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.checkoutError] }) });
-      }
     }
+  } catch (error) {
+    log("error", "checkout.failed", { reason: errorMessage(error) });
+    return reply({ status: 503, result: submission.reply({ formErrors: [CHECKOUT_MESSAGES.checkoutError] }) });
   }
 }
 

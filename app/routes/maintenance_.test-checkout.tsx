@@ -5,12 +5,8 @@ import { findPlan } from "~/content/maintenance";
 import { formatCents } from "~/domain/money";
 import { requireUser } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import {
-  assertOfflineBilling,
-  completeOfflineSubscription,
-  offlineCheckoutKey,
-  SUBSCRIPTION_MESSAGES,
-} from "~/server/subscriptions.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
+import { assertOfflineBilling, completeOfflineSubscription, offlineCheckoutKey } from "~/server/subscriptions.server";
 import { readForm } from "~/server/forms.server";
 
 export const meta: MetaFunction = () => [

@@ -3,12 +3,12 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { requireUser } from "~/server/auth.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
 import {
   assertOfflineBilling,
   cancelOfflineSubscription,
   currentSubscription,
   planOf,
-  SUBSCRIPTION_MESSAGES,
 } from "~/server/subscriptions.server";
 
 export const meta: MetaFunction = () => [

@@ -1,32 +1,27 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import { promisify } from "node:util";
+import { randomBytes } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { AUTH_MESSAGES, REDIRECT_MAX_LENGTH, safeRedirect } from "~/domain/account";
-import { DAY_MS } from "~/domain/dates";
+import { MINUTE_MS } from "~/domain/dates";
 import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
-import { claimOnce, isDuplicateKeyError } from "./db.server";
-import { absoluteUrl } from "./env.server";
+import { claimGuestOrders } from "./customer-orders.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
-import { errorMessage, log } from "./log.server";
-import { accountExists, confirmEmail, passwordReset } from "./mail/messages.server";
-import { queueMail } from "./mail/outbox.server";
-import { AccountToken, Order, User, UserRole } from "./models/index.server";
-import { notePrivateRead } from "./private-response.server";
+import { log } from "./log.server";
+import { User, UserRole } from "./models/index.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
-import { endAllSessions, getSession, rotateSession, sessionStorage } from "./session.server";
+import { getSession, rotateSession, sessionStorage } from "./session.server";
 import { startEnrolment } from "./two-factor.server";
 
 /**
- * Accounts: passwords, sign-in and sign-up (remix-auth's form strategy), the
- * session helpers every signed-in loader starts with, e-mail confirmation and
- * password reset by single-use e-mailed links. No answer here tells a visitor
- * whether an address has an account.
+ * Sign-in: the password (remix-auth's form strategy) within its limits, the
+ * session it starts, and the guards every signed-in loader starts with. No
+ * answer here tells a visitor whether an address has an account. Sign-up and
+ * the confirmation link are accounts.server.ts's, the reset link
+ * password-reset.server.ts's, both made by account-links.server.ts.
  */
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
 export type AuthUser = {
   id: string;
@@ -42,31 +37,15 @@ export type AuthUser = {
  * Limits (OWASP ASVS 2.2.1): an attacker may slow an account, never lock its owner out. The hard limits fall on
  * the guesser: per client address, and per account from one address (the e-mail typed, whether or not it has an
  * account). Guesses at one account from every address together only slow it: past `account`, each sign-in for
- * that account waits SLOW_SIGN_IN_MS first, and the right password still gets in. The README lists them all.
+ * that account waits SLOW_SIGN_IN_MS first, and the right password still gets in. docs/limits.md lists them all
+ * (sign-up's are in accounts.server.ts, the reset link's in password-reset.server.ts).
  */
-const MINUTE = 60_000;
 export const SIGN_IN_LIMITS = {
-  address: { name: "sign-in:address", max: 20, windowMs: 15 * MINUTE },
-  accountFromAddress: { name: "sign-in:account-address", max: 10, windowMs: 15 * MINUTE },
-  account: { name: "sign-in:account", max: 30, windowMs: 15 * MINUTE },
+  address: { name: "sign-in:address", max: 20, windowMs: 15 * MINUTE_MS },
+  accountFromAddress: { name: "sign-in:account-address", max: 10, windowMs: 15 * MINUTE_MS },
+  account: { name: "sign-in:account", max: 30, windowMs: 15 * MINUTE_MS },
 } satisfies Record<string, RateLimit>;
 export const SLOW_SIGN_IN_MS = 2_000;
-export const SIGN_UP_LIMITS = {
-  address: { name: "sign-up:address", max: 10, windowMs: 60 * MINUTE },
-  account: { name: "sign-up:account", max: 3, windowMs: 60 * MINUTE },
-} satisfies Record<string, RateLimit>;
-/** Forgot password: its own limits, so failed sign-ins never close it; the owner's inbox gets at most `mail` a day. */
-export const RESET_LIMITS = {
-  address: { name: "reset:address", max: 10, windowMs: 60 * MINUTE },
-  accountFromAddress: { name: "reset:account-address", max: 3, windowMs: 60 * MINUTE },
-  mail: { name: "reset:mail", max: 10, windowMs: 24 * 60 * MINUTE },
-} satisfies Record<string, RateLimit>;
-
-/** "Send the link again" from the dashboard: a few a day is plenty, and it mails only the account's own address. */
-export const RESEND_LIMIT: RateLimit = { name: "verify-resend:account", max: 5, windowMs: 24 * 60 * MINUTE };
-
-export const RESET_VALID_MINUTES = 60;
-const VERIFY_VALID_DAYS = 7;
 
 export class InvalidCredentialsError extends Error {
   constructor() {
@@ -79,40 +58,16 @@ export class TooManyAttemptsError extends Error {
   }
 }
 
-/** scrypt with a random salt: "scrypt$<salt>$<hash>" (base64url). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 64);
-  return `scrypt$${salt.toString("base64url")}$${hash.toString("base64url")}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64url");
-  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), expected.length);
-  return timingSafeEqual(actual, expected);
-}
-
 /** Compared against when the e-mail has no account, so both answers take as long. */
 let decoyHash: Promise<string> | undefined;
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-/** Counts one attempt against both limits; false when either is used up. */
-async function withinLimits(limits: { address: RateLimit; account: RateLimit }, address: string, email: string) {
-  const [byAddress, byAccount] = await Promise.all([
-    consumeRateLimit(limits.address, address),
-    consumeRateLimit(limits.account, email),
-  ]);
-  return byAddress && byAccount;
-}
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * One password guess at `email` from `address` (sign-in and the confirmation page): throws TooManyAttemptsError
  * when this address is over its limits; slows, never refuses, an account guessed at from everywhere.
  */
-async function allowPasswordGuess(email: string, address: string) {
+export async function allowPasswordGuess(email: string, address: string) {
   const [byAddress, fromAddress, byAccount] = await Promise.all([
     consumeRateLimit(SIGN_IN_LIMITS.address, address),
     consumeRateLimit(SIGN_IN_LIMITS.accountFromAddress, `${email}\n${address}`),
@@ -125,7 +80,7 @@ async function allowPasswordGuess(email: string, address: string) {
   }
 }
 
-type UserDoc = {
+export type UserDoc = {
   _id: unknown;
   email: string;
   full_name?: string | null;
@@ -133,7 +88,7 @@ type UserDoc = {
   two_factor_enabled_at?: Date | null;
 };
 
-async function toAuthUser(user: UserDoc): Promise<AuthUser> {
+export async function toAuthUser(user: UserDoc): Promise<AuthUser> {
   const id = String(user._id);
   const admin = await UserRole.exists({ user_id: id, role: "admin" });
   return {
@@ -321,221 +276,4 @@ export async function requireFreshProof(request: Request, returnTo: string) {
     { kind: "info", ...TWO_FACTOR_MESSAGES.freshProof },
     { status: 303 },
   );
-}
-
-/** Creates a user (and, with admin: true, the admin role); used by sign-up, the seed and create-admin scripts. */
-export async function createUser(input: {
-  email: string;
-  password: string;
-  fullName?: string | null;
-  admin?: boolean;
-  verified?: boolean;
-}) {
-  const user = await User.create({
-    email: input.email,
-    password_hash: await hashPassword(input.password),
-    full_name: input.fullName || undefined,
-    email_verified_at: input.verified || input.admin ? new Date() : null,
-  });
-  if (input.admin) await UserRole.create({ user_id: String(user._id), role: "admin" });
-  return toAuthUser(user);
-}
-
-/**
- * Sign-up. Answers the same way whether or not the address has an account: a
- * new address gets an account and a confirmation link; a known one gets an
- * e-mail saying so (with sign-in and reset links). Nobody is signed in until the
- * address is confirmed, so an account can't be used by someone who only typed
- * another person's address. Returns false when over the limits.
- */
-export async function signUp(
-  input: { email: string; password: string; fullName?: string },
-  address: string,
-): Promise<boolean> {
-  const email = normalizeEmail(input.email);
-  if (!(await withinLimits(SIGN_UP_LIMITS, address, email))) return false;
-  try {
-    const user = await createUser({ email, password: input.password, fullName: input.fullName });
-    await sendConfirmation(user);
-    log("info", "auth.signed_up", { user_id: user.id });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    const hour = Math.floor(Date.now() / (60 * MINUTE));
-    const existing = await User.findOne({ email }, { _id: 1 }).lean();
-    await queueMail({
-      key: `account-exists:${email}:${hour}`,
-      to: email,
-      about: existing ? { userId: String(existing._id) } : {},
-      ...accountExists({ signInUrl: absoluteUrl("/auth"), resetUrl: absoluteUrl("/auth/forgot-password") }),
-    });
-  }
-  return true;
-}
-
-/* Single-use links (confirmation and reset) */
-
-const hashLinkToken = (token: string) => createHash("sha256").update(token).digest("hex");
-
-async function issueLink(
-  purpose: "reset" | "verify",
-  user: { id: string; email: string },
-  validMs: number,
-): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
-  const link = await AccountToken.create({
-    _id: hashLinkToken(token),
-    purpose,
-    user_id: user.id,
-    email: user.email,
-    expires_at: new Date(Date.now() + validMs),
-  });
-  // A new reset link ends every older one: only the newest e-mail works.
-  if (purpose === "reset")
-    await endResetLinks(user.id, { created_at: mongoose.trusted({ $lt: link.get("created_at") as Date }) });
-  return token;
-}
-
-/** Ends the account's live reset links (those matching `which`). */
-async function endResetLinks(userId: string, which: Record<string, unknown> = {}) {
-  await AccountToken.updateMany(
-    { user_id: userId, purpose: "reset", used_at: null, ...which },
-    { $set: { used_at: new Date() } },
-  );
-}
-
-/** "Send the link again": a new confirmation link for a signed-in, unconfirmed account, within its limit. */
-export async function resendConfirmation(user: AuthUser): Promise<boolean> {
-  if (user.emailVerified) return true;
-  if (!(await consumeRateLimit(RESEND_LIMIT, user.id))) return false;
-  await sendConfirmation(user);
-  return true;
-}
-
-/** Sends the link that confirms the account's address. */
-async function sendConfirmation(user: { id: string; email: string }) {
-  const token = await issueLink("verify", user, VERIFY_VALID_DAYS * DAY_MS);
-  await queueMail({
-    key: `verify:${hashLinkToken(token)}`,
-    to: user.email,
-    about: { userId: user.id },
-    ...confirmEmail({ url: absoluteUrl(`/auth/verify?token=${token}`) }),
-  });
-}
-
-/** A link's record when it is for this purpose, unexpired and unused; null otherwise. */
-export async function findLink(purpose: "reset" | "verify", token: string) {
-  notePrivateRead(); // a page that reads a link's token holds it
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const link = await AccountToken.findById(hashLinkToken(token)).lean();
-  if (!link || link.purpose !== purpose || link.used_at || link.expires_at.getTime() <= Date.now()) return null;
-  return link;
-}
-
-/**
- * What the page an e-mailed link opens needs: the link's token from the address and whether it can
- * still be used. Opening the link changes nothing (mail scanners open links); its form uses it.
- */
-export async function linkPage(request: Request, purpose: "reset" | "verify") {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, usable: Boolean(await findLink(purpose, token)) };
-}
-
-/** Uses a link once: true for the one request that claimed it. */
-async function spendLink(linkId: string): Promise<boolean> {
-  if (!(await claimOnce(`account-token:${linkId}`))) return false;
-  await AccountToken.updateOne({ _id: linkId }, { $set: { used_at: new Date() } });
-  return true;
-}
-
-/**
- * Password reset, step 1: e-mails a single-use link that works for an hour to
- * the address, if it has an account. The caller says the same either way, and
- * the answer's timing must not tell either: the request waits only for the work
- * both cases share (the limits); finding the account, issuing the link and
- * queueing the e-mail run after it has answered (`done`, which never rejects;
- * a failure is logged, and the visitor can ask again). Returns null when over the
- * limits.
- */
-export async function requestPasswordReset(rawEmail: string, address: string): Promise<{ done: Promise<void> } | null> {
-  const email = normalizeEmail(rawEmail);
-  const [byAddress, fromAddress] = await Promise.all([
-    consumeRateLimit(RESET_LIMITS.address, address),
-    consumeRateLimit(RESET_LIMITS.accountFromAddress, `${email}\n${address}`),
-  ]);
-  if (!byAddress || !fromAddress) return null;
-  const done = sendResetLink(email).catch((error: unknown) =>
-    log("error", "auth.reset_failed", { reason: errorMessage(error) }),
-  );
-  return { done };
-}
-
-async function sendResetLink(email: string) {
-  const user = await User.findOne({ email }).lean();
-  if (!user) return;
-  if (!(await consumeRateLimit(RESET_LIMITS.mail, String(user._id)))) {
-    log("warn", "auth.reset_mail_capped", { user_id: String(user._id) });
-    return;
-  }
-  const token = await issueLink("reset", { id: String(user._id), email }, RESET_VALID_MINUTES * MINUTE);
-  await queueMail({
-    key: `reset:${hashLinkToken(token)}`,
-    to: email,
-    about: { userId: String(user._id) },
-    ...passwordReset({ url: absoluteUrl(`/auth/reset-password?token=${token}`), validMinutes: RESET_VALID_MINUTES }),
-  });
-  log("info", "auth.reset_requested", { user_id: String(user._id) });
-}
-
-/**
- * Password reset, step 2: sets the new password once per link, ends every
- * other session of the account and confirms the address (the link proved it).
- * Returns the user to sign in, or null when the link is not usable.
- */
-export async function resetPassword(token: string, password: string): Promise<AuthUser | null> {
-  const link = await findLink("reset", token);
-  if (!link || !(await spendLink(link._id))) return null;
-  await endResetLinks(link.user_id); // using one ends every other
-
-  const user = await User.findById(link.user_id).lean();
-  if (!user || user.email !== link.email) return null;
-  await User.updateOne(
-    { _id: link.user_id },
-    { $set: { password_hash: await hashPassword(password), email_verified_at: user.email_verified_at ?? new Date() } },
-  );
-  await endAllSessions(link.user_id);
-  log("info", "auth.password_reset", { user_id: link.user_id });
-  const updated = { ...user, email_verified_at: user.email_verified_at ?? new Date() };
-  await claimGuestOrders(updated);
-  return toAuthUser(updated);
-}
-
-/**
- * Confirms the address: the link proves the inbox, the password proves the
- * account, so someone who signed up with another person's address can't have
- * it confirmed by that person's click. Null when the link or password is wrong
- * (the link stays usable after a wrong password). Each password tried counts
- * against the account's sign-in limits, as on /auth (TooManyAttemptsError).
- */
-export async function verifyEmail(token: string, password: string, address = "unknown"): Promise<AuthUser | null> {
-  const link = await findLink("verify", token);
-  if (!link) return null;
-  await allowPasswordGuess(link.email, address);
-  const user = await User.findById(link.user_id).lean();
-  if (!user || user.email !== link.email || !(await verifyPassword(password, user.password_hash))) return null;
-  if (!(await spendLink(link._id))) return null;
-  const verifiedAt = user.email_verified_at ?? new Date();
-  await User.updateOne({ _id: link.user_id }, { $set: { email_verified_at: verifiedAt } });
-  const verified = { ...user, email_verified_at: verifiedAt };
-  await claimGuestOrders(verified);
-  log("info", "auth.email_verified", { user_id: link.user_id });
-  return toAuthUser(verified);
-}
-
-/**
- * Guest orders (bought with this e-mail while signed out) join the account,
- * but only once the account has proven the address. Idempotent.
- */
-export async function claimGuestOrders(user: UserDoc) {
-  if (!user.email_verified_at) return;
-  await Order.updateMany({ email: user.email, user_id: null }, { $set: { user_id: String(user._id) } });
 }

@@ -11,12 +11,12 @@ import { abandonCheckout, intakeTokenFor, settlePayment } from "./fulfilment.ser
 import { errorMessage, log } from "./log.server";
 import { Fulfilment, Order } from "./models/index.server";
 import { getStripe, paymentIntentIdOf, sessionPaid } from "./stripe.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
 import {
   holdPlanCheckout,
   maintenanceLineItem,
   notePlanSession,
   planRefusal,
-  SUBSCRIPTION_MESSAGES,
   type PlanHold,
 } from "./subscriptions.server";
 
@@ -44,11 +44,12 @@ export type CheckoutRequest = {
 };
 export type CheckoutResult =
   /** `linksByEmailOnly`: the browser is not given the order's links (see provedAddress). */
-  | { redirectTo: string; orderId: string; linksByEmailOnly: boolean }
-  | { couponError: string }
+  | { kind: "started"; redirectTo: string; orderId: string; linksByEmailOnly: boolean }
+  /** The coupon can't be used: said at the code box, nothing created. */
+  | { kind: "couponError"; message: string }
   /** Not for this buyer as things stand (a plan they may not start yet): said on the form, nothing created. */
-  | { refused: string }
-  | { error: string };
+  | { kind: "refused"; message: string }
+  | { kind: "error"; message: string };
 
 /**
  * Turns a checkout into a pending order and a payment session. The server
@@ -59,21 +60,21 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
   const orderId = randomUUID();
   let hold: PlanHold | null = null;
   if (input.withMaintenance) {
-    if (!input.user) return { refused: AUTH_MESSAGES.signInToSubscribe.title };
+    if (!input.user) return { kind: "refused", message: AUTH_MESSAGES.signInToSubscribe.title };
     const refusal = await planRefusal(input.user, SUBSCRIPTION_MESSAGES.alreadyWithPackage);
-    if (refusal) return { refused: refusal };
+    if (refusal) return { kind: "refused", message: refusal };
     // One plan checkout open per account: a plan started at the same moment elsewhere refuses this one.
     const held = await holdPlanCheckout(input.user.id, `package:${orderId}`);
-    if ("error" in held) return { refused: held.error };
+    if ("error" in held) return { kind: "refused", message: held.error };
     hold = held;
   }
   let coupon = null;
   if (input.couponCode) {
     const check = await validateCoupon(input.couponCode, input.email);
-    if (!check.ok) return { couponError: check.message };
+    if (!check.ok) return { kind: "couponError", message: check.message };
     coupon = check.coupon;
     if (!(await reserveCouponUse({ couponId: coupon.id, maxUses: coupon.maxUses, orderId }))) {
-      return { couponError: COUPON_MESSAGES.usedUp };
+      return { kind: "couponError", message: COUPON_MESSAGES.usedUp };
     }
   }
   const linksByEmailOnly = Boolean(coupon?.restricted) && !provedAddress(input.email, input.user);
@@ -108,27 +109,27 @@ export async function startCheckout(input: CheckoutRequest): Promise<CheckoutRes
     const sessionId = ownSessionId(FREE_SESSION);
     await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
     await settlePayment({ orderId, sessionId, amountPaid: 0 });
-    return { redirectTo: `/order-success?session_id=${sessionId}`, orderId, linksByEmailOnly };
+    return { kind: "started", redirectTo: `/order-success?session_id=${sessionId}`, orderId, linksByEmailOnly };
   }
 
   const stripe = getStripe();
   if (!stripe) {
     const sessionId = ownSessionId(OFFLINE_SESSION);
     await Order.updateOne({ _id: orderId }, { $set: { stripe_session_id: sessionId } });
-    return { redirectTo: `/checkout/offline?session_id=${sessionId}`, orderId, linksByEmailOnly };
+    return { kind: "started", redirectTo: `/checkout/offline?session_id=${sessionId}`, orderId, linksByEmailOnly };
   }
 
   try {
     const session = await createStripeSession(orderId, input.email, priced, input.user?.id ?? null);
     if (hold && !(await notePlanSession(hold, session.id))) {
       await abandonCheckout(orderId, "failed");
-      return { refused: SUBSCRIPTION_MESSAGES.checkoutOpen };
+      return { kind: "refused", message: SUBSCRIPTION_MESSAGES.checkoutOpen };
     }
-    return { redirectTo: session.url, orderId, linksByEmailOnly };
+    return { kind: "started", redirectTo: session.url, orderId, linksByEmailOnly };
   } catch (error) {
     log("error", "checkout.stripe_failed", { order_id: orderId, reason: errorMessage(error) });
     await abandonCheckout(orderId, "failed");
-    return { error: CHECKOUT_MESSAGES.checkoutError };
+    return { kind: "error", message: CHECKOUT_MESSAGES.checkoutError };
   }
 }
 

@@ -50,3 +50,12 @@ export async function getOrderForUser(input: { orderId: string; userId: string }
   const order = await Order.findById(input.orderId, { ...FIELDS, user_id: 1 }).lean();
   return order && order.user_id === input.userId ? order : null;
 }
+
+/**
+ * Guest orders (bought with this e-mail while signed out) join the account,
+ * but only once the account has proven the address. Idempotent.
+ */
+export async function claimGuestOrders(user: { _id: unknown; email: string; email_verified_at?: Date | null }) {
+  if (!user.email_verified_at) return;
+  await Order.updateMany({ email: user.email, user_id: null }, { $set: { user_id: String(user._id) } });
+}

@@ -1,5 +1,4 @@
 import mongoose from "mongoose";
-import { ORDER_NOT_FOUND } from "~/domain/admin/order-detail";
 import { ROUNDS } from "~/domain/orders";
 import { MAX_SELF_RENEWALS } from "~/domain/tokens";
 import { isDuplicateKeyError } from "./db.server";
@@ -25,15 +24,6 @@ import { revisionOpenKey } from "./reminders.server";
 import { renewalKey } from "./tokens.server";
 import { getStorage } from "./storage.server";
 import { recordAdminAction, type Actor } from "./admin/audit.server";
-
-export const DELETION_MESSAGES = {
-  deleted: {
-    title: "Data Deleted",
-    description: "The customer's personal data was permanently deleted; the order's financial record was kept.",
-  },
-  failed: "Failed to delete data",
-  notFound: ORDER_NOT_FOUND,
-} as const;
 
 /** What the admin's Confirm Data Deletion page names: the order's address and business; null when there is no order. */
 export async function deletionPreview(orderId: string) {

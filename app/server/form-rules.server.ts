@@ -60,6 +60,11 @@ export function formRules(schema: z.ZodMiniType, options: { omit?: string[] } = 
 
 const cache = new WeakMap<z.ZodMiniType, FormRules>();
 
+/*
+ * Zod's definitions (`_zod.def`) are not its public API: package.json pins zod to one version, and
+ * tests/unit/form-rules-parity.test.ts checks every schema's rules against the schema itself on an upgrade.
+ */
+
 type Def = {
   type: string;
   shape?: Record<string, z.ZodMiniType>;

@@ -3,7 +3,7 @@ import { formatCents } from "~/domain/money";
 import { orderIncludes } from "~/domain/order-includes";
 import { TOKEN_VALID_DAYS } from "~/domain/tokens";
 import { alertPaymentIssue } from "./alerts.server";
-import { claimGuestOrders } from "./auth.server";
+import { claimGuestOrders } from "./customer-orders.server";
 import { keepCouponUse, releaseCouponUse } from "./coupons.server";
 import { isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv } from "./env.server";

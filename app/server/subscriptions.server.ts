@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { findPlan, MAINTENANCE_PLANS, type MaintenancePlan } from "~/content/maintenance";
 import { DAY_MS } from "~/domain/dates";
-import { isLive, latestState, type SubscriptionFact } from "~/domain/subscriptions";
+import { isLive, latestState, SUBSCRIPTION_MESSAGES, type SubscriptionFact } from "~/domain/subscriptions";
 import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
 import { errorMessage, log } from "./log.server";
@@ -97,20 +97,6 @@ async function recordFact(id: string, fact: Fact & { user_id: string }) {
 }
 
 export type SubscribeResult = { redirectTo: string } | { error: string };
-
-export const SUBSCRIPTION_MESSAGES = {
-  already: "You already have a maintenance plan. Use Manage Subscription to change it.",
-  alreadyWithPackage:
-    "You already have a maintenance plan. Choose One-Time for this package, or change your plan with Manage Subscription on the maintenance page.",
-  confirmFirst: "Please confirm your e-mail address first: a maintenance plan starts once your address is confirmed.",
-  checkoutOpen:
-    "You started a checkout for another maintenance plan a moment ago. Please finish that one, or try again in 30 seconds to choose this one instead.",
-  checkoutFailed: "Failed to create checkout session",
-  portalFailed: "Failed to open customer portal",
-  noSubscription: "You don't have a maintenance plan yet.",
-  subscribed: { title: "Subscribed!", description: "Your maintenance plan is active. Thank you." },
-  cancelled: { title: "Plan Cancelled", description: "Your maintenance plan has been cancelled." },
-} as const;
 
 type Account = { id: string; emailVerified: boolean };
 

@@ -9,7 +9,7 @@ import { signedInUser } from "../support/auth";
 import { JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { uniqueAddress } from "../support/mailpit";
 
-// WCAG 2.2 AA checks that axe cannot make: each one measures the rendered page (README, "Accessibility").
+// WCAG 2.2 AA checks that axe cannot make: each one measures the rendered page (docs/limits.md, "Accessibility").
 const browser = useBrowser();
 const db = useAppDatabase();
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newTotpSecret, totpCode } from "~/domain/totp";
-import { createUser } from "~/server/auth.server";
+import { createUser } from "~/server/accounts.server";
 import { Order, RateLimitHit } from "~/server/models/index.server";
 import { CHECKOUT_LIMIT, rateLimitSubject } from "~/server/rate-limit.server";
 import { enableSecondFactor } from "~/server/two-factor.server";

@@ -13,7 +13,7 @@ import { IntakeSubmission, Order, PrivacyAuditLog, RevisionFeedback } from "~/se
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
 import { tokenSession } from "~/server/tokens.server";
-import { SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
 import { get, paidOrderWithSession, post, type Answer } from "../support/admin";
 import { tokenCookie } from "../support/app-data";
 import { signedInUser } from "../support/auth";

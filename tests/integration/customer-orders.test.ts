@@ -18,7 +18,8 @@ import {
   User,
 } from "~/server/models/index.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
-import { currentSubscription, PLAN_CHECKOUT_HOLD_MS, SUBSCRIPTION_MESSAGES } from "~/server/subscriptions.server";
+import { SUBSCRIPTION_MESSAGES } from "~/domain/subscriptions";
+import { currentSubscription, PLAN_CHECKOUT_HOLD_MS } from "~/server/subscriptions.server";
 import { flashOf } from "../support/admin";
 import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
@@ -449,7 +450,7 @@ describe("maintenance subscriptions", () => {
       packageId: "starter",
       withMaintenance: true,
     });
-    expect(guest).toEqual({ refused: "Please sign in to subscribe" });
+    expect(guest).toEqual({ kind: "refused", message: "Please sign in to subscribe" });
     const me = await signedInUser();
     const result = await startCheckout({
       email: me.email,
@@ -458,7 +459,7 @@ describe("maintenance subscriptions", () => {
       withMaintenance: true,
       user: me.user,
     });
-    expect("redirectTo" in result && result.redirectTo).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    expect(result.kind === "started" && result.redirectTo).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     const order = await Order.findOne({ email: me.email }).lean();
     expect(order).toMatchObject({
       product_id: "starter",
@@ -608,10 +609,10 @@ describe("plan checkouts started at once for different plans (stripe-mock)", () 
         user: me.user,
       }),
     ]);
-    const outcomes = [toStripe(plan), "redirectTo" in pkg];
+    const outcomes = [toStripe(plan), pkg.kind === "started"];
     expect(outcomes.filter(Boolean)).toHaveLength(1);
-    if ("redirectTo" in pkg) expect(plan.data).toEqual({ error: SUBSCRIPTION_MESSAGES.checkoutOpen });
-    else expect(pkg).toEqual({ refused: SUBSCRIPTION_MESSAGES.checkoutOpen });
+    if (pkg.kind === "started") expect(plan.data).toEqual({ error: SUBSCRIPTION_MESSAGES.checkoutOpen });
+    else expect(pkg).toEqual({ kind: "refused", message: SUBSCRIPTION_MESSAGES.checkoutOpen });
   });
 
   it(`let another plan be chosen ${PLAN_CHECKOUT_HOLD_MS / 1000} s later, closing the first session at Stripe first`, async () => {

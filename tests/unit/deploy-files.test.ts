@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // What the deployment files promise that no running test here can see: docker compose and the Dockerfile
-// cannot be run on this machine (no container registry answers; README, "docker compose").
+// cannot be run on this machine (no container registry answers; docs/deploy.md, "docker compose").
 const read = (file: string) => readFileSync(path.resolve(__dirname, "../..", file), "utf8");
 
 describe("docker compose and the Dockerfile, for a laptop only", () => {

@@ -144,8 +144,11 @@ export function brandingPreviews(doc: Submission | null) {
   };
 }
 
-/** What a step-4 save did: the draft as saved, messages about files, and whether a photo still needs its alt text. */
-export type BrandingSave = { doc: Submission; problems: FileProblems; photosWithoutAlt: boolean };
+/**
+ * What any step's save did (not only step 4's): the draft as saved, messages about files, and whether a photo still
+ * needs its alt text.
+ */
+export type SavedStep = { doc: Submission; problems: FileProblems; photosWithoutAlt: boolean };
 /** A save with no file problems. */
 export const NO_FILE_PROBLEMS: FileProblems = { logo: [], photos: [] };
 
@@ -167,7 +170,7 @@ export async function saveBrandingStep(input: {
   removeId: string | undefined;
   /** Stored fields saved beside the step's (its stamp, its lists' ids). */
   extra: StoredSubmission;
-}): Promise<BrandingSave> {
+}): Promise<SavedStep> {
   const { orderId, values, before, extra } = input;
   const step = SPECIAL_STEPS.uploads;
   const branding = brandingChanges({

@@ -9,7 +9,7 @@ import {
   saveBrandingStep,
   storeArrivedFiles,
   type ArrivedFiles,
-  type BrandingSave,
+  type SavedStep,
 } from "~/server/intake/files.server";
 import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "~/server/intake/draft.server";
 import { SaveRaced } from "~/server/intake/turns.server";
@@ -29,7 +29,7 @@ export type StepSave =
   | { order: "stale" }
   /** Saved elsewhere since this page loaded: `before` is the draft as it is now. */
   | { order: "conflict"; before: Submission | null }
-  | { order: "applied"; saved: BrandingSave };
+  | { order: "applied"; saved: SavedStep };
 
 /** How often a save that lost its turn to another save of the same draft is decided again. */
 const TRIES = 8;

@@ -22,7 +22,7 @@ import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { allProblems, brandingPreviews, saveArrivedFiles, type BrandingSave } from "~/server/intake/files.server";
+import { allProblems, brandingPreviews, saveArrivedFiles, type SavedStep } from "~/server/intake/files.server";
 import { saveStepPost, type StepSave } from "~/server/intake/save.server";
 import {
   loadSubmission,
@@ -233,7 +233,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
 /** The presses that leave the step: with a refused answer they leave once the rest is saved. */
 const LEAVES = new Set<IntakeIntent["type"]>(["back", "save-exit", "jump"]);
 
-function goNext(step: number, saved: BrandingSave) {
+function goNext(step: number, saved: SavedStep) {
   if (saved.photosWithoutAlt)
     // The alert names the step's task; each photo without alt text gets its own message on its field.
     return data<StepAnswer>(

@@ -202,7 +202,7 @@ export async function signIn(request: Request, user: AuthUser, to: string, flash
  */
 export async function completeSecondFactor(
   request: Request,
-  user: AuthUser,
+  user: Pick<AuthUser, "id" | "isAdmin">,
   to: string,
   flash?: Flash,
   init: { headers?: HeadersInit } = {},
@@ -507,6 +507,16 @@ export async function resetPassword(token: string, password: string): Promise<Au
   const updated = { ...user, email_verified_at: user.email_verified_at ?? new Date() };
   await claimGuestOrders(updated);
   return toAuthUser(updated);
+}
+
+/**
+ * A resent press of a link's password form whose first answer was lost (the link is spent by then): the
+ * account the first press signed in, when the resend carries that account's password; otherwise null.
+ */
+export async function resentLinkUser(userId: string, password: string): Promise<AuthUser | null> {
+  const doc = await User.findById(userId).lean();
+  if (!doc?.password_hash || !(await verifyPassword(password, doc.password_hash))) return null;
+  return toAuthUser(doc);
 }
 
 /**

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_MESSAGES } from "~/domain/account";
+import { AUTH_MESSAGES, VERIFY_INTENTS } from "~/domain/account";
 import { DETAIL_MESSAGES, ORDER_INTENT } from "~/domain/admin/order-detail";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
 import { action as bulkAction } from "~/routes/admin._index";
 import { action as orderAction } from "~/routes/admin.orders.$orderId";
 import { action as resetAction } from "~/routes/auth_.reset-password";
 import { action as codeAction } from "~/routes/auth_.two-factor";
-import { requestPasswordReset } from "~/server/auth.server";
+import { action as verifyAction } from "~/routes/auth_.verify";
+import { requestPasswordReset, resendConfirmation } from "~/server/auth.server";
 import { newFormKey } from "~/server/form-keys.server";
 import { fulfilOrder } from "~/server/fulfilment.server";
 import { AdminAuditLog, Order, OutboxMessage, ReminderLog, Session } from "~/server/models/index.server";
@@ -30,6 +31,12 @@ async function waitingOrder() {
   await fulfilOrder({ orderId: order._id, sessionId: `cs_${order._id}`, amountPaid: 30_000 });
   await Order.updateOne({ _id: order._id }, { $set: { paid_at: new Date(Date.now() - 30 * HOUR) } });
   return { orderId: order._id, email };
+}
+
+/** The token of the newest link to `path` e-mailed to `to`. */
+async function linkIn(to: string, path: string) {
+  const mail = await OutboxMessage.findOne({ to }).sort({ created_at: -1 }).lean();
+  return new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail?.text ?? "")![1];
 }
 
 const cookieOf = (answer: Answer) =>
@@ -69,8 +76,7 @@ describe("a resent press is answered as the first", () => {
   it("reset password: the resend signs in as the first did; with another password it says the link was used by it", async () => {
     const user = await signedInUser();
     await (await requestPasswordReset(user.email, "203.0.113.9"))!.done;
-    const mail = await OutboxMessage.findOne({ to: user.email }).sort({ created_at: -1 }).lean();
-    const token = /\/auth\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")![1];
+    const token = await linkIn(user.email, "/auth/reset-password");
     const key = newFormKey();
     const reset = (password: string) =>
       post(resetAction, "/auth/reset-password", "", { token, password, [FORM_KEY_FIELD]: key });
@@ -87,6 +93,20 @@ describe("a resent press is answered as the first", () => {
     // Without the press's key, a spent link is what it always was.
     const plain = await post(resetAction, "/auth/reset-password", "", { token, password: "a-new-password-1" });
     expect(JSON.stringify(plain.data)).toContain(AUTH_MESSAGES.resetInvalid);
+  });
+
+  it("confirming the address: the resend signs in as the first did, not 'link has expired'", async () => {
+    const user = await signedInUser({ confirmed: false });
+    expect(await resendConfirmation(user.user)).toBe(true);
+    const token = await linkIn(user.email, "/auth/verify");
+    const press = { intent: VERIFY_INTENTS.confirm, token, password: user.password, [FORM_KEY_FIELD]: newFormKey() };
+    const first = await post(verifyAction, "/auth/verify", "", press);
+    expect(first.location).toBe("/dashboard");
+    const again = await post(verifyAction, "/auth/verify", "", press);
+    expect(again.location).toBe("/dashboard");
+    expect(await flashOf(again)).toEqual(await flashOf(first));
+    const wrong = await post(verifyAction, "/auth/verify", "", { ...press, password: "not-the-password" });
+    expect(wrong.status).toBe(400);
   });
 
   it("the code page: the resend finishes signing in as the first did, not an empty Sign In; a stranger's key does nothing", async () => {

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "~/components/useForm";
 import { Form, Link } from "@remix-run/react";
 import { VERIFY_INTENTS } from "~/domain/account";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, FormKey } from "~/components/forms";
 import type { FormRules } from "~/domain/form-rules";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
@@ -46,6 +46,7 @@ export function LinkPasswordPage(props: {
         <Form method="post" {...getFormProps(form)} noValidate className="card" aria-label={props.title}>
           <FormAlert message={form.errors?.[0] ?? fields.password.errors?.[0]} />
           <input type="hidden" name="token" value={props.token} />
+          <FormKey />
           <Field
             id={fields.password.id}
             label={props.label}

@@ -28,6 +28,9 @@ export const AUTH_MESSAGES = {
       "If an account uses that address, we've sent it a link to choose a new password. The link works for 1 hour.",
   },
   resetInvalid: "This link has expired or was already used. Please ask for a new one.",
+  /** A resend of a reset whose answer was lost, carrying another password than the one set. */
+  resetAlreadyDone:
+    "Your password was already changed with this link, to the password you sent first. Sign in with it, or ask for a new link.",
   resetDone: { title: "Password Changed", description: "Your new password is set and you are signed in." },
   verifyInvalid: "This confirmation link has expired or was already used. Sign in and ask for a new one.",
   verified: {

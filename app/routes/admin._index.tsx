@@ -5,6 +5,7 @@ import { adminLinks, AdminHeader, StatusBadge } from "~/components/admin/AdminTa
 import { Pager } from "~/components/admin/Pager";
 import { WeeklyChart } from "~/components/admin/WeeklyChart";
 import { useIsPending } from "~/components/hooks";
+import { FormKey } from "~/components/forms";
 import { EmailAddress } from "~/components/EmailAddress";
 import { LiveRegion } from "~/components/LiveRegion";
 import {
@@ -30,6 +31,7 @@ import { ORDER_STATUSES, statusText } from "~/domain/order-status";
 import { bulkTargets, ordersPage, runBulkAction } from "~/server/admin/orders.server";
 import { requireAdmin, requireFreshProof } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { errorMessage, log } from "~/server/log.server";
 import { countOf } from "~/domain/words";
@@ -90,7 +92,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (ids === "too-many") return fail(BULK_MESSAGES.tooMany);
   if (ids.length === 0) return fail(BULK_MESSAGES.noneSelected);
   try {
-    const message = await runBulkAction(action, ids, admin);
+    // A resent press (its answer lost) is answered as the first was: "2 reminders sent", not "0 sent".
+    const message = await oncePerPost(`bulk:${admin.id}`, form, async () => ({
+      done: true,
+      answer: await runBulkAction(action, ids, admin),
+    }));
     return redirectWithFlash(request, back, { kind: "success", title: message }, { status: 303 });
   } catch (error) {
     log("error", "admin.bulk_failed", { action, reason: errorMessage(error) });
@@ -218,6 +224,7 @@ export default function AdminOrders() {
             <input type="hidden" name="clock" value={filters.clock ?? ""} />
             <input type="hidden" name="sort" value={filters.sort ?? ""} />
             {before ? <input type="hidden" name="before" value={before} /> : null}
+            <FormKey />
             <div className="bulk-bar card">
               <label className="choice">
                 <input

@@ -43,6 +43,7 @@ import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash, type FlashKind } from "~/server/flash.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";
 import { sendReminder } from "~/server/reminders.server";
 import { RevisionError, setRevisionRound } from "~/server/revisions.server";
@@ -145,8 +146,14 @@ async function saveDraftUrlAction({ form, orderId, admin, flash }: IntentArgs) {
     const value = String(form.get("draftUrl") ?? "").slice(0, 2000);
     return data<DraftUrlReply>({ intent: ORDER_INTENT.saveDraftUrl, value, error: issue.message }, { status: 400 });
   }
-  await saveDraftUrl({ orderId, url: submission.value.draftUrl, actor: admin });
-  return flash("success", DETAIL_MESSAGES.draftSaved.title);
+  // A $set (a resent press sets it again); the first-draft e-mail is keyed per order, so the answer says
+  // when it linked another URL than the one now saved.
+  const { emailedOther } = await saveDraftUrl({ orderId, url: submission.value.draftUrl, actor: admin });
+  return flash(
+    "success",
+    DETAIL_MESSAGES.draftSaved.title,
+    emailedOther ? DETAIL_MESSAGES.draftEmailedOther(emailedOther) : undefined,
+  );
 }
 
 async function toggleRevisionAction({ form, orderId, admin, flash }: IntentArgs) {
@@ -176,8 +183,12 @@ async function renewTokenAction({ orderId, admin, flash }: IntentArgs) {
 }
 
 /** spec 2: send-smart-reminder, through the same rules as the cron; the result carries the spec's toast. */
-async function sendReminderAction({ orderId, admin, flash }: IntentArgs) {
-  const result = await sendReminder({ orderId, source: "admin", actor: admin.email });
+async function sendReminderAction({ form, orderId, admin, flash }: IntentArgs) {
+  // A resent press (its answer lost) is answered as the first was: "sent", not "not sent" because it was.
+  const result = await oncePerPost(`reminder:${orderId}`, form, async () => {
+    const answer = await sendReminder({ orderId, source: "admin", actor: admin.email });
+    return { done: answer.sent, answer, orderId };
+  });
   return flash(result.sent ? "success" : "info", result.title, result.message);
 }
 

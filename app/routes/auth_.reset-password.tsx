@@ -5,7 +5,8 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { ResetPasswordSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { linkPage } from "~/server/account-links.server";
-import { signIn } from "~/server/auth.server";
+import { resentLinkUser, signIn, type AuthUser } from "~/server/auth.server";
+import { oncePerPost } from "~/server/form-keys.server";
 import { resetPassword } from "~/server/password-reset.server";
 import { readForm } from "~/server/forms.server";
 
@@ -23,13 +24,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: ResetPasswordSchema });
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: ResetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-  const user = await resetPassword(submission.value.token, submission.value.password);
-  if (!user)
-    return data(submission.reply({ formErrors: [AUTH_MESSAGES.resetInvalid], hideFields: ["password"] }), {
-      status: 410,
-    });
+  const { token, password } = submission.value;
+  // A resent press (its answer lost after the link was spent) signs in as the first did, not "link has expired".
+  let changed = null as AuthUser | null;
+  const userId = await oncePerPost(`reset-password:${token}`, form, async () => {
+    changed = await resetPassword(token, password);
+    return { done: changed !== null, answer: changed?.id ?? null };
+  });
+  const user = changed ?? (userId ? await resentLinkUser(userId, password) : null);
+  if (!user) {
+    const message = userId ? AUTH_MESSAGES.resetAlreadyDone : AUTH_MESSAGES.resetInvalid;
+    return data(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status: 410 });
+  }
   return signIn(request, user, "/dashboard", { kind: "success", ...AUTH_MESSAGES.resetDone });
 }
 

@@ -2,13 +2,17 @@ import { getFormProps, useForm } from "~/components/useForm";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TwoFactorCodeFields } from "~/components/account";
+import { FormKey } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { AUTH_MESSAGES, safeRedirect } from "~/domain/account";
 import { TWO_FACTOR_INTENTS, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { CodeSchema } from "~/domain/two-factor.schema";
-import { completeSecondFactor, signInState } from "~/server/auth.server";
+import { completeSecondFactor, signInState, type AuthUser } from "~/server/auth.server";
+import type { Flash } from "~/server/flash.server";
+import { oncePerPost } from "~/server/form-keys.server";
+import { getSession } from "~/server/session.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { checkSecondFactor } from "~/server/two-factor.server";
@@ -34,30 +38,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo, reprompt: state.kind === "signed-in", rules: formRules(CodeSchema) };
 }
 
+/** What a press of the code form came to: no session to finish, a refused code, or who passed. */
+type CodeAnswer = null | { refused: string; status: number } | { user: Pick<AuthUser, "id" | "isAdmin">; flash: Flash };
+
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: CodeSchema });
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: CodeSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const state = await signInState(request);
-  if (state.kind === "none")
-    throw redirect(`/auth?redirectTo=${encodeURIComponent(safeRedirect(submission.value.redirectTo))}`);
   const to = safeRedirect(submission.value.redirectTo);
-  // A session that passed the second factor already is the owner's: a guesser's run of wrong codes never holds it up.
-  const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request), {
-    trusted: state.kind === "signed-in",
+  // One press per session the browser held: a resent press (its answer lost, so the browser still holds the
+  // session the first press ended) is signed in as the first was, not sent back to an empty Sign In.
+  const held = (await getSession(request)).id;
+  const answer = await oncePerPost<CodeAnswer>(`two-factor:${held}`, form, async () => {
+    const state = await signInState(request);
+    if (state.kind === "none") return { done: false, answer: null };
+    // A session that passed the second factor already is the owner's: a guesser's run of wrong codes never holds it up.
+    const check = await checkSecondFactor(state.user, submission.value.code, clientAddress(request), {
+      trusted: state.kind === "signed-in",
+    });
+    if (!check.ok) return { done: false, answer: { refused: check.message, status: check.status } };
+    const flash =
+      check.via === "recovery" && check.recoveryCodesLeft === 0
+        ? TWO_FACTOR_MESSAGES.lastRecoveryCode
+        : check.via === "recovery"
+          ? TWO_FACTOR_MESSAGES.recoveryCodeUsed(check.recoveryCodesLeft)
+          : state.kind === "pending"
+            ? AUTH_MESSAGES.welcome
+            : TWO_FACTOR_MESSAGES.confirmed;
+    const user = { id: state.user.id, isAdmin: state.user.isAdmin };
+    const kind = check.via === "recovery" ? "info" : "success";
+    return { done: true, answer: { user, flash: { kind, ...flash } } };
   });
-  if (!check.ok) return data(submission.reply({ formErrors: [check.message] }), { status: check.status });
-  const flash =
-    check.via === "recovery" && check.recoveryCodesLeft === 0
-      ? TWO_FACTOR_MESSAGES.lastRecoveryCode
-      : check.via === "recovery"
-        ? TWO_FACTOR_MESSAGES.recoveryCodeUsed(check.recoveryCodesLeft)
-        : state.kind === "pending"
-          ? AUTH_MESSAGES.welcome
-          : TWO_FACTOR_MESSAGES.confirmed;
-  return completeSecondFactor(request, state.user, to, {
-    kind: check.via === "recovery" ? "info" : "success",
-    ...flash,
-  });
+  if (!answer) throw redirect(`/auth?redirectTo=${encodeURIComponent(to)}`);
+  if ("refused" in answer) return data(submission.reply({ formErrors: [answer.refused] }), { status: answer.status });
+  return completeSecondFactor(request, answer.user, to, answer.flash);
 }
 
 export default function TwoFactorStep() {
@@ -83,6 +97,7 @@ export default function TwoFactorStep() {
         <Form method="post" {...getFormProps(form)} noValidate className="card" aria-labelledby="code-heading">
           <h2 id="code-heading">{reprompt ? "Enter a code to continue" : "Enter your code"}</h2>
           <input type="hidden" name="redirectTo" value={redirectTo} />
+          <FormKey />
           <TwoFactorCodeFields
             formErrors={form.errors}
             code={fields.code}

@@ -6,10 +6,11 @@ import { VerifyEmailSchema } from "~/domain/account.schema";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { findLink, linkPage } from "~/server/account-links.server";
 import { resendConfirmation, verifyEmail } from "~/server/accounts.server";
-import { requireUser, signIn, TooManyAttemptsError } from "~/server/auth.server";
+import { requireUser, resentLinkUser, signIn, TooManyAttemptsError, type AuthUser } from "~/server/auth.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { readForm } from "~/server/forms.server";
+import { oncePerPost } from "~/server/form-keys.server";
 
 export const meta: MetaFunction = () => [
   { title: "Confirm Your E-mail | 24-Hour Website" },
@@ -36,9 +37,15 @@ export async function action({ request }: ActionFunctionArgs) {
     case VERIFY_INTENTS.confirm: {
       const submission = parseWithZod(formData, { schema: VerifyEmailSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-      let user;
+      const { token, password } = submission.value;
+      // A resent press (its answer lost after the link was spent) signs in as the first did.
+      let user = null as AuthUser | null;
       try {
-        user = await verifyEmail(submission.value.token, submission.value.password, clientAddress(request));
+        const userId = await oncePerPost(`verify-email:${token}`, formData, async () => {
+          user = await verifyEmail(token, password, clientAddress(request));
+          return { done: user !== null, answer: user?.id ?? null };
+        });
+        user ??= userId ? await resentLinkUser(userId, password) : null;
       } catch (error) {
         if (!(error instanceof TooManyAttemptsError)) throw error;
         return data(submission.reply({ formErrors: [AUTH_MESSAGES.tooMany], hideFields: ["password"] }), {

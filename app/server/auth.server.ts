@@ -157,7 +157,7 @@ export async function signIn(request: Request, user: AuthUser, to: string, flash
  */
 export async function completeSecondFactor(
   request: Request,
-  user: AuthUser,
+  user: Pick<AuthUser, "id" | "isAdmin">,
   to: string,
   flash?: Flash,
   init: { headers?: HeadersInit } = {},
@@ -276,4 +276,14 @@ export async function requireFreshProof(request: Request, returnTo: string) {
     { kind: "info", ...TWO_FACTOR_MESSAGES.freshProof },
     { status: 303 },
   );
+}
+
+/**
+ * A resent press of a link's password form whose first answer was lost (the link is spent by then): the
+ * account the first press signed in, when the resend carries that account's password; otherwise null.
+ */
+export async function resentLinkUser(userId: string, password: string): Promise<AuthUser | null> {
+  const doc = await User.findById(userId).lean();
+  if (!doc?.password_hash || !(await verifyPassword(password, doc.password_hash))) return null;
+  return toAuthUser(doc);
 }

@@ -177,11 +177,18 @@ const statusUrlOf = async (orderId: string) => statusLink(await statusTokenFor(o
  * runs: the time once, the customer's e-mail with the draft link once, however
  * often (or however concurrently) the URL is saved. True when this save delivered it.
  */
+const deliveredKey = (orderId: string) => `clock:${orderId}:delivered`;
+
+/** The draft URL the first-draft e-mail linked (the first save's while the clock ran), or null. */
+export async function deliveredDraftUrl(orderId: string): Promise<string | null> {
+  return (await OrderEvent.findById(deliveredKey(orderId)).lean())?.draft_url ?? null;
+}
+
 export async function recordDelivery(input: { orderId: string; draftUrl: string; now?: Date }): Promise<boolean> {
   const now = input.now ?? new Date();
   const order = (await Order.findById(input.orderId).lean()) as OrderClockDoc | null;
   if (!order || !clockRuns(clockFactsOf(order))) return false;
-  const key = `clock:${input.orderId}:delivered`;
+  const key = deliveredKey(input.orderId);
   const made = await insertEvent({
     _id: key,
     order_id: input.orderId,

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useIsPending } from "~/components/hooks";
+import { FormKey } from "~/components/forms";
 import { ORDER_INTENT } from "~/domain/admin/order-detail";
 import { TOKEN_BANNERS } from "~/domain/admin/token";
 import { formatDateTime } from "~/domain/dates";
@@ -66,6 +67,7 @@ export function IntakeAccessCard({
           </p>
         )}
         <Form method="post" className="actions">
+          <FormKey />
           <button
             type="submit"
             name="intent"

@@ -58,6 +58,9 @@ export const ORDER_NOT_FOUND = "Order not found";
 /** The flash messages (title and description) of the order detail page's actions. */
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },
+  /** The first-draft e-mail went out with an earlier URL: the saved one is not in the customer's inbox. */
+  draftEmailedOther: (emailed: string) =>
+    `The customer's first-draft e-mail linked ${emailed}, the URL saved first; it is not sent again. Tell them the new link if they need it.`,
   urlRequired: { title: "URL Required", description: DRAFT_URL_MESSAGES.required },
   tokenRenewed: (expires: Date) => ({
     title: "Token Renewed",

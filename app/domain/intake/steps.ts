@@ -67,6 +67,11 @@ export const INTAKE_MESSAGES = {
   renewed: { title: "Access Renewed!", description: "Your intake form access has been extended for 30 more days." },
   renewFailed: "Unable to renew access automatically. Please contact support.",
   saved: { title: "Progress Saved", description: "Come back any time with the link in your e-mail." },
+  /** Save & Exit with a refused answer: the rest is saved, and the page that follows says what was not. */
+  savedExcept: (stepName: string, notSaved: string[]) => ({
+    title: "Progress Saved, Except Some Answers",
+    description: `Not saved on ${stepName}: ${notSaved.join(" ")} Everything else is saved. Open the step with the link in your e-mail to fix ${notSaved.length === 1 ? "it" : "them"}.`,
+  }),
   submitted: { title: "Form Submitted!", description: "Thank you. We'll e-mail you when your first draft is ready." },
   updated: { title: "Form Updated!", description: "Thank you. We've received your changes." },
   submitFailed: "Error: Failed to submit form. Please try again or contact us directly.",

@@ -14,7 +14,7 @@ import type { StoredPhoto } from "~/domain/intake/data";
 import type { PageCursor } from "~/domain/paging";
 import { statusText } from "~/domain/order-status";
 import { orderIncludes } from "~/domain/order-includes";
-import { clockView, recordDelivery } from "../delivery-clock.server";
+import { clockView, deliveredDraftUrl, recordDelivery } from "../delivery-clock.server";
 import { intakeLink } from "../fulfilment.server";
 import { loadSubmission, type Submission } from "~/server/intake/draft.server";
 import { IntakeSubmission, Order, PrivacyAuditLog } from "../models/index.server";
@@ -109,11 +109,21 @@ export async function loadOrderDetail(
 /**
  * Saves the draft URL. The first save while the delivery clock runs delivers the
  * first draft: its time is stored once and the customer e-mailed the link once.
+ * Returns the URL that e-mail linked when it is not this one (a later correction,
+ * or a resend of a press whose answer was lost carrying the corrected URL), so the
+ * answer can say so rather than let the admin think the customer has the new link.
  */
-export async function saveDraftUrl(input: { orderId: string; url: string; actor: Actor; now?: Date }) {
+export async function saveDraftUrl(input: {
+  orderId: string;
+  url: string;
+  actor: Actor;
+  now?: Date;
+}): Promise<{ emailedOther: string | null }> {
   await Order.updateOne({ _id: input.orderId }, { $set: { draft_url: input.url } });
   await recordDelivery({ orderId: input.orderId, draftUrl: input.url, now: input.now });
   await recordAdminAction(input.actor, "order.draft_url", { type: "order", id: input.orderId }, { url: input.url });
+  const emailed = await deliveredDraftUrl(input.orderId);
+  return { emailedOther: emailed !== null && emailed !== input.url ? emailed : null };
 }
 
 /**

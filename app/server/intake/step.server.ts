@@ -1,4 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+// The words the step's alert names a field with, so the page after Save & Exit names a refused one alike.
+import { namedError } from "~/components/intake/labels";
 import type { FormRules } from "~/domain/form-rules";
 import { formatTime } from "~/domain/dates";
 import {
@@ -19,7 +21,7 @@ import { keepListShapes, stepSchema } from "~/domain/intake/schemas";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, TOTAL_STEPS } from "~/domain/intake/steps";
 import { PAGES_MESSAGES, promise, tooManyPages } from "~/domain/order-includes";
 import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
-import { redirectWithFlash } from "~/server/flash.server";
+import { redirectWithFlash, type Flash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { allProblems, brandingPreviews, saveArrivedFiles, type SavedStep } from "~/server/intake/files.server";
@@ -222,12 +224,29 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
     case "back":
       return redirect(stepPath(Math.max(FIRST_STEP, step - 1)), 303);
     case "save-exit":
-      return redirectWithFlash(request, "/", { kind: "success", ...INTAKE_MESSAGES.saved }, { status: 303 });
+      return redirectWithFlash(
+        request,
+        "/",
+        savedFlash(step, submission.status === "success" ? null : submission.error),
+        { status: 303 },
+      );
     case "next":
       return goNext(step, saved);
     case "submit":
       return submit(request, access, saved.doc);
   }
+}
+
+/**
+ * What the page after Save & Exit says: "Progress Saved", or, when answers were refused, which were not
+ * saved, each in the words of the step's own alert (the rest of the step was saved).
+ */
+function savedFlash(step: number, error: Record<string, string[] | null> | null | undefined): Flash {
+  const notSaved = Object.entries(error ?? {}).flatMap(([path, messages]) =>
+    path && messages?.length ? [namedError(path, messages[0])] : [],
+  );
+  if (!notSaved.length) return { kind: "success", ...INTAKE_MESSAGES.saved };
+  return { kind: "error", ...INTAKE_MESSAGES.savedExcept(`step ${step}, ${stepMeta(step)!.name}`, notSaved) };
 }
 
 /** The presses that leave the step: with a refused answer they leave once the rest is saved. */

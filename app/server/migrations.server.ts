@@ -3,6 +3,7 @@ import { CHECKOUT_SESSION_LONGEST_MS } from "~/domain/checkout";
 import { isDatabaseUnavailable, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
+import { linkCustomerOrder } from "./models/customer-order.server";
 import { Migration, Order } from "./models/index.server";
 
 /**
@@ -41,6 +42,19 @@ export const MIGRATIONS: MigrationDefinition[] = [
       ).lean();
       for (const { _id } of abandoned) await abandonCheckout(_id, "cancelled");
       return `cancelled ${abandoned.length} unpaid order${abandoned.length === 1 ? "" : "s"} older than 24 hours`;
+    },
+  },
+  {
+    // The dashboard finds a customer's orders through their slots (issue 36, models/customer-order.server.ts),
+    // which the Order model's hooks fill from now on: the orders that named their customer before get theirs.
+    // One pass over the orders, once; linking again adds nothing, so a partial run is safe to repeat.
+    id: "2026-11-27-customer-order-slots",
+    async up() {
+      const owned = await Order.find({ user_id: mongoose.trusted({ $ne: null }) }, { _id: 1, user_id: 1 })
+        .sort({ created_at: 1 })
+        .lean();
+      for (const order of owned) await linkCustomerOrder(order.user_id!, order._id);
+      return `put ${owned.length} order${owned.length === 1 ? "" : "s"} in their customers' slots`;
     },
   },
 ];

@@ -1,4 +1,4 @@
-import { customerOrderIds } from "./models/customer-order.server";
+import { customerOrders } from "./models/customer-order.server";
 import { Order } from "./models/index.server";
 
 /**
@@ -48,7 +48,7 @@ const FIELDS = {
  */
 export async function listOrdersForUser(userId: string) {
   const orders = await Promise.all(
-    (await customerOrderIds(userId)).map((orderId) => Order.findById(orderId, { ...FIELDS, user_id: 1 }).lean()),
+    (await customerOrders.members(userId)).map((orderId) => Order.findById(orderId, { ...FIELDS, user_id: 1 }).lean()),
   );
   return orders
     .flatMap((order) => (order?.user_id === userId ? [order] : []))

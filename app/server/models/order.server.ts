@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
 import { errorMessage, log } from "../log.server";
-import { linkCustomerOrder, unlinkCustomerOrder } from "./customer-order.server";
+import { customerOrders } from "./customer-order.server";
 import { recordOrderChange } from "./order-change.server";
 
 const AddOnSchema = new mongoose.Schema(
@@ -159,12 +159,12 @@ function customerSet(update: unknown): string | null | undefined {
 // The customer's slots (customer-order.server.ts) follow `user_id` through every write the app makes: an order
 // is put in its customer's slot before it names them, and taken out before it stops naming them.
 OrderSchema.pre("save", async function () {
-  if (this.user_id && (this.isNew || this.isModified("user_id"))) await linkCustomerOrder(this.user_id, this._id);
+  if (this.user_id && (this.isNew || this.isModified("user_id"))) await customerOrders.add(this.user_id, this._id);
 });
 OrderSchema.pre("insertMany", async function (docs: unknown) {
   const owned = ([] as Record<string, unknown>[]).concat(docs as Record<string, unknown>[]).filter((d) => d.user_id);
   for (const doc of owned) doc._id ??= randomUUID(); // the default, given here so the slot can name it first
-  await Promise.all(owned.map((doc) => linkCustomerOrder(String(doc.user_id), String(doc._id))));
+  await Promise.all(owned.map((doc) => customerOrders.add(String(doc.user_id), String(doc._id))));
 });
 OrderSchema.pre(
   ["updateOne", "updateMany"],
@@ -182,8 +182,8 @@ OrderSchema.pre(
     for (const id of ids) {
       const before = await this.model.findById(id, { user_id: 1 }).lean<{ user_id: string | null }>();
       if (before?.user_id === userId) continue;
-      if (before?.user_id) await unlinkCustomerOrder(before.user_id, id);
-      if (userId) await linkCustomerOrder(userId, id);
+      if (before?.user_id) await customerOrders.remove(before.user_id, id);
+      if (userId) await customerOrders.add(userId, id);
     }
   },
 );

@@ -4,13 +4,16 @@ import { claimGuestOrders } from "~/server/auth.server";
 import { listOrdersForUser } from "~/server/customer-orders.server";
 import { deleteOrderData } from "~/server/data-deletion.server";
 import { MIGRATIONS } from "~/server/migrations.server";
-import { linkCustomerOrder } from "~/server/models/customer-order.server";
-import { CustomerOrder, Order, User } from "~/server/models/index.server";
+import { customerOrders } from "~/server/models/customer-order.server";
+import { CustomerOrder, IntakeToken, Order, User } from "~/server/models/index.server";
+import { orderTokens, tokenList } from "~/server/models/intake-token.server";
+import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 
 /**
- * A customer's orders are found by `_id` (issue 36): numbered slots per customer, filled by the Order model's
- * hooks on every write that names or stops naming a customer, under unique indexes (ARCHITECTURE.md rule 7).
+ * A customer's orders and an order's links are found by `_id` (issue 36): numbered slots per owner
+ * (models/slots.server.ts), filled by the models' hooks on every write that names or stops naming an owner,
+ * under unique indexes (ARCHITECTURE.md rule 7).
  */
 useTestDatabase();
 
@@ -47,12 +50,12 @@ describe("a customer's orders by _id", () => {
     const made = await Promise.all(Array.from({ length: 20 }, () => order(me)));
     const slots = await slotsOf(me);
     expect(slots).toHaveLength(20);
-    expect(new Set(slots.map((s) => s.order_id))).toEqual(new Set(ids(made)));
+    expect(new Set(slots.map((s) => s.member))).toEqual(new Set(ids(made)));
     expect(ids(await listOrdersForUser(me)).sort()).toEqual(ids(made).sort());
 
     const more = await order(null);
-    await Promise.all(Array.from({ length: 10 }, () => linkCustomerOrder(me, more._id)));
-    expect((await slotsOf(me)).filter((s) => s.order_id === more._id)).toHaveLength(1);
+    await Promise.all(Array.from({ length: 10 }, () => customerOrders.add(me, more._id)));
+    expect((await slotsOf(me)).filter((s) => s.member === more._id)).toHaveLength(1);
     // In a slot but not the customer's order: not listed.
     expect(ids(await listOrdersForUser(me))).not.toContain(more._id);
   });
@@ -72,12 +75,27 @@ describe("a customer's orders by _id", () => {
     await deleteOrderData({ orderId: guests[0]._id, reason: "asked by the customer" });
     expect(ids(await listOrdersForUser(me))).toEqual([guests[1]._id]);
     // The slot stays taken (a walk goes on past it) but names no order.
-    expect((await slotsOf(me)).map((s) => s.order_id)).toEqual([`${me}:0`, guests[1]._id]);
+    expect((await slotsOf(me)).map((s) => s.member)).toEqual([`${me}:0`, guests[1]._id]);
     const later = await order(me);
     expect(ids(await listOrdersForUser(me))).toEqual([later._id, guests[1]._id]);
   });
 
-  it("put the orders stored before the slots in them, by the migration, once", async () => {
+  it("find an order's newest link of each purpose through its list, an event issued once however often it runs", async () => {
+    const made = await order(null);
+    const first = await issueToken({ orderId: made._id, purpose: "intake", issueKey: `paid:${made._id}` });
+    const status = await issueToken({ orderId: made._id, purpose: "status", issueKey: `paid:${made._id}` });
+    await Promise.all(
+      Array.from({ length: 5 }, () => issueToken({ orderId: made._id, purpose: "intake", issueKey: "r1" })),
+    );
+    const newest = await issueToken({ orderId: made._id, purpose: "intake", issueKey: "r2" });
+    expect(first).not.toBe(newest);
+    expect((await newestToken(made._id, "intake"))?.token._id).toBe(hashToken(newest));
+    expect((await newestToken(made._id, "status"))?.token._id).toBe(hashToken(status));
+    expect(await orderTokens.members(tokenList(made._id, "intake"))).toHaveLength(3);
+    expect(await newestToken((await order(null))._id, "intake")).toBeNull();
+  });
+
+  it("list the orders and links stored before the lists, by the migration, once", async () => {
     const me = user();
     const { insertedIds } = await Order.collection.insertMany(
       [1, 2, 3].map((k) => ({
@@ -89,11 +107,24 @@ describe("a customer's orders by _id", () => {
         created_at: new Date(Date.now() - k * 1000),
       })) as never[],
     );
+    await IntakeToken.collection.insertOne({
+      _id: `${me}-token`,
+      order_id: `${me}-order-1`,
+      purpose: "intake",
+      issue_key: `before:${me}`,
+      expires_at: new Date(Date.now() + 86_400_000),
+      used: false,
+      auto_renewed_count: 0,
+      created_at: new Date(),
+    } as never);
     expect(await listOrdersForUser(me)).toEqual([]);
-    const migration = MIGRATIONS.find((m) => m.id === "2026-11-27-customer-order-slots")!;
-    expect(await migration.up(new Date())).toMatch(/^put \d+ orders in their customers' slots$/);
+    expect(await newestToken(`${me}-order-1`, "intake")).toBeNull();
+
+    const migration = MIGRATIONS.find((m) => m.id === "2026-11-27-lists-by-id")!;
+    expect(await migration.up(new Date())).toMatch(/^listed \d+ orders and \d+ links$/);
     await migration.up(new Date());
     expect(ids(await listOrdersForUser(me))).toEqual(Object.values(insertedIds).map(String));
     expect(await slotsOf(me)).toHaveLength(3);
+    expect((await newestToken(`${me}-order-1`, "intake"))?.token._id).toBe(`${me}-token`);
   });
 });

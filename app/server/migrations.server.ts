@@ -3,7 +3,9 @@ import { CHECKOUT_SESSION_LONGEST_MS } from "~/domain/checkout";
 import { isDatabaseUnavailable, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
-import { Migration, Order } from "./models/index.server";
+import { customerOrders } from "./models/customer-order.server";
+import { IntakeToken, Migration, Order } from "./models/index.server";
+import { orderTokens, tokenList } from "./models/intake-token.server";
 
 /**
  * Migrations of stored documents: versioned (an id that sorts by date, never reused), run in order, each
@@ -41,6 +43,22 @@ export const MIGRATIONS: MigrationDefinition[] = [
       ).lean();
       for (const { _id } of abandoned) await abandonCheckout(_id, "cancelled");
       return `cancelled ${abandoned.length} unpaid order${abandoned.length === 1 ? "" : "s"} older than 24 hours`;
+    },
+  },
+  {
+    // The dashboard finds a customer's orders, and the order-status page an order's newest link, through lists
+    // found by `_id` (issue 36, models/slots.server.ts), which the models' hooks fill from now on: the orders
+    // and links stored before get theirs. One pass over each collection, once; adding again adds nothing, so a
+    // partial run is safe to repeat.
+    id: "2026-11-27-lists-by-id",
+    async up() {
+      const owned = await Order.find({ user_id: mongoose.trusted({ $ne: null }) }, { _id: 1, user_id: 1 })
+        .sort({ created_at: 1 })
+        .lean();
+      for (const order of owned) await customerOrders.add(order.user_id!, order._id);
+      const tokens = await IntakeToken.find({}, { _id: 1, order_id: 1, purpose: 1 }).sort({ created_at: 1 }).lean();
+      for (const token of tokens) await orderTokens.add(tokenList(token.order_id, token.purpose), token._id);
+      return `listed ${owned.length} order${owned.length === 1 ? "" : "s"} and ${tokens.length} link${tokens.length === 1 ? "" : "s"}`;
     },
   },
 ];

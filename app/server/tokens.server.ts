@@ -57,6 +57,7 @@ import { getEnv } from "./env.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
 import { log } from "./log.server";
 import { IntakeToken } from "./models/index.server";
+import { orderTokens, tokenList } from "./models/intake-token.server";
 
 export type TokenDoc = {
   _id: string;
@@ -64,6 +65,7 @@ export type TokenDoc = {
   purpose: string;
   issue_key: string;
   expires_at: Date;
+  created_at: Date;
   used: boolean;
   auto_renewed_count: number;
   reopened?: number;
@@ -169,10 +171,13 @@ export async function checkToken(raw: string, purpose: TokenPurpose): Promise<To
 
 /** The order's token in use for `purpose` (the newest issued), as it is now; null when none was issued. */
 export async function newestToken(orderId: string, purpose: TokenPurpose): Promise<KnownTokenState | null> {
-  const [token] = await IntakeToken.find({ order_id: orderId, purpose })
-    .sort({ created_at: -1 })
-    .limit(1)
-    .lean<TokenDoc[]>();
+  // Each of the order's tokens by `_id` (models/intake-token.server.ts): no scan of everyone's tokens.
+  const tokens = await Promise.all(
+    (await orderTokens.members(tokenList(orderId, purpose))).map((id) => IntakeToken.findById(id).lean<TokenDoc>()),
+  );
+  const [token] = tokens
+    .flatMap((t) => (t?.order_id === orderId && t.purpose === purpose ? [t] : []))
+    .sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
   return token ? { state: tokenState(token), token } : null;
 }
 

@@ -11,6 +11,11 @@
 //   TEST_PORT_OFFSET=300 BENCH_POSTGRESQL_URL=postgres://postgres@127.0.0.1:26732/ferretdb \
 //     npx tsx scripts/bench/backends.ts                       (1k, 10k; BENCH_SIZES=1000,10000,100000)
 //   BENCH_BACKENDS=sqlite   only one backend;   BENCH_INTAKE=0   pages only
+//   BENCH_PAGES=customer    only the figures whose name has one of these words (comma-separated)
+//
+// Beside the customer's page it times, in this process, the query that finds the customer's orders: through
+// their slots by `_id` (customer-orders.server.ts, since issue 36) and, as the baseline, the scan by
+// `user_id` the dashboard made before.
 //
 // PostgreSQL itself is not started here: Debian's (apt-get install postgresql), run as its own user
 // (initdb, pg_ctl), with a database for FerretDB (createdb ferretdb); docs/scaling.md says how.
@@ -40,6 +45,10 @@ const PAGES: [string, string][] = [
   ["admin date=week", "/admin?date=week"],
 ];
 const FIRST_VIEW = "admin, first view after a restart";
+const ORDERS_BY_SLOTS = "customer's orders, by slots (now)";
+const ORDERS_BY_SCAN = "customer's orders, user_id scan (before)";
+const WANTED = (process.env.BENCH_PAGES ?? "").split(",").filter(Boolean);
+const wanted = (name: string) => !WANTED.length || WANTED.some((word) => name.includes(word));
 /** No "pending": the app's first start would cancel every abandoned checkout (a migration), one by one. */
 const STATUSES = ["cancelled", "paid", "paid", "in_progress", "completed", "completed", "completed", "cancelled"];
 
@@ -67,6 +76,7 @@ async function measurePages(backend: string, size: number): Promise<Figure[]> {
   Object.assign(process.env, BENCH_SECRETS, { MONGODB_URI: `${uri}/${database}` });
   const { connectDb, disconnectDb } = await import("~/server/db.server");
   const { Order, ensureIndexes } = await import("~/server/models/index.server");
+  const { listOrdersForUser } = await import("~/server/customer-orders.server");
   const { signedInUser } = await import("../../tests/support/auth");
   await connectDb();
   await ensureIndexes();
@@ -102,8 +112,22 @@ async function measurePages(backend: string, size: number): Promise<Figure[]> {
     say(`${backend}: ${size} orders (seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     // Started after the seed, so its first view is the first after a restart (a deploy).
     app = await startApp({ serviceEnv, database, startTimeoutMs: 300_000 });
-    figures.push({ backend, size, page: FIRST_VIEW, ms: await get(admin.cookie, "/admin") });
-    for (const [name, url] of PAGES) {
+    if (wanted(FIRST_VIEW)) figures.push({ backend, size, page: FIRST_VIEW, ms: await get(admin.cookie, "/admin") });
+    const queries: [string, () => Promise<unknown>][] = [
+      [ORDERS_BY_SLOTS, () => listOrdersForUser(customer.user.id)],
+      [ORDERS_BY_SCAN, () => Order.find({ user_id: customer.user.id }).sort({ created_at: -1 }).limit(50).lean()],
+    ];
+    for (const [name, query] of queries.filter(([name]) => wanted(name))) {
+      await query(); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t = performance.now();
+        await query();
+        times.push(performance.now() - t);
+      }
+      figures.push({ backend, size, page: name, ms: median(times) });
+    }
+    for (const [name, url] of PAGES.filter(([name]) => wanted(name))) {
       const cookie = url === "/dashboard" ? customer.cookie : admin.cookie;
       await get(cookie, url); // warm-up
       const times: number[] = [];
@@ -118,7 +142,7 @@ async function measurePages(backend: string, size: number): Promise<Figure[]> {
   return figures;
 }
 
-/** Order k of the seed: spread over the last year, every status, 500 other customers and guests. */
+/** Order k of the seed: spread over the last year, every status, other customers and guests. */
 function seedOrder(k: number, now: Date) {
   const status = STATUSES[k % STATUSES.length];
   const paid = ["paid", "in_progress", "completed"].includes(status);
@@ -126,7 +150,7 @@ function seedOrder(k: number, now: Date) {
   const started = paid ? new Date(created.getTime() + 12 * 3_600_000) : null;
   const delivered = status === "completed" ? new Date(created.getTime() + 30 * 3_600_000) : null;
   return {
-    user_id: k % 3 === 0 ? null : `other${k % 500}`,
+    user_id: k % 3 === 0 ? null : `other${Math.floor(k / 3)}`, // guests, and customers with two orders each
     email: `customer${k}@example${k % 40}.test`,
     status,
     amount_total: 30_000,
@@ -158,7 +182,7 @@ function report(figures: Figure[]) {
   console.log(
     `page                               orders ${BACKENDS.map((b) => b.padStart(20)).join("")}${BACKENDS.length > 1 ? "   pg/sqlite" : ""}`,
   );
-  for (const page of [FIRST_VIEW, ...PAGES.map(([name]) => name)])
+  for (const page of [FIRST_VIEW, ORDERS_BY_SLOTS, ORDERS_BY_SCAN, ...PAGES.map(([name]) => name)].filter(wanted))
     for (const size of SIZES) {
       const pg = at("postgresql", size, page);
       const sqlite = at("sqlite", size, page);

@@ -5,6 +5,7 @@ export { AccountToken } from "./account-token.server";
 export { AdminAuditLog } from "./admin-audit.server";
 export { ContactMessage } from "./contact-message.server";
 export { Coupon, CouponRedemption } from "./coupon.server";
+export { CustomerOrder } from "./customer-order.server";
 export { FormReceipt } from "./form-receipt.server";
 export { Fulfilment } from "./fulfilment.server";
 export { Heartbeat } from "./heartbeat.server";

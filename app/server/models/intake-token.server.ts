@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { TOKEN_PURPOSES } from "~/domain/tokens";
+import { slotList } from "./slots.server";
 
 /**
  * An e-mailed link's access token (intake_tokens), for one purpose: the intake
@@ -26,7 +27,27 @@ const IntakeTokenSchema = new mongoose.Schema(
   { collection: "intake_tokens", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
+// MongoDB's path to an order's newest token of a purpose (FerretDB's is order_tokens, below).
 IntakeTokenSchema.index({ order_id: 1, purpose: 1, created_at: -1 });
 IntakeTokenSchema.index({ issue_key: 1, purpose: 1 }, { unique: true });
+
+/**
+ * An order's tokens of one purpose, found by `_id` (issue 36; slots.server.ts): the owner is
+ * `<order id>:<purpose>`, each member a token's `_id`, added before the token is stored, so the order-status
+ * page and the admin's card find the newest token without scanning every order's tokens. A member whose
+ * insert lost (an event issued twice) names no token, and the reader skips it.
+ */
+export const orderTokens = slotList("OrderToken", "order_tokens");
+export const tokenList = (orderId: string, purpose: string) => `${orderId}:${purpose}`;
+
+type NewToken = { _id?: unknown; order_id?: unknown; purpose?: unknown };
+const listToken = (doc: NewToken) =>
+  orderTokens.add(tokenList(String(doc.order_id), String(doc.purpose)), String(doc._id));
+IntakeTokenSchema.pre("save", async function () {
+  if (this.isNew) await listToken(this);
+});
+IntakeTokenSchema.pre("insertMany", async function (docs: unknown) {
+  await Promise.all(([] as NewToken[]).concat(docs as NewToken[]).map(listToken));
+});
 
 export const IntakeToken = mongoose.model("IntakeToken", IntakeTokenSchema);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
 import { errorMessage, log } from "../log.server";
+import { customerOrders } from "./customer-order.server";
 import { recordOrderChange } from "./order-change.server";
 
 const AddOnSchema = new mongoose.Schema(
@@ -68,7 +69,7 @@ const OrderSchema = new mongoose.Schema(
   { collection: "orders", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
-// Dashboard: a user's orders, newest first. Admin (keyset pages on created_at, _id): all, by status, by
+// MongoDB's path to a user's orders, newest first (FerretDB's is customer_orders, kept by the hooks below). Admin (keyset pages on created_at, _id): all, by status, by
 // e-mail prefix; the figures' status totals and recent window.
 OrderSchema.index({ user_id: 1, created_at: -1 });
 OrderSchema.index({ status: 1, created_at: -1, _id: -1 });
@@ -144,6 +145,46 @@ OrderSchema.post(
   { document: false, query: true },
   function (this: mongoose.Query<unknown, unknown>) {
     return noteChange(idsOf(this.getFilter()) ?? "all");
+  },
+);
+
+/** The customer an update gives the orders it matches: an id, null (none), or undefined when it leaves them. */
+function customerSet(update: unknown): string | null | undefined {
+  if (!update || typeof update !== "object" || Array.isArray(update)) return undefined;
+  const { $set, $unset, ...fields } = update as Record<string, Record<string, unknown> | undefined>;
+  for (const source of [fields, $set ?? {}]) if ("user_id" in source) return (source.user_id as string | null) ?? null;
+  return $unset && "user_id" in $unset ? null : undefined;
+}
+
+// The customer's slots (customer-order.server.ts) follow `user_id` through every write the app makes: an order
+// is put in its customer's slot before it names them, and taken out before it stops naming them.
+OrderSchema.pre("save", async function () {
+  if (this.user_id && (this.isNew || this.isModified("user_id"))) await customerOrders.add(this.user_id, this._id);
+});
+OrderSchema.pre("insertMany", async function (docs: unknown) {
+  const owned = ([] as Record<string, unknown>[]).concat(docs as Record<string, unknown>[]).filter((d) => d.user_id);
+  for (const doc of owned) doc._id ??= randomUUID(); // the default, given here so the slot can name it first
+  await Promise.all(owned.map((doc) => customerOrders.add(String(doc.user_id), String(doc._id))));
+});
+OrderSchema.pre(
+  ["updateOne", "updateMany"],
+  { document: false, query: true },
+  async function (this: mongoose.Query<unknown, { _id: string; user_id: string | null }>) {
+    const userId = customerSet(this.getUpdate());
+    if (userId === undefined) return;
+    const filter = this.getFilter();
+    let ids = idsOf(filter);
+    if (!ids) {
+      ids = (await this.model.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((o) => o._id);
+      // The write changes the orders put in slots here, not one that came to match the filter meanwhile.
+      this.setQuery({ ...filter, _id: mongoose.trusted({ $in: ids }) });
+    }
+    for (const id of ids) {
+      const before = await this.model.findById(id, { user_id: 1 }).lean<{ user_id: string | null }>();
+      if (before?.user_id === userId) continue;
+      if (before?.user_id) await customerOrders.remove(before.user_id, id);
+      if (userId) await customerOrders.add(userId, id);
+    }
   },
 );
 

@@ -1,0 +1,130 @@
+import mongoose from "mongoose";
+import { describe, expect, it } from "vitest";
+import { claimGuestOrders } from "~/server/auth.server";
+import { listOrdersForUser } from "~/server/customer-orders.server";
+import { deleteOrderData } from "~/server/data-deletion.server";
+import { MIGRATIONS } from "~/server/migrations.server";
+import { customerOrders } from "~/server/models/customer-order.server";
+import { CustomerOrder, IntakeToken, Order, User } from "~/server/models/index.server";
+import { orderTokens, tokenList } from "~/server/models/intake-token.server";
+import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
+import { useTestDatabase } from "../support/db";
+
+/**
+ * A customer's orders and an order's links are found by `_id` (issue 36): numbered slots per owner
+ * (models/slots.server.ts), filled by the models' hooks on every write that names or stops naming an owner,
+ * under unique indexes (ARCHITECTURE.md rule 7).
+ */
+useTestDatabase();
+
+let n = 0;
+const user = () => `user-${Date.now()}-${++n}`;
+const ids = (orders: { _id: string }[]) => orders.map((o) => o._id);
+const slotsOf = async (userId: string) =>
+  (await CustomerOrder.find({ _id: mongoose.trusted({ $regex: `^${userId}:` }) }).lean()).sort((a, b) =>
+    a._id.localeCompare(b._id),
+  );
+const order = (userId: string | null, fields: Record<string, unknown> = {}) =>
+  Order.create({ email: `c${++n}@example.test`, amount_total: 30_000, user_id: userId, ...fields });
+
+describe("a customer's orders by _id", () => {
+  it("list the customer's own orders newest first, each in one slot, and no one else's", async () => {
+    const [me, other] = [user(), user()];
+    const day = 86_400_000;
+    const made = [];
+    for (const k of [3, 1, 2]) made.push(await order(me, { created_at: new Date(Date.now() - k * day) }));
+    const theirs = await order(other);
+    await order(null);
+    const [b, c] = await Order.insertMany([
+      { email: "many@example.test", amount_total: 1, user_id: me, created_at: new Date(Date.now() - 2000) },
+      { email: "many@example.test", amount_total: 1, user_id: me, created_at: new Date(Date.now() - 1000) },
+    ]);
+
+    expect(ids(await listOrdersForUser(me))).toEqual([c._id, b._id, made[1]._id, made[2]._id, made[0]._id]);
+    expect((await slotsOf(me)).map((s) => s._id)).toEqual([0, 1, 2, 3, 4].map((k) => `${me}:${k}`));
+    expect(ids(await listOrdersForUser(other))).toEqual([theirs._id]);
+  });
+
+  it("give 20 orders created at once for one customer 20 slots, and an order linked 10 times at once one", async () => {
+    const me = user();
+    const made = await Promise.all(Array.from({ length: 20 }, () => order(me)));
+    const slots = await slotsOf(me);
+    expect(slots).toHaveLength(20);
+    expect(new Set(slots.map((s) => s.member))).toEqual(new Set(ids(made)));
+    expect(ids(await listOrdersForUser(me)).sort()).toEqual(ids(made).sort());
+
+    const more = await order(null);
+    await Promise.all(Array.from({ length: 10 }, () => customerOrders.add(me, more._id)));
+    expect((await slotsOf(me)).filter((s) => s.member === more._id)).toHaveLength(1);
+    // In a slot but not the customer's order: not listed.
+    expect(ids(await listOrdersForUser(me))).not.toContain(more._id);
+  });
+
+  it("list guest orders once the account claims them, and no longer once their data is deleted", async () => {
+    const address = `claim-${++n}@example.test`;
+    const account = await User.create({ email: address, password_hash: "x", email_verified_at: new Date() });
+    const me = String(account._id);
+    const guests = [await order(null, { email: address }), await order(null, { email: address })];
+    expect(await listOrdersForUser(me)).toEqual([]);
+
+    await claimGuestOrders(account.toObject());
+    await claimGuestOrders(account.toObject());
+    expect(ids(await listOrdersForUser(me)).sort()).toEqual(ids(guests).sort());
+    expect(await slotsOf(me)).toHaveLength(2);
+
+    await deleteOrderData({ orderId: guests[0]._id, reason: "asked by the customer" });
+    expect(ids(await listOrdersForUser(me))).toEqual([guests[1]._id]);
+    // The slot stays taken (a walk goes on past it) but names no order.
+    expect((await slotsOf(me)).map((s) => s.member)).toEqual([`${me}:0`, guests[1]._id]);
+    const later = await order(me);
+    expect(ids(await listOrdersForUser(me))).toEqual([later._id, guests[1]._id]);
+  });
+
+  it("find an order's newest link of each purpose through its list, an event issued once however often it runs", async () => {
+    const made = await order(null);
+    const first = await issueToken({ orderId: made._id, purpose: "intake", issueKey: `paid:${made._id}` });
+    const status = await issueToken({ orderId: made._id, purpose: "status", issueKey: `paid:${made._id}` });
+    await Promise.all(
+      Array.from({ length: 5 }, () => issueToken({ orderId: made._id, purpose: "intake", issueKey: "r1" })),
+    );
+    const newest = await issueToken({ orderId: made._id, purpose: "intake", issueKey: "r2" });
+    expect(first).not.toBe(newest);
+    expect((await newestToken(made._id, "intake"))?.token._id).toBe(hashToken(newest));
+    expect((await newestToken(made._id, "status"))?.token._id).toBe(hashToken(status));
+    expect(await orderTokens.members(tokenList(made._id, "intake"))).toHaveLength(3);
+    expect(await newestToken((await order(null))._id, "intake")).toBeNull();
+  });
+
+  it("list the orders and links stored before the lists, by the migration, once", async () => {
+    const me = user();
+    const { insertedIds } = await Order.collection.insertMany(
+      [1, 2, 3].map((k) => ({
+        _id: `${me}-order-${k}`,
+        email: "before@example.test",
+        amount_total: 30_000,
+        status: "paid",
+        user_id: me,
+        created_at: new Date(Date.now() - k * 1000),
+      })) as never[],
+    );
+    await IntakeToken.collection.insertOne({
+      _id: `${me}-token`,
+      order_id: `${me}-order-1`,
+      purpose: "intake",
+      issue_key: `before:${me}`,
+      expires_at: new Date(Date.now() + 86_400_000),
+      used: false,
+      auto_renewed_count: 0,
+      created_at: new Date(),
+    } as never);
+    expect(await listOrdersForUser(me)).toEqual([]);
+    expect(await newestToken(`${me}-order-1`, "intake")).toBeNull();
+
+    const migration = MIGRATIONS.find((m) => m.id === "2026-11-27-lists-by-id")!;
+    expect(await migration.up(new Date())).toMatch(/^listed \d+ orders and \d+ links$/);
+    await migration.up(new Date());
+    expect(ids(await listOrdersForUser(me))).toEqual(Object.values(insertedIds).map(String));
+    expect(await slotsOf(me)).toHaveLength(3);
+    expect((await newestToken(`${me}-order-1`, "intake"))?.token._id).toBe(`${me}-token`);
+  });
+});

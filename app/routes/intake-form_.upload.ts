@@ -8,6 +8,7 @@ import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
 import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
+import { inTurn } from "~/server/in-turn.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -25,6 +26,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
   if (request.method !== "POST")
     return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
+  // A page sends one file at a time (two tabs, two; a resend may overlap a try the server still reads): one link's
+  // files are received two at a time, a few more wait, and a flood is turned away before its bodies are read.
+  const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () => receive(request, access));
+  return turn?.value ?? Response.json({ problems: [UPLOAD_BUSY] }, { status: 429, headers: { "Retry-After": "5" } });
+}
+
+const UPLOAD_TURNS = { running: 2, waiting: 6 };
+const UPLOAD_BUSY =
+  "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.";
+
+async function receive(request: Request, access: { orderId: string }) {
   const form = await readOneUpload(request);
   if (![...form.values()].some((value) => value instanceof File && value.name))
     return Response.json({ problems: ["Please choose a file to upload."] }, { status: 400 });

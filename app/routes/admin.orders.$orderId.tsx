@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
+import { BriefTab } from "~/components/admin/BriefTab";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CustomerFilesCard } from "~/components/admin/CustomerFilesCard";
 import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
@@ -10,6 +11,8 @@ import { OrderInformationCard } from "~/components/admin/OrderInformationCard";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { RevisionWorkflowCard, type DraftUrlReply } from "~/components/admin/RevisionWorkflowCard";
+import { BRIEF_WORDS } from "~/components/intake/labels";
+import { briefView } from "~/domain/admin/brief";
 import { EDIT_MESSAGES, editFormValues, readEdit } from "~/domain/admin/edit-data";
 import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import {
@@ -67,6 +70,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...rest,
     historyParam: HISTORY_PAGE_PARAM,
     tab,
+    // The Brief alone, for printing (?tab=brief&print=1): no admin chrome, works without JavaScript.
+    printBrief: tab === "brief" && query.get("print") === "1",
+    brief: tab === "brief" ? briefView(submission, rest.order, BRIEF_WORDS) : null,
     hasSubmission: submission?.status === "submitted",
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
     // The data tabs' rules for the browser's own check (the schemas stay on the server).
@@ -237,6 +243,16 @@ export default function AdminOrder() {
   const draftReply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? actionReply : null;
   const reply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? undefined : actionReply;
 
+  if (d.printBrief && d.brief)
+    return (
+      <div className="wrap section brief-print">
+        <p className="hint">
+          Order #{order.shortId} · {order.productName}
+        </p>
+        <BriefTab brief={d.brief} orderId={order.id} printView />
+      </div>
+    );
+
   return (
     <>
       <AdminHeader title={`Order #${order.shortId}`} current="orders">
@@ -249,7 +265,7 @@ export default function AdminOrder() {
           </Link>
         </p>
       </AdminHeader>
-      <div className="wrap section admin-page">
+      <div className={`wrap section admin-page${d.tab === "brief" ? " printing-brief" : ""}`}>
         {d.paymentIssueOpen ? (
           <p className="banner" role="status">
             {PAYMENT_MESSAGES.banner} <Link to="/admin/payments">Open the Payments tab</Link>
@@ -269,6 +285,7 @@ export default function AdminOrder() {
         <OrderDataTabs
           orderId={order.id}
           tab={d.tab}
+          brief={d.brief}
           prompt={d.prompt}
           editValues={d.editValues}
           photos={d.files.photos}

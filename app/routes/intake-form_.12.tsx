@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Checkbox, RadioGroup, useLiveValue, When } from "~/components/intake/fields";
 import { LABELS } from "~/components/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
-import { AI_CHOICE, RETENTION_PERIODS, type Option } from "~/domain/intake/options";
+import { AI_CHOICE, AI_CHOICES, RETENTION_PERIODS } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
 export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
@@ -18,14 +18,6 @@ export default function Step12() {
     </IntakeStepPage>
   );
 }
-
-const AI_CHOICES: Option[] = [
-  {
-    value: AI_CHOICE.ai,
-    label: "Use AI tools to help draft my website (fastest). Please tick the four consents below.",
-  },
-  { value: AI_CHOICE.byHand, label: "Build my website by hand, without AI. Nothing about my business is sent to AI." },
-];
 
 function PrivacyConsent() {
   const choice = useLiveValue("aiChoice");
@@ -65,7 +57,7 @@ function PrivacyConsent() {
           />
         </fieldset>
       </When>
-      <Checkbox name="allowShowcase" label="You may show my finished website in your portfolio (optional)." />
+      <Checkbox name="allowShowcase" label={LABELS.allowShowcase} />
       <RadioGroup name="dataRetentionPeriod" legend={LABELS.dataRetentionPeriod} options={RETENTION_PERIODS} />
     </>
   );

@@ -1,30 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { connectDb } from "~/server/db.server";
-import { IntakeSubmission, Order } from "~/server/models/index.server";
+import { IntakeSubmission } from "~/server/models/index.server";
 import { useAppDatabase } from "../support/app-data";
 import { JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+import { buy } from "../support/purchase";
 
 const browser = useBrowser();
 useAppDatabase();
-
-/** Pays for `path` (the checkout, with the add-ons ticked) through the offline test checkout; on the success page. */
-async function buy(page: Page, path: string, email: string, addOns: RegExp[]) {
-  await page.goto(path);
-  await page.getByLabel("Email").fill(email);
-  for (const addOn of addOns) await page.getByLabel(addOn).check();
-  await page.getByLabel(/I agree to the/).check();
-  await page.getByRole("button", { name: "Proceed to Payment" }).click();
-  await page.waitForURL(/\/checkout\/offline\?session_id=/);
-  await page.getByRole("button", { name: "Complete test payment" }).click();
-  await page.waitForURL(/\/order-success\?session_id=/);
-  await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
-  const sessionId = new URL(page.url()).searchParams.get("session_id");
-  await connectDb();
-  const order = await Order.findOne({ stripe_session_id: sessionId }, { _id: 1 }).lean();
-  return order!._id;
-}
 
 /** Ticks every page of step 7 (Home and Contact are ticked and locked) up to `count` pages, then presses Next. */
 async function tickPages(page: Page, names: string[]) {

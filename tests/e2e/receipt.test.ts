@@ -4,6 +4,7 @@ import { useAppDatabase } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { APP_URL, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { messageText, waitForMessages } from "../support/mailpit";
+import { buy } from "../support/purchase";
 
 const browser = useBrowser();
 const db = useAppDatabase();
@@ -23,18 +24,7 @@ describe.each(JS_MODES)("the receipt and 'Continue your intake form', with %s", 
     });
     const user = await signedInUser();
     const page = await browser.newPage({ javaScriptEnabled, width: 1280, cookie: user.cookie });
-    await page.goto("/checkout");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel(/Priority 12-Hour Delivery/).check();
-    await page.getByLabel(/Domain Connection Service/).check();
-    await page.getByLabel("Coupon code").fill(code);
-    await page.getByRole("button", { name: "Apply" }).click();
-    await page.getByText("Coupon Applied!").waitFor();
-    await page.getByLabel(/I agree to the/).check();
-    await page.getByRole("button", { name: "Proceed to Payment" }).click();
-    await page.waitForURL(/\/checkout\/offline\?session_id=/);
-    await page.getByRole("button", { name: "Complete test payment" }).click();
-    await page.waitForURL(/\/order-success\?session_id=/);
+    await buy(page, "/checkout", user.email, [/Priority 12-Hour Delivery/, /Domain Connection Service/], code);
 
     const rows = [
       ["24-Hour Website", "$300.00"],

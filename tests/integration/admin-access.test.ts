@@ -85,6 +85,10 @@ const cells: Cell[] = [
   { name: "GET /admin/orders.csv", call: (c) => get(csv.loader, "/admin/orders.csv", c) },
   { name: "GET /admin/orders/:id", call: (c) => get(order.loader, `/admin/orders/${orderId}`, c, { orderId }) },
   {
+    name: "GET /admin/orders/:id (Brief, to print)",
+    call: (c) => get(order.loader, `/admin/orders/${orderId}?tab=brief&print=1`, c, { orderId }),
+  },
+  {
     name: "POST /admin/orders/:id (draft URL)",
     call: (c, p) =>
       post(

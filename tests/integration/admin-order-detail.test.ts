@@ -71,15 +71,14 @@ describe("order detail", () => {
         },
       },
     );
-    expect((await load(orderId)).sold).toEqual({
-      items: [
-        { name: "24-Hour Website", amount: "$300.00" },
-        { name: "Priority 12-Hour Delivery", amount: "$200.00" },
-        { name: "2 Extra Pages", amount: "$100.00" },
+    expect((await load(orderId)).sold).toMatchObject({
+      rows: [
+        { label: "24-Hour Website", amount: "$300.00" },
+        { label: "Priority 12-Hour Delivery", amount: "$200.00" },
+        { label: "2 Extra Pages", amount: "$100.00" },
+        { label: "Coupon SAVE10", amount: "-$60.00" },
       ],
-      couponCode: "SAVE10",
-      discount: "$60.00",
-      total: "$540.00",
+      total: { label: "Total paid (AUD)", amount: "$540.00" },
     });
   });
 

@@ -1,7 +1,6 @@
 import mongoose from "mongoose";
 import { describe, expect, it } from "vitest";
-import { claimGuestOrders } from "~/server/auth.server";
-import { listOrdersForUser } from "~/server/customer-orders.server";
+import { claimGuestOrders, listOrdersForUser } from "~/server/customer-orders.server";
 import { deleteOrderData } from "~/server/data-deletion.server";
 import { MIGRATIONS } from "~/server/migrations.server";
 import { customerOrders } from "~/server/models/customer-order.server";

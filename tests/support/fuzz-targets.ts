@@ -223,7 +223,7 @@ export const FUZZ_GET_TARGETS: { path: string; params: string[] }[] = [
   { path: "/admin/coupons", params: ["before"] },
   { path: "/admin/privacy", params: ["tab", "before"] },
   { path: "/admin/outbox", params: ["status", "before"] },
-  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", params: ["tab", "historyBefore"] },
+  { path: "/admin/orders/00000000-0000-4000-8000-000000000000", params: ["tab", "print", "historyBefore"] },
   { path: "/uploads/photos/00000000-0000-4000-8000-000000000000/000000000000000000000000.png", params: ["x"] },
   { path: "/admin/orders/00000000-0000-4000-8000-000000000000/files.zip", params: ["x"] },
   {

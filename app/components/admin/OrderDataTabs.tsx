@@ -1,5 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "~/components/useForm";
 import { Form } from "@remix-run/react";
+import { BriefTab } from "~/components/admin/BriefTab";
 import { CopyableText } from "~/components/admin/CopyableText";
 import { SubTabs } from "~/components/admin/AdminTabs";
 import { FormAlert } from "~/components/forms";
@@ -15,6 +16,7 @@ import {
   type DetailTab,
 } from "~/domain/admin/order-detail";
 import type { PromptView } from "~/domain/ai-prompt";
+import type { BriefView } from "~/domain/admin/brief";
 import { formatDateTime } from "~/domain/dates";
 import type { FormRules } from "~/domain/form-rules";
 import type { Round } from "~/domain/orders";
@@ -36,12 +38,13 @@ export type RevisionRow = {
 };
 
 /**
- * The order page's data tabs (AI Prompt, Edit Data, Revision 1-3): each tab is a
+ * The order page's data tabs (Brief, AI Prompt, Edit Data, Revision 1-3): each tab is a
  * URL (?tab=...), so they work without JavaScript; only the current one renders.
  */
 export function OrderDataTabs({
   orderId,
   tab,
+  brief,
   prompt,
   editValues,
   photos,
@@ -51,6 +54,8 @@ export function OrderDataTabs({
 }: {
   orderId: string;
   tab: DetailTab;
+  /** The Brief (built only when its tab is open). */
+  brief: BriefView | null;
   prompt: PromptView;
   editValues: Record<string, string> | null;
   /** The stored photos, whose details Edit Data changes too. */
@@ -69,7 +74,9 @@ export function OrderDataTabs({
         tabs={DETAIL_TABS.map((t) => ({ id: t.id, label: t.label, href: `/admin/orders/${orderId}?tab=${t.id}` }))}
       />
       <section className="card tab-panel" aria-label={DETAIL_TABS.find((t) => t.id === tab)?.label}>
-        {tab === "ai-prompt" ? (
+        {tab === "brief" && brief ? (
+          <BriefTab brief={brief} orderId={orderId} printView={false} />
+        ) : tab === "ai-prompt" ? (
           <AiPromptTab prompt={prompt} reply={reply} />
         ) : tab === "edit-data" ? (
           <EditDataTab editValues={editValues} photos={photos} reply={reply} rules={rules.edit} />

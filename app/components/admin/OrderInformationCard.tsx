@@ -3,6 +3,7 @@ import { EmailAddress } from "~/components/EmailAddress";
 import { StatusBadge } from "~/components/admin/AdminTabs";
 import { formatDateTime } from "~/domain/dates";
 import { adminStatusTone } from "~/domain/order-status";
+import type { ReceiptView } from "~/domain/receipt";
 
 export type OrderInformation = {
   id: string;
@@ -18,12 +19,8 @@ export type OrderInformation = {
   dataDeleted: boolean;
 };
 
-export type SoldSummary = {
-  items: { name: string; amount: string }[];
-  couponCode: string | null;
-  discount: string | null;
-  total: string;
-};
+/** What was sold, as the customer's receipt reads it (domain/receipt.ts `receiptView`): one description of it. */
+export type SoldSummary = Pick<ReceiptView, "rows" | "total">;
 
 /** The order page's first two cards: who bought, when and how it stands; then what was sold, at the prices charged. */
 export function OrderInformationCard({ order, sold }: { order: OrderInformation; sold: SoldSummary }) {
@@ -68,22 +65,16 @@ export function OrderInformationCard({ order, sold }: { order: OrderInformation;
         <table className="data-table sold">
           <caption className="visually-hidden">What order #{order.shortId} bought, at the prices charged</caption>
           <tbody>
-            {sold.items.map((item) => (
-              <tr key={item.name}>
-                <th scope="row">{item.name}</th>
-                <td>{item.amount}</td>
+            {sold.rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{row.amount}</td>
               </tr>
             ))}
-            {sold.couponCode ? (
-              <tr>
-                <th scope="row">Coupon {sold.couponCode}</th>
-                <td>-{sold.discount ?? "$0.00"}</td>
-              </tr>
-            ) : null}
             <tr>
-              <th scope="row">Total paid</th>
+              <th scope="row">{sold.total.label}</th>
               <td>
-                <strong>{sold.total}</strong>
+                <strong>{sold.total.amount}</strong>
               </td>
             </tr>
           </tbody>

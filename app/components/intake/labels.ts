@@ -1,4 +1,5 @@
 import type { IntakeField, IntakeFieldPath } from "~/domain/intake/data";
+import type { BriefWords } from "~/domain/admin/brief";
 import { isGenericMessage } from "~/domain/intake/messages";
 import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES } from "~/domain/intake/options";
 import type { RowsEditorProps } from "./fields";
@@ -72,6 +73,7 @@ export const LABELS = {
   allowDataForWebsiteGeneration: "Website generation consent",
   understandObfuscation: "Protected details consent",
   understandDataUsage: "Data use consent",
+  allowShowcase: "You may show my finished website in your portfolio (optional).",
   dataRetentionPeriod: "How long may we keep your data?",
   additionalDetails: "Anything else we should know?",
 } satisfies Partial<Record<IntakeFieldPath, string>>;
@@ -196,3 +198,6 @@ export function namedError(path: string, message: string): string {
   const label = fieldLabel(path);
   return label && (/\[\d+\]/.test(path) || isGenericMessage(message)) ? `${label}: ${message}` : message;
 }
+
+/** The form's words as the admin's Brief reads them (domain/admin/brief.ts). */
+export const BRIEF_WORDS: BriefWords = { label: labelOf, rows: ROWS };

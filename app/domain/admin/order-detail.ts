@@ -26,6 +26,7 @@ export const REVISION_PROMPT_MESSAGES = {
 
 /** The order detail page's tabs, each a URL (?tab=...). */
 export const DETAIL_TABS = [
+  { id: "brief", label: "Brief" },
   { id: "ai-prompt", label: "AI Prompt" },
   { id: "edit-data", label: "Edit Data" },
   { id: "revision-1", label: "Revision 1" },

@@ -116,6 +116,15 @@ export function choiceLabel(field: string, value: unknown): string | undefined {
 /** Step 12's first choice: AI-assisted drafting (the four consents), or a site built by hand with nothing sent to AI. */
 export const AI_CHOICE = { ai: "ai", byHand: "by_hand" } as const;
 
+/** Step 12's first choice as the form offers it. */
+export const AI_CHOICES: Option[] = [
+  {
+    value: AI_CHOICE.ai,
+    label: "Use AI tools to help draft my website (fastest). Please tick the four consents below.",
+  },
+  { value: AI_CHOICE.byHand, label: "Build my website by hand, without AI. Nothing about my business is sent to AI." },
+];
+
 /** Step 12's four consents, each a checkbox AI-assisted drafting needs ticked. */
 export const REQUIRED_CONSENTS = [
   "allowAIDataProcessing",

@@ -1,6 +1,5 @@
 import { revisionRoundsFor } from "~/content/packages";
 import { shortId } from "~/domain/orders";
-import { orderReceipt, type Receipt } from "~/domain/receipt";
 import { formatCents } from "~/domain/money";
 import { formatDateTime } from "~/domain/dates";
 import { EDIT_FIELDS } from "~/domain/admin/edit-data";
@@ -22,15 +21,8 @@ import { adminRenewToken, linkToken, newestToken } from "../tokens.server";
 import { adminHistory, recordAdminAction, type Actor } from "./audit.server";
 import { reminderHistory } from "../reminders.server";
 import { orderFilesView } from "./order-files.server";
+import { customerReceipt } from "../receipt.server";
 import { hasOpenPaymentIssue } from "./payments.server";
-
-/** A receipt as plain values for the page: amounts in words, no Date. */
-const soldView = (r: Receipt) => ({
-  items: r.items.map((i) => ({ name: i.name, amount: formatCents(i.amount) })),
-  couponCode: r.couponCode,
-  discount: r.discount ? formatCents(r.discount) : null,
-  total: formatCents(r.total),
-});
 
 /** Everything the order detail page shows, as plain values. Null when the order does not exist. */
 export async function loadOrderDetail(
@@ -79,7 +71,7 @@ export async function loadOrderDetail(
       : null,
     paymentIssueOpen,
     // What was sold (the package, each add-on at its price, the coupon and discount, the total paid).
-    sold: soldView(orderReceipt(order)),
+    sold: customerReceipt(order),
     clock,
     revisions: ([1, 2, 3] as const).map((n) => ({
       round: n,

@@ -1,13 +1,22 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
 import { loadSubmission } from "~/server/intake/draft.server";
-import { oncePerPost } from "~/server/form-keys.server";
+import { oncePerPost, storedAnswer } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";
-import { requireTokenAccess } from "~/server/tokens.server";
+import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
 import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
+import {
+  deletePart,
+  partForm,
+  partKey,
+  partQuery,
+  PartRefusal,
+  receivedBytes,
+  receivePart,
+} from "~/server/intake/parts.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -20,21 +29,74 @@ import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
  * of image pixels for this link or address is used up). Each answer is a Response
  * of its own: `data()` from a resource route reached the page's XMLHttpRequest
  * as 200 whatever its status (single fetch), so a 503 was never sent again.
+ *
+ * A file may come whole (POST, multipart) or in ranged parts (server/intake/parts.server.ts), so a drop on a
+ * slow link does not start it again from 0: PUT `?key&field&name&size&offset` with the bytes from `offset`
+ * (answers `received`, and `problems` once the file is whole), GET `?key` asks how much has arrived, DELETE
+ * `?key` cancels the file.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
+  try {
+    if (request.method === "PUT") return await putPart(request, access);
+    if (request.method === "DELETE") {
+      await deletePart(access.orderId, partKey(new URL(request.url)));
+      return Response.json({ received: 0 });
+    }
+  } catch (error) {
+    if (error instanceof PartRefusal)
+      return Response.json({ problems: [error.message], received: error.received }, { status: error.status });
+    throw error;
+  }
   if (request.method !== "POST")
     return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
   const form = await readOneUpload(request);
   if (![...form.values()].some((value) => value instanceof File && value.name))
     return Response.json({ problems: ["Please choose a file to upload."] }, { status: 400 });
+  return storeOne(request, access, form);
+}
+
+/** How much of a file sent in parts has arrived (`received`), or, once it was stored, its answer (`problems`). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await requireTokenAccess(request, "intake");
+  const url = new URL(request.url);
+  if (!url.searchParams.has("key"))
+    return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
+  try {
+    const key = partKey(url);
+    const problems = await storedAnswer<string[]>(scopeOf(access), partForm(key));
+    if (problems) return Response.json({ problems });
+    return Response.json({ received: await receivedBytes(access.orderId, key) });
+  } catch (error) {
+    if (error instanceof PartRefusal) return Response.json({ problems: [error.message] }, { status: error.status });
+    throw error;
+  }
+}
+
+const scopeOf = (access: TokenAccess) => `intake-upload:${access.orderId}`;
+
+const stepClosed = () => Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+
+/** A part of a file: appended under the link's order; once the file is whole, checked and stored as a whole one. */
+async function putPart(request: Request, access: TokenAccess) {
+  const query = partQuery(new URL(request.url));
+  // Step 4 must be open to the link before any byte is kept.
+  if (!canOpenStep(SPECIAL_STEPS.uploads, await loadSubmission(access.orderId))) return stepClosed();
+  const whole = await receivePart(access.orderId, query, request.body);
+  if (!whole) return Response.json({ received: await receivedBytes(access.orderId, query.key) });
+  const answer = await storeOne(request, access, partForm(query.key, query.field, whole));
+  // Stored or refused, the part has done its work (a store that failed keeps it: the resend completes it).
+  if (answer.status !== 503) await deletePart(access.orderId, query.key);
+  return answer;
+}
+
+async function storeOne(request: Request, access: TokenAccess, form: FormData) {
   const before = await loadSubmission(access.orderId);
-  if (!canOpenStep(SPECIAL_STEPS.uploads, before))
-    return Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+  if (!canOpenStep(SPECIAL_STEPS.uploads, before)) return stepClosed();
   try {
     // One file, stored once: a try whose answer was lost is sent again under the file's key and answered as the
     // first was (form-keys.server.ts); a refusal is not kept, so the next try is checked again.
-    const problems = await oncePerPost(`intake-upload:${access.orderId}`, form, async () => {
+    const problems = await oncePerPost(scopeOf(access), form, async () => {
       const found = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
       return { done: !found.length, answer: found, orderId: access.orderId };
     });
@@ -46,8 +108,4 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 503 },
     );
   }
-}
-
-export function loader() {
-  return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
 }

@@ -30,8 +30,6 @@ function load() {
     (module) => {
       module.connect({ changed, finished: () => finished.forEach((f) => f()), wait: backoff });
       sender = module;
-      for (const { field, files } of chosen.splice(0)) module.queue(field, files);
-      changed();
       return module;
     },
     (error: unknown) => {
@@ -39,7 +37,13 @@ function load() {
       throw error;
     },
   );
-  return loading.catch(() => null);
+  return loading.then(
+    (module) => {
+      for (const { field, files } of chosen.splice(0)) module.queue(field, files);
+      changed();
+    },
+    () => undefined,
+  );
 }
 
 const subscribe = (listener: () => void) => {

@@ -1,4 +1,4 @@
-import { useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { usePendingFormData } from "./hooks";
 import { put } from "./useKeepTyping";
@@ -111,7 +111,6 @@ export function useDeviceCopy(
   savedRef.current = saved;
   const actionData = useActionData();
   const navigation = useNavigation();
-  const location = useLocation();
 
   // A post of this form that answered with a redirect: the server has it (first, so a form
   // shown afresh after its post succeeded is not filled again from the copy).
@@ -120,23 +119,32 @@ export function useDeviceCopy(
   const postedId = pending?.get("formId");
   const mine = pending !== null && (typeof postedId !== "string" || postedId === formId);
   const postedKey = useRef<string | null>(null);
-  // A redirect to another page (an intake step's Next: another route, so this form is gone before the
-  // post's navigation ends) shows as the post's navigation loading that page.
-  const leaving = mine && navigation.state === "loading" && navigation.location.pathname !== location.pathname;
+  /** The copy written half a second after the last keystroke (cancelled when the page is left with the form sent). */
+  const writing = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     if (mine) {
       const form = document.getElementById(formId) as HTMLFormElement | null;
-      const path = (url: string) => new URL(url, window.location.href).pathname;
-      if (form && navigation.formAction && path(form.action) === path(navigation.formAction)) postedKey.current = key;
-      if (leaving && postedKey.current) {
-        localStorage.removeItem(PREFIX + postedKey.current);
-        postedKey.current = null;
-      }
+      if (form && navigation.formAction && samePath(form.action, navigation.formAction)) postedKey.current = key;
     } else if (postedKey.current) {
       if (actionData === undefined) localStorage.removeItem(PREFIX + postedKey.current);
       postedKey.current = null;
     }
-  }, [mine, leaving, key, actionData, formId, navigation.formAction]);
+  }, [mine, key, actionData, formId, navigation.formAction]);
+  // A redirect to another page (an intake step's Next: another route, so this form is gone before the post's
+  // navigation ends) is seen in the router's own states, each of them: React may draw only the last (a
+  // transition on a busy machine), and this form is then gone before its effects ever saw the page leaving.
+  useEffect(() => {
+    if (!key) return;
+    return window.__remixRouter?.subscribe(({ navigation: nav }) => {
+      const form = document.getElementById(formId) as HTMLFormElement | null;
+      const id = nav.formData?.get("formId");
+      if (nav.state !== "loading" || nav.formMethod?.toUpperCase() !== "POST" || !nav.formAction || !form) return;
+      if ((typeof id === "string" && id !== formId) || !samePath(form.action, nav.formAction)) return;
+      if (!nav.location || nav.location.pathname === window.location.pathname) return;
+      clearTimeout(writing.current); // a write still to come would bring the copy back
+      localStorage.removeItem(PREFIX + key);
+    });
+  }, [formId, key]);
 
   // Shown (again): restore what the server does not have yet, or drop a copy it already has.
   useEffect(() => {
@@ -165,12 +173,11 @@ export function useDeviceCopy(
   // Typing: keep a copy, written at most every half second.
   useEffect(() => {
     if (!key) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const onInput = (event: Event) => {
       const form = (event.target as HTMLInputElement).form;
       if (form?.id !== formId) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
+      clearTimeout(writing.current);
+      writing.current = setTimeout(() => {
         try {
           const copy: Copy = { at: Date.now(), entries: typedEntries(form), base: savedRef.current?.base };
           localStorage.setItem(PREFIX + key, JSON.stringify(copy));
@@ -182,7 +189,7 @@ export function useDeviceCopy(
     document.addEventListener("input", onInput, true);
     document.addEventListener("change", onInput, true);
     return () => {
-      clearTimeout(timer);
+      clearTimeout(writing.current);
       document.removeEventListener("input", onInput, true);
       document.removeEventListener("change", onInput, true);
     };
@@ -190,3 +197,22 @@ export function useDeviceCopy(
 
   return { restored, held, dismiss: () => setHeld(null) };
 }
+
+const samePath = (a: string, b: string) =>
+  new URL(a, window.location.href).pathname === new URL(b, window.location.href).pathname;
+
+declare global {
+  interface Window {
+    /** The Remix router (RemixBrowser sets it): its state changes, each one, before React draws any. */
+    __remixRouter?: { subscribe(listener: (state: RouterState) => void): () => void };
+  }
+}
+type RouterState = {
+  navigation: {
+    state: string;
+    formMethod?: string;
+    formAction?: string;
+    formData?: FormData;
+    location?: { pathname: string };
+  };
+};

@@ -17,6 +17,7 @@ import {
   receivedBytes,
   receivePart,
 } from "~/server/intake/parts.server";
+import { inTurn } from "~/server/in-turn.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -37,19 +38,38 @@ import {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
-  try {
-    if (request.method === "PUT") return await putPart(request, access);
-    if (request.method === "DELETE") {
+  if (request.method === "DELETE")
+    return partAnswer(async () => {
       await deletePart(access.orderId, partKey(new URL(request.url)));
       return Response.json({ received: 0 });
-    }
+    });
+  if (request.method !== "POST" && request.method !== "PUT")
+    return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
+  // A page sends one file at a time (two tabs, two; a resend may overlap a try the server still reads): one link's
+  // files (whole or in parts) are received two at a time, a few more wait, and a flood is turned away before its
+  // bodies are read.
+  const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () =>
+    request.method === "PUT" ? partAnswer(() => putPart(request, access)) : receive(request, access),
+  );
+  return turn?.value ?? Response.json({ problems: [UPLOAD_BUSY] }, { status: 429, headers: { "Retry-After": "5" } });
+}
+
+/** A part request's answer: a refusal in words, with its status (and, for an offset out of step, what arrived). */
+async function partAnswer(run: () => Promise<Response>) {
+  try {
+    return await run();
   } catch (error) {
     if (error instanceof PartRefusal)
       return Response.json({ problems: [error.message], received: error.received }, { status: error.status });
     throw error;
   }
-  if (request.method !== "POST")
-    return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
+}
+
+const UPLOAD_TURNS = { running: 2, waiting: 6 };
+const UPLOAD_BUSY =
+  "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.";
+
+async function receive(request: Request, access: TokenAccess) {
   const form = await readOneUpload(request);
   if (![...form.values()].some((value) => value instanceof File && value.name))
     return Response.json({ problems: ["Please choose a file to upload."] }, { status: 400 });
@@ -62,15 +82,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (!url.searchParams.has("key"))
     return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
-  try {
+  return partAnswer(async () => {
     const key = partKey(url);
     const problems = await storedAnswer<string[]>(scopeOf(access), partForm(key));
     if (problems) return Response.json({ problems });
     return Response.json({ received: await receivedBytes(access.orderId, key) });
-  } catch (error) {
-    if (error instanceof PartRefusal) return Response.json({ problems: [error.message] }, { status: error.status });
-    throw error;
-  }
+  });
 }
 
 const scopeOf = (access: TokenAccess) => `intake-upload:${access.orderId}`;

@@ -7,7 +7,7 @@
 //   2. the worst the app still decodes: an interlaced PNG of 49.99 MP (about 3.3 MB), as the logo (a new logo
 //      replaces the stored one, so a loop is not stopped by the 12 photos), until the loop's first 429 (the
 //      link's hour of image pixels used up) or 40 posts.
-// Prints sign-in p95 idle and during each part, their ratio, the answers (decoded, refused before decoding, 429),
+// Prints sign-in p95 idle and during each part, their ratio, the answers (decoded, refused before decoding, 429, busy, dropped),
 // and the app's CPU seconds for part 2 (its process's user + system time, less what its sign-ins took at idle):
 // what one link gets in an hour before it is refused.
 //   TEST_PORT_OFFSET=200 node scripts/bench/image-attack.mjs
@@ -48,15 +48,32 @@ const p95 = (values) => quantile(values, 0.95);
 async function upload(app, attacker, field, bytes, type, name) {
   const form = new FormData();
   form.append(field, new Blob([bytes], { type }), name);
-  const { status, text, seconds } = await postMultipart(`${app.url}/intake-form/upload`, form, attacker);
+  const started = performance.now();
+  let answer;
+  try {
+    answer = await postMultipart(`${app.url}/intake-form/upload`, form, attacker);
+  } catch {
+    // The connection was closed: a try that waited its turn unread for longer than a stalled body may (30 s).
+    return { outcome: "dropped", status: 0, seconds: (performance.now() - started) / 1000, problem: null };
+  }
+  const { status, text, seconds } = answer;
   let problems = [];
   try {
     problems = JSON.parse(text).problems ?? [];
   } catch {
     problems = [text.slice(0, 120)]; // not the route's JSON (a proxy's or the server's own page)
   }
-  const outcome =
-    status === 429 ? "429" : status === 200 && !problems.length ? "decoded" : status === 200 ? "refused" : "other";
+  // 429 for the hour's pixels, or "busy": turned away unread while the link's other tries are received or wait.
+  const busy = status === 429 && !problems.join(" ").includes("megapixels");
+  const outcome = busy
+    ? "busy"
+    : status === 429
+      ? "429"
+      : status === 200 && !problems.length
+        ? "decoded"
+        : status === 200
+          ? "refused"
+          : "other";
   return { outcome, status, seconds, problem: problems[0] };
 }
 
@@ -92,7 +109,7 @@ function report(name, idle, part) {
   const refusedFor = [...new Set(part.answers.filter((a) => a.problem).map((a) => `${a.status}: ${a.problem}`))];
   console.log(`\n## ${name}`);
   console.log(
-    `${part.answers.length} posts in ${part.seconds.toFixed(0)} s: ${count("decoded")} decoded, ${count("refused")} refused before decoding, ${count("429")} answered 429, ${count("other")} other`,
+    `${part.answers.length} posts in ${part.seconds.toFixed(0)} s: ${count("decoded")} decoded, ${count("refused")} refused before decoding, ${count("429")} answered 429 (the hour's pixels), ${count("busy")} turned away unread (busy), ${count("dropped")} dropped, ${count("other")} other`,
   );
   for (const why of refusedFor) console.log(`  ${why}`);
   const refusals = part.answers.filter((a) => a.outcome !== "decoded").map((a) => a.seconds * 1000);

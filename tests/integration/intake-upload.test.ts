@@ -72,7 +72,8 @@ describe("a step-4 file sent on its own", () => {
 
   it("keeps every photo when several arrive at once (two tabs uploading)", async () => {
     const c = await customer();
-    // Eight at once: a write that loses its turn must not take a freed one with a stale draft (4 at once lost none, 8 lost up to 7).
+    // Eight at once: a write that loses its turn must not take a freed one with a stale draft (4 at once lost none, 8 lost
+    // up to 7). One process takes a link's files two at a time (server/in-turn.server.ts); two processes race as before.
     const names = ["a.png", "b.png", "c.png", "d.png", "e.png", "f.png", "g.png", "h.png"];
     const replies = await Promise.all(names.map((name) => upload(c.cookie, one("photos", file(name)))));
     expect(replies.map(status)).toEqual(names.map(() => 200));
@@ -80,19 +81,37 @@ describe("a step-4 file sent on its own", () => {
     expect(photos.map((p) => p.fileName).sort()).toEqual(names);
   });
 
-  it("stores a file once when its try is sent again under the same key (its answer lost), twenty at once or later", async () => {
+  it("stores a file once when its try is sent again under the same key (its answer lost), eight at once or later", async () => {
     const c = await customer();
     const tryOf = () => {
       const form = one("photos", file("shop.png"));
       form.append("formKey", "upload-key-shop-000000001");
       return form;
     };
-    const replies = await Promise.all(Array.from({ length: 20 }, () => upload(c.cookie, tryOf())));
+    // Eight: as many as one link may have received or waiting at once (more are turned away unread, 429).
+    const replies = await Promise.all(Array.from({ length: 8 }, () => upload(c.cookie, tryOf())));
     expect(replies.map(status)).toEqual(replies.map(() => 200));
     expect(replies.map((r) => r.data?.problems)).toEqual(replies.map(() => []));
     expect((await upload(c.cookie, tryOf())).data?.problems).toEqual([]);
     const photos = (await stored(c.orderId)).photo_metadata as { fileName: string }[];
     expect(photos.map((p) => p.fileName)).toEqual(["shop.png"]);
+  });
+
+  it("takes one link's files in turn, and turns a flood away at once with 429 and a message; other links go on", async () => {
+    const c = await customer();
+    const other = await customer();
+    // 30 logos at once from one link: two are received at a time, six wait their turn, 22 are refused unread.
+    const flood = Array.from({ length: 30 }, (_, i) => upload(c.cookie, one("logo", file(`logo-${i}.png`))));
+    const beside = upload(other.cookie, one("logo", file("other.png")));
+    const replies = await Promise.all(flood);
+    expect(replies.filter((r) => r.status === 200).length).toBe(8);
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBe(22);
+    expect(refused[0].data?.problems).toEqual([
+      "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.",
+    ]);
+    expect(status(await beside)).toBe(200);
+    expect(status(await upload(c.cookie, one("logo", file("later.png"))))).toBe(200); // the line is free again
   });
 
   it("says why a file was not added, and stores nothing", async () => {

@@ -1,13 +1,22 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
 import { loadSubmission } from "~/server/intake/draft.server";
-import { oncePerPost } from "~/server/form-keys.server";
+import { oncePerPost, storedAnswer } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";
-import { requireTokenAccess } from "~/server/tokens.server";
+import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { isOverBudget } from "~/server/images.server";
 import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
+import {
+  deletePart,
+  partForm,
+  partKey,
+  partQuery,
+  PartRefusal,
+  receivedBytes,
+  receivePart,
+} from "~/server/intake/parts.server";
 import { inTurn } from "~/server/in-turn.server";
 
 /**
@@ -21,32 +30,90 @@ import { inTurn } from "~/server/in-turn.server";
  * of image pixels for this link or address is used up). Each answer is a Response
  * of its own: `data()` from a resource route reached the page's XMLHttpRequest
  * as 200 whatever its status (single fetch), so a 503 was never sent again.
+ *
+ * A file may come whole (POST, multipart) or in ranged parts (server/intake/parts.server.ts), so a drop on a
+ * slow link does not start it again from 0: PUT `?key&field&name&size&offset` with the bytes from `offset`
+ * (answers `received`, and `problems` once the file is whole), GET `?key` asks how much has arrived, DELETE
+ * `?key` cancels the file.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const access = await requireTokenAccess(request, "intake");
-  if (request.method !== "POST")
+  if (request.method === "DELETE")
+    return partAnswer(async () => {
+      await deletePart(access.orderId, partKey(new URL(request.url)));
+      return Response.json({ received: 0 });
+    });
+  if (request.method !== "POST" && request.method !== "PUT")
     return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
   // A page sends one file at a time (two tabs, two; a resend may overlap a try the server still reads): one link's
-  // files are received two at a time, a few more wait, and a flood is turned away before its bodies are read.
-  const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () => receive(request, access));
+  // files (whole or in parts) are received two at a time, a few more wait, and a flood is turned away before its
+  // bodies are read.
+  const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () =>
+    request.method === "PUT" ? partAnswer(() => putPart(request, access)) : receive(request, access),
+  );
   return turn?.value ?? Response.json({ problems: [UPLOAD_BUSY] }, { status: 429, headers: { "Retry-After": "5" } });
+}
+
+/** A part request's answer: a refusal in words, with its status (and, for an offset out of step, what arrived). */
+async function partAnswer(run: () => Promise<Response>) {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof PartRefusal)
+      return Response.json({ problems: [error.message], received: error.received }, { status: error.status });
+    throw error;
+  }
 }
 
 const UPLOAD_TURNS = { running: 2, waiting: 6 };
 const UPLOAD_BUSY =
   "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.";
 
-async function receive(request: Request, access: { orderId: string }) {
+async function receive(request: Request, access: TokenAccess) {
   const form = await readOneUpload(request);
   if (![...form.values()].some((value) => value instanceof File && value.name))
     return Response.json({ problems: ["Please choose a file to upload."] }, { status: 400 });
+  return storeOne(request, access, form);
+}
+
+/** How much of a file sent in parts has arrived (`received`), or, once it was stored, its answer (`problems`). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await requireTokenAccess(request, "intake");
+  const url = new URL(request.url);
+  if (!url.searchParams.has("key"))
+    return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
+  return partAnswer(async () => {
+    const key = partKey(url);
+    const problems = await storedAnswer<string[]>(scopeOf(access), partForm(key));
+    if (problems) return Response.json({ problems });
+    return Response.json({ received: await receivedBytes(access.orderId, key) });
+  });
+}
+
+const scopeOf = (access: TokenAccess) => `intake-upload:${access.orderId}`;
+
+const stepClosed = () => Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+
+/** A part of a file: appended under the link's order; once the file is whole, checked and stored as a whole one. */
+async function putPart(request: Request, access: TokenAccess) {
+  const query = partQuery(new URL(request.url));
+  // Step 4 must be open to the link before any byte is kept.
+  if (!canOpenStep(SPECIAL_STEPS.uploads, await loadSubmission(access.orderId))) return stepClosed();
+  const whole = await receivePart(access.orderId, query, request.body);
+  if (!whole) return Response.json({ received: await receivedBytes(access.orderId, query.key) });
+  const answer = await storeOne(request, access, partForm(query.key, query.field, whole));
+  // Stored or refused, the part has done its work (a store that failed keeps it: the resend completes it).
+  if (answer.status !== 503) await deletePart(access.orderId, query.key);
+  return answer;
+}
+
+async function storeOne(request: Request, access: TokenAccess, form: FormData) {
   const before = await loadSubmission(access.orderId);
-  if (!canOpenStep(SPECIAL_STEPS.uploads, before))
-    return Response.json({ problems: ["Please complete the earlier steps first."] }, { status: 409 });
+  if (!canOpenStep(SPECIAL_STEPS.uploads, before)) return stepClosed();
   try {
     // One file, stored once: a try whose answer was lost is sent again under the file's key and answered as the
     // first was (form-keys.server.ts); a refusal is not kept, so the next try is checked again.
-    const problems = await oncePerPost(`intake-upload:${access.orderId}`, form, async () => {
+    const problems = await oncePerPost(scopeOf(access), form, async () => {
       const found = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
       return { done: !found.length, answer: found, orderId: access.orderId };
     });
@@ -58,8 +125,4 @@ async function receive(request: Request, access: { orderId: string }) {
       { status: 503 },
     );
   }
-}
-
-export function loader() {
-  return Response.json({ problems: ["Please use the form to upload."] }, { status: 405 });
 }

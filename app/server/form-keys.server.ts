@@ -66,6 +66,13 @@ export async function oncePerPost<T>(scope: string, form: FormData, effect: () =
   return outcome.answer;
 }
 
+/** The stored answer of a press already acted on (its key's receipt), or undefined. */
+export async function storedAnswer<T>(scope: string, form: FormData): Promise<T | undefined> {
+  const id = receiptId(scope, form);
+  const receipt = id ? await FormReceipt.findById(id).lean() : null;
+  return (receipt?.answer ?? undefined) as T | undefined;
+}
+
 async function claim(id: string): Promise<boolean> {
   try {
     await FormReceipt.create({ _id: id });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { UPLOAD_MESSAGES } from "~/components/intake/uploads";
+import { UPLOAD_MESSAGES } from "~/components/intake/upload-sender";
 import { LABELS } from "~/components/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
@@ -123,7 +123,7 @@ describe("step 4's files on a dropped link (JavaScript on)", () => {
     const relay = await newRelay();
     const { orderId, page } = await stepFour(1280, relay.url);
     // The server stores the photo, then the link drops before its answer arrives.
-    const dropped = relay.fail("drop", "/intake-form/upload");
+    const dropped = relay.fail("drop", "/intake-form/upload", { method: "PUT" });
     await choosePhoto(page, "shop.png", "#36c");
     await page.getByText(`shop.png: ${UPLOAD_MESSAGES.failed}`).first().waitFor();
     expect(dropped.reached).toBe(1);
@@ -138,7 +138,7 @@ describe("step 4's files on a dropped link (JavaScript on)", () => {
     expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png"]); // sent twice, stored once
 
     // A photo on its way (its answer held): leaving asks first.
-    const held = relay.fail("stall", "/intake-form/upload");
+    const held = relay.fail("stall", "/intake-form/upload", { method: "PUT" });
     await choosePhoto(page, "team.png", "#c63");
     await page.getByRole("progressbar", { name: "Upload of team.png" }).waitFor();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).click();
@@ -161,7 +161,7 @@ describe.each([390, 1280])("step 4 in two tabs at %i px (JavaScript on)", (width
     // Both uploads are held until each has arrived, then answered together: the server handles them at once.
     const held: (() => Promise<void>)[] = [];
     const bothHeld = new Promise<void>((resolve) =>
-      first.context().route("**/intake-form/upload", async (route) => {
+      first.context().route(/\/intake-form\/upload\?/, async (route) => {
         const go = new Promise<void>((release) => held.push(async () => release()));
         if (held.length === 2) resolve();
         await go;
@@ -190,5 +190,48 @@ describe.each([390, 1280])("step 4 in two tabs at %i px (JavaScript on)", (width
     await first.getByRole("button", { name: "Next Step" }).click();
     await first.getByText("Step 5 of 14").waitFor();
     expect((await photos(orderId)).map((p) => p.altText)).toEqual(["Photo number 1", "Photo number 2"]);
+  });
+});
+
+describe.each([390, 1280])("step 4's files on a satellite link at %i px (JavaScript on)", (width) => {
+  it("continues a photo cut off mid-way from what arrived, says the time left, and cancels a file", async () => {
+    const relay = await newRelay();
+    const { orderId, page } = await stepFour(width, relay.url);
+    // 650 ms and 1 Mbps up: a photo of about 800 KB takes some 7 s a try.
+    const cdp = await page.context().newCDPSession(page);
+    const link = { offline: false, latency: 650, downloadThroughput: 125_000, uploadThroughput: 125_000 };
+    await cdp.send("Network.emulateNetworkConditions", link);
+    const big = await sharp(randomBytes(520 * 520 * 3), { raw: { width: 520, height: 520, channels: 3 } })
+      .png()
+      .toBuffer();
+    const puts: URL[] = [];
+    page.on("request", (r) => void (r.method() === "PUT" && puts.push(new URL(r.url()))));
+    const cut = relay.fail("cut-request", "/intake-form/upload", { method: "PUT" });
+    await page.getByLabel("Add photos").setInputFiles({ name: "shop.png", mimeType: "image/png", buffer: big });
+    await page.getByText(`shop.png: ${UPLOAD_MESSAGES.failed}`).first().waitFor({ timeout: 60_000 });
+    expect(cut.reached).toBe(1);
+    relay.restore();
+    await page
+      .getByRole("button", { name: "Try again" })
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
+    // The rest, not the whole file: the second try starts where the first was cut off.
+    await page.getByRole("progressbar", { name: "Upload of shop.png" }).waitFor();
+    await screenshot(page, `intake-step4-upload-resumed-${width}`);
+    await page.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 90_000 });
+    const offsets = puts.map((u) => Number(u.searchParams.get("offset")));
+    expect(offsets[0]).toBe(0);
+    expect(offsets.at(-1)).toBeGreaterThan(big.byteLength / 4);
+    expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png"]);
+
+    // A file on its way can be cancelled: its line goes, what arrived is deleted, and nothing is stored.
+    await page.getByLabel("Add photos").setInputFiles({ name: "team.png", mimeType: "image/png", buffer: big });
+    await page.getByRole("progressbar", { name: "Upload of team.png" }).waitFor();
+    const deleted = page.waitForResponse((r) => r.request().method() === "DELETE");
+    await page.getByRole("button", { name: "Cancel team.png" }).click();
+    expect((await deleted).status()).toBe(200);
+    expect(await page.getByRole("progressbar", { name: "Upload of team.png" }).count()).toBe(0);
+    expect(await page.getByText(/team\.png/).count()).toBe(0);
+    expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png"]);
   });
 });

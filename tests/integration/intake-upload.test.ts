@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
 import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
+import { ABANDONED_PART_MS, sweepAbandonedParts } from "~/server/intake/parts.server";
 import { action, loader } from "~/routes/intake-form_.upload";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
@@ -129,7 +130,8 @@ describe("a step-4 file sent on its own", () => {
     const ready = await customer();
     expect(status(await upload(ready.cookie, new URLSearchParams({ photos: "x" })))).toBe(415);
     expect(status(await upload(ready.cookie, one("other", file("shop.png"))))).toBe(400);
-    expect(loader().status).toBe(405);
+    const get = new Request("http://localhost/intake-form/upload", { headers: { Cookie: ready.cookie } });
+    expect((await loader({ request: get, params: {}, context: {} })).status).toBe(405);
     expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
   });
 });
@@ -184,5 +186,131 @@ describe("the hour's budget of decoded image pixels", () => {
     expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
     // Nothing was charged: the whole hour's budget is left (its last slot is still free).
     expect(await spendAllBut("link", c.orderId, 0)).toBe(true);
+  });
+});
+
+describe("a step-4 file sent in ranged parts (a drop does not start it again from 0)", () => {
+  const KEY = "part-key-photo-00000001";
+  const photo = async () =>
+    new Uint8Array(
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: "#2a6" } })
+        .png({ compressionLevel: 0 })
+        .toBuffer(),
+    );
+  const query = (q: Record<string, string | number>) =>
+    new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString();
+  const call = async (cookie: string, method: string, q: Record<string, string | number>, body?: BodyInit) => {
+    const request = new Request(`http://localhost/intake-form/upload?${query(q)}`, {
+      method,
+      body,
+      headers: { Cookie: cookie, "x-client-address": "10.35.0.9", "Content-Type": "application/octet-stream" },
+      ...(body ? { duplex: "half" } : {}),
+    });
+    const args = { request, params: {}, context: {} };
+    try {
+      return await read(method === "GET" ? await loader(args) : await action(args));
+    } catch (thrown) {
+      return read(thrown as Response);
+    }
+  };
+  type PartReply = Reply & { data?: { problems?: string[]; received?: number } };
+  const put = (cookie: string, bytes: Uint8Array, offset: number, body: BodyInit, extra = {}) =>
+    call(
+      cookie,
+      "PUT",
+      { key: KEY, field: "photos", name: "shop.png", size: bytes.byteLength, offset, ...extra },
+      body,
+    );
+  const asked = async (cookie: string, key = KEY) => ((await call(cookie, "GET", { key })) as PartReply).data;
+  /** A body that sends `bytes` and then breaks, as a link that drops mid-way. */
+  const cutAfter = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (bytes.byteLength) controller.enqueue(bytes);
+        else controller.error(new Error("the link dropped"));
+        bytes = new Uint8Array(0);
+      },
+    });
+
+  it("keeps what arrived before a cut, says how much, and stores the file once the rest is sent", async () => {
+    const c = await customer();
+    const bytes = await photo();
+    const cut = Math.floor(bytes.byteLength * 0.9);
+    const first = await put(c.cookie, bytes, 0, cutAfter(bytes.slice(0, cut)));
+    expect((first as PartReply).data).toEqual({ received: cut }); // an answer no page reads: the link is down
+    expect(await asked(c.cookie)).toEqual({ received: cut });
+    expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+    const rest = await put(c.cookie, bytes, cut, bytes.slice(cut));
+    expect([rest.status, rest.data?.problems]).toEqual([200, []]);
+    const photos = (await stored(c.orderId)).photo_metadata as { fileName: string }[];
+    expect(photos.map((p) => p.fileName)).toEqual(["shop.png"]);
+    // The answer of the last part lost: asking again gives the stored answer, and a resend stores nothing twice.
+    expect(await asked(c.cookie)).toEqual({ problems: [] });
+    expect((await put(c.cookie, bytes, 0, bytes)).data?.problems).toEqual([]);
+    expect(((await stored(c.orderId)).photo_metadata as unknown[]).length).toBe(1);
+  });
+
+  it("cancels a file: its part is deleted, and nothing is stored; an abandoned part is deleted after a day", async () => {
+    const c = await customer();
+    const bytes = await photo();
+    expect((await put(c.cookie, bytes, 0, bytes.slice(0, 100))).data).toEqual({ received: 100 });
+    expect((await call(c.cookie, "DELETE", { key: KEY })).status).toBe(200);
+    expect(await asked(c.cookie)).toEqual({ received: 0 });
+    expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
+    // A part left behind (the page closed) is deleted once it is a day old.
+    await put(c.cookie, bytes, 0, bytes.slice(0, 100));
+    await sweepAbandonedParts(Date.now() + ABANDONED_PART_MS / 2, true);
+    expect(await asked(c.cookie)).toEqual({ received: 100 });
+    await sweepAbandonedParts(Date.now() + ABANDONED_PART_MS + 60_000, true);
+    expect(await asked(c.cookie)).toEqual({ received: 0 });
+  });
+
+  it("refuses hostile offsets, sizes and keys with a 4xx and a message, and keeps each order's parts to itself", async () => {
+    const c = await customer();
+    const bytes = await photo();
+    await put(c.cookie, bytes, 0, bytes.slice(0, 100));
+    const statusOf = async (reply: Promise<Reply>) => (await reply).status;
+    // An offset that does not follow what arrived: 409 with the count, nothing appended.
+    const gap = (await put(c.cookie, bytes, 200, bytes.slice(200))) as PartReply;
+    expect([gap.status, gap.data?.received]).toEqual([409, 100]);
+    expect(await statusOf(put(c.cookie, bytes, 50, bytes.slice(50)))).toBe(409);
+    // Offsets and sizes that are not whole numbers, past the size, or past the file limits.
+    expect(await statusOf(put(c.cookie, bytes, -1, "x"))).toBe(400);
+    expect(await statusOf(put(c.cookie, bytes, bytes.byteLength + 1, "x"))).toBe(400);
+    expect(await statusOf(put(c.cookie, bytes, 0, "x", { size: "1e9" }))).toBe(400);
+    const huge = (await put(c.cookie, bytes, 0, "x", { size: 8 * 1024 * 1024 + 1 })) as PartReply;
+    expect([huge.status, huge.data?.problems]).toEqual([413, ["shop.png is larger than 8 MB."]]);
+    expect((await put(c.cookie, bytes, 0, "x", { field: "logo", size: 5 * 1024 * 1024 + 1 })).status).toBe(413);
+    expect(await statusOf(put(c.cookie, bytes, 0, "x", { field: "other" }))).toBe(400);
+    expect(await statusOf(put(c.cookie, bytes, 0, "x", { key: "../../etc/passwd-aaaaaaaaaa" }))).toBe(400);
+    expect((await call(c.cookie, "GET", { key: "short" })).status).toBe(400);
+    // More bytes than the stated size: refused, and the part is deleted.
+    const over = await put(c.cookie, bytes, 100, new Uint8Array(bytes.byteLength));
+    expect([over.status, over.data?.problems]).toEqual([400, ["More was sent than the file's size."]]);
+    expect(await asked(c.cookie)).toEqual({ received: 0 });
+    // Another order's link cannot see or add to this order's part under the same key.
+    await put(c.cookie, bytes, 0, bytes.slice(0, 100));
+    const other = await customer();
+    expect(await asked(other.cookie)).toEqual({ received: 0 });
+    expect((await put(other.cookie, bytes, 100, bytes.slice(100))).status).toBe(409);
+    expect(await asked(c.cookie)).toEqual({ received: 100 });
+    // Without the link, or before step 4 is open: nothing is kept.
+    expect(await statusOf(put("", bytes, 0, bytes))).toBeLessThan(500);
+    const early = await customer(2);
+    expect(await statusOf(put(early.cookie, bytes, 0, bytes))).toBe(409);
+    expect(await asked(early.cookie)).toEqual({ received: 0 });
+  });
+
+  it("checks a whole file as a file posted whole: its type, and the photo cap of files on their way", async () => {
+    const c = await customer();
+    const fake = new TextEncoder().encode("not an image at all");
+    const reply = await put(c.cookie, fake, 0, fake);
+    expect(reply.data?.problems).toEqual(["shop.png is not a PNG, JPG, WebP or GIF image."]);
+    expect(await asked(c.cookie)).toEqual({ received: 0 });
+    const bytes = await photo();
+    const keys = Array.from({ length: 14 }, (_, i) => `part-key-many-${String(i).padStart(9, "0")}`);
+    const replies = [];
+    for (const key of keys) replies.push((await put(c.cookie, bytes, 0, bytes.slice(0, 10), { key })).status);
+    expect(replies).toEqual([...keys.slice(0, 13).map(() => 200), 429]);
   });
 });

@@ -14,6 +14,8 @@ import { APP_URL } from "./browser";
  *   new connection fails too and the page sees the drop;
  * - `cut`: the answer's head and the first half of its body arrive, then the connection ends (the body is
  *   left incomplete) and the link is down the same way;
+ * - `cut-request`: the first half of the request's body reaches the server, then the link drops (as `drop`): an
+ *   upload cut off mid-way, whose received part the server keeps;
  * - `stall`: the server gets the request and answers it; the answer is held until `restore()`;
  * - `503`: a gateway's "Service Unavailable" page for this request and every one until `restore()`; the app
  *   sees none of them.
@@ -21,7 +23,7 @@ import { APP_URL } from "./browser";
  * Nothing here waits on the clock: the link is bad from the faulty request until the test restores it, so
  * what the page shows meanwhile (and how often it tried) does not depend on how loaded the machine is.
  */
-export type Fault = "drop" | "cut" | "stall" | "503";
+export type Fault = "drop" | "cut" | "cut-request" | "stall" | "503";
 
 export type Relay = {
   /** Where the browser goes instead of APP_URL. */
@@ -85,6 +87,30 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
     });
   };
 
+  /** Half the request's body to the app, then the link drops (the app sees the body end early). */
+  const cutRequest = (req: IncomingMessage) => {
+    const half = Math.floor(Number(req.headers["content-length"] ?? 0) / 2);
+    const upstream = request({
+      host: app.hostname,
+      port: app.port,
+      method: req.method,
+      path: req.url,
+      headers: req.headers,
+    });
+    upstream.on("error", () => undefined);
+    let sent = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (sent >= half) return;
+      const part = chunk.subarray(0, half - sent);
+      sent += part.length;
+      upstream.write(part, () => {
+        if (sent < half) return;
+        upstream.destroy();
+        dropLink();
+      });
+    });
+  };
+
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://relay").pathname;
     const matching = faults.filter((f) => f.method === req.method && (path === f.path || path === `${f.path}.data`));
@@ -93,6 +119,7 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
     if (match?.fault === "503") down = "503";
     if (down === "503") return gatewayError(req, res);
     matching.forEach((f) => f.seen.reached++);
+    if (match?.fault === "cut-request") return cutRequest(req);
     try {
       const { head, body } = await forward(req);
       if (match?.fault === "drop") return dropLink();

@@ -10,8 +10,11 @@ import { describe, expect, it } from "vitest";
  */
 const ROUTES = "app/routes";
 
-/** A keyed press: the module whose effect runs through oncePerPost, and the module that renders its key. */
-type Keyed = { effect: string; form: string };
+/**
+ * A keyed press: the module whose effect runs through oncePerPost, and the module that renders its key (or, for a
+ * request the page's own code sends, `sends`: how that code puts the key in it).
+ */
+type Keyed = { effect: string; form: string; sends?: RegExp };
 type Entry = { why: string; keyed?: Keyed[] };
 
 const route = (file: string) => `${ROUTES}/${file}`;
@@ -85,8 +88,10 @@ const FORMS: Record<string, Entry> = {
   },
   "intake-form.tsx": { why: "Renewing an expired link: a resend finds it valid and goes on." },
   "intake-form_.upload.ts": {
-    why: "Each file carries the key the page made for it (components/intake/uploads.tsx).",
-    keyed: [{ effect: route("intake-form_.upload.ts"), form: "app/components/intake/uploads.tsx" }],
+    why: "Each file carries the key the page made for it, in every part and try (components/intake/upload-sender.tsx).",
+    keyed: [
+      { effect: route("intake-form_.upload.ts"), form: "app/components/intake/upload-sender.tsx", sends: /\?key=\$\{/ },
+    ],
   },
   "maintenance.tsx": { why: "Subscribing holds one checkout per account (holdPlanCheckout); Manage opens a portal." },
   "maintenance_.test-checkout.tsx": { why: "The offline plan checkout: the page's key (pageKey) makes it once." },
@@ -122,9 +127,9 @@ describe("every form answers a resent press as it answered the first", () => {
 
   it.each(Object.entries(FORMS))("%s: keyed where it says so, with a reason either way", (_file, entry) => {
     expect(entry.why.length).toBeGreaterThan(10);
-    for (const { effect, form } of entry.keyed ?? []) {
+    for (const { effect, form, sends } of entry.keyed ?? []) {
       expect(read(effect), `${effect} runs its effect through oncePerPost`).toMatch(/oncePerPost(<[^>]+>)?\(/);
-      expect(read(form), `${form} renders the press's key`).toMatch(/<FormKey \/>|FORM_KEY_FIELD/);
+      expect(read(form), `${form} renders the press's key`).toMatch(sends ?? /<FormKey \/>|FORM_KEY_FIELD/);
     }
   });
 });

@@ -11,8 +11,6 @@ import { OrderInformationCard } from "~/components/admin/OrderInformationCard";
 import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { RevisionWorkflowCard, type DraftUrlReply } from "~/components/admin/RevisionWorkflowCard";
-import { BRIEF_WORDS } from "~/components/intake/labels";
-import { briefView } from "~/domain/admin/brief";
 import { EDIT_MESSAGES, editFormValues, readEdit } from "~/domain/admin/edit-data";
 import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import {
@@ -41,6 +39,7 @@ import {
   renewTokenAsAdmin,
   saveDraftUrl,
   saveSubmissionData,
+  orderBrief,
 } from "~/server/admin/order-detail.server";
 import { requireAdmin } from "~/server/auth.server";
 import { redirectWithFlash, type FlashKind } from "~/server/flash.server";
@@ -72,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab,
     // The Brief alone, for printing (?tab=brief&print=1): no admin chrome, works without JavaScript.
     printBrief: tab === "brief" && query.get("print") === "1",
-    brief: tab === "brief" ? briefView(submission, rest.order, BRIEF_WORDS) : null,
+    brief: tab === "brief" ? orderBrief(submission, rest.order) : null,
     hasSubmission: submission?.status === "submitted",
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
     // The data tabs' rules for the browser's own check (the schemas stay on the server).

@@ -1,4 +1,6 @@
 import { revisionRoundsFor } from "~/content/packages";
+import { BRIEF_WORDS } from "~/components/intake/labels";
+import { briefView } from "~/domain/admin/brief";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";
 import { formatDateTime } from "~/domain/dates";
@@ -227,3 +229,10 @@ export async function generateRevisionPrompt(input: {
     notes: input.notes,
   });
 }
+
+/**
+ * The Brief tab's view of an order's intake, in the form's own words (the labels stay on the server: the page's
+ * script never needs them, and the admin's order page is held to the JS budget).
+ */
+export const orderBrief = (submission: Parameters<typeof briefView>[0], order: Parameters<typeof briefView>[1]) =>
+  briefView(submission, order, BRIEF_WORDS);

@@ -122,6 +122,8 @@ describe.each(JS_MODES)("the Brief tab, %s", (mode, javaScriptEnabled) => {
       // "Print brief" opens the brief alone, which works without JavaScript.
       await panel.getByRole("link", { name: "Print brief" }).click();
       await page.waitForURL(/\?tab=brief&print=1$/);
+      // The print view's own link (the tab's headings are on both pages: with JavaScript the URL may change first).
+      await page.getByRole("link", { name: "Back to the order" }).waitFor();
       await page.getByRole("heading", { name: "Step 14: Final Details" }).waitFor();
       expect(await page.getByRole("navigation", { name: "Order data" }).count()).toBe(0);
       expect(await page.getByRole("heading", { name: "Order Information" }).count()).toBe(0);

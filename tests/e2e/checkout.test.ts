@@ -1,8 +1,10 @@
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CHECKOUT_LIMIT } from "~/server/rate-limit.server";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+import { clearBrowserLimits } from "../support/rate-limits";
 
 const browser = useBrowser();
 const db = useAppDatabase();
@@ -15,6 +17,9 @@ const alertText = async (page: Page) => {
 };
 
 describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
+  // Each test applies coupons and pays from 127.0.0.1, under the suite's shared checkout limit.
+  beforeEach(() => clearBrowserLimits(CHECKOUT_LIMIT));
+
   it("applies and removes a coupon, prices add-ons, pays through the test checkout and follows the e-mailed link", async () => {
     const code = await db.coupon({
       code: `TEN${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`,

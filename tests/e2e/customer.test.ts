@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeToken, Order } from "~/server/models/index.server";
+import { CHECKOUT_LIMIT } from "~/server/rate-limit.server";
 import { setRevisionEnabled, submitFeedback } from "~/server/revisions.server";
 import { addSessionCookie, clearSignInLimit, signedInUser } from "../support/auth";
 import {
@@ -16,6 +17,7 @@ import {
 } from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit";
+import { clearBrowserLimits } from "../support/rate-limits";
 
 const browser = useBrowser();
 useAppDatabase();
@@ -414,6 +416,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await page.locator(".summary-total output").textContent()).toBe("$896.00");
     expect(await page.getByRole("main").textContent()).toContain("Essentials maintenance, first month");
     await page.getByLabel(/I agree to the/).check();
+    await clearBrowserLimits(CHECKOUT_LIMIT);
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
     await page.getByRole("button", { name: "Complete test payment" }).click();
     await page.waitForURL(/\/order-success/);

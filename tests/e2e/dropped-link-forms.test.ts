@@ -4,11 +4,14 @@ import { EXPORT_OFFLINE } from "~/components/DataExportButton";
 import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { Order, PrivacyAuditLog, RevisionFeedback, User } from "~/server/models/index.server";
+import { SIGN_UP_LIMITS } from "~/server/accounts.server";
+import { CHECKOUT_LIMIT } from "~/server/rate-limit.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { screenshot, useBrowser } from "../support/browser";
-import { droppedLinkJourneys, underLimits, WIDTHS, type DroppedLinkForm } from "../support/dropped-link";
+import { droppedLinkJourneys, WIDTHS, type DroppedLinkForm } from "../support/dropped-link";
 import { uniqueAddress } from "../support/mailpit";
+import { clearBrowserLimits } from "../support/rate-limits";
 
 /**
  * Checkout, sign-up and revision feedback on a dropped link (the contact form
@@ -24,7 +27,7 @@ const copies = (page: Page) => page.evaluate(() => Object.entries(localStorage).
 const checkout: DroppedLinkForm = {
   path: "/checkout",
   async open(width, baseURL) {
-    await underLimits("checkout");
+    await clearBrowserLimits(CHECKOUT_LIMIT);
     const email = uniqueAddress(`dropped-checkout-${width}`);
     const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
     await page.goto("/checkout", { waitUntil: "networkidle" });
@@ -44,7 +47,7 @@ const checkout: DroppedLinkForm = {
 const signUp: DroppedLinkForm = {
   path: "/auth",
   async open(width, baseURL) {
-    await underLimits("sign-up");
+    await clearBrowserLimits(SIGN_UP_LIMITS.address);
     const email = uniqueAddress(`dropped-signup-${width}`);
     const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
     await page.goto("/auth?tab=signup", { waitUntil: "networkidle" });

@@ -6,6 +6,7 @@ import { RESTORED_MESSAGE } from "~/components/useDeviceCopy";
 import { connectDb } from "~/server/db.server";
 import { INTAKE_CONFLICT } from "~/domain/intake/save-order";
 import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models/index.server";
+import { CONTACT_LIMIT } from "~/server/rate-limit.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
@@ -13,10 +14,10 @@ import {
   droppedLinkJourneys,
   expectLocked,
   restoreAndResend,
-  underLimits,
   type DroppedLinkForm,
 } from "../support/dropped-link";
 import { useRelays } from "../support/faulty-relay";
+import { clearBrowserLimits } from "../support/rate-limits";
 
 /**
  * A customer on a satellite link, JavaScript on: the connection drops before a
@@ -33,7 +34,7 @@ const WAIT = { timeout: 30_000 };
 
 async function freshContactPage(width: number, baseURL?: string) {
   // Each journey sends real messages from 127.0.0.1: start it under the per-address limit.
-  await underLimits("contact");
+  await clearBrowserLimits(CONTACT_LIMIT);
   const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
   await page.goto("/contact", { waitUntil: "networkidle" }); // hydrated: the scripts are running
   return page;

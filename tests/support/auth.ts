@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
-import mongoose from "mongoose";
 import type { BrowserContext, Page } from "playwright-core";
 import { newTotpSecret, totpCode } from "~/domain/totp";
 import { createUser } from "~/server/accounts.server";
 import { SIGN_IN_LIMITS, type AuthUser } from "~/server/auth.server";
-import { RateLimitHit } from "~/server/models/index.server";
 import { rateLimitSubject } from "~/server/rate-limit.server";
 import { connectDb } from "~/server/db.server";
 import { sessionStorage } from "~/server/session.server";
 import { enableSecondFactor } from "~/server/two-factor.server";
+import { BROWSER_ADDRESSES, forgetLimits } from "./rate-limits";
 
 /**
  * A signed-in user for tests (the Epic Stack `login` fixture): creates the user
@@ -70,9 +69,6 @@ export async function addSessionCookie(context: BrowserContext, cookie: string, 
   await context.addCookies([{ name, value: rest.join("="), url: baseURL }]);
 }
 
-/** How the app sees a browser test's address (scripts/server.mjs on 127.0.0.1). */
-const BROWSER_ADDRESSES = ["127.0.0.1", "::ffff:127.0.0.1", "::1"];
-
 /**
  * Every browser test signs in from 127.0.0.1, so the whole suite shares the per-address sign-in limit (20 in
  * 15 minutes): whatever order the files run in, a page sign-in (the sign-in form, or the confirmation page's
@@ -80,13 +76,12 @@ const BROWSER_ADDRESSES = ["127.0.0.1", "::ffff:127.0.0.1", "::1"];
  * account's; nothing of other addresses (the limit tests use their own loopback addresses).
  */
 export async function clearSignInLimit(email?: string) {
-  await connectDb();
   const subjects = BROWSER_ADDRESSES.flatMap((address) => [
     rateLimitSubject(SIGN_IN_LIMITS.address, address),
     ...(email ? [rateLimitSubject(SIGN_IN_LIMITS.accountFromAddress, `${email.toLowerCase()}\n${address}`)] : []),
   ]);
   if (email) subjects.push(rateLimitSubject(SIGN_IN_LIMITS.account, email.toLowerCase()));
-  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: `^(${subjects.join("|")}):` }) });
+  await forgetLimits(subjects);
 }
 
 /** Signs in through the sign-in form as a person does (under the suite's shared limit: clearSignInLimit). */

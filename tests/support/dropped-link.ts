@@ -1,9 +1,6 @@
-import mongoose from "mongoose";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CONNECTION_MESSAGES } from "~/components/connection";
-import { connectDb } from "~/server/db.server";
-import { RateLimitHit } from "~/server/models/index.server";
 import { screenshot } from "./browser";
 import { useRelays, type Relay } from "./faulty-relay";
 
@@ -15,12 +12,6 @@ import { useRelays, type Relay } from "./faulty-relay";
  */
 
 export const WIDTHS = [390, 1280] as const;
-
-/** Starts a journey under the per-address limits it uses (every test posts from 127.0.0.1). */
-export async function underLimits(...names: string[]) {
-  await connectDb();
-  await RateLimitHit.deleteMany({ key: mongoose.trusted({ $regex: `^(${names.join("|")}):` }) });
-}
 
 /** The page kept the form: no error screen, and `field` still holds `value`. */
 export async function expectKept(page: Page, field: Locator, value: string) {

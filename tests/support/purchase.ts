@@ -1,12 +1,15 @@
 import type { Page } from "playwright-core";
 import { connectDb } from "~/server/db.server";
 import { Order } from "~/server/models/index.server";
+import { CHECKOUT_LIMIT } from "~/server/rate-limit.server";
+import { clearBrowserLimits } from "./rate-limits";
 
 /**
  * Pays for `path` (the checkout, `?package=` for a package) as a buyer would: the e-mail, each add-on ticked,
  * a coupon applied when given, the terms, then the offline test checkout. Ends on the success page; the order's id.
  */
 export async function buy(page: Page, path: string, email: string, addOns: RegExp[], coupon?: string) {
+  await clearBrowserLimits(CHECKOUT_LIMIT);
   await page.goto(path);
   await page.getByLabel("Email").fill(email);
   for (const addOn of addOns) await page.getByLabel(addOn).check();

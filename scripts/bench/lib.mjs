@@ -4,7 +4,7 @@
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes, scryptSync } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -60,15 +60,31 @@ export function machine() {
   return `${new Date().toISOString()} | ${cpus.length} x ${cpus[0]?.model ?? "cpu"} | ${(os.totalmem() / 2 ** 30).toFixed(1)} GB | node ${process.version} | ${chromium} | load ${load}`;
 }
 
-/** The app's CPU time so far (user + system), in ms, from Linux /proc. */
+/**
+ * The app's CPU time so far (user + system), in ms, from Linux /proc: its own, its children's that ended, and its
+ * children's still running (the image worker, scripts/image-worker.mjs, decodes apart from the app).
+ */
 export function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const [utime, stime] = stat
-    .slice(stat.lastIndexOf(")") + 2)
-    .split(" ")
-    .slice(11, 13)
-    .map(Number);
-  return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ on Linux)
+  // Clock ticks of 1/100 s (USER_HZ on Linux).
+  const ticks = (fields, from) => fields.slice(from, from + 2).reduce((sum, value) => sum + Number(value), 0);
+  const own = statFields(pid);
+  let total = ticks(own, 11) + ticks(own, 13);
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    const fields = statFields(entry, true);
+    if (fields && Number(fields[1]) === pid) total += ticks(fields, 11);
+  }
+  return (total * 1000) / 100;
+}
+
+/** The fields of /proc/PID/stat after the command's name (state, ppid, ...); null when it has gone (`mayBeGone`). */
+function statFields(pid, mayBeGone = false) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch (error) {
+    if (mayBeGone) return null;
+    throw error;
+  }
 }
 
 /* Statistics: medians and spread, never a single run. */

@@ -68,12 +68,13 @@ export function cpuMs(pid) {
   // Clock ticks of 1/100 s (USER_HZ on Linux).
   const ticks = (fields, from) => fields.slice(from, from + 2).reduce((sum, value) => sum + Number(value), 0);
   const own = statFields(pid);
-  let total = ticks(own, 11) + ticks(own, 13);
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    const fields = statFields(entry, true);
-    if (fields && Number(fields[1]) === pid) total += ticks(fields, 11);
-  }
-  return (total * 1000) / 100;
+  const running = childrenOf(pid).reduce((sum, child) => sum + ticks(statFields(child, true) ?? [0, 0], 11), 0);
+  return ((ticks(own, 11) + ticks(own, 13) + running) * 1000) / 100;
+}
+
+/** The processes `pid` started that still run (the app's image worker). */
+function childrenOf(pid) {
+  return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && Number(statFields(entry, true)?.[1]) === pid);
 }
 
 /** The fields of /proc/PID/stat after the command's name (state, ppid, ...); null when it has gone (`mayBeGone`). */
@@ -85,6 +86,18 @@ function statFields(pid, mayBeGone = false) {
     if (mayBeGone) return null;
     throw error;
   }
+}
+
+/** Resident memory of a process and the processes it started (the app and its image worker), in MB; NaN when gone. */
+function treeRssMb(pid) {
+  const rss = (of) => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${of}/status`, "utf8"))?.[1] ?? 0) / 1024;
+    } catch {
+      return of === pid ? NaN : 0;
+    }
+  };
+  return childrenOf(pid).reduce((sum, child) => sum + rss(child), rss(pid));
 }
 
 /* Statistics: medians and spread, never a single run. */
@@ -236,15 +249,8 @@ export async function startApp({
     url,
     pid: child.pid,
     logFile,
-    /** Resident memory of the app process in MB (Linux /proc). */
-    rssMb() {
-      try {
-        const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
-        return kb ? Number(kb) / 1024 : NaN;
-      } catch {
-        return NaN;
-      }
-    },
+    /** Resident memory of the app's processes in MB (Linux /proc): the app and its image worker. */
+    rssMb: () => treeRssMb(child.pid),
     /** SIGTERM, then SIGKILL after `graceMs` (an app writing its CPU profile on exit needs longer). */
     async stop({ graceMs = 5_000 } = {}) {
       if (child.exitCode !== null) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BRIEF_WORDS, LABELS } from "~/components/intake/labels";
+import { BRIEF_WORDS, LABELS } from "~/domain/intake/labels";
 import { BRIEF_MESSAGES, briefView, type BriefAnswer, type BriefView } from "~/domain/admin/brief";
 import { submittedAnswers } from "~/domain/intake/answers";
 import type { StoredSubmission } from "~/domain/intake/data";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldLabel, namedError } from "~/components/intake/labels";
+import { fieldLabel, namedError } from "~/domain/intake/labels";
 import {
   canOpenStep,
   completedSteps,

@@ -5,7 +5,8 @@ import { DAY_MS } from "~/domain/dates";
 import { FORM_KEY_FIELD, FORM_KEY_PATTERN } from "~/domain/form-key";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
-import { LOGO_MAX_BYTES, MAX_PHOTOS, PHOTO_MAX_BYTES } from "./uploads.server";
+import { MAX_PHOTOS } from "~/domain/intake/branding";
+import { LOGO_MAX_BYTES, PHOTO_MAX_BYTES } from "./uploads.server";
 
 /**
  * A step-4 file sent in ranged parts (issue 34 item 7: a photo on a satellite link that drops at 90% does not

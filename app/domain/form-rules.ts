@@ -3,7 +3,7 @@
  * from the form's one Zod schema (`formRules` in server/form-rules.server.ts, messages and all),
  * the loader hands them to the page, and `checkForm` applies them before a post. The server
  * still parses every post with the schema itself; these rules only save a satellite round trip
- * for what a person can get wrong in one field (ARCHITECTURE rule 2, issue 25 item 2).
+ * for what a person can get wrong in one field (ARCHITECTURE rule 2).
  */
 
 /** One field's rules, each with the message the schema gives for it (the spec's words). */

@@ -28,7 +28,7 @@ function BusinessBasics() {
       <TextField name="abnAcn" label={LABELS.abnAcn} />
       <TextField name="contactEmail" label={LABELS.contactEmail} type="email" required autoComplete="email" />
       <TextField name="contactPhone" label={LABELS.contactPhone} type="tel" required autoComplete="tel" />
-      {/* street-address is for a box of several lines (the W3C checker refuses it on a one-line input: issue 37 item 7). */}
+      {/* street-address is for a box of several lines (the W3C checker refuses it on a one-line input). */}
       <TextField
         name="physicalAddress"
         label={LABELS.physicalAddress}

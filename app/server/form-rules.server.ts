@@ -5,7 +5,7 @@ import * as z from "~/domain/zod";
 /**
  * The rules of a form as the browser checks them (domain/form-rules.ts), derived from the form's
  * one Zod schema, so that Zod and the schemas stay on the server and the page ships a few lines
- * of checking instead (issue 25 item 2). The shape of the rules (which field is required, how
+ * of checking instead. The shape of the rules (which field is required, how
  * long, what pattern) is read from the schema's definition, as Conform's `getZodConstraint`
  * does; every message is found by parsing a value that breaks exactly that rule with the same
  * `parseWithZod` the action uses, so the browser shows the very words the server would.

@@ -92,7 +92,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   });
   const conflict =
     actionData?.conflict ?? autosave.conflict ?? (device.held ? { revision, fields: device.held.fields } : undefined);
-  // An autosave that landed: the server has the step, so the device keeps no copy of it (issue 35 item 8; the
+  // An autosave that landed: the server has the step, so the device keeps no copy of it (the
   // next keystroke makes a new one).
   useEffect(() => {
     if (autosave.lastSaved) forgetDeviceCopy(copy);
@@ -246,7 +246,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
  * Every step's address as a link nobody sees, so that Remix discovers the steps' routes as soon as
  * the page runs (one /__manifest request for all fourteen, while the person reads): Next, Back and
  * the jump grid post, and the page their answer redirects to would otherwise cost a round trip
- * to look up its route before its data is asked for (issue 20 item 8; lazy route discovery).
+ * to look up its route before its data is asked for (lazy route discovery).
  */
 function StepRoutes() {
   return (

@@ -55,7 +55,7 @@ export const LABELS = {
   servicesGrouping: "How should services be shown? (if more than one service)",
   logoUrl: "Or a link to your logo",
   brandColors: "Brand colours",
-  // Three style questions, each saying what it is for (issue 37 item 9): the brand's look (step 4), the
+  // Three style questions, each saying what it is for: the brand's look (step 4), the
   // website's layout (step 10), the package's design style (step 11).
   stylePreference: "Your brand's look",
   stylePreferenceOther: "Describe the style",

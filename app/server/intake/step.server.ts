@@ -117,7 +117,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
 
   let values = submission.status === "success" ? submission.value : null;
   // Some answers refused: every other answer is saved all the same, and Back, Save & Exit and the jump grid
-  // still leave (issue 34 item 10); the refused ones stay as stored and are shown as typed, with their messages.
+  // still leave; the refused ones stay as stored and are shown as typed, with their messages.
   const refused = submission.status === "success" ? [] : refusedAnswers(submission.error);
   if (!values) {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.

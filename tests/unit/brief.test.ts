@@ -4,18 +4,9 @@ import { BRIEF_MESSAGES, briefView, type BriefAnswer, type BriefView } from "~/d
 import { submittedAnswers } from "~/domain/intake/answers";
 import type { StoredSubmission } from "~/domain/intake/data";
 import { STEPS } from "~/domain/intake/steps";
+import { storedConsent } from "../support/consent";
 
-const consent = {
-  allowAIDataProcessing: true,
-  allowDataForWebsiteGeneration: true,
-  dataRetentionPeriod: "1year",
-  allowShowcase: false,
-  understandObfuscation: true,
-  understandDataUsage: true,
-  aiOptOut: false,
-  timestamp: "2026-11-01T00:00:00.000Z",
-  version: "1.0",
-};
+const consent = storedConsent({ dataRetentionPeriod: "1year" });
 
 const doc: StoredSubmission = {
   status: "submitted",

@@ -1,6 +1,7 @@
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+  // _intake-step.tsx: what the 14 intake step routes share (their meta, reloading, error boundary), not a route.
+  ignoredRouteFiles: ["**/.*", "**/*.test.*", "**/_intake-step.tsx"],
   serverModuleFormat: "esm",
   future: {
     v3_fetcherPersist: true,

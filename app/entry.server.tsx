@@ -107,7 +107,7 @@ export default function handleRequest(
         onAllReady() {
           shellRendered = true;
           // The document is complete, so it leaves as one buffer: one write and one gzip pass rather
-          // than one per React chunk (zlib took a quarter of the CPU serving home; docs/performance.md).
+          // than one per React chunk (zlib took a quarter of the CPU serving home; docs/performance-log.md).
           const chunks: Buffer[] = [];
           const sink = new Writable({
             write(chunk: Buffer, _encoding, done) {
@@ -144,7 +144,7 @@ export default function handleRequest(
  * Chromium gives modulepreload high priority, and Lighthouse's simulated mobile load counts a high-
  * priority script that arrived before the page first painted (on loopback, most of them) as holding
  * that paint back: the intake step's 107 KB of JavaScript put its simulated first paint at 2.0 s
- * against about 0.9 s without (docs/performance.md, Round 5). Remix's <Scripts> takes no attribute
+ * against about 0.9 s without (docs/performance-log.md, Round 5). Remix's <Scripts> takes no attribute
  * for its links, so they are marked here, in the one buffer the document leaves as.
  */
 function scriptsAfterFirstPaint(html: string) {
@@ -175,7 +175,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
     return;
   }
   // A client's bad request (a `?_data=` naming no route of the page, a method the route lacks) is answered 4xx
-  // and is not a failure of ours: a line at info level, so no visitor can write error lines (issue 35 item 7).
+  // and is not a failure of ours: a line at info level, so no visitor can write error lines.
   if (isRouteErrorResponse(error) && error.status < 500) {
     log("info", "request.refused", { method: request.method, path: url.pathname, status: error.status });
     return;

@@ -1,4 +1,4 @@
-// The image worker: decodes each uploaded image and writes it out again, apart from the app (issue 35 item 4).
+// The image worker: decodes each uploaded image and writes it out again, apart from the app.
 // app/server/image-worker.server.ts starts it, sends it one job at a time over IPC and says what each job is
 // (the decoding options, the size and format to write, the preview's); this file only carries them out.
 // It runs at the lowest CPU priority, on one libvips thread, caching nothing: whenever the app (sign-ins, pages)

@@ -9,14 +9,14 @@ export const CRITICAL_BUDGET = 14 * KB;
  * preloads once shown). A page without a form ships none (its route's `handle` is STATIC_PAGE, so the root
  * leaves out the scripts): it is one request, its HTML. A page with a form carries the framework
  * (react-dom, react and Remix: 73 KB brotli, 84 KB gzip, for a bare one-route Remix page) and what the
- * form uses, at most 24 KB more (ARCHITECTURE rule 8, issue 25 item 2): Zod and the schemas stay on the server
+ * form uses, at most 24 KB more (ARCHITECTURE rule 8): Zod and the schemas stay on the server
  * (the browser checks the rules formRules derives from them), Conform's browser side is our
  * useForm, each intake step ships its own fields. Measured 24 Nov 2026 in gzip: every form page 93-108 KB,
  * the heaviest an intake step (107.7), against 108. 27 Nov 2026 in brotli, neighbours counted: 81.6-95.7 KB
  * (step 4), against 97 (the same 24 KB over the framework, counted as received). The same day step 4's
  * upload form keys (one per file, so a lost answer's resend stores it once) took steps 4 and 5 to 97.2 and 97.1;
- * issue 36 item 6 moved the upload's sending code (with its resumable parts, issue 34 item 7) into a module step 4
- * fetches only when a file box is touched: steps 1-14 94.3-96.2 KB, against 97 again.
+ * moving the upload's sending code (with its resumable parts) into a module step 4
+ * fetches only when a file box is touched brought steps 1-14 94.3-96.2 KB, against 97 again.
  */
 export const JS_BUDGET = { page: 0, form: 97 * KB };
 /** Pages whose forms appear only with a token or a session (a visit without one still loads their code). */

@@ -1,4 +1,4 @@
-// Pages that are the same for everyone, rendered once and served from memory (issue 25).
+// Pages that are the same for everyone, rendered once and served from memory.
 // The app decides what may be kept (app/entry.server.tsx: a page with nothing interactive,
 // asked for with no cookie and no query, answered 200 without a cookie): it marks the answer
 // `Cache-Control: public, ...`. Such an answer is stored here by path, compressed once (brotli

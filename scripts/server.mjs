@@ -31,7 +31,7 @@ app.set("trust proxy", trustProxy || false);
 app.use(compression());
 
 /**
- * Slow bodies (issue 35 item 7): a body may take as long as it needs while bytes keep coming (a 3.4 MB photo
+ * Slow bodies: a body may take as long as it needs while bytes keep coming (a 3.4 MB photo
  * over a 256 kbps satellite uplink takes ~110 s), but one that stalls, no byte for BODY_STALL_MS, is dropped and
  * its connection freed (Node's own whole-request limit held a stalled body for 300 s and cut a slow one off at
  * the same point; it is off, see the server's options below). The socket's idle timer counts the wait while the
@@ -149,7 +149,7 @@ app.use((req, res, next) => {
 /**
  * `?_data=` is the data request of Remix before single fetch, which this app uses (remix.config.js): its own pages
  * never send one, and Remix answers one by writing an error line ("should not be making ?_data requests"), so any
- * visitor could fill the log with errors (issue 35 item 7). It is a client's bad request: a 400 that says so,
+ * visitor could fill the log with errors. It is a client's bad request: a 400 that says so,
  * logged as a request like any other.
  */
 app.use((req, res, next) => {

@@ -12,7 +12,7 @@ export const EXPORT_OFFLINE =
  * works the same with JavaScript on or off. With JavaScript, the post is sent
  * only once the server answers a probe: on a dropped link the page stays and
  * says the download needs the connection, instead of the browser's own error
- * page replacing it (issue 34 item 8).
+ * page replacing it.
  */
 export function DataExportButton({ action, orderLabel }: { action: string; orderLabel?: string }) {
   const [unreachable, setUnreachable] = useState(false);

@@ -1,7 +1,7 @@
 import type { ReceiptView } from "~/domain/receipt";
 
 /**
- * The customer's receipt (issue 32 item 2): seller and ABN, date, order number, each item with its price, the
+ * The customer's receipt: seller and ABN, date, order number, each item with its price, the
  * coupon and its discount, and the total in AUD. The payment e-mail says the same (domain/receipt.ts).
  */
 export function Receipt({ receipt, heading: Heading = "h3" }: { receipt: ReceiptView; heading?: "h2" | "h3" }) {

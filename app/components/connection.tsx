@@ -125,7 +125,7 @@ export async function serverAnswers(): Promise<boolean> {
 /**
  * Resolves when the held request should go again: the browser is back online, "Try again" was pressed, the
  * back-off has passed, or (online: a link that dropped without the browser noticing) the server answers a
- * tiny probe, so the resend goes as soon as the link is back rather than on the back-off (issue 34 item 8).
+ * tiny probe, so the resend goes as soon as the link is back rather than on the back-off.
  */
 function waitForRetry(attempt: number, signal: AbortSignal | null | undefined, send: typeof fetch) {
   return new Promise<void>((resolve, reject) => {

@@ -25,7 +25,7 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`status status-${statusTone(status)}`}>{statusText(status)}</span>;
 }
 
-/** "Continue your intake form" (issue 32 item 9): opens the form, or has a new link e-mailed (the page then says so). */
+/** "Continue your intake form": opens the form, or has a new link e-mailed (the page then says so). */
 export function ContinueIntakeButton({ orderId }: { orderId?: string }) {
   const sending = useIsPending({ intent: ORDER_INTENTS.continueIntake });
   return (

@@ -96,7 +96,7 @@ export function putBack(form: HTMLFormElement, entries: [string, string][]) {
  *
  * `saved` (the intake) names what the saved form is now (`base`, kept in each copy) and tells whether a
  * copy's base is still current: a copy typed before someone else saved the form is older than what is saved,
- * and is never put back silently (issue 34 item 3): it is returned as `held`, for the page to show what differs
+ * and is never put back silently: it is returned as `held`, for the page to show what differs
  * and let the person choose (`putBack`).
  */
 export function useDeviceCopy(

@@ -4,7 +4,7 @@ import { checkForm, type FormRules } from "~/domain/form-rules";
 /**
  * What our forms used of Conform's browser side (`useForm`, `getFormProps`, `getInputProps`, ...),
  * in a few lines of our own: Conform's client is about 11 KB gzip on every form page, and the
- * pages use only this much of it (issue 25 item 2). The server still parses every post with the
+ * pages use only this much of it. The server still parses every post with the
  * schema (`parseWithZod` in server/form-rules.server.ts) and answers with `submission.reply()`,
  * which this hook reads as `lastResult`; the browser checks the form's rules (`formRules` of the
  * same schema, handed over by the loader) before a post, so a person sees the spec's message

@@ -11,7 +11,7 @@ export const OFFER = {
   pages: "1-5 pages",
   /** The most pages the $300 includes (spec 1 section 9: 1-5 pages). */
   maxPages: 5,
-  /** The pages before "website": "a 1-5 page website", never "1-5 pages website" (issue 37 item 8). */
+  /** The pages before "website": "a 1-5 page website", never "1-5 pages website". */
   pagesBefore: "1-5 page",
   elsewhere: "$3,000+",
   industryAverage: "$1000+",

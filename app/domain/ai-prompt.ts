@@ -46,7 +46,7 @@ type SafeService = Partial<Record<"name" | "description" | "price" | "showPricin
 
 function servicesText(services: unknown): unknown {
   if (!Array.isArray(services)) return null;
-  // "Stormwater ($99): We clear blocked stormwater drains." (issue 37 item 8: the price trailed the sentence's full stop).
+  // "Stormwater ($99): We clear blocked stormwater drains." (the price inside the sentence, never after its full stop).
   return (services as SafeService[]).map((s) => {
     const name = s.showPricing && present(s.price) ? `${String(s.name ?? "")} (${String(s.price)})`.trim() : s.name;
     return [name, s.description].filter(present).join(": ");

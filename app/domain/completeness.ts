@@ -1,7 +1,7 @@
 import type { StoredSubmission } from "./intake/data";
 
 /**
- * How complete an intake is, by the spec's two definitions, from this one module (issue 32 item 6):
+ * How complete an intake is, by the spec's two definitions, from this one module:
  * - the admin and the dashboard count 35 items (spec 2 sections 5 and 9): `intakeProgress`, stored
  *   on the order as intake_progress;
  * - the order status page counts 20 (spec 2 section 3): `customerCompleteness`; 'Intake form

@@ -3,7 +3,7 @@
  * from the form's one Zod schema (`formRules` in server/form-rules.server.ts, messages and all),
  * the loader hands them to the page, and `checkForm` applies them before a post. The server
  * still parses every post with the schema itself; these rules only save a satellite round trip
- * for what a person can get wrong in one field (ARCHITECTURE rule 2, issue 25 item 2).
+ * for what a person can get wrong in one field (ARCHITECTURE rule 2).
  */
 
 /** One field's rules, each with the message the schema gives for it (the spec's words). */
@@ -12,10 +12,16 @@ export type FieldRule = {
   required?: string;
   /** The schema trims before it checks lengths. */
   trim?: true;
+  /** Spaces only are no value (an optional box the schema reads as blank); other values are checked as typed. */
+  blank?: true;
   minLength?: [number, string];
   maxLength?: [number, string];
   /** Regular expressions (source, flags) the value must match, each with its message. */
   patterns?: [string, string, string][];
+  /** The value is a number: the message for one that is not (letters, or spaces only). */
+  number?: string;
+  /** The message for a number with a fraction, where the schema wants a whole one. */
+  whole?: string;
   min?: [number, string];
   max?: [number, string];
 };
@@ -51,8 +57,10 @@ export function checkForm(rules: FormRules, formData: FormData): Record<string, 
     let missing = false;
     for (const [path, message] of Object.entries(needs)) {
       if (path === "") continue;
+      // A box with rules of its own is empty as they say (a password keeps its spaces); any other, once trimmed.
+      const trim = path in rules.fields ? rules.fields[path].trim || rules.fields[path].blank : true;
       for (const name of namesOf(path, names)) {
-        if (!isEmpty(formData.get(name), true)) continue;
+        if (!isEmpty(formData.get(name), trim)) continue;
         errors[name] ??= [message];
         missing = true;
       }
@@ -89,15 +97,17 @@ const isEmpty = (value: FormDataEntryValue | null, trim: boolean | undefined) =>
 /** The first rule a value breaks, as its message (files are the server's to check). */
 function checkValue(rule: FieldRule, raw: FormDataEntryValue | null): string | undefined {
   if (typeof raw !== "string" && raw !== null) return undefined;
-  if (isEmpty(raw, rule.trim)) return rule.required;
+  if (isEmpty(raw, rule.trim || rule.blank)) return rule.required;
   const value = rule.trim ? raw!.trim() : raw!;
   if (rule.minLength && value.length < rule.minLength[0]) return rule.minLength[1];
   if (rule.maxLength && value.length > rule.maxLength[0]) return rule.maxLength[1];
   for (const [source, flags, message] of rule.patterns ?? []) {
     if (!new RegExp(source, flags).test(value)) return message;
   }
-  if (rule.min || rule.max) {
-    const number = Number(value);
+  if (rule.number || rule.whole || rule.min || rule.max) {
+    const number = value.trim() === "" ? NaN : Number(value);
+    if (rule.number && !Number.isFinite(number)) return rule.number;
+    if (rule.whole && !Number.isInteger(number)) return rule.whole;
     if (rule.min && !(number >= rule.min[0])) return rule.min[1];
     if (rule.max && !(number <= rule.max[0])) return rule.max[1];
   }

@@ -65,7 +65,7 @@ export function orderIncludes(order: BoughtOrder): OrderIncludes {
 const addOnName = (id: string) => ADD_ONS.find((a) => a.id === id)?.name ?? id;
 
 /**
- * What shapes the build, for the AI prompt (issue 32 item 2): the pages (the package's plus extra pages), logo
+ * What shapes the build, for the AI prompt: the pages (the package's plus extra pages), logo
  * design, domain connection and priority, each said whether bought or not, so nothing bought goes unbuilt.
  */
 export function buildShape(i: OrderIncludes): string[] {
@@ -110,7 +110,7 @@ export const promise = {
   paidFor: (i: OrderIncludes) => `${i.bought} is paid for.`,
 };
 
-/** Step 7: how many pages the order includes, and the refusal of more (issue 32 item 8). */
+/** Step 7: how many pages the order includes, and the refusal of more. */
 export const PAGES_MESSAGES = {
   included: (pages: number) => `Your order includes up to ${pages} pages.`,
   tooMany: (pages: number) =>

@@ -1,4 +1,4 @@
-/** An order's status values (spec 2 section 4), and refunded (a full refund, issue 23). */
+/** An order's status values (spec 2 section 4), and refunded (a full refund). */
 export const ORDER_STATUSES = [
   "pending",
   "paid",

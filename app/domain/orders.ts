@@ -92,7 +92,7 @@ export type RoundView = {
 };
 
 export const ROUND_NOTES = {
-  /** Round 1 before any draft: there is no "next" draft yet (issue 37 item 8). */
+  /** Round 1 before any draft: there is no "next" draft yet. */
   firstDraft: "We'll open this round when your first draft is ready.",
   waiting: "We'll open this round when your next draft is ready.",
   projectComplete: "Your project is complete, so no more rounds will open. Need a change? Contact us.",
@@ -166,7 +166,7 @@ export const ORDER_INTENTS = {
 } as const;
 
 /**
- * "Continue your intake form" (issue 32 item 9): offered while a paid order's intake is unfinished, and never for
+ * "Continue your intake form": offered while a paid order's intake is unfinished, and never for
  * an order that was refunded (its link is closed) or whose data was deleted.
  */
 export const canContinueIntake = (

@@ -157,7 +157,7 @@ export const isRestrictedCoupon = (coupon: Pick<CouponRecord, "allowed_emails" |
   coupon.allowed_emails.some((e) => e.trim()) || coupon.allowed_domains.some((d) => d.trim());
 
 /**
- * Whether the buyer proved the address a restricted coupon was checked against (issue 35 item 2): only a signed-in
+ * Whether the buyer proved the address a restricted coupon was checked against: only a signed-in
  * account that confirmed that very address does. Without the proof the order still goes ahead, but its links go
  * only to that address by e-mail: typing someone's address gets the discount for them, never their links.
  */

@@ -192,7 +192,7 @@ export function optedOutOfAi(submission: StoredSubmission | null): boolean {
 
 /**
  * The privacy audit log's actions: the spec's four, ai_declined (the customer chose a site built by hand,
- * without AI: issue 37 item 2) and data_export (a customer downloaded what we hold about their order).
+ * without AI) and data_export (a customer downloaded what we hold about their order).
  */
 export const AUDIT_ACTIONS = [
   "ai_processing",

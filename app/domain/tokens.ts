@@ -30,7 +30,7 @@ export type TokenStateName = "valid" | "expired" | "used";
 const daysLeft = (expiresAt: Date, now: Date) => Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
 
 /**
- * A link's time left as people read it, beside its exact expiry, never more than it has (issue 37 item 4:
+ * A link's time left as people read it, beside its exact expiry, never more than it has (never
  * "3 days left" with 2 days 1 hour to go): whole days ("2 days"), under a day its hours ("5 hours"), under
  * an hour "less than an hour"; null once expired. The customer's page and the admin's say it the same way.
  */

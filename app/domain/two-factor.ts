@@ -1,6 +1,6 @@
 /**
- * Two-factor sign-in: its limits, its words and its forms. Every admin has it
- * (issue 24); a customer may turn it on from the dashboard. The codes themselves
+ * Two-factor sign-in: its limits, its words and its forms. Every admin has it;
+ * a customer may turn it on from the dashboard. The codes themselves
  * are in totp.ts; the records and checks in server/two-factor.server.ts.
  */
 
@@ -12,7 +12,7 @@ export const RECOVERY_CODE_COUNT = 10;
 export const ENROLMENT_VALID_MS = 60 * 60_000;
 
 /**
- * The guessing budget for someone who has the password (issue 35 item 1; NIST SP 800-63B 5.2.2): wrong codes in a
+ * The guessing budget for someone who has the password (NIST SP 800-63B 5.2.2): wrong codes in a
  * row at one account, from every address together, never reset by the clock, only by a code that works. The first
  * few wait for nothing; from then on each next authenticator code waits twice as long as the last (up to a cap),
  * and after CODE_FAILURE_LIMIT in a row authenticator codes are off until the owner signs in with a recovery code

@@ -28,7 +28,7 @@ export const meta: MetaFunction = () =>
   );
 
 /**
- * The form's rules for the browser's own check (the schema stays on the server). The device copy of the message is the visitor's, or the signed-in account's (issue 35 item 8): a copy made while
+ * The form's rules for the browser's own check (the schema stays on the server). The device copy of the message is the visitor's, or the signed-in account's: a copy made while
  * signed in is kept under that account's name and never put back for anyone else on the same browser.
  */
 export async function loader({ request }: LoaderFunctionArgs) {

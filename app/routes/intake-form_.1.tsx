@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RadioGroup, SelectWithOther, TextField, useLiveValue, When, YES_NO } from "~/components/intake/fields";
-import { LABELS } from "~/components/intake/labels";
+import { LABELS } from "~/domain/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { BUSINESS_TYPES } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /** Intake step 1, Business Basics: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 1);
@@ -28,7 +28,7 @@ function BusinessBasics() {
       <TextField name="abnAcn" label={LABELS.abnAcn} />
       <TextField name="contactEmail" label={LABELS.contactEmail} type="email" required autoComplete="email" />
       <TextField name="contactPhone" label={LABELS.contactPhone} type="tel" required autoComplete="tel" />
-      {/* street-address is for a box of several lines (the W3C checker refuses it on a one-line input: issue 37 item 7). */}
+      {/* street-address is for a box of several lines (the W3C checker refuses it on a one-line input). */}
       <TextField
         name="physicalAddress"
         label={LABELS.physicalAddress}

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
-import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
+import { LABELS, LIST_ITEMS, ROWS } from "~/domain/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { STYLES } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /** Intake step 10, Integrations & Launch: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 10);

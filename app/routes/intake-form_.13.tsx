@@ -3,7 +3,7 @@ import { PrivacyPreview } from "~/components/intake/PrivacyPreview";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /**
  * Intake step 13, Privacy Preview: exactly what AI would see (no fields; Next waits until nothing AI

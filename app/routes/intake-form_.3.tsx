@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RadioGroup, RowsEditor, SelectField, useLiveValue, When } from "~/components/intake/fields";
-import { LABELS, ROWS } from "~/components/intake/labels";
+import { LABELS, ROWS } from "~/domain/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { PRICING_APPROACHES, SERVICES_GROUPINGS } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /** Intake step 3, Services: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 3);

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RowsEditor, SelectWithOther, TextField, TextList } from "~/components/intake/fields";
-import { LABELS, LIST_ITEMS, ROWS } from "~/components/intake/labels";
+import { LABELS, LIST_ITEMS, ROWS } from "~/domain/intake/labels";
 import { IntakeStepPage, useStepExtras } from "~/components/intake/StepPage";
 import { FileBox, STEP_UPLOADS } from "~/components/intake/uploads";
 import { STYLES } from "~/domain/intake/options";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /**
  * Intake step 4, Branding: its fields (spec 1 section 2, "Step contents"), with the logo and photo

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { RadioGroup, RowsEditor, YES_NO } from "~/components/intake/fields";
-import { LABELS, ROWS } from "~/components/intake/labels";
+import { LABELS, ROWS } from "~/domain/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /** Intake step 6, Reviews: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 6);

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Checkbox } from "~/components/intake/fields";
-import { LABELS } from "~/components/intake/labels";
+import { LABELS } from "~/domain/intake/labels";
 import { IntakeStepPage } from "~/components/intake/StepPage";
 import { stepAction, stepLoader } from "~/server/intake/step.server";
 
-export { ErrorBoundary, meta, shouldRevalidate } from "~/components/intake/StepPage";
+export { ErrorBoundary, meta, shouldRevalidate } from "./_intake-step";
 
 /** Intake step 9, Legal: its fields (spec 1 section 2, "Step contents"); loader and action in server/intake/step.server.ts. */
 export const loader = (args: LoaderFunctionArgs) => stepLoader(args, 9);

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
-import { allProblems, saveArrivedFiles } from "~/server/intake/files.server";
+import { allProblems } from "~/domain/intake/branding";
+import { saveArrivedFiles } from "~/server/intake/save.server";
 import { loadSubmission } from "~/server/intake/draft.server";
 import { oncePerPost, storedAnswer } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";

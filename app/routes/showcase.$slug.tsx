@@ -12,7 +12,7 @@ export const handle = STATIC_PAGE;
 /**
  * A demo site; an unknown slug shows the generic example business rather than a dead end. Only the known
  * examples are public pages kept in memory (app/entry.server.tsx): a made-up slug is rendered for its request
- * and never stored, so made-up addresses cannot push the real pages out of the page cache (issue 35 item 5).
+ * and never stored, so made-up addresses cannot push the real pages out of the page cache.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   const example = findExample(params.slug);

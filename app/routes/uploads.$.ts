@@ -8,7 +8,7 @@ import { getStorage } from "~/server/storage.server";
 /**
  * Serves an uploaded logo or photo to the order's customer or an admin. The
  * customer is whoever may download the order's data export, which links to these
- * files (issue 35 item 6): the holder of its intake link or its status link, or
+ * files: the holder of its intake link or its status link, or
  * the signed-in account it belongs to. Files are sent as inert images: a
  * sandboxing CSP means an SVG can never run script, even when opened directly.
  */

@@ -179,7 +179,7 @@ export async function signOut(request: Request, to = "/") {
     {
       status: 303,
       // Everything this site kept in the browser (the copies of forms not yet sent, components/useDeviceCopy.ts)
-      // goes with the session: on a shared computer the next person sees none of it (issue 35 item 8).
+      // goes with the session: on a shared computer the next person sees none of it.
       headers: { "Set-Cookie": await sessionStorage().destroySession(session), "Clear-Site-Data": '"storage"' },
     },
   );

@@ -26,7 +26,7 @@ const flashSession = (request: Request) => readSession(flashStorage(), request, 
 
 /**
  * A Set-Cookie header that shows `flash` on the next page rendered. A message already waiting is not added
- * twice: a resend whose first answer's cookie arrived before the rest was cut off (issue 34) is told once.
+ * twice: a resend whose first answer's cookie arrived before the rest was cut off is told once.
  */
 export async function flashCookie(request: Request, flash: Flash): Promise<string> {
   const session = await flashSession(request);

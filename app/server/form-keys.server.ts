@@ -15,7 +15,7 @@ export const accountCopyKey = (userId: string) => deviceCopyKey(`account:${userI
 
 /**
  * The id of one press of a form: its scope and its form key, never its content
- * (issue 34: a resend of a press may carry more typing, and is still that one
+ * (a resend of a press may carry more typing, and is still that one
  * press). The key is made per page render and the page is rendered again after
  * every answer, so each press has its own. Null when the post has no
  * well-formed key (it then runs as an ordinary post).

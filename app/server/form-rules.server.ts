@@ -5,7 +5,7 @@ import * as z from "~/domain/zod";
 /**
  * The rules of a form as the browser checks them (domain/form-rules.ts), derived from the form's
  * one Zod schema, so that Zod and the schemas stay on the server and the page ships a few lines
- * of checking instead (issue 25 item 2). The shape of the rules (which field is required, how
+ * of checking instead. The shape of the rules (which field is required, how
  * long, what pattern) is read from the schema's definition, as Conform's `getZodConstraint`
  * does; every message is found by parsing a value that breaks exactly that rule with the same
  * `parseWithZod` the action uses, so the browser shows the very words the server would.
@@ -185,7 +185,12 @@ function fieldRule(field: z.ZodMiniType): FieldRule | undefined {
     const message = breaking && messageFor(field, breaking);
     if (message) (rule.patterns ??= []).push([pattern.source, pattern.flags, message]);
   }
-  for (const def of defs.filter((d) => d.type === "number")) {
+  const numbers = defs.filter((d) => d.type === "number");
+  if (numbers.length) {
+    const notNumber = messageFor(field, "abc");
+    if (notNumber) rule.number = notNumber;
+  }
+  for (const def of numbers) {
     for (const check of def.checks ?? []) {
       const {
         value,
@@ -197,6 +202,19 @@ function fieldRule(field: z.ZodMiniType): FieldRule | undefined {
       if (message && kind === "greater_than") rule.min = [value, message];
       if (message && kind === "less_than") rule.max = [value, message];
     }
+  }
+  if (numbers.length) {
+    // A fraction just above a whole number the field takes, so that only a whole-number check can refuse it.
+    const lowest = rule.min?.[0] ?? 0;
+    const fraction = lowest + 0.5;
+    const takesLowest = messageFor(field, String(lowest)) === undefined;
+    const whole = takesLowest && (!rule.max || fraction <= rule.max[0]) && messageFor(field, String(fraction));
+    if (whole) rule.whole = whole;
+  }
+  if (!rule.required && rule.trim === undefined) {
+    // An optional box the schema reads as blank when it holds spaces only, however many.
+    const spaces = [" ", " ".repeat(Number.isFinite(longest) ? longest + 1 : 3)];
+    if (spaces.every((value) => messageFor(field, value) === undefined) && Object.keys(rule).length) rule.blank = true;
   }
   return Object.keys(rule).length ? rule : undefined;
 }

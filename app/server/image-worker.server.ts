@@ -7,7 +7,7 @@ import { errorMessage, log } from "~/server/log.server";
 /**
  * The image worker (scripts/image-worker.mjs): one long-lived child process, at the lowest CPU priority, that
  * decodes uploaded images and writes them out again, so a stream of decodes never takes the core that sign-ins,
- * pages and the database need (issue 35 item 4: in the app's own process, 50-megapixel PNGs from one link made
+ * pages and the database need (in the app's own process, 50-megapixel PNGs from one link made
  * sign-ins 3.9 times slower). Started at the first job; a worker that crashes or hangs (no answer within the
  * job's time) is killed, its job answered `failed`, and the next job starts a new one. It never keeps the app's
  * process alive, and it exits when the app does (scripts/image-worker.mjs). Callers send one job at a time

@@ -2,7 +2,7 @@
  * Requests that share a key take turns in this process: `running` at once, `waiting` more wait in line, and the
  * rest are turned away at once, before they read a body or touch the database. A cheap shield for work one holder
  * has no reason to run many of side by side: step 4's page sends its files one after another, yet 16 loops
- * posting from one intake link took the app's and the database's CPU and made every sign-in slow (issue 35).
+ * posting from one intake link took the app's and the database's CPU and made every sign-in slow.
  * Per process, in memory: it sheds load; correctness stays with the database (form keys, unique indexes).
  */
 type Line = { running: number; queue: (() => void)[] };

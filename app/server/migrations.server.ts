@@ -30,7 +30,7 @@ export type MigrationDefinition = {
 
 export const MIGRATIONS: MigrationDefinition[] = [
   {
-    // Checkouts abandoned before issue 32 gave them an end stayed `pending` for ever, counted in Total
+    // Checkouts abandoned before expired sessions cancelled them stayed `pending` for ever, counted in Total
     // Orders and Avg Order Value. Any unpaid order older than Stripe's longest session can no longer be
     // paid: it is cancelled the way Stripe's `checkout.session.expired` cancels one (its coupon use freed,
     // a payment that raced in put back).
@@ -47,7 +47,7 @@ export const MIGRATIONS: MigrationDefinition[] = [
   },
   {
     // The dashboard finds a customer's orders, and the order-status page an order's newest link, through lists
-    // found by `_id` (issue 36, models/slots.server.ts), which the models' hooks fill from now on: the orders
+    // found by `_id` (models/slots.server.ts), which the models' hooks fill from now on: the orders
     // and links stored before get theirs. One pass over each collection, once; adding again adds nothing, so a
     // partial run is safe to repeat.
     id: "2026-11-27-lists-by-id",

@@ -2,7 +2,7 @@ import { orderReceipt, receiptView, type SoldOrder } from "~/domain/receipt";
 import { getEnv } from "./env.server";
 
 /**
- * The customer's receipt for a paid order (issue 32 item 2), sold by the business named in configuration
+ * The customer's receipt for a paid order, sold by the business named in configuration
  * (BUSINESS_NAME, BUSINESS_ABN): one reading for the payment e-mail, the dashboard and the order status page.
  */
 export function customerReceipt(order: SoldOrder) {

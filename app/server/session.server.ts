@@ -8,7 +8,7 @@ import { Session } from "./models/index.server";
 /** A session ends 30 days after sign-in however busy it is, or after 7 days unused. */
 export const SESSION_ABSOLUTE_MS = 30 * DAY_MS;
 export const SESSION_IDLE_MS = 7 * DAY_MS;
-/** A session with admin rights is shorter: 12 hours at most, 30 minutes unused (issue 24). */
+/** A session with admin rights is shorter: 12 hours at most, 30 minutes unused. */
 export const ADMIN_SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
 export const ADMIN_SESSION_IDLE_MS = 30 * 60_000;
 /** last_seen_at is written at most this often, so a page view is not a database write. */

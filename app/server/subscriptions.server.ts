@@ -101,7 +101,7 @@ export type SubscribeResult = { redirectTo: string } | { error: string };
 type Account = { id: string; emailVerified: boolean };
 
 /**
- * Who may start a maintenance plan (issue 21). An account whose address is not confirmed yet may buy a website
+ * Who may start a maintenance plan. An account whose address is not confirmed yet may buy a website
  * and fill in its intake like a guest, but a plan (on its own or with a package) bills and writes to that
  * address every month, and is managed in the account, so it waits for the confirmation. One live plan per
  * account: a change of plan goes through Manage Subscription (Stripe's portal). The reason, or null.
@@ -141,7 +141,7 @@ async function closeCheckoutSession(sessionId: string | null): Promise<"closed" 
 
 /**
  * Holds the account's one plan checkout for `purpose` (`subscribe:essentials`, `package:{orderId}`), so that an
- * account never has two plan checkouts open that could both be paid (issue 21: one live plan per account). The
+ * account never has two plan checkouts open that could both be paid (one live plan per account). The
  * row is an insert under the account's id: of checkouts started at once, one holds it; a repeat of the same
  * purpose (a double click) shares its hold, and any other is refused with a message. A hold older than
  * PLAN_CHECKOUT_HOLD_MS is taken over once its Stripe session is closed; if that session was paid, the account

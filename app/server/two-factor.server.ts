@@ -35,7 +35,7 @@ const MINUTE = 60_000;
  * Code attempts, for an attacker who has the password (the password's own sign-in limits are separate). As with
  * the password (OWASP ASVS 2.2.1), the hard limit falls on the guesser's address: 10 attempts at one account from
  * one address per 15 minutes. From every address together an account takes wrong codes in a row with a growing
- * wait, CODE_FAILURE_LIMIT at most and never renewed by the clock (domain/two-factor.ts, issue 35 item 1); the
+ * wait, CODE_FAILURE_LIMIT at most and never renewed by the clock (domain/two-factor.ts); the
  * owner is e-mailed at the tenth. A recovery code (50 random bits) is checked past the wait and the limit, so the
  * owner always gets in; a wrong one counts in the run like a wrong authenticator code.
  */

@@ -1,6 +1,6 @@
 // Benchmark (not a test): the admin orders page (/admin) at 1k, 10k and 100k orders, its time
 // beside the time of the same queries run directly on the database. Prints figures; its exit
-// code says nothing about the targets (issue 25 item 5: the page adds at most 20% to the
+// code says nothing about the targets (the page adds at most 20% to the
 // database's own time; the first page at 10k answers within 1 s on the embedded database).
 //
 //   TEST_PORT_OFFSET=650 npx tsx scripts/bench/admin-orders.ts             (1k, 10k, 100k)

@@ -14,7 +14,7 @@
 //   BENCH_PAGES=customer    only the figures whose name has one of these words (comma-separated)
 //
 // Beside the customer's page it times, in this process, the query that finds the customer's orders: through
-// their slots by `_id` (customer-orders.server.ts, since issue 36) and, as the baseline, the scan by
+// their slots by `_id` (customer-orders.server.ts) and, as the baseline, the scan by
 // `user_id` the dashboard made before.
 //
 // PostgreSQL itself is not started here: Debian's (apt-get install postgresql), run as its own user

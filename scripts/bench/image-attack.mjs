@@ -1,4 +1,4 @@
-// Image work under attack from one intake link (issue 35 item 4). Not a test: it prints figures. The built app
+// Image work under attack from one intake link. Not a test: it prints figures. The built app
 // runs in production mode on loopback against the test services; one customer buys a website and opens the
 // e-mailed link, and 16 loops post step 4's files one at a time through /intake-form/upload (as the page with
 // JavaScript does) from that link and one address, while another connection signs in over and over:

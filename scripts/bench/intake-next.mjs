@@ -1,4 +1,4 @@
-// An intake step's Next on a satellite link, with JavaScript on and off (issue 20 item 8: JavaScript
+// An intake step's Next on a satellite link, with JavaScript on and off (JavaScript
 // never makes a step slower). Chromium with CDP network throttling (650 ms round trip, 1 Mbps down,
 // 256 kbps up; the CPU not slowed, so the network is what is measured): step 1 is filled in, the
 // page is left to settle (with JavaScript: hydrated, its routes discovered, the next step's code
@@ -25,7 +25,7 @@ import {
 
 // BENCH_SMOKE=1: one Next per mode.
 const RUNS = knob("BENCH_RUNS", 5, 1, 30, 1);
-/** A satellite link as issue 20 measured it (bits per second). */
+/** A satellite link as measured for the intake's Next (bits per second). */
 const SATELLITE = { latencyMs: 650, downBps: 1024 * 1024, upBps: 256 * 1024 };
 
 const STEP_TWO = "Step 2 of 14";

@@ -1,4 +1,4 @@
-// The intake step POST under load, at 1,000 and 10,000 stored submissions (issue 25, item 3).
+// The intake step POST under load, at 1,000 and 10,000 stored submissions.
 // Not a test: it prints figures. The built app runs in production mode on loopback against the
 // test services; ten customers buy a website as a customer does (checkout, Stripe's signed
 // webhook, the e-mailed link) and each posts step 1 with Next over its own connection, all ten

@@ -1,4 +1,4 @@
-// Image uploads under attack (issue 21 item 3). Not a test: it prints figures. The built app runs in
+// Image uploads under attack. Not a test: it prints figures. The built app runs in
 // production mode on loopback against the test services. For each photo format step 4 accepts, a
 // customer who bought a website posts step 4 with 12 of that format's worst case (scripts/bench/
 // worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows and the app

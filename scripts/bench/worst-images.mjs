@@ -1,4 +1,4 @@
-// The uploads an attacker would choose (issue 21 item 3), shared by the upload benchmark and the intake
+// The uploads an attacker would choose, shared by the upload benchmark and the intake
 // tests: images that are tiny on the wire and claim as many pixels as the app accepts, in every photo
 // format step 4 takes. Nothing here reads the app's code; sharp makes the raster ones.
 import sharp from "sharp";
@@ -91,7 +91,7 @@ export function sizeOf(megapixels) {
   return { width, height: Math.floor((megapixels * 1_000_000) / width) };
 }
 
-/** The issue 35 attacker's file: a lossless WebP of `megapixels`, all one colour, about 2 KB at 50 MP. */
+/** The decompression bomb an attacker sends to one intake link: a lossless WebP of `megapixels`, all one colour, about 2 KB at 50 MP. */
 export function flatWebp(megapixels) {
   const { width, height } = sizeOf(megapixels);
   return sharp({ create: { width, height, channels: 3, background: "#3366aa" } })

@@ -1,22 +1,17 @@
-import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { submittedAnswers } from "~/domain/intake/answers";
 import type { StoredSubmission } from "~/domain/intake/data";
-import { connectDb } from "~/server/db.server";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { addSessionCookie, signedInUser } from "../support/auth";
-import { APP_URL, horizontalOverflow, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { useAdminPages } from "../support/auth";
+import { storedConsent } from "../support/consent";
+import { horizontalOverflow, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 /** The admin's Brief tab: every intake answer by step, in the customer's words, printable on A4. */
 const browser = useBrowser();
 useAppDatabase();
 
-let adminCookie: string;
-beforeAll(async () => {
-  await connectDb();
-  adminCookie = (await signedInUser({ admin: true })).cookie;
-});
+const adminPage = useAdminPages(browser);
 
 /** A paid order whose intake was submitted, then changed (trading name, pages) and submitted again. */
 async function resubmittedOrder(label: string) {
@@ -30,17 +25,7 @@ async function resubmittedOrder(label: string) {
     brand_colors: ["Forest green", "Cream"],
     competitor_urls: ["https://rival-bakery.example/", "javascript:alert(1)"],
     pages_needed: ["Home", "Contact"],
-    privacy_consent: {
-      allowAIDataProcessing: true,
-      allowDataForWebsiteGeneration: true,
-      dataRetentionPeriod: "30days",
-      allowShowcase: false,
-      understandObfuscation: true,
-      understandDataUsage: true,
-      aiOptOut: false,
-      timestamp: new Date().toISOString(),
-      version: "1.0",
-    },
+    privacy_consent: storedConsent({ timestamp: new Date().toISOString() }),
   };
   const second: StoredSubmission = {
     ...first,
@@ -57,12 +42,6 @@ async function resubmittedOrder(label: string) {
     previous_answers: submittedAnswers(first),
   });
   return o.orderId;
-}
-
-async function adminPage(javaScriptEnabled: boolean, width: number): Promise<Page> {
-  const page = await browser.newPage({ javaScriptEnabled, width });
-  await addSessionCookie(page.context(), adminCookie, APP_URL);
-  return page;
 }
 
 describe.each(JS_MODES)("the Brief tab, %s", (mode, javaScriptEnabled) => {

@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
-import { connectDb } from "~/server/db.server";
+import { describe, expect, it } from "vitest";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
-import { addSessionCookie, signedInUser } from "../support/auth";
+import { useAdminPages } from "../support/auth";
 import { APP_URL, horizontalOverflow, JS_MODES, screenshot, useBrowser } from "../support/browser";
 
 /** The builder's side of an order: the customer's files on the admin order page. */
@@ -15,11 +13,7 @@ const PNG = Buffer.from(
   "base64",
 );
 
-let adminCookie: string;
-beforeAll(async () => {
-  await connectDb();
-  adminCookie = (await signedInUser({ admin: true })).cookie;
-});
+const adminPage = useAdminPages(browser);
 
 /** A paid order whose customer sent a logo and two photos through the intake's own upload route, over HTTP. */
 async function orderWithFiles(label: string) {
@@ -50,12 +44,6 @@ async function orderWithFiles(label: string) {
     { $set: { "photo_metadata.0.altText": "The shop front at dawn", "photo_metadata.0.placement": "hero" } },
   );
   return o.orderId;
-}
-
-async function adminPage(javaScriptEnabled: boolean, width: number): Promise<Page> {
-  const page = await browser.newPage({ javaScriptEnabled, width });
-  await addSessionCookie(page.context(), adminCookie, APP_URL);
-  return page;
 }
 
 describe.each(JS_MODES)("the customer's files on the admin order page, %s", (_mode, javaScriptEnabled) => {

@@ -1,22 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
-import { connectDb } from "~/server/db.server";
+import { describe, expect, it } from "vitest";
 import { settlePayment } from "~/server/fulfilment.server";
 import { Order, PaymentIssue } from "~/server/models/index.server";
 import { useAppDatabase } from "../support/app-data";
-import { signedInUser } from "../support/auth";
+import { useAdminPages } from "../support/auth";
 import { APP_URL, expectNoSeriousA11yViolations, JS_MODES, screenshot, useBrowser } from "../support/browser";
 import { uniqueAddress, waitForMessages } from "../support/mailpit";
 
 const browser = useBrowser();
 useAppDatabase();
 
-let cookie: string;
-beforeAll(async () => {
-  await connectDb();
-  cookie = (await signedInUser({ admin: true })).cookie;
-});
-const adminPage = (javaScriptEnabled: boolean, width = 1280) => browser.newPage({ javaScriptEnabled, width, cookie });
+const adminPage = useAdminPages(browser);
 
 /** A checkout paid with 1 cent less than its quote, as Stripe's webhook would report it: held for the admin. */
 async function heldPayment(label: string) {

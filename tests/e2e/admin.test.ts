@@ -1,13 +1,12 @@
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
-import { connectDb } from "~/server/db.server";
+import { describe, expect, it } from "vitest";
 import { formatDate, formatDateTime, sydneyDateInput } from "~/domain/dates";
 import { Coupon, IntakeSubmission, IntakeToken, Order, OutboxMessage } from "~/server/models/index.server";
 import { sendReminder } from "~/server/reminders.server";
 import { setRevisionEnabled } from "~/server/revisions.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { addSessionCookie, signedInUser } from "../support/auth";
+import { signedInUser, useAdminPages } from "../support/auth";
 import {
   APP_URL,
   boxOf,
@@ -23,19 +22,7 @@ import { messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
 const browser = useBrowser();
 useAppDatabase();
 
-let adminCookie: string;
-beforeAll(async () => {
-  await connectDb();
-  adminCookie = (await signedInUser({ admin: true })).cookie;
-});
-
-async function adminPage(javaScriptEnabled: boolean, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ javaScriptEnabled, width });
-  await addSessionCookie(page.context(), adminCookie, APP_URL);
-  if (javaScriptEnabled)
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
-  return page;
-}
+const adminPage = useAdminPages(browser);
 
 /** A paid order whose customer submitted the intake form, allowed AI, and asked for their data to be deleted. */
 async function customerOrder(label: string) {
@@ -561,8 +548,7 @@ describe("the admin pages on a phone", () => {
 
   it("a customer is turned away with 'Access Denied'", async () => {
     const { cookie } = await signedInUser();
-    const page = await browser.newPage({ javaScriptEnabled: false });
-    await addSessionCookie(page.context(), cookie, APP_URL);
+    const page = await browser.newPage({ javaScriptEnabled: false, cookie });
     await page.goto("/admin/coupons");
     await page.waitForURL(`${APP_URL}/dashboard`);
     await flash(page, "Access Denied");

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_MESSAGES } from "~/components/intake/upload-sender";
-import { LABELS } from "~/components/intake/labels";
+import { LABELS } from "~/domain/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";

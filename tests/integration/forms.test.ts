@@ -7,7 +7,8 @@ import {
   readForm,
   readRawBody,
 } from "~/server/forms.server";
-import { MAX_PHOTOS, PHOTO_MAX_BYTES, readStepForm, STEP_FORM_MAX_BYTES } from "~/server/intake/uploads.server";
+import { MAX_PHOTOS } from "~/domain/intake/branding";
+import { PHOTO_MAX_BYTES, readStepForm, STEP_FORM_MAX_BYTES } from "~/server/intake/uploads.server";
 
 /** The bounded form reader on its own: what it keeps, what it marks, and what it refuses with which status. */
 

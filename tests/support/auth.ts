@@ -7,6 +7,8 @@ import { rateLimitSubject } from "~/server/rate-limit.server";
 import { connectDb } from "~/server/db.server";
 import { sessionStorage } from "~/server/session.server";
 import { enableSecondFactor } from "~/server/two-factor.server";
+import { beforeAll } from "vitest";
+import { APP_URL, type useBrowser } from "./browser";
 import { BROWSER_ADDRESSES, forgetLimits } from "./rate-limits";
 
 /**
@@ -91,4 +93,22 @@ export async function signInOnPage(page: Page, email: string, password: string, 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+/**
+ * The admin's pages of a browser test file: signs in one admin (with the second factor) before the file's tests,
+ * and opens each page with their session; with JavaScript the page may read and write the clipboard (copy buttons).
+ */
+export function useAdminPages(browser: ReturnType<typeof useBrowser>) {
+  let cookie: string;
+  beforeAll(async () => {
+    await connectDb();
+    cookie = (await signedInUser({ admin: true })).cookie;
+  });
+  return async (javaScriptEnabled: boolean, width = 1280): Promise<Page> => {
+    const page = await browser.newPage({ javaScriptEnabled, width, cookie });
+    if (javaScriptEnabled)
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
+    return page;
+  };
 }

@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { BRIEF_WORDS, LABELS } from "~/components/intake/labels";
+import { BRIEF_WORDS, LABELS } from "~/domain/intake/labels";
 import { BRIEF_MESSAGES, briefView, type BriefAnswer, type BriefView } from "~/domain/admin/brief";
 import { submittedAnswers } from "~/domain/intake/answers";
 import type { StoredSubmission } from "~/domain/intake/data";
 import { STEPS } from "~/domain/intake/steps";
+import { storedConsent } from "../support/consent";
 
-const consent = {
-  allowAIDataProcessing: true,
-  allowDataForWebsiteGeneration: true,
-  dataRetentionPeriod: "1year",
-  allowShowcase: false,
-  understandObfuscation: true,
-  understandDataUsage: true,
-  aiOptOut: false,
-  timestamp: "2026-11-01T00:00:00.000Z",
-  version: "1.0",
-};
+const consent = storedConsent({ dataRetentionPeriod: "1year" });
 
 const doc: StoredSubmission = {
   status: "submitted",

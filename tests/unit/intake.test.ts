@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fieldLabel, namedError } from "~/components/intake/labels";
+import { storedConsent, TICKED_CONSENTS } from "../support/consent";
+import { fieldLabel, namedError } from "~/domain/intake/labels";
 import {
   canOpenStep,
   completedSteps,
@@ -202,12 +203,7 @@ describe("step schemas at their bounds", () => {
   });
   it("step 9 needs the acknowledgement; step 12 the four consents; step 11 a style", () => {
     expect(firstMessage(parse(9, "next", {}))).toBe("Please tick the Legal Pages Acknowledgement to continue");
-    const consents = {
-      allowAIDataProcessing: "on",
-      allowDataForWebsiteGeneration: "on",
-      understandObfuscation: "on",
-      understandDataUsage: "on",
-    };
+    const consents = TICKED_CONSENTS;
     expect(parse(12, "next", consents).success).toBe(true);
     expect(firstMessage(parse(12, "next", { ...consents, understandDataUsage: undefined }))).toBe(
       "Please tick all four required consents to continue",
@@ -506,12 +502,7 @@ describe("token states", () => {
 });
 
 describe("step 12: the AI opt-out", () => {
-  const consents = {
-    allowAIDataProcessing: "on",
-    allowDataForWebsiteGeneration: "on",
-    understandObfuscation: "on",
-    understandDataUsage: "on",
-  };
+  const consents = TICKED_CONSENTS;
   it("AI-assisted drafting (the default) still needs the four ticks", () => {
     expect(parse(12, "next", {}).success).toBe(false);
     expect(parse(12, "next", { aiChoice: "ai", ...consents }).data).toMatchObject({
@@ -609,17 +600,7 @@ describe("a submission's answers (answers.ts)", () => {
     business_name: "Acme",
     pages_needed: ["Home", "Contact"],
     social_links: { facebook: "https://facebook.com/acme", instagram: null },
-    privacy_consent: {
-      allowAIDataProcessing: true,
-      allowDataForWebsiteGeneration: true,
-      dataRetentionPeriod: "30days",
-      allowShowcase: false,
-      understandObfuscation: true,
-      understandDataUsage: true,
-      aiOptOut: false,
-      timestamp: "2026-11-01T00:00:00.000Z",
-      version: "1.0",
-    },
+    privacy_consent: storedConsent(),
   };
 
   it("lists each step's stored fields from its schema, the logo's upload with step 4 and the consent record for step 12", () => {

@@ -4,7 +4,7 @@ import { failedFields, Field, FormAlert, FormKey } from "../forms";
 import type { CouponFormValue } from "~/domain/admin/coupons.schema";
 import type { FormRules } from "~/domain/form-rules";
 
-/** What "allowed" means (issue 35 item 2): an address typed at checkout proves nothing by itself. */
+/** What "allowed" means: an address typed at checkout proves nothing by itself. */
 const COUPON_RESTRICTION_HINT =
   "Only these buyers may use the coupon. A typed address proves nothing, so unless the buyer is signed in to an account that confirmed that address, the order's links are only e-mailed to it (the buyer's browser never gets them).";
 

@@ -4,7 +4,7 @@ import { useHydrated } from "~/components/hooks";
 
 /**
  * The code of the steps Next and Back open (their route modules and the chunks those import),
- * fetched while the person reads this one (issue 20 item 8). With JavaScript on, a Next is the
+ * fetched while the person reads this one. With JavaScript on, a Next is the
  * post, then the next step's data; without this, the next step's module was asked for only once
  * the post's redirect was known, and a chunk only that step imports (step 13's preview) only once
  * that module had arrived: a round trip after the data on a satellite link. `modulepreload` fetches

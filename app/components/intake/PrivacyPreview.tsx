@@ -3,7 +3,7 @@ import { choiceLabel } from "~/domain/intake/options";
 import { toCamel } from "~/domain/intake/data";
 import type { PreviewData } from "~/domain/intake/page";
 import { GENERALISED_WHY, PROTECTED_FIELDS } from "~/domain/privacy";
-import { labelOf as formLabel } from "./labels";
+import { labelOf as formLabel } from "~/domain/intake/labels";
 
 const SOCIAL: Record<string, string> = {
   facebook: "Facebook",

@@ -1,9 +1,7 @@
-import type { MetaFunction, ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { RESEND_EVENT, SendStatus } from "~/components/connection";
 import { FormAlert } from "~/components/forms";
-import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useHydrated, useIsPending } from "~/components/hooks";
 import { LiveRegion } from "~/components/LiveRegion";
 import { forgetDeviceCopy, putBack, RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
@@ -16,44 +14,20 @@ import { overSaved } from "~/domain/intake/refused";
 import { INTAKE_CONFLICT, SAVE_FIELDS, type Conflict } from "~/domain/intake/save-order";
 import { FIRST_STEP, INTAKE_MESSAGES, SPECIAL_STEPS, stepMeta, STEPS, TOTAL_STEPS } from "~/domain/intake/steps";
 import { fieldId, StepFormContext, useLiveValue } from "./fields";
-import { fieldLabel, namedError } from "./labels";
+import { fieldLabel, namedError } from "~/domain/intake/labels";
 import { NeighbourStepModules } from "./NeighbourStepModules";
 import type { StepUploads } from "./uploads";
 import { nextSeq, useAutosave, WRITER } from "./useAutosave";
 import { useStepCheck } from "./useStepCheck";
 
 /*
- * What every intake step's route module (app/routes/intake-form_.N.tsx) shares: the page around the
- * step's fields, its meta, when it reloads and its error boundary. The loader and action are
- * server/intake/step.server.ts.
+ * The page around an intake step's fields, shared by every step's route module (app/routes/intake-form_.N.tsx);
+ * what those modules export to Remix besides (meta, when the step reloads, the error boundary) is
+ * app/routes/_intake-step.tsx, and the loader and action are server/intake/step.server.ts.
  */
-
-export const meta: MetaFunction = ({ data }) => {
-  const page = data as StepPageData | undefined;
-  return [
-    { title: `${page ? `Step ${page.step}: ${page.name}` : "Intake Form"} | 24-Hour Website` },
-    { name: "robots", content: "noindex" },
-  ];
-};
 
 /** The step's extras (step 4's files, step 5's map search, step 13's preview), for the step's own fields. */
 export const useStepExtras = () => useLoaderData<StepPageData>().extras;
-
-/**
- * After a step post, reload the step even when the post answered with a message
- * (a 400 that still saved uploads or other fields). Never after an autosave:
- * reloading remounts the form, which could drop keystrokes made meanwhile.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  formMethod,
-  formData,
-  actionStatus,
-  defaultShouldRevalidate,
-}) => {
-  if (formMethod?.toUpperCase() !== "POST") return defaultShouldRevalidate;
-  // A conflict keeps the page as typed (the customer chooses); an autosave never remounts the form.
-  return actionStatus !== 409 && formData?.get("intent") !== INTENT_VALUES.autosave;
-};
 
 /**
  * False while the page is drawn by the server and hydrated, true for every render after: a box asked to
@@ -118,7 +92,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
   });
   const conflict =
     actionData?.conflict ?? autosave.conflict ?? (device.held ? { revision, fields: device.held.fields } : undefined);
-  // An autosave that landed: the server has the step, so the device keeps no copy of it (issue 35 item 8; the
+  // An autosave that landed: the server has the step, so the device keeps no copy of it (the
   // next keystroke makes a new one).
   useEffect(() => {
     if (autosave.lastSaved) forgetDeviceCopy(copy);
@@ -272,7 +246,7 @@ export function IntakeStepPage({ children, uploads: plug }: { children: ReactNod
  * Every step's address as a link nobody sees, so that Remix discovers the steps' routes as soon as
  * the page runs (one /__manifest request for all fourteen, while the person reads): Next, Back and
  * the jump grid post, and the page their answer redirects to would otherwise cost a round trip
- * to look up its route before its data is asked for (issue 20 item 8; lazy route discovery).
+ * to look up its route before its data is asked for (lazy route discovery).
  */
 function StepRoutes() {
   return (
@@ -410,8 +384,4 @@ function StepButtons({ step, busy, previewMissing }: { step: number; busy: boole
       )}
     </div>
   );
-}
-
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
 }

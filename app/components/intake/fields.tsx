@@ -2,6 +2,7 @@ import { createContext, Fragment, useContext, useEffect, useState, type ReactNod
 import type { IntakeData, IntakeField, IntakeFieldPath } from "~/domain/intake/data";
 import type { Option } from "~/domain/intake/options";
 import { INTENT_VALUES } from "~/domain/intake/intents";
+import type { RowField, RowList } from "~/domain/intake/labels";
 import { itemIdName, LIST_IDS, type IdListField } from "~/domain/intake/list-ids";
 import { useHydrated } from "../hooks";
 
@@ -486,18 +487,6 @@ function FullListItem({ id, itemLabel, max, type }: { id: string; itemLabel: str
   );
 }
 
-export type RowField = {
-  key: string;
-  label: string;
-  type?: TextProps["type"] | "checkbox" | "select";
-  options?: Option[];
-  hint?: string;
-  /** A select's choice for a new row. */
-  initial?: string;
-  /** With JavaScript, shown only while this checkbox of the same row is ticked (its hint says so for everyone). */
-  shownWhen?: string;
-};
-
 function RowFieldInput({ field, path }: { field: RowField; path: IntakeFieldPath }) {
   if (field.type === "checkbox") return <Checkbox name={path} label={field.label} hint={field.hint} />;
   if (field.type === "select")
@@ -518,13 +507,9 @@ function ShownWhenTicked({ name, children }: { name: IntakeFieldPath; children: 
   return <When show={ticked === "on"}>{children}</When>;
 }
 
-export type RowsEditorProps = {
+type RowsEditorProps = Omit<RowList, "legend" | "hint"> & {
   name: IntakeField;
   legend: ReactNode;
-  itemLabel: string;
-  fields: RowField[];
-  max: number;
-  keyField: string;
   hint?: ReactNode;
   renderExtra?: (index: number) => ReactNode;
 };

@@ -10,7 +10,7 @@ import type { Upload } from "./upload-sender";
  * Step 4's files, with JavaScript: a chosen file uploads on its own (XMLHttpRequest, for its upload progress)
  * to `/intake-form/upload`, one at a time, in ranged parts that continue after a drop, and its box is emptied so
  * the step's post (Next, Save & Exit) never carries it again. The code that sends (upload-sender.tsx) is loaded
- * only when a box is touched or a file chosen (issue 36 item 6: steps 3 and 5 preload step 4's module, and
+ * only when a box is touched or a file chosen (steps 3 and 5 preload step 4's module, and
  * none of them pays for it up front). Leaving the page while a file is on its way asks first. Without
  * JavaScript the step's multipart post carries the files, as before.
  */

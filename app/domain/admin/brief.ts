@@ -30,7 +30,10 @@ export type BriefView =
   | { state: "deleted" }
   | { state: "ready"; steps: BriefStep[]; resubmitted: boolean; changedCount: number };
 
-/** The form's words, which live with the form (components/intake/labels.ts): given, so this module stays pure. */
+/**
+ * The form's words (domain/intake/labels.ts), given rather than imported: the admin's order page imports this
+ * module's messages, and the labels would ship to its browser with them.
+ */
 export type BriefWords = {
   /** A field's label by its form name ("businessName", "socialLinks.facebook"). */
   label: (path: string) => string | undefined;

@@ -5,13 +5,13 @@ import { isPaid } from "../order-status";
 
 /**
  * The chart's words. Its line counts paid orders only (addToWeeks), beside a Total Orders card that counts
- * every order: so it says "paid orders" wherever it names the line (issue 37 item 3).
+ * every order: so it says "paid orders" wherever it names the line.
  */
 export const CHART_WORDS = {
   title: "Revenue and paid orders per week",
   key: "bars revenue, line paid orders",
   column: "Paid orders",
-  /** Which orders it counts (issue 32 item 10), beside the cards' hints. */
+  /** Which orders it counts, beside the cards' hints. */
   counts:
     "Counts paid, in-progress and completed orders in the week they were placed; pending, failed, refunded and abandoned checkouts (cancelled) are left out.",
 } as const;

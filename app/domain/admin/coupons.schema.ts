@@ -4,7 +4,7 @@ import { COUPON_FORM_MESSAGES, splitList } from "./coupons";
 
 /**
  * The admin coupon form, parsed by the server; the browser checks the rules `formRules` derives
- * from it (its own module, so Zod stays out of the page: issue 25 item 2). The rule across fields
+ * from it (its own module, so Zod stays out of the page). The rule across fields
  * (a percentage from 1 to 100, a fixed amount of at least 1) is the server's alone.
  */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

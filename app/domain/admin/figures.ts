@@ -80,7 +80,7 @@ export function periodOf(at: Date, now: Date): 0 | 1 | null {
   return null;
 }
 
-/** An abandoned checkout (Stripe's session expired, or the buyer cancelled): no order to count (issue 32 item 10). */
+/** An abandoned checkout (Stripe's session expired, or the buyer cancelled): no order to count. */
 const ABANDONED = "cancelled";
 
 function count(c: Counts, row: FigureRow) {

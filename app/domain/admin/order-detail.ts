@@ -122,7 +122,7 @@ export function orderIdParam(params: { orderId?: string }): string {
 }
 
 /**
- * The order's admin history in sentences (issue 37 item 8: it showed "revision.1.enabled"): each recorded
+ * The order's admin history in sentences (never a stored key such as "revision.1.enabled"): each recorded
  * action (server/admin/audit.server.ts) as people read it, from its details; an action not listed here
  * shows its code.
  */

@@ -138,7 +138,7 @@ const CHECKBOX_FIELDS = [
  * A step's parsed values as the $set that stores them. Every field of the step is
  * written, so clearing a field clears it; empty optional text becomes null.
  * Step 12 is stored as one consent record; step 4's photo rows are stored by the
- * uploads code (server/intake/files.server.ts), which owns the photos' records.
+ * uploads code (domain/intake/branding.ts decides them, server/intake/save.server.ts writes them).
  */
 export function storedFields(step: number, values: IntakeValues, now = new Date()): StoredSubmission {
   if (step === SPECIAL_STEPS.consent) {

@@ -1,5 +1,5 @@
 /**
- * List items addressed by their own id (issue 20): each item of a list editor
+ * List items addressed by their own id: each item of a list editor
  * (a service, a keyword, a staff member…) has an id the server gave it, stored
  * beside the list (`list_ids`, one array per list, in the list's order) and
  * rendered into the form as `listIds.<field>[<row>]`. A Remove names its item by

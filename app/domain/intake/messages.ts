@@ -2,7 +2,7 @@
  * The intake's messages that do not say which field they are about: the step's top alert puts the
  * field's label before them ("Facebook: Invalid URL format"). Every other message is written for its
  * field and stands alone ("Please enter your trading name"), so the alert never names a field twice
- * in two ways (issue 37 item 8: "Trading name: Business name is required"). Plain strings: the
+ * in two ways ("Trading name: Business name is required"). Plain strings: the
  * schemas (server) and the alert (browser) both read them.
  */
 export const GENERIC_MESSAGES = {

@@ -75,7 +75,7 @@ const AREA_LEAD =
 const AREA_BREAK = /[,;/&()\n.]|\s-\s|\b(?:and|or|within|from|to|including|plus|up|near|surrounds|surrounding)\b/i;
 
 /**
- * The place to search beside the business's name (issue 37 item 10): the first place the service area
+ * The place to search beside the business's name: the first place the service area
  * names ("Lismore, Ballina and surrounds within 50 km" is Lismore), never the whole sentence; none when
  * the area names no short place first.
  */

@@ -2,7 +2,7 @@ import type { IntakeData } from "./data";
 import { isIdList, LIST_IDS } from "./list-ids";
 
 /*
- * A step post with a refused answer still saves every other answer it carried (issue 34 item 10: without
+ * A step post with a refused answer still saves every other answer it carried (without
  * JavaScript one bad address used to lose the whole step). The refused answers are named by the keys of the
  * submission's errors: a plain field by its name, one box of a row of boxes by its path ("socialLinks.facebook"),
  * a list (or a row of one) by the list's name. They stay as stored; the page shows them as typed, with their

@@ -49,7 +49,7 @@ export const UrlSchema = z.pipe(z.pipe(text(2000), z.transform(withScheme)), web
 const optUrl = z.optional(UrlSchema);
 
 /**
- * Where a handle lives on each social platform (issue 37 item 1): a social field takes the profile's full
+ * Where a handle lives on each social platform: a social field takes the profile's full
  * address or its handle, and stores the address ("@leakbusters" on Instagram is
  * https://www.instagram.com/leakbusters).
  */
@@ -406,7 +406,7 @@ const step9 = (mode: Mode) =>
         : checkbox,
   });
 
-/** A launch date is a day to come (issue 37 item 10: a past one was taken silently), today counted in Sydney. */
+/** A launch date is a day to come (a past one is refused, never taken silently), today counted in Sydney. */
 export const LAUNCH_DATE_PAST = "The launch date has passed. Please choose today or a later date";
 
 const step10 = (_mode: Mode) =>
@@ -465,7 +465,7 @@ const step12 = (mode: Mode) =>
         z.superRefine((v, ctx) => {
           if (mode === "next" && v.aiChoice === AI_CHOICE.ai && REQUIRED_CONSENTS.some((k) => !v[k])) {
             ctx.addIssue({ code: "custom", path: [], message: "Please tick all four required consents to continue" });
-            // Each box left unticked says so too, so the alert links to it (issue 37 item 6).
+            // Each box left unticked says so too, so the alert links to it.
             for (const k of REQUIRED_CONSENTS.filter((k) => !v[k]))
               ctx.addIssue({ code: "custom", path: [k], message: CONSENT_NOT_TICKED });
           }

@@ -1,5 +1,5 @@
 import { revisionRoundsFor } from "~/content/packages";
-import { BRIEF_WORDS } from "~/components/intake/labels";
+import { BRIEF_WORDS } from "~/domain/intake/labels";
 import { briefView } from "~/domain/admin/brief";
 import { shortId } from "~/domain/orders";
 import { formatCents } from "~/domain/money";

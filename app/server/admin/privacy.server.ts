@@ -11,8 +11,8 @@ export const AUDIT_LOG_LIMIT = 50;
 export const DELETION_REQUEST_LIMIT = 100;
 
 /**
- * The spec's four counters (spec 2 section 2), and the customers who declined AI for a by-hand build
- * (issue 37 item 2): their answer is no consent, so Total Consents leaves them out.
+ * The spec's four counters (spec 2 section 2), and the customers who declined AI for a by-hand build:
+ * their answer is no consent, so Total Consents leaves them out.
  */
 export async function privacyCounters(now = new Date()) {
   const [consents, aiDeclined, aiEnabled, deletionRequests, ai24h] = await Promise.all([

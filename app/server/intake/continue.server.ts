@@ -13,7 +13,7 @@ import { clientAddress, consumeRateLimit, type RateLimit } from "../rate-limit.s
 import { issueToken, newestToken, openTokenSession, type TokenDoc } from "../tokens.server";
 
 /**
- * "Continue your intake form" (issue 32 item 9), from the dashboard and the order status page. The route has
+ * "Continue your intake form", from the dashboard and the order status page. The route has
  * already decided the caller may see the order (the owner's session, or the status link's cookie); this opens
  * the order's intake form when its link still works, and otherwise e-mails a new link to the order's address,
  * never showing one: whoever may see the page may not be the person who reads that inbox.

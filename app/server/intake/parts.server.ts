@@ -5,10 +5,11 @@ import { DAY_MS } from "~/domain/dates";
 import { FORM_KEY_FIELD, FORM_KEY_PATTERN } from "~/domain/form-key";
 import { getEnv } from "~/server/env.server";
 import { errorMessage, log } from "~/server/log.server";
-import { LOGO_MAX_BYTES, MAX_PHOTOS, PHOTO_MAX_BYTES } from "./uploads.server";
+import { MAX_PHOTOS } from "~/domain/intake/branding";
+import { LOGO_MAX_BYTES, PHOTO_MAX_BYTES } from "./uploads.server";
 
 /**
- * A step-4 file sent in ranged parts (issue 34 item 7: a photo on a satellite link that drops at 90% does not
+ * A step-4 file sent in ranged parts (a photo on a satellite link that drops at 90% does not
  * start again from 0). The page sends the file's bytes from an offset, under the file's form key; the server
  * appends them, as they stream, to a part file under the intake link's order (never a posted id, so a key cannot
  * reach another order's part), and says how much it has. After a drop the page asks how much arrived and sends

@@ -1,28 +1,40 @@
-import type { IntakeValues } from "~/domain/intake/data";
+import {
+  arrivedKeys,
+  brandingChanges,
+  NO_FILE_PROBLEMS,
+  type ArrivedFiles,
+  type FileProblems,
+  type PhotoDetails,
+} from "~/domain/intake/branding";
+import type { IntakeValues, StoredSubmission } from "~/domain/intake/data";
 import type { IntakeIntent } from "~/domain/intake/intents";
 import { nextStamp, saveOrder, type SaveStamp } from "~/domain/intake/save-order";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
 import {
-  arrivedKeys,
-  NO_FILE_PROBLEMS,
-  saveArrivedFiles,
-  saveBrandingStep,
-  storeArrivedFiles,
-  type ArrivedFiles,
-  type SavedStep,
-} from "~/server/intake/files.server";
-import { draftAfterRace, removeStoredItem, saveStep, withListIds, type Submission } from "~/server/intake/draft.server";
+  draftAfterRace,
+  removeStoredItem,
+  saveFiles,
+  saveStep,
+  withListIds,
+  type Submission,
+} from "~/server/intake/draft.server";
 import { SaveRaced } from "~/server/intake/turns.server";
-import { deleteUploads, type Uploader } from "~/server/intake/uploads.server";
+import { deleteUploads, storeArrivedFiles, type Uploader } from "~/server/intake/uploads.server";
 
 /*
- * A step post's save, in order (domain/intake/save-order.ts): the newest save of
- * a step wins, a change made elsewhere is shown rather than overwritten, and
- * list items are addressed by their ids (domain/intake/list-ids.ts). Each write
- * takes its turn (server/intake/draft.server.ts), so two posts that read the same
- * draft never both write it: the one that loses reads the draft again and
- * decides again.
+ * A step post's save, walked once: step 4's files are stored (uploads.server.ts); what the post changes is
+ * decided in domain/intake/ (save-order.ts: the newest save of a step wins, a change made elsewhere is shown
+ * rather than overwritten; list-ids.ts: list items addressed by their ids; branding.ts: the files' records);
+ * then the draft is written once, in its turn (draft.server.ts), so two posts that read the same draft never
+ * both write it: the one that loses reads the draft again and decides again. Here "store" is bytes going
+ * to storage, "save" a write to the draft.
  */
+
+/**
+ * What any step's save did (not only step 4's): the draft as saved, messages about files, and whether a photo still
+ * needs its alt text.
+ */
+export type SavedStep = { doc: Submission; problems: FileProblems; photosWithoutAlt: boolean };
 
 export type StepSave =
   /** A newer save of this page had landed: nothing else changed (a Remove still took its item out). */
@@ -90,6 +102,78 @@ export async function saveStepPost(input: {
     } catch (error) {
       if (!(error instanceof SaveRaced) || attempt >= TRIES) {
         if (arrived) await deleteUploads(arrivedKeys(arrived));
+        throw error;
+      }
+      draft = await draftAfterRace(orderId, draft);
+    }
+  }
+}
+
+/**
+ * Saves step 4 with its files: the stored photo list with the posted details,
+ * less a removed photo, plus new files. Old files are deleted only once the new
+ * record is saved. Next with photos still to describe saves, but stays on the
+ * step. The files are stored before the draft is written; a write that lost its
+ * turn (SaveRaced) is done again by the caller with the files already stored
+ * (`arrived`), never storing them twice.
+ */
+async function saveBrandingStep(input: {
+  orderId: string;
+  values: IntakeValues;
+  before: Submission | null;
+  reached: number;
+  arrived: ArrivedFiles;
+  /** The photo a Remove button names (its id), if that was pressed. */
+  removeId: string | undefined;
+  /** Stored fields saved beside the step's (its stamp, its lists' ids). */
+  extra: StoredSubmission;
+}): Promise<SavedStep> {
+  const { orderId, values, before, extra } = input;
+  const step = SPECIAL_STEPS.uploads;
+  const branding = brandingChanges({
+    before,
+    arrived: input.arrived,
+    details: (values.photoMetadata as PhotoDetails[] | undefined) ?? [],
+    logoLink: values.logoUrl,
+    removeId: input.removeId,
+  });
+  const { photoMetadata: _details, logoUrl: _link, ...fields } = values;
+  const photosWithoutAlt = branding.photos.some((p) => !p.altText);
+  const doc = await saveStep(orderId, step, fields, photosWithoutAlt ? step : input.reached, before, {
+    ...branding.set,
+    ...extra,
+  });
+  await deleteUploads(branding.obsolete);
+  return { doc, problems: branding.problems, photosWithoutAlt };
+}
+
+/** How often a write of the files that lost its turn to another (a second tab's upload) is tried again: each try is one other write landing, and a step holds at most 12 photos. */
+const FILE_WRITE_TRIES = 12;
+
+/**
+ * Files that arrived without the step's other fields (a refused post, or one
+ * sent on its own): stored now and added to the draft in turn, the rest left as
+ * it was; what was refused, in words. Two tabs uploading at once both keep their
+ * files: the write that loses its turn reads the draft again and adds to that.
+ */
+export async function saveArrivedFiles(
+  uploader: Uploader,
+  form: FormData,
+  before: Submission | null,
+): Promise<FileProblems> {
+  const { orderId } = uploader;
+  const arrived = await storeArrivedFiles(uploader, form, before);
+  let draft = before;
+  for (let attempt = 1; ; attempt++) {
+    const branding = brandingChanges({ before: draft, arrived, details: null, logoLink: undefined });
+    if (!Object.keys(branding.set).length) return branding.problems;
+    try {
+      await saveFiles(orderId, draft, branding.set);
+      await deleteUploads(branding.obsolete);
+      return branding.problems;
+    } catch (error) {
+      if (!(error instanceof SaveRaced) || attempt >= FILE_WRITE_TRIES) {
+        await deleteUploads(arrivedKeys(arrived));
         throw error;
       }
       draft = await draftAfterRace(orderId, draft);

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 // The words the step's alert names a field with, so the page after Save & Exit names a refused one alike.
-import { namedError } from "~/components/intake/labels";
+import { namedError } from "~/domain/intake/labels";
 import type { FormRules } from "~/domain/form-rules";
 import { formatTime } from "~/domain/dates";
 import {
@@ -24,8 +24,8 @@ import { aiSafeData, missingForAi, optedOutOfAi } from "~/domain/privacy";
 import { redirectWithFlash, type Flash } from "~/server/flash.server";
 import { deviceCopyKey } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
-import { allProblems, brandingPreviews, saveArrivedFiles, type SavedStep } from "~/server/intake/files.server";
-import { saveStepPost, type StepSave } from "~/server/intake/save.server";
+import { allProblems } from "~/domain/intake/branding";
+import { saveArrivedFiles, saveStepPost, type SavedStep, type StepSave } from "~/server/intake/save.server";
 import {
   loadSubmission,
   newItemId,
@@ -37,7 +37,7 @@ import {
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
 import { retryStatus } from "~/server/images.server";
-import { readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/intake/uploads.server";
+import { brandingPreviews, readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
  * An intake step's loader and action, shared by the fourteen step routes (app/routes/intake-form_.N.tsx:
@@ -117,7 +117,7 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
 
   let values = submission.status === "success" ? submission.value : null;
   // Some answers refused: every other answer is saved all the same, and Back, Save & Exit and the jump grid
-  // still leave (issue 34 item 10); the refused ones stay as stored and are shown as typed, with their messages.
+  // still leave; the refused ones stay as stored and are shown as typed, with their messages.
   const refused = submission.status === "success" ? [] : refusedAnswers(submission.error);
   if (!values) {
     // Files that arrived are stored even when other fields are refused, so nothing chosen is lost.

@@ -1,5 +1,7 @@
-import { HOUR_MS } from "~/domain/dates";
 import { randomBytes } from "node:crypto";
+import { HOUR_MS } from "~/domain/dates";
+import { MAX_PHOTOS, type ArrivedFiles, type StoredUpload } from "~/domain/intake/branding";
+import type { StoredSubmission } from "~/domain/intake/data";
 import { absoluteUrl } from "~/server/env.server";
 import { FILE_OVER_COUNT, FILE_TOO_LARGE, readForm, readMultipartForm } from "~/server/forms.server";
 import { cleanImage, IMAGE_BUDGET, imageRefusalMessage, type PixelBudget } from "~/server/images.server";
@@ -10,7 +12,6 @@ import { getStorage } from "~/server/storage.server";
 /** Upload limits, stated on the page and enforced here. */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const PHOTO_MAX_BYTES = 8 * 1024 * 1024;
-export const MAX_PHOTOS = 12;
 
 export const UPLOAD_LIMITS_TEXT = {
   logo: "One image: PNG, JPG or SVG, up to 5 MB.",
@@ -94,9 +95,7 @@ export async function readOneUpload(request: Request): Promise<FormData> {
   });
 }
 
-/** A stored upload. `id` names it in posts (never its key); keys and URLs come only from the server's record. */
-export type StoredUpload = { id: string; key: string; thumbKey: string | null; url: string; fileName: string };
-export type UploadOutcome = { stored: StoredUpload[]; errors: string[] };
+type UploadOutcome = { stored: StoredUpload[]; errors: string[] };
 
 /** Who sends files: the intake link's order and the client's address (clientAddress), each with its budget of pixels. */
 export type Uploader = { orderId: string; address: string };
@@ -194,4 +193,30 @@ export async function deleteUploads(keys: (string | null | undefined)[]) {
       .delete(key)
       .catch((error) => log("warn", "upload.delete_failed", { key, reason: errorMessage(error) }));
   }
+}
+
+/** Checks and stores every file that arrives with a post, whatever else the post says. */
+export async function storeArrivedFiles(
+  uploader: Uploader,
+  form: FormData,
+  before: StoredSubmission | null,
+): Promise<ArrivedFiles> {
+  const logo = await storeUploads(uploader, "logo", form.getAll("logo").slice(0, 1));
+  const room = MAX_PHOTOS - (before?.photo_metadata?.length ?? 0);
+  const photos = await storeUploads(uploader, "photos", form.getAll("photos"), Math.max(0, room));
+  return { logo: logo.stored[0], photos: photos.stored, problems: { logo: logo.errors, photos: photos.errors } };
+}
+
+/** What the step-4 page shows of the stored files: previews by path (the small copies), never storage keys. */
+export function brandingPreviews(doc: StoredSubmission | null) {
+  const logoKey = doc?.logo_thumb_key ?? doc?.logo_key;
+  const logoUrl = logoKey ? uploadPath(logoKey) : doc?.logo_url;
+  return {
+    logo: logoUrl ? { url: logoUrl, uploaded: Boolean(doc?.logo_key) } : null,
+    photos: (doc?.photo_metadata ?? []).map((p) => ({
+      id: p.id,
+      url: uploadPath(p.thumbKey ?? p.key),
+      fileName: p.fileName ?? "",
+    })),
+  };
 }

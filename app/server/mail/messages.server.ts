@@ -184,7 +184,7 @@ export function intakeIncompleteReminder(input: {
   ]);
 }
 
-/** "Continue your intake form" when the order's link no longer works: a new one (issue 32 item 9). */
+/** "Continue your intake form" when the order's link no longer works: a new one. */
 export function intakeLinkResent(input: { orderId: string; intakeUrl: string; linkExpiresAt: Date }) {
   return layout("Your new intake form link", [
     `You asked to continue the intake form for order #${shortId(input.orderId)}. Your old link no longer works, so here is a new one. Everything you've entered is saved.`,

@@ -32,7 +32,7 @@ IntakeTokenSchema.index({ order_id: 1, purpose: 1, created_at: -1 });
 IntakeTokenSchema.index({ issue_key: 1, purpose: 1 }, { unique: true });
 
 /**
- * An order's tokens of one purpose, found by `_id` (issue 36; slots.server.ts): the owner is
+ * An order's tokens of one purpose, found by `_id` (slots.server.ts): the owner is
  * `<order id>:<purpose>`, each member a token's `_id`, added before the token is stored, so the order-status
  * page and the admin's card find the newest token without scanning every order's tokens. A member whose
  * insert lost (an event issued twice) names no token, and the reader skips it.

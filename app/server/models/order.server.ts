@@ -30,7 +30,7 @@ const OrderSchema = new mongoose.Schema(
     currency: { type: String, default: "aud" },
     add_ons: { type: [AddOnSchema], default: [] },
     coupon_code: { type: String, default: null },
-    // Bought with a coupon for some addresses by someone who did not prove the address (issue 35 item 2): the
+    // Bought with a coupon for some addresses by someone who did not prove the address: the
     // links go to it by e-mail only, never to the browser (the success page) nor to an account (no user_id).
     links_by_email_only: { type: Boolean, default: false },
     discount: { type: Number, default: 0, min: 0 },

@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 
 /**
- * The plan checkout an account has open (issue 21: one live plan per account). One row per account, keyed by
+ * The plan checkout an account has open (one live plan per account). One row per account, keyed by
  * the account's id, so of two checkouts started at once for different plans only one inserts it; the other is
  * refused with a message. A later checkout for another plan takes it over only after closing this one's Stripe
  * session (sessions.expire), so two open sessions can never both be paid. `purpose` is what the checkout starts

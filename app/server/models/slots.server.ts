@@ -2,7 +2,7 @@ import mongoose from "mongoose";
 import { isDuplicateKeyError } from "../db.server";
 
 /**
- * Lists found by `_id` (issue 36): FerretDB 1.24 on SQLite pushes down only an `_id` equality
+ * Lists found by `_id`: FerretDB 1.24 on SQLite pushes down only an `_id` equality
  * (ARCHITECTURE.md rule 7), so a query by any other field scans its whole collection. A list of ids that
  * belongs to an owner (a customer's orders, an order's links) is kept instead as numbered slots,
  * `<owner>:0`, `<owner>:1`, ..., each naming one member, and read by walking them by `_id` until one is not

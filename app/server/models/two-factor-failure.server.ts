@@ -1,7 +1,7 @@
 import mongoose from "mongoose";
 
 /**
- * One wrong second-factor code at one account (issue 35 item 1). A run of wrong codes in a row is a series of
+ * One wrong second-factor code at one account. A run of wrong codes in a row is a series of
  * numbered slots, `{user}:{run}:{n}`, each an insert under its unique _id (ARCHITECTURE.md rule 7), so racing
  * guesses each take their own number and the count is never overshot nor lost. `run` is the account's
  * `failure_run` (two_factors), which a code that works replaces: that, never the clock, starts the count again.

@@ -1,8 +1,31 @@
-import type { IntakeField, IntakeFieldPath } from "~/domain/intake/data";
-import type { BriefWords } from "~/domain/admin/brief";
-import { isGenericMessage } from "~/domain/intake/messages";
-import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES } from "~/domain/intake/options";
-import type { RowsEditorProps } from "./fields";
+import type { BriefWords } from "../admin/brief";
+import type { IntakeField, IntakeFieldPath } from "./data";
+import { isGenericMessage } from "./messages";
+import { PHOTO_CROPS, PHOTO_PLACEMENTS, PHOTO_PRIORITIES, type Option } from "./options";
+
+/** One box of a list editor's row. */
+export type RowField = {
+  key: string;
+  label: string;
+  type?: "text" | "email" | "tel" | "url" | "date" | "textarea" | "checkbox" | "select";
+  options?: Option[];
+  hint?: string;
+  /** A select's choice for a new row. */
+  initial?: string;
+  /** With JavaScript, shown only while this checkbox of the same row is ticked (its hint says so for everyone). */
+  shownWhen?: string;
+};
+
+/** A list editor's words and limits: its legend, what a row is called, its boxes, how many rows at most. */
+export type RowList = {
+  legend: string;
+  itemLabel: string;
+  fields: RowField[];
+  max: number;
+  /** The box whose value makes a row count. */
+  keyField: string;
+  hint?: string;
+};
 
 /**
  * Every box's label, written once: the form shows them, the top alert names the
@@ -32,7 +55,7 @@ export const LABELS = {
   servicesGrouping: "How should services be shown? (if more than one service)",
   logoUrl: "Or a link to your logo",
   brandColors: "Brand colours",
-  // Three style questions, each saying what it is for (issue 37 item 9): the brand's look (step 4), the
+  // Three style questions, each saying what it is for: the brand's look (step 4), the
   // website's layout (step 10), the package's design style (step 11).
   stylePreference: "Your brand's look",
   stylePreferenceOther: "Describe the style",
@@ -166,7 +189,7 @@ export const ROWS = {
       { key: "headshotUrl", label: "Link to a headshot photo", type: "url" },
     ],
   },
-} satisfies Partial<Record<IntakeField, Omit<RowsEditorProps, "name">>>;
+} satisfies Partial<Record<IntakeField, RowList>>;
 
 /**
  * The words that name a field in a message: "Trading name", "Testimonial 2, What
@@ -180,7 +203,7 @@ export function fieldLabel(path: string): string | undefined {
   const [, list, index, key] = m;
   if (index === undefined) return labelOf(list) && plain(labelOf(list)!);
   const n = Number(index) + 1;
-  const rows = (ROWS as Record<string, Omit<RowsEditorProps, "name">>)[list];
+  const rows = (ROWS as Partial<Record<string, RowList>>)[list];
   if (rows) {
     const field = rows.fields.find((f) => f.key === key);
     return field ? `${rows.itemLabel} ${n}, ${plain(field.label)}` : `${rows.itemLabel} ${n}`;

@@ -2,6 +2,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import adminStyles from "~/styles/admin.css";
+import { KeptPostNotice, SessionEnds } from "./SessionTimeout";
 
 /** Every admin route exports this as its `links`: the admin stylesheet loads on admin pages only. */
 export const adminLinks: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
@@ -35,6 +36,7 @@ export function AdminHeader({
       <div className="wrap">
         <h1>{title}</h1>
         {lead ? <p className="lead">{lead}</p> : null}
+        <KeptPostNotice />
         {children}
         <nav aria-label="Admin sections" className="admin-tabs">
           {ADMIN_TABS.map((tab) => (
@@ -48,6 +50,7 @@ export function AdminHeader({
             </Link>
           ))}
         </nav>
+        <SessionEnds />
       </div>
     </section>
   );

@@ -1,0 +1,32 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { SessionTimeout } from "~/components/admin/SessionTimeout";
+import { takeKeptPost } from "~/server/admin/kept-posts.server";
+import { requireAdmin } from "~/server/auth.server";
+import { sessionEndsAt } from "~/server/session.server";
+
+/**
+ * Around every admin page: when the admin session ends if left idle (told on the page, warned of before it ends;
+ * issue 34 item 9), and the post kept when it ended, for this page's form. Each child protects itself too.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAdmin(request);
+  const [endsAt, { kept, setCookie }] = await Promise.all([sessionEndsAt(request), takeKeptPost(request, user.id)]);
+  return data(
+    { endsAt, serverNow: Date.now(), kept },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
+}
+
+// Every page load and post extends the session: the deadline is read again after each.
+export const shouldRevalidate = () => true;
+
+export default function AdminLayout() {
+  const { endsAt, serverNow } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Outlet />
+      {endsAt ? <SessionTimeout endsAt={endsAt} serverNow={serverNow} /> : null}
+    </>
+  );
+}

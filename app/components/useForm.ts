@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { checkForm, type FormRules } from "~/domain/form-rules";
-import { useAdminSession } from "./admin/session-data";
+import { useKeptPost } from "./admin/session-data";
 
 /**
  * What our forms used of Conform's browser side (`useForm`, `getFormProps`, `getInputProps`, ...),
@@ -89,9 +89,7 @@ export function useForm({
     if (lastResult.status === "error") focusFirstInvalid(document.forms.namedItem(id), errorsOf(lastResult));
   }, [lastResult, id]);
 
-  // Kept once, as the page was made: the layout gives a kept post once, and a later reload of its data has none.
-  const session = useAdminSession();
-  const [kept] = useState(() => (intent && session?.kept?.intent === intent ? session.kept.values : null));
+  const kept = useKeptPost(intent);
   const initial = (lastResult?.initialValue ?? defaultValue ?? {}) as Record<string, unknown>;
   const form: FormMetadata = {
     id,

@@ -4,7 +4,7 @@ import { requireAdmin } from "~/server/auth.server";
 import { readForm } from "~/server/forms.server";
 import { sessionEndsAt } from "~/server/session.server";
 
-/** "Stay signed in" (components/admin/SessionTimeout.tsx): the post itself extends the session; answers its new end. */
+/** "Stay signed in" (components/admin/AdminTabs.tsx, SessionTimeout): the post itself extends the session; answers its new end. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
   const form = await readForm(request);

@@ -2,8 +2,23 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import type { KeptFields } from "~/domain/admin/session";
 
+/** The words of the session's sentence, warning and kept notice (domain/admin/session.ts), made on the server. */
+export type AdminSessionWords = {
+  endsAt: string | null;
+  kept: string;
+  title: string;
+  warning: string;
+  ended: string;
+  stay: string;
+};
+
 /** What the admin layout's loader (routes/admin.tsx) hands every admin page; undefined outside the admin area. */
-export type AdminSessionData = { endsAt: number | null; serverNow: number; kept: KeptFields | null };
+export type AdminSessionData = {
+  endsAt: number | null;
+  serverNow: number;
+  kept: KeptFields | null;
+  words: AdminSessionWords;
+};
 
 export const useAdminSession = () => useRouteLoaderData<AdminSessionData>("routes/admin");
 

@@ -17,7 +17,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-COPY scripts/server.mjs scripts/env-file.mjs scripts/page-cache.mjs scripts/encoding.mjs ./scripts/
+COPY scripts/server.mjs scripts/env-file.mjs scripts/page-cache.mjs scripts/encoding.mjs scripts/image-worker.mjs ./scripts/
 USER node
 EXPOSE 3000
 CMD ["node", "scripts/server.mjs"]

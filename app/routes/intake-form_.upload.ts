@@ -6,7 +6,7 @@ import { loadSubmission } from "~/server/intake/draft.server";
 import { oncePerPost, storedAnswer } from "~/server/form-keys.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { isOverBudget } from "~/server/images.server";
+import { retryStatus } from "~/server/images.server";
 import { readOneUpload, uploaderOf } from "~/server/intake/uploads.server";
 import {
   deletePart,
@@ -27,7 +27,8 @@ import { inTurn } from "~/server/in-turn.server";
  * must be open to it, and the file passes the same limits and decoding
  * (server/intake/uploads.server.ts) before it joins the stored logo or photos. Answers JSON:
  * `problems` says, in words, why a file was not added (429: the hour's budget
- * of image pixels for this link or address is used up). Each answer is a Response
+ * of image pixels for this link or address is used up; 503: the app's line of
+ * images to decode is full, and the page sends the file again shortly). Each answer is a Response
  * of its own: `data()` from a resource route reached the page's XMLHttpRequest
  * as 200 whatever its status (single fetch), so a 503 was never sent again.
  *
@@ -122,7 +123,7 @@ async function storeOne(request: Request, access: TokenAccess, form: FormData) {
       const found = allProblems(await saveArrivedFiles(uploaderOf(request, access.orderId), form, before));
       return { done: !found.length, answer: found, orderId: access.orderId };
     });
-    return Response.json({ problems }, isOverBudget(problems) ? { status: 429 } : undefined);
+    return Response.json({ problems }, { status: retryStatus(problems) ?? 200 });
   } catch (error) {
     log("error", "intake.upload_failed", { order_id: access.orderId, reason: errorMessage(error) });
     return Response.json(

@@ -4,7 +4,7 @@
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes, scryptSync } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -60,15 +60,44 @@ export function machine() {
   return `${new Date().toISOString()} | ${cpus.length} x ${cpus[0]?.model ?? "cpu"} | ${(os.totalmem() / 2 ** 30).toFixed(1)} GB | node ${process.version} | ${chromium} | load ${load}`;
 }
 
-/** The app's CPU time so far (user + system), in ms, from Linux /proc. */
+/**
+ * The app's CPU time so far (user + system), in ms, from Linux /proc: its own, its children's that ended, and its
+ * children's still running (the image worker, scripts/image-worker.mjs, decodes apart from the app).
+ */
 export function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const [utime, stime] = stat
-    .slice(stat.lastIndexOf(")") + 2)
-    .split(" ")
-    .slice(11, 13)
-    .map(Number);
-  return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ on Linux)
+  // Clock ticks of 1/100 s (USER_HZ on Linux).
+  const ticks = (fields, from) => fields.slice(from, from + 2).reduce((sum, value) => sum + Number(value), 0);
+  const own = statFields(pid);
+  const running = childrenOf(pid).reduce((sum, child) => sum + ticks(statFields(child, true) ?? [0, 0], 11), 0);
+  return ((ticks(own, 11) + ticks(own, 13) + running) * 1000) / 100;
+}
+
+/** The processes `pid` started that still run (the app's image worker). */
+function childrenOf(pid) {
+  return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && Number(statFields(entry, true)?.[1]) === pid);
+}
+
+/** The fields of /proc/PID/stat after the command's name (state, ppid, ...); null when it has gone (`mayBeGone`). */
+function statFields(pid, mayBeGone = false) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch (error) {
+    if (mayBeGone) return null;
+    throw error;
+  }
+}
+
+/** Resident memory of a process and the processes it started (the app and its image worker), in MB; NaN when gone. */
+function treeRssMb(pid) {
+  const rss = (of) => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${of}/status`, "utf8"))?.[1] ?? 0) / 1024;
+    } catch {
+      return of === pid ? NaN : 0;
+    }
+  };
+  return childrenOf(pid).reduce((sum, child) => sum + rss(child), rss(pid));
 }
 
 /* Statistics: medians and spread, never a single run. */
@@ -220,15 +249,8 @@ export async function startApp({
     url,
     pid: child.pid,
     logFile,
-    /** Resident memory of the app process in MB (Linux /proc). */
-    rssMb() {
-      try {
-        const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
-        return kb ? Number(kb) / 1024 : NaN;
-      } catch {
-        return NaN;
-      }
-    },
+    /** Resident memory of the app's processes in MB (Linux /proc): the app and its image worker. */
+    rssMb: () => treeRssMb(child.pid),
     /** SIGTERM, then SIGKILL after `graceMs` (an app writing its CPU profile on exit needs longer). */
     async stop({ graceMs = 5_000 } = {}) {
       if (child.exitCode !== null) return;

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IntakeToken, Order } from "~/server/models/index.server";
+import { SIGN_UP_LIMITS } from "~/server/accounts.server";
 import { CHECKOUT_LIMIT } from "~/server/rate-limit.server";
 import { setRevisionEnabled, submitFeedback } from "~/server/revisions.server";
 import { addSessionCookie, clearSignInLimit, signedInUser } from "../support/auth";
@@ -53,6 +54,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     const { orderId } = await paidOrder(email);
     await setRevisionEnabled(orderId, 1, true);
     const page = await browser.newPage({ javaScriptEnabled });
+    await clearBrowserLimits(SIGN_UP_LIMITS.address); // shared by every browser test's sign-ups
 
     await page.goto("/auth");
     await check(page, "auth-signin", javaScriptEnabled);

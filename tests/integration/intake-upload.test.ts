@@ -1,7 +1,10 @@
+import { fork } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { IntakeSubmission } from "~/server/models/index.server";
-import { consumeRateLimit } from "~/server/rate-limit.server";
+import { HOUR_MS } from "~/domain/dates";
+import { IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
+import { consumeRateLimit, rateLimitSubject } from "~/server/rate-limit.server";
 import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import { ABANDONED_PART_MS, sweepAbandonedParts } from "~/server/intake/parts.server";
 import { action, loader } from "~/routes/intake-form_.upload";
@@ -186,6 +189,88 @@ describe("the hour's budget of decoded image pixels", () => {
     expect((await stored(c.orderId)).photo_metadata ?? []).toEqual([]);
     // Nothing was charged: the whole hour's budget is left (its last slot is still free).
     expect(await spendAllBut("link", c.orderId, 0)).toBe(true);
+  });
+});
+
+/** The image worker this test process started: our child running scripts/image-worker.mjs, and its nice value. */
+function imageWorker() {
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const line = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const stat = line.slice(line.lastIndexOf(")") + 2).split(" "); // state, ppid, ...; the nice value 16th
+      const ours = Number(stat[1]) === process.pid;
+      if (ours && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("image-worker.mjs"))
+        return { pid: Number(entry), nice: Number(stat[16]) };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+const gone = (pid: number) => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+/** Polls `state` until it holds (the state that matters, never the clock); fails after 30 s. */
+async function until(state: () => boolean | Promise<boolean>) {
+  for (const started = Date.now(); !(await state()); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() - started > 30_000) throw new Error("the state never came");
+}
+
+describe("the image worker: a process of its own, at the lowest priority, one image at a time across the app", () => {
+  const NOT_PROCESSED = "could not be processed just now. Please try again, or continue without it.";
+
+  it("answers a file whose worker died with a message (never a 5xx), and the next file gets a new worker", async () => {
+    const c = await customer();
+    expect((await upload(c.cookie, one("photos", file("first.png")))).data?.problems).toEqual([]);
+    const worker = imageWorker()!;
+    expect(worker.nice).toBe(19);
+    process.kill(worker.pid, "SIGSTOP"); // so the next file is still with it when it dies
+    const address = "10.35.0.9";
+    const reply = upload(c.cookie, one("photos", file("shop.png")), address);
+    // Its pixels are charged (the address's budget last) just before the job goes to the worker.
+    const charged = `${rateLimitSubject(PIXEL_LIMITS.address, address)}:${Math.floor(Date.now() / HOUR_MS)}`;
+    await until(async () => Boolean(await RateLimitHit.exists({ key: charged })));
+    process.kill(worker.pid, "SIGKILL");
+    expect(await reply).toEqual({ status: 200, data: { problems: [`shop.png ${NOT_PROCESSED}`] } });
+
+    expect((await upload(c.cookie, one("photos", file("van.png")))).data?.problems).toEqual([]);
+    expect(imageWorker()?.pid).not.toBe(worker.pid);
+    const photos = (await stored(c.orderId)).photo_metadata as { fileName: string }[];
+    expect(photos.map((p) => p.fileName)).toEqual(["first.png", "van.png"]);
+  });
+
+  it("refuses a file past the line's bound at once with 503 and a message, and answers a hung worker's file", async () => {
+    const links = await Promise.all(Array.from({ length: 5 }, () => customer()));
+    expect((await upload(links[0].cookie, one("logo", file("warm.png")))).data?.problems).toEqual([]);
+    const worker = imageWorker()!;
+    process.kill(worker.pid, "SIGSTOP"); // the worker hangs on the first image it is given
+    // Ten files from five links (each link sends two at a time): one is decoded, eight wait, one is refused.
+    const replies = links.flatMap((c, i) => [0, 1].map((n) => upload(c.cookie, one("photos", file(`p${i}-${n}.png`)))));
+    const refused = await Promise.race(replies);
+    expect(refused).toEqual({
+      status: 503,
+      data: {
+        problems: [
+          expect.stringMatching(
+            /^p\d-\d\.png was not added: many images are being processed just now\. Please add it again in a minute\.$/,
+          ),
+        ],
+      },
+    });
+    // The hung worker is killed after its job's time (22 s for a small image); the rest go on with a new one.
+    const answers = (await Promise.all(replies)).map((r) => `${r.status} ${r.data?.problems?.join(" ") ?? ""}`);
+    expect(answers.filter((a) => a === "200 ").length).toBe(8);
+    expect(answers.filter((a) => a.startsWith("200 ") && a.endsWith(NOT_PROCESSED)).length).toBe(1);
+    expect(gone(worker.pid)).toBe(true);
+    expect(imageWorker()?.pid).not.toBe(worker.pid);
+  });
+
+  it("leaves when the process that started it goes, however it went (its IPC channel closes)", async () => {
+    const child = fork("scripts/image-worker.mjs", [], {
+      execArgv: [],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.disconnect();
+    expect(await exited).toBe(0);
   });
 });
 

@@ -36,7 +36,7 @@ import {
 } from "~/server/intake/draft.server";
 import { errorMessage, log } from "~/server/log.server";
 import { requireTokenAccess, type TokenAccess } from "~/server/tokens.server";
-import { isOverBudget } from "~/server/images.server";
+import { retryStatus } from "~/server/images.server";
 import { readStepForm, UPLOAD_LIMITS_TEXT, uploaderOf } from "~/server/intake/uploads.server";
 
 /**
@@ -206,8 +206,9 @@ export async function stepAction({ request }: ActionFunctionArgs, step: number) 
         notice: fileProblems.join(" "),
         fieldErrors: Object.fromEntries(Object.entries(saved.problems).filter(([, messages]) => messages.length)),
       },
-      // Past the hour's budget of image pixels: 429, on the same form, with everything typed saved.
-      { status: isOverBudget(fileProblems) ? 429 : 400 },
+      // Past the hour's budget of image pixels (429) or while the line of images is full (503): on the same form,
+      // with everything typed saved.
+      { status: retryStatus(fileProblems) ?? 400 },
     );
 
   switch (intent.type) {

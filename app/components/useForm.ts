@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { checkForm, type FormRules } from "~/domain/form-rules";
+import { useKeptPost } from "./admin/session-data";
 
 /**
  * What our forms used of Conform's browser side (`useForm`, `getFormProps`, `getInputProps`, ...),
@@ -58,6 +59,7 @@ export function useForm({
   defaultValue,
   rules,
   shouldRevalidate = "onSubmit",
+  intent,
 }: {
   id?: string;
   lastResult?: SubmissionResult | null;
@@ -65,6 +67,8 @@ export function useForm({
   /** The form's rules (`formRules` of its schema, from the loader); none: only the server checks. */
   rules?: FormRules;
   shouldRevalidate?: "onInput" | "onSubmit";
+  /** The `intent` the form posts: an admin post with it, kept when the session ended, fills the form (routes/admin.tsx). */
+  intent?: string;
 }): [FormMetadata, Record<string, FieldMetadata>] {
   const reactId = useId();
   const id = givenId ?? `form${reactId.replace(/:/g, "")}`;
@@ -85,6 +89,7 @@ export function useForm({
     if (lastResult.status === "error") focusFirstInvalid(document.forms.namedItem(id), errorsOf(lastResult));
   }, [lastResult, id]);
 
+  const kept = useKeptPost(intent);
   const initial = (lastResult?.initialValue ?? defaultValue ?? {}) as Record<string, unknown>;
   const form: FormMetadata = {
     id,
@@ -128,7 +133,7 @@ export function useForm({
         errorId: `${fieldId}-error`,
         errors: errors[name],
         valid: !errors[name],
-        initialValue: valueAt(initial, name),
+        initialValue: kept && !lastResult ? kept[name] : valueAt(initial, name),
       } satisfies FieldMetadata;
     },
   });

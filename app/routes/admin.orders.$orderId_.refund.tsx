@@ -78,6 +78,7 @@ export default function RefundOrder() {
     defaultValue: { reason: d.typedReason ?? (d.refundDue ? MISSED_PROMISE_REASON : "") },
     rules: d.rules,
     shouldRevalidate: "onInput",
+    intent: INTENT.refund,
   });
   return (
     <ConfirmPage

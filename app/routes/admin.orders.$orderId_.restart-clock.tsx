@@ -68,6 +68,7 @@ export default function RestartClock() {
     lastResult,
     rules: d.rules,
     shouldRevalidate: "onInput",
+    intent: INTENT.restart,
   });
   return (
     <ConfirmPage

@@ -4,15 +4,17 @@ import mongoose from "mongoose";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { AUTH_MESSAGES, REDIRECT_MAX_LENGTH, safeRedirect } from "~/domain/account";
+import { ADMIN_SESSION_MESSAGES } from "~/domain/admin/session";
 import { MINUTE_MS } from "~/domain/dates";
 import { isFresh, TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
+import { keepRefusedPost } from "./admin/kept-posts.server";
 import { claimGuestOrders } from "./customer-orders.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
 import { log } from "./log.server";
 import { User, UserRole } from "./models/index.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
-import { getSession, rotateSession, sessionStorage } from "./session.server";
+import { adminOfSessionCookie, getSession, rotateSession, sessionStorage } from "./session.server";
 import { startEnrolment } from "./two-factor.server";
 
 /**
@@ -234,14 +236,47 @@ export async function requireUser(
   flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
   back?: string,
 ): Promise<AuthUser> {
-  const state = await signInState(request);
+  return userOf(request, await signInState(request), flash, back);
+}
+
+/** requireUser's answer to a sign-in state: the user, or the redirect thrown to the code step or to /auth. */
+async function userOf(
+  request: Request,
+  state: SignInState,
+  flash: Flash = { kind: "info", ...AUTH_MESSAGES.signIn },
+  back?: string,
+  init: { headers?: HeadersInit } = {},
+): Promise<AuthUser> {
   if (state.kind === "signed-in") return state.user;
   const to = encodeURIComponent(back ?? backTo(request));
   if (state.kind === "pending") {
     const step = state.user.twoFactor ? "/auth/two-factor" : "/auth/two-factor/setup";
     throw redirect(`${step}?redirectTo=${to}`, { status: 303 });
   }
-  throw await redirectWithFlash(request, `/auth?redirectTo=${to}`, flash, { status: 303 });
+  throw await redirectWithFlash(request, `/auth?redirectTo=${to}`, flash, { status: 303, ...init });
+}
+
+/**
+ * requireUser for an admin post: one whose admin session has ended (30 minutes idle while the admin typed) is kept
+ * for that admin (or, its record purged, the next admin to sign in from this browser), and sign-in comes back to
+ * the page it was sent from (server/admin/kept-posts.server.ts). A post without a cookie of ours, or with a
+ * customer's, is not kept. The ended session's record is read first: reading the session deletes it.
+ */
+async function requireUserKeepingPost(request: Request): Promise<AuthUser> {
+  const ended = await adminOfSessionCookie(request);
+  const state = await signInState(request);
+  if (state.kind !== "none" || !ended) return userOf(request, state);
+  const kept = await keepRefusedPost(request, ended.userId);
+  if (!kept) return userOf(request, state);
+  return userOf(
+    request,
+    state,
+    { kind: "info", ...AUTH_MESSAGES.signIn, description: ADMIN_SESSION_MESSAGES.keptUntilSignIn },
+    kept.back,
+    {
+      headers: { "Set-Cookie": kept.setCookie },
+    },
+  );
 }
 
 /**
@@ -250,7 +285,7 @@ export async function requireUser(
  * one to the code step or to enrolment).
  */
 export async function requireAdmin(request: Request): Promise<AuthUser> {
-  const user = await requireUser(request);
+  const user = request.method === "POST" ? await requireUserKeepingPost(request) : await requireUser(request);
   if (!user.isAdmin) {
     throw await redirectWithFlash(request, "/dashboard", {
       kind: "error",

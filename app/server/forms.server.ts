@@ -138,8 +138,15 @@ export async function readForm(request: Request, options: ReadFormOptions = {}):
 }
 
 export type FileLimit = { maxBytes: number; maxCount: number };
-/** `tooLargeHint` follows the 413 message's limit: what to send instead (for uploads, the file limits). */
-export type MultipartOptions = ReadFormOptions & { files: Record<string, FileLimit>; tooLargeHint?: string };
+/**
+ * `tooLargeHint` follows the 413 message's limit: what to send instead (for uploads, the file limits).
+ * `dropFiles`: every file is drained and left out, rather than refused (a refused admin post kept minus its files).
+ */
+export type MultipartOptions = ReadFormOptions & {
+  files: Record<string, FileLimit>;
+  tooLargeHint?: string;
+  dropFiles?: boolean;
+};
 
 /**
  * A form that may carry files. Files are read one by one as they stream: a file
@@ -170,6 +177,10 @@ export async function readMultipartForm(request: Request, options: MultipartOpti
   const handler: UploadHandler = async (part: UploadHandlerPart) => {
     fields.take(part.name);
     if (part.filename === undefined) return readTextPart(part);
+    if (options.dropFiles) {
+      for await (const chunk of part.data) void chunk;
+      return undefined;
+    }
     const limit = options.files[part.name];
     if (!limit) throw formRefusal(400, FORM_MESSAGES.noFiles);
     return readFilePart(part, limit, counts);

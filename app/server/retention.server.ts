@@ -8,6 +8,7 @@ import {
   CouponRedemption,
   IntakeSubmission,
   FormReceipt,
+  KeptPost,
   OrderChange,
   OrderChangeMark,
   OutboxClaim,
@@ -62,6 +63,7 @@ export type PurgeSummary = {
   deliveredMail: number;
   outboxClaims: number;
   formReceipts: number;
+  keptPosts: number;
   orderChanges: number;
 };
 
@@ -70,7 +72,7 @@ export type PurgeSummary = {
  * past their absolute end or idle timeout, expired password-reset and e-mail
  * confirmation links, old rate-limit hits, coupon uses reserved for checkouts never paid
  * (the checkout is abandoned the way Stripe's 'expired' event does it, which
- * frees the slot), delivered e-mails past their keeping age, and old form receipts.
+ * frees the slot), delivered e-mails past their keeping age, old form receipts, and admin posts kept past their hour.
  */
 export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummary> {
   const lt = (date: Date) => mongoose.trusted({ $lt: date });
@@ -96,6 +98,7 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
   const mail = await OutboxMessage.deleteMany({ status: "sent", sent_at: lt(mailBefore) });
   const claims = await OutboxClaim.deleteMany({ claimed_at: lt(mailBefore) });
   const receipts = await FormReceipt.deleteMany({ created_at: lt(purgeBefore(now, PURGE_AFTER.formReceiptsMs)) });
+  const kept = await KeptPost.deleteMany({ expires_at: lt(now) });
 
   const changes = await OrderChange.deleteMany({ at: lt(purgeBefore(now, PURGE_AFTER.orderChangesMs)) });
   await OrderChangeMark.deleteMany({
@@ -111,6 +114,7 @@ export async function purgeExpiredRecords(now = new Date()): Promise<PurgeSummar
     deliveredMail: mail.deletedCount,
     outboxClaims: claims.deletedCount,
     formReceipts: receipts.deletedCount,
+    keptPosts: kept.deletedCount,
     orderChanges: changes.deletedCount,
   };
 }

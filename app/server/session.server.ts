@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createSessionStorage } from "@remix-run/node";
+import { createCookie, createSessionStorage } from "@remix-run/node";
 import mongoose from "mongoose";
 import { DAY_MS } from "~/domain/dates";
-import { cookieOptions, readSession } from "./cookies.server";
+import { cookieOptions, readCookie, readSession } from "./cookies.server";
 import { Session } from "./models/index.server";
 
 /** A session ends 30 days after sign-in however busy it is, or after 7 days unused. */
@@ -30,6 +30,20 @@ const limitsOf = (admin: boolean | undefined | null) =>
   admin
     ? { absolute: ADMIN_SESSION_ABSOLUTE_MS, idle: ADMIN_SESSION_IDLE_MS, touch: ADMIN_TOUCH_MS }
     : { absolute: SESSION_ABSOLUTE_MS, idle: SESSION_IDLE_MS, touch: TOUCH_MS };
+
+type SessionRecord = {
+  admin?: boolean | null;
+  expires_at?: Date | null;
+  last_seen_at?: Date | null;
+  created_at?: Date;
+};
+
+/** When a stored session ends if left idle from now on (ms): its idle end, or its absolute end if sooner. */
+function endOf(doc: SessionRecord): number {
+  const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
+  const idleEnd = lastSeen + limitsOf(doc.admin).idle;
+  return doc.expires_at ? Math.min(doc.expires_at.getTime(), idleEnd) : idleEnd;
+}
 
 let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
 const SESSION_COOKIE = "__session";
@@ -59,13 +73,12 @@ export function sessionStorage() {
         const doc = await Session.findById(id).lean();
         if (!doc) return null;
         const now = Date.now();
-        const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
-        const limits = limitsOf(doc.admin);
-        if ((doc.expires_at && doc.expires_at.getTime() <= now) || lastSeen + limits.idle <= now) {
+        if (endOf(doc) <= now) {
           await Session.deleteOne({ _id: id });
           return null;
         }
-        if (now - lastSeen > limits.touch)
+        const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
+        if (now - lastSeen > limitsOf(doc.admin).touch)
           await Session.updateOne({ _id: id }, { $set: { last_seen_at: new Date(now) } });
         return doc.data as SessionData;
       },
@@ -84,6 +97,40 @@ export function sessionStorage() {
 /** The sign-in session; a forged or unreadable cookie is no session, never an error. */
 export function getSession(request: Request) {
   return readSession(sessionStorage(), request, SESSION_COOKIE);
+}
+
+/**
+ * The session record this request's cookie names, as stored (an ended one too, until the next read deletes it),
+ * without touching it; null for no cookie, a forged one or no record.
+ */
+async function sessionRecord(request: Request) {
+  const id = await sessionIdOfRequest(request);
+  return id ? Session.findById(id).lean() : null;
+}
+
+const sessionIdOfRequest = async (request: Request) => {
+  const id = await readCookie(createCookie(SESSION_COOKIE, cookieOptions(SESSION_COOKIE)), request);
+  return typeof id === "string" ? id : null;
+};
+
+/**
+ * Whose admin session this request's cookie names, ended or not, read without touching it: `{ userId }` of the admin
+ * account when its record is still there, `{ userId: null }` for a cookie of ours whose record is gone (purged);
+ * null for no cookie of ours, or a record that is no admin's.
+ */
+export async function adminOfSessionCookie(request: Request): Promise<{ userId: string | null } | null> {
+  const id = await sessionIdOfRequest(request);
+  if (!id) return null;
+  const doc = await Session.findById(id).lean();
+  if (!doc) return { userId: null };
+  return doc.admin && doc.user_id ? { userId: doc.user_id } : null;
+}
+
+/** When this request's session ends if left idle from now on (ms since 1970), or null with no live session. */
+export async function sessionEndsAt(request: Request): Promise<number | null> {
+  const doc = await sessionRecord(request);
+  const end = doc ? endOf(doc) : 0;
+  return end > Date.now() ? end : null;
 }
 
 /**
@@ -135,11 +182,7 @@ export async function listSessions(userId: string, currentSessionId: string | un
   const docs = await Session.find({ user_id: userId }).sort({ created_at: -1 }).limit(100).lean();
   const now = Date.now();
   return docs
-    .filter((doc) => {
-      const limits = limitsOf(doc.admin);
-      const lastSeen = (doc.last_seen_at ?? doc.created_at ?? new Date(0)).getTime();
-      return (!doc.expires_at || doc.expires_at.getTime() > now) && lastSeen + limits.idle > now;
-    })
+    .filter((doc) => endOf(doc) > now)
     .map((doc) => {
       const data = (doc.data ?? {}) as Partial<SessionData>;
       return {

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as coupon from "~/routes/admin.coupons.$couponId";
 import * as coupons from "~/routes/admin.coupons._index";
 import * as orders from "~/routes/admin._index";
+import * as adminLayout from "~/routes/admin";
+import * as stay from "~/routes/admin.session";
 import * as csv from "~/routes/admin.orders[.]csv";
 import * as order from "~/routes/admin.orders.$orderId";
 import * as orderFile from "~/routes/admin.orders.$orderId_.files.$";
@@ -77,6 +79,12 @@ const admin = (person: Person, realBody: Record<string, string | string[]>) =>
 
 const cells: Cell[] = [
   { name: "GET /admin", call: (c) => get(orders.loader, "/admin", c) },
+  // The layout around every admin page (the session's end, a kept post), and its Stay signed in.
+  { name: "GET /admin (layout)", call: (c) => get(adminLayout.loader, "/admin/coupons", c) },
+  {
+    name: "POST /admin/session (Stay signed in)",
+    call: (c, p) => post(stay.action, "/admin/session", c, admin(p, { intent: "stay-signed-in" })),
+  },
   {
     name: "POST /admin (bulk completed)",
     call: (c, p) =>
@@ -207,6 +215,8 @@ const cells: Cell[] = [
 
 /** Every admin route module, and the matrix rows that cover it: a new admin route must join the matrix. */
 const COVERED: Record<string, string> = {
+  "admin.tsx": "/admin (layout)",
+  "admin.session.ts": "/admin/session",
   "admin._index.tsx": "/admin",
   "admin.orders[.]csv.ts": "/admin/orders.csv",
   "admin.orders.$orderId.tsx": "/admin/orders/:id",

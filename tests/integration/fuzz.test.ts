@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Session } from "~/server/models/index.server";
+import { ADMIN_SESSION_IDLE_MS, sessionStorage } from "~/server/session.server";
 import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import {
@@ -39,13 +41,19 @@ const MAX_RSS_GROWTH = 256 * 1024 * 1024;
 const connect = useRunningAppDatabase();
 const from = loopbackAddress(); // its own rate-limit buckets: the fuzz never spends another test's limits
 /** The cookie each kind of visitor brings, made the way the app makes it. */
-const cookies: Record<FuzzNeed, string> = { intake: "", user: "", unconfirmed: "", admin: "" };
+const cookies: Record<FuzzNeed, string> = { intake: "", user: "", unconfirmed: "", admin: "", "signed-out admin": "" };
 beforeAll(async () => {
   await connect();
   cookies.intake = await intakeCookie((await paidOrder(uniqueAddress("fuzz"))).token);
   cookies.user = (await signedInUser()).cookie;
   cookies.unconfirmed = (await signedInUser({ confirmed: false })).cookie;
   cookies.admin = (await signedInUser({ admin: true })).cookie;
+  cookies["signed-out admin"] = (await signedInUser({ admin: true })).cookie;
+  const idleId = (await sessionStorage().getSession(cookies["signed-out admin"])).id;
+  await Session.updateOne(
+    { _id: idleId },
+    { $set: { last_seen_at: new Date(Date.now() - ADMIN_SESSION_IDLE_MS - 60_000) } },
+  );
 });
 
 const hostileName = fc.oneof(

@@ -15,7 +15,8 @@ import { OutboxActionSchema } from "~/domain/outbox.schema";
  * names with hostile ones.
  */
 /** "unconfirmed": a signed-in account whose address is not confirmed yet (issue 21: it may start no plan). */
-export type FuzzNeed = "intake" | "user" | "unconfirmed" | "admin";
+/** "signed-out admin": an admin whose session idled out, whose posts are kept for after sign-in (issue 34 item 9). */
+export type FuzzNeed = "intake" | "user" | "unconfirmed" | "admin" | "signed-out admin";
 export type FuzzTarget = { path: string; needs?: FuzzNeed; fields: string[]; multipart?: boolean };
 
 /** The field names a Zod object schema (possibly wrapped in refinements, pipes or transforms) declares. */
@@ -111,6 +112,14 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
   { path: "/auth/two-factor", needs: "user", fields: ["intent", "code", "redirectTo"] },
   { path: "/auth/two-factor/setup", needs: "user", fields: ["intent", "code", "redirectTo"] },
   { path: "/admin", needs: "admin", fields: ADMIN_FIELDS },
+  { path: "/admin/session", needs: "admin", fields: ["intent"] },
+  { path: "/admin/session", needs: "signed-out admin", fields: ["intent"] },
+  {
+    path: "/admin/orders/00000000-0000-4000-8000-000000000000",
+    needs: "signed-out admin",
+    fields: ["intent", "business_name", "services_list", "password", "code", "formKey"],
+  },
+  { path: "/admin/coupons", needs: "signed-out admin", fields: ADMIN_FIELDS },
   { path: "/admin/coupons", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/coupons/000000000000000000000000", needs: "admin", fields: ADMIN_FIELDS },
   { path: "/admin/privacy", needs: "admin", fields: ADMIN_FIELDS },

@@ -53,6 +53,7 @@ const FORMS: Record<string, Entry> = {
   "admin.outbox.tsx": { why: "Retry acts only on a failed message; a resend finds it queued ('Not Retried')." },
   "admin.payments.tsx": { why: "Accept and Resolve set an issue's state once." },
   "admin.privacy.delete.$orderId.tsx": { why: "Deleting an order's data is done once per order and recorded." },
+  "admin.session.ts": { why: "Stay signed in: the post only moves the session's last sight to now; a resend, again." },
   "admin.security._index.tsx": { why: "Ending a session deletes it; a resend finds it gone." },
   "admin.security.reset.$userId.tsx": { why: "Resetting a second factor deletes the key and sessions: again, none." },
   "api.cron.reminders.ts": { why: "The cron: every reminder and alert is an insert under a unique key." },

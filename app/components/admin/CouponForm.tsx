@@ -39,6 +39,7 @@ export function CouponForm({
     defaultValue: defaultValue ?? { active: "on", discount_type: "percentage" },
     rules,
     shouldRevalidate: "onInput",
+    intent,
   });
   const failed = failedFields(fields, COUPON_LABELS);
   return (

@@ -143,6 +143,7 @@ function EditDataTab({
     lastResult,
     defaultValue: editValues ?? {},
     rules,
+    intent: ORDER_INTENT.saveData,
   });
   if (!editValues) return <NoSubmission />;
   const failed = EDIT_FIELDS.filter((f) => fields[f.name]?.errors?.length).map((f) => ({

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import type { RevisionRow } from "~/components/admin/OrderDataTabs";
+import { useKeptPost } from "~/components/admin/session-data";
 import { FormAlert } from "~/components/forms";
 import { useIsPending } from "~/components/hooks";
 import { DETAIL_MESSAGES, ORDER_INTENT, revisionToggleLabel } from "~/domain/admin/order-detail";
@@ -19,6 +20,8 @@ export function RevisionWorkflowCard({
   revisions: RevisionRow[];
 }) {
   const busy = useIsPending();
+  // A draft URL sent after the session ended, offered back once the admin signed in again (routes/admin.tsx).
+  const kept = useKeptPost(ORDER_INTENT.saveDraftUrl)?.draftUrl;
   const included = revisions.filter((r) => r.included);
   return (
     <section className="card detail-wide" aria-labelledby="revisions-heading">
@@ -34,7 +37,7 @@ export function RevisionWorkflowCard({
             name="draftUrl"
             type="text"
             inputMode="url"
-            defaultValue={draftReply ? draftReply.value : (draftUrl ?? "")}
+            defaultValue={draftReply ? draftReply.value : (kept ?? draftUrl ?? "")}
             aria-invalid={draftReply ? true : undefined}
             aria-describedby={draftReply ? "draftUrl-error" : undefined}
             maxLength={2000}

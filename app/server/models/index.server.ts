@@ -11,6 +11,7 @@ export { Fulfilment } from "./fulfilment.server";
 export { Heartbeat } from "./heartbeat.server";
 export { IntakeSubmission } from "./intake-submission.server";
 export { IntakeToken } from "./intake-token.server";
+export { KeptPost } from "./kept-post.server";
 export { Migration } from "./migration.server";
 export { OnceKey } from "./once-key.server";
 export { Order } from "./order.server";

@@ -7,8 +7,8 @@ import { requireAdmin } from "~/server/auth.server";
 import { sessionEndsAt } from "~/server/session.server";
 
 /**
- * Around every admin page: when the admin session ends if left idle (told on the page, warned of before it ends;
- * issue 34 item 9), and the post kept when it ended, for this page's form. Each child protects itself too.
+ * Around every admin page: when the admin session ends if left idle (told on the page, and warned of before it
+ * ends, WCAG 2.2.1), and the post kept when it ended, for this page's form. Each child protects itself too.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdmin(request);

@@ -87,7 +87,7 @@ export function StatusBadge({ text, tone }: { text: string; tone: string }) {
   return <span className={`status status-${tone}`}>{text}</span>;
 }
 
-// The admin session's end, told and warned of (issue 34 item 9): here, beside the header every admin page has,
+// The admin session's end, told and warned of: here, beside the header every admin page has,
 // so the admin pages load no module more for it (their 97 KB script budget).
 
 /**

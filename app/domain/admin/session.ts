@@ -2,7 +2,7 @@ import { formatTime, MINUTE_MS } from "~/domain/dates";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
 
 /**
- * The admin's idle limit, told and kept (issue 34 item 9, WCAG 2.2.1): a warning before the session ends with a
+ * The admin's idle limit, told and kept (WCAG 2.2.1): a warning before the session ends with a
  * way to extend it, and a post refused for want of a session kept for the admin who signs in again.
  */
 

@@ -13,7 +13,7 @@ import { KeptPost } from "../models/index.server";
 
 /**
  * An admin post that arrives after its session ended (30 minutes idle) is kept, minus its secrets and files, for
- * an hour (issue 34 item 9): the browser gets a cookie with the record's random id, and once an admin signs in
+ * an hour: the browser gets a cookie with the record's random id, and once an admin signs in
  * again (the account whose session ended, when its record said so) the page the post came from shows the form
  * filled from it with a notice, for the admin to check and save. Never applied by itself. Found by `_id` only
  * (ARCHITECTURE rule 7), given once (the delete is the claim), and purged by the cron past its hour.

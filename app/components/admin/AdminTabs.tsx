@@ -1,7 +1,8 @@
 import type { LinksFunction } from "@remix-run/node";
-import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { SESSION_WARNING_MS, STAY_SIGNED_IN } from "~/domain/admin/session";
+import { Link } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { SESSION_WARNING_MS } from "~/domain/admin/session";
+import type { SessionPhase } from "./SessionDialog";
 import adminStyles from "~/styles/admin.css";
 import { useAdminSession, type AdminSessionWords } from "./session-data";
 
@@ -87,14 +88,12 @@ export function StatusBadge({ text, tone }: { text: string; tone: string }) {
   return <span className={`status status-${tone}`}>{text}</span>;
 }
 
-// The admin session's end, told and warned of: here, beside the header every admin page has,
-// so the admin pages load no module more for it (their 97 KB script budget).
-
 /**
  * The warning before an idle admin session ends (WCAG 2.2.1): SESSION_WARNING_MS before the end the server gave
- * (read again after every load and post), an alert dialog takes the focus and offers "Stay signed in", which posts
- * to /admin/session; the answer's new end closes it and the focus goes back where it was. Past the end it says
- * the session has ended. Without JavaScript the admin header's sentence says when the session ends.
+ * (read again after every load and post), an alert dialog (SessionDialog) takes the focus and offers "Stay signed
+ * in"; past the end it says the session has ended. Without JavaScript the admin header's sentence says when the
+ * session ends. The dialog's module is fetched once the page is idle, not with the page: the admin pages' script
+ * budget (97 KB) is for what a page needs to be used.
  */
 export function SessionTimeout({
   endsAt,
@@ -105,58 +104,31 @@ export function SessionTimeout({
   serverNow: number;
   words: AdminSessionWords;
 }) {
-  const fetcher = useFetcher();
-  const [phase, setPhase] = useState<"quiet" | "warning" | "ended">("quiet");
-  const button = useRef<HTMLButtonElement>(null);
-  const before = useRef<HTMLElement | null>(null);
+  const [phase, setPhase] = useState<SessionPhase>("quiet");
+
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
+    idle(() => void loadDialog());
+  }, []);
 
   useEffect(() => {
     // The server's clock may differ from this one: count what was left when the server answered.
     const end = Date.now() + (endsAt - serverNow);
-    const at = (time: number, next: "warning" | "ended") =>
-      setTimeout(() => setPhase(next), Math.max(0, time - Date.now()));
+    const at = (time: number, next: SessionPhase) => setTimeout(() => setPhase(next), Math.max(0, time - Date.now()));
     setPhase("quiet");
     const timers = [at(end - SESSION_WARNING_MS, "warning"), at(end, "ended")];
     return () => timers.forEach(clearTimeout);
   }, [endsAt, serverNow]);
 
-  useEffect(() => {
-    if (phase === "warning" && document.activeElement !== button.current) {
-      before.current = document.activeElement as HTMLElement | null;
-      button.current?.focus();
-    } else if (phase === "quiet" && before.current) {
-      before.current.focus();
-      before.current = null;
-    }
-  }, [phase]);
-
-  if (phase === "quiet") return null;
   return (
-    <div
-      role="alertdialog"
-      aria-labelledby="session-timeout-title"
-      aria-describedby="session-timeout-text"
-      className="session-timeout"
-    >
-      <h2 id="session-timeout-title">{words.title}</h2>
-      <p id="session-timeout-text">{phase === "warning" ? words.warning : words.ended}</p>
-      {phase === "warning" ? (
-        <fetcher.Form method="post" action="/admin/session">
-          <button
-            ref={button}
-            type="submit"
-            name="intent"
-            value={STAY_SIGNED_IN}
-            className="button button-primary"
-            disabled={fetcher.state !== "idle"}
-          >
-            {words.stay}
-          </button>
-        </fetcher.Form>
-      ) : null}
-    </div>
+    <Suspense fallback={null}>
+      <SessionDialog phase={phase} words={words} />
+    </Suspense>
   );
 }
+
+const loadDialog = () => import("./SessionDialog");
+const SessionDialog = lazy(loadDialog);
 
 /** The admin header's plain sentence: when the session ends if left idle (shown with and without JavaScript). */
 export function SessionEnds() {

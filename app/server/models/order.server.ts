@@ -83,7 +83,10 @@ OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
 // charge.refunded webhooks find their order by payment intent.
 OrderSchema.index({ stripe_payment_intent_id: 1 });
 
-/** What the admin figures read of an order (the order digest, app/server/admin/order-digest.server.ts). */
+/**
+ * What the admin figures and the orders list's filters read of an order (the order digest,
+ * app/server/admin/order-digest.server.ts).
+ */
 export const DIGEST_FIELDS = [
   "status",
   "amount_paid",
@@ -91,6 +94,9 @@ export const DIGEST_FIELDS = [
   "draft_delivered_at",
   "delivery_hours",
   "data_deleted_at",
+  "email",
+  "clock_deadline",
+  "refunded_at",
 ] as const;
 const DIGESTED = new Set<string>(DIGEST_FIELDS);
 

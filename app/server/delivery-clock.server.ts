@@ -111,6 +111,9 @@ export async function startClock(orderId: string, submittedAt: Date): Promise<Da
   return current?.clock_deadline ?? start.deadline ?? null;
 }
 
+type RestartEvent = NonNullable<Awaited<ReturnType<typeof findRestart>>>;
+const findRestart = (key: string) => OrderEvent.findById(key).lean();
+
 export type RestartOutcome = "restarted" | "raced" | "not-started";
 
 /**
@@ -130,44 +133,62 @@ export async function restartClock(input: {
   const now = input.now ?? new Date();
   const order = (await Order.findById(input.orderId).lean()) as OrderClockDoc | null;
   if (!order || !clockRuns(clockFactsOf(order)) || !order.clock_window_hours) return "not-started";
-  if ((order.clock_restarts ?? 0) !== input.seenRestarts) return "raced";
   const slot = input.seenRestarts + 1;
   const key = `clock:${input.orderId}:restart:${slot}`;
-  const made = await insertEvent({
-    _id: key,
-    order_id: input.orderId,
-    kind: "restarted",
-    at: now,
-    started_at: now,
-    deadline: deadlineFor(now, order.clock_window_hours),
-    window_hours: order.clock_window_hours,
-    note: input.missing,
-    actor_email: input.actor.email,
-  });
-  if (!made) return "raced";
-  const event = (await OrderEvent.findById(key).lean())!;
-  await Order.updateOne(
-    { _id: input.orderId },
-    { $set: { clock_started_at: event.started_at, clock_deadline: event.deadline, clock_restarts: slot } },
-  );
+  const made =
+    (order.clock_restarts ?? 0) === input.seenRestarts &&
+    (await insertEvent({
+      _id: key,
+      order_id: input.orderId,
+      kind: "restarted",
+      at: now,
+      started_at: now,
+      deadline: deadlineFor(now, order.clock_window_hours),
+      window_hours: order.clock_window_hours,
+      note: input.missing,
+      actor_email: input.actor.email,
+    }));
+  const event = await findRestart(key);
+  if (!made || !event) {
+    // The restart this page asked for exists. Made by this press (its answer was lost and the same admin sent
+    // the same words again), it is answered as the first was, its steps finished and none made twice;
+    // otherwise someone else restarted the clock meanwhile.
+    const resent = event && event.actor_email === input.actor.email && event.note === input.missing;
+    if (!resent) return "raced";
+    await settleRestart(order, slot, event);
+    return "restarted";
+  }
+  await settleRestart(order, slot, event);
   await recordAdminAction(
     input.actor,
     "clock.restarted",
     { type: "order", id: input.orderId },
     { restart: slot, deadline: event.deadline!.toISOString() },
   );
-  await queueMail({
-    key,
-    to: order.email,
-    about: { orderId: input.orderId },
-    ...clockRestarted({
-      missing: input.missing,
-      deadline: event.deadline!,
-      statusUrl: await statusUrlOf(input.orderId),
-    }),
-  });
   log("info", "clock.restarted", { order_id: input.orderId, restart: slot });
   return "restarted";
+}
+
+/**
+ * What a restart changes once its event is stored: the order's clock (never moved back to an older restart)
+ * and the customer's e-mail (queued once under the event's key). Safe to run again for the same restart.
+ */
+async function settleRestart(order: OrderClockDoc, slot: number, event: RestartEvent) {
+  if ((order.clock_restarts ?? 0) < slot)
+    await Order.updateOne(
+      { _id: order._id },
+      { $set: { clock_started_at: event.started_at, clock_deadline: event.deadline, clock_restarts: slot } },
+    );
+  await queueMail({
+    key: event._id,
+    to: order.email,
+    about: { orderId: order._id },
+    ...clockRestarted({
+      missing: event.note ?? "",
+      deadline: event.deadline!,
+      statusUrl: await statusUrlOf(order._id),
+    }),
+  });
 }
 
 const statusUrlOf = async (orderId: string) => statusLink(await statusTokenFor(orderId));

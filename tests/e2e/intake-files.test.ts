@@ -227,6 +227,8 @@ describe.each([390, 1280])("step 4's files on a satellite link at %i px (JavaScr
     // A file on its way can be cancelled: its line goes, what arrived is deleted, and nothing is stored.
     await page.getByLabel("Add photos").setInputFiles({ name: "team.png", mimeType: "image/png", buffer: big });
     await page.getByRole("progressbar", { name: "Upload of team.png" }).waitFor();
+    // Once the speed is measured, the line says the time left (about 6 s at 125 kB/s).
+    await page.getByText(/^Uploading team\.png: \d+%, about \d+ (s|min) left$/).waitFor({ timeout: 30_000 });
     const deleted = page.waitForResponse((r) => r.request().method() === "DELETE");
     await page.getByRole("button", { name: "Cancel team.png" }).click();
     expect((await deleted).status()).toBe(200);

@@ -47,8 +47,8 @@ const FORMS: Record<string, Entry> = {
   },
   "admin.orders.$orderId_.restart-clock.tsx": {
     why:
-      "The post carries the restarts it saw, so a resend restarts nothing twice (it is told the clock was " +
-      "restarted meanwhile, 'by someone else': the words are not yet those of the first answer).",
+      "The post carries the restarts it saw, so a resend restarts nothing twice; the same admin's same words " +
+      "find their own restart and are answered 'Clock restarted' as the first (server/delivery-clock.server.ts).",
   },
   "admin.outbox.tsx": { why: "Retry acts only on a failed message; a resend finds it queued ('Not Retried')." },
   "admin.payments.tsx": { why: "Accept and Resolve set an issue's state once." },

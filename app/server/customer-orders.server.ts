@@ -1,4 +1,4 @@
-import { customerOrders } from "./models/customer-order.server";
+import { customerOrders, emailOrders, emailOwner } from "./models/customer-order.server";
 import { Order } from "./models/index.server";
 
 /**
@@ -64,9 +64,18 @@ export async function getOrderForUser(input: { orderId: string; userId: string }
 
 /**
  * Guest orders (bought with this e-mail while signed out) join the account,
- * but only once the account has proven the address. Idempotent.
+ * but only once the account has proven the address. Idempotent. Found through the address's list and each
+ * order by `_id` (models/customer-order.server.ts), so a sign-in reads that address's orders only.
  */
 export async function claimGuestOrders(user: { _id: unknown; email: string; email_verified_at?: Date | null }) {
   if (!user.email_verified_at) return;
-  await Order.updateMany({ email: user.email, user_id: null }, { $set: { user_id: String(user._id) } });
+  const owner = emailOwner(user.email);
+  if (!owner) return;
+  const email = user.email.trim().toLowerCase();
+  const listed = await Promise.all(
+    (await emailOrders.members(owner)).map((orderId) => Order.findById(orderId, { email: 1, user_id: 1 }).lean()),
+  );
+  for (const order of listed)
+    if (order?.email === email && !order.user_id)
+      await Order.updateOne({ _id: order._id, user_id: null }, { $set: { user_id: String(user._id) } });
 }

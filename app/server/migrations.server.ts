@@ -1,11 +1,13 @@
 import mongoose from "mongoose";
 import { CHECKOUT_SESSION_LONGEST_MS } from "~/domain/checkout";
+import { countOf } from "~/domain/words";
 import { isDatabaseUnavailable, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
-import { customerOrders } from "./models/customer-order.server";
-import { IntakeToken, Migration, Order } from "./models/index.server";
+import { customerOrders, emailOrders, emailOwner } from "./models/customer-order.server";
+import { IntakeToken, Migration, Order, Subscription } from "./models/index.server";
 import { orderTokens, tokenList } from "./models/intake-token.server";
+import { userSubscriptions } from "./models/subscription.server";
 
 /**
  * Migrations of stored documents: versioned (an id that sorts by date, never reused), run in order, each
@@ -59,6 +61,22 @@ export const MIGRATIONS: MigrationDefinition[] = [
       const tokens = await IntakeToken.find({}, { _id: 1, order_id: 1, purpose: 1 }).sort({ created_at: 1 }).lean();
       for (const token of tokens) await orderTokens.add(tokenList(token.order_id, token.purpose), token._id);
       return `listed ${owned.length} order${owned.length === 1 ? "" : "s"} and ${tokens.length} link${tokens.length === 1 ? "" : "s"}`;
+    },
+  },
+  {
+    // The guest-order claim finds an address's orders, and the dashboard's plan card a user's plan facts, through
+    // lists found by `_id` too (issue 36), which the models' hooks fill from now on: the orders and facts stored
+    // before get theirs. One pass over each collection, once; adding again adds nothing.
+    id: "2026-11-27-email-and-plan-lists",
+    async up() {
+      const orders = await Order.find({}, { _id: 1, email: 1 }).sort({ created_at: 1 }).lean();
+      for (const order of orders) {
+        const owner = emailOwner(order.email);
+        if (owner) await emailOrders.add(owner, order._id);
+      }
+      const facts = await Subscription.find({}, { _id: 1, user_id: 1 }).sort({ observed_at: 1 }).lean();
+      for (const fact of facts) await userSubscriptions.add(fact.user_id, fact._id);
+      return `listed ${countOf(orders.length, "order")} by address and ${countOf(facts.length, "plan fact")}`;
     },
   },
 ];

@@ -6,6 +6,7 @@ import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
 import { errorMessage, log } from "./log.server";
 import { PlanCheckout, Subscription } from "./models/index.server";
+import { userSubscriptions } from "./models/subscription.server";
 import { getStripe, type Stripe } from "./stripe.server";
 
 /**
@@ -36,7 +37,14 @@ type Fact = SubscriptionFact & {
 
 /** check-subscription: the user's live plan, or null. */
 export async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
-  const facts = await Subscription.find({ user_id: userId }).sort({ observed_at: -1 }).limit(100).lean();
+  // The user's facts through their list and each by `_id` (models/subscription.server.ts), newest first.
+  const listed = await Promise.all(
+    (await userSubscriptions.members(userId)).map((factId) => Subscription.findById(factId).lean()),
+  );
+  const facts = listed
+    .flatMap((fact) => (fact?.user_id === userId ? [fact] : []))
+    .sort((a, b) => b.observed_at.getTime() - a.observed_at.getTime())
+    .slice(0, 100);
   const bySubscription = new Map<string, Fact[]>();
   for (const f of facts)
     bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);

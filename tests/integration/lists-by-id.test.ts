@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { claimGuestOrders, listOrdersForUser } from "~/server/customer-orders.server";
 import { deleteOrderData } from "~/server/data-deletion.server";
 import { MIGRATIONS } from "~/server/migrations.server";
-import { customerOrders } from "~/server/models/customer-order.server";
-import { CustomerOrder, IntakeToken, Order, User } from "~/server/models/index.server";
+import { customerOrders, emailOrders, emailOwner } from "~/server/models/customer-order.server";
+import { CustomerOrder, EmailOrder, IntakeToken, Order, Subscription, User } from "~/server/models/index.server";
 import { orderTokens, tokenList } from "~/server/models/intake-token.server";
+import { userSubscriptions } from "~/server/models/subscription.server";
+import { currentSubscription } from "~/server/subscriptions.server";
 import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 
@@ -125,5 +127,82 @@ describe("a customer's orders by _id", () => {
     expect(ids(await listOrdersForUser(me))).toEqual(Object.values(insertedIds).map(String));
     expect(await slotsOf(me)).toHaveLength(3);
     expect((await newestToken(`${me}-order-1`, "intake"))?.token._id).toBe(`${me}-token`);
+  });
+
+  it("claim an address's guest orders through its list: only that address's, listed however they were written", async () => {
+    const address = `Guest-${++n}@Example.test`;
+    const lower = address.toLowerCase();
+    const account = await User.create({ email: lower, password_hash: "x", email_verified_at: new Date() });
+    const me = String(account._id);
+    const saved = await order(null, { email: address });
+    const [many] = await Order.insertMany([{ email: ` ${address} `, amount_total: 1 }]);
+    const moved = await order(null);
+    await Order.updateOne({ _id: moved._id }, { $set: { email: lower } });
+    const away = await order(null, { email: address });
+    await Order.updateOne({ _id: away._id }, { $set: { email: `else-${n}@example.test` } });
+    const someoneElse = await order(null);
+    const owner = user();
+    const owned = await order(owner, { email: lower });
+
+    expect((await emailOrders.members(emailOwner(address)!)).sort()).toEqual(ids([saved, many, moved, owned]).sort());
+    // The slot of the order that moved away stays taken but names nothing; no address is kept in the list.
+    expect(await EmailOrder.countDocuments({ _id: mongoose.trusted({ $regex: `@` }) })).toBe(0);
+    await claimGuestOrders(account.toObject());
+    expect(ids(await listOrdersForUser(me)).sort()).toEqual(ids([saved, many, moved]).sort());
+    expect((await Order.findById(owned._id).lean())?.user_id).toBe(owner);
+    expect((await Order.findById(someoneElse._id).lean())?.user_id).toBeNull();
+    expect((await Order.findById(away._id).lean())?.user_id).toBeNull();
+
+    // A data deletion takes the order out of its address's list and lists it under no other.
+    await deleteOrderData({ orderId: saved._id, reason: "asked by the customer" });
+    expect(await emailOrders.members(emailOwner(address)!)).not.toContain(saved._id);
+    expect(emailOwner("deleted@deleted.invalid")).toBeNull();
+  });
+
+  it("find a user's plan facts through their list, a replayed fact listed once", async () => {
+    const [me, other] = [user(), user()];
+    const fact = (id: string, userId: string, status: string, ago: number) => ({
+      _id: id,
+      stripe_subscription_id: `sub-${userId}`,
+      user_id: userId,
+      plan_id: "essentials",
+      status,
+      observed_at: new Date(Date.now() - ago),
+    });
+    await Subscription.create(fact(`evt-${me}-1`, me, "active", 2000));
+    await Subscription.create(fact(`evt-${other}-1`, other, "active", 1000));
+    await Subscription.create(fact(`evt-${me}-2`, me, "past_due", 1000));
+    await expect(Subscription.create(fact(`evt-${me}-2`, me, "past_due", 1000))).rejects.toThrow();
+    expect(await userSubscriptions.members(me)).toEqual([`evt-${me}-1`, `evt-${me}-2`]);
+    expect(await currentSubscription(me)).toMatchObject({ subscriptionId: `sub-${me}`, status: "past_due" });
+    expect(await currentSubscription(user())).toBeNull();
+  });
+
+  it("list the orders by address and the plan facts stored before the lists, by the migration, once", async () => {
+    const me = user();
+    const address = `before-${me}@example.test`;
+    await Order.collection.insertOne({
+      _id: `${me}-guest`,
+      email: address,
+      amount_total: 30_000,
+      status: "paid",
+      user_id: null,
+      created_at: new Date(),
+    } as never);
+    await Subscription.collection.insertOne({
+      _id: `evt-${me}`,
+      stripe_subscription_id: `sub-${me}`,
+      user_id: me,
+      status: "active",
+      observed_at: new Date(),
+    } as never);
+    expect(await currentSubscription(me)).toBeNull();
+
+    const migration = MIGRATIONS.find((m) => m.id === "2026-11-27-email-and-plan-lists")!;
+    expect(await migration.up(new Date())).toMatch(/^listed \d+ orders? by address and \d+ plan facts?$/);
+    await migration.up(new Date());
+    expect(await emailOrders.members(emailOwner(address)!)).toEqual([`${me}-guest`]);
+    expect(await currentSubscription(me)).toMatchObject({ subscriptionId: `sub-${me}`, status: "active" });
+    expect(await userSubscriptions.members(me)).toEqual([`evt-${me}`]);
   });
 });

@@ -1,5 +1,5 @@
 import type { OrderFilters } from "./order-filters.schema";
-import { DAY_MS, startOfSydneyDay } from "../dates";
+import { DAY_MS, HOUR_MS, startOfSydneyDay } from "../dates";
 import { DUE_SOON_HOURS } from "../delivery-clock";
 
 /**
@@ -43,13 +43,45 @@ export function deadlinePart(o: Omit<DeadlineFacts, "_id" | "created_at">): 1 | 
   return o.clock_deadline && !o.draft_delivered_at && !o.refunded_at && !o.data_deleted_at ? 1 : 2;
 }
 
+const byId = (a: { _id: string }, b: { _id: string }) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+/** The list's default order: newest first, ties broken by id, descending (as the keyset pages break them). */
+export function compareNewestFirst(a: Pick<DeadlineFacts, "_id" | "created_at">, b: typeof a): number {
+  return b.created_at.getTime() - a.created_at.getTime() || -byId(a, b);
+}
+
 /** The deadline sort's order, ties broken by id as the keyset pages break them (app/server/admin/orders.server.ts). */
 export function compareByDeadline(a: DeadlineFacts, b: DeadlineFacts): number {
   const [pa, pb] = [deadlinePart(a), deadlinePart(b)];
   if (pa !== pb) return pa - pb;
-  const byId = a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
-  if (pa === 1) return a.clock_deadline!.getTime() - b.clock_deadline!.getTime() || byId;
-  return b.created_at.getTime() - a.created_at.getTime() || -byId;
+  if (pa === 1) return a.clock_deadline!.getTime() - b.clock_deadline!.getTime() || byId(a, b);
+  return compareNewestFirst(a, b);
+}
+
+/** What the filters read of an order. */
+export type FilterFacts = DeadlineFacts & { email: string; status: string };
+
+/**
+ * The filters as a test of one order, as `ordersFilter` (app/server/admin/orders.server.ts) asks the database:
+ * the orders page runs it over the order digest, the CSV and "select all" run the query
+ * (tests/integration/admin-filters-by-id.test.ts holds the two to the same orders).
+ */
+export function matchesFilters(f: OrderFilters, now: Date): (o: FilterFacts) => boolean {
+  const from = f.date ? dateFilterStart(f.date, now).getTime() : null;
+  const soon = now.getTime() + DUE_SOON_HOURS * HOUR_MS;
+  const search = f.q ? searchTerm(f.q) : null;
+  return (o) => {
+    if (f.status && o.status !== f.status) return false;
+    if (from !== null && o.created_at.getTime() < from) return false;
+    if (f.clock) {
+      if (deadlinePart(o) !== 1) return false;
+      const due = o.clock_deadline!.getTime();
+      if (f.clock === "overdue" ? due >= now.getTime() : due < now.getTime() || due > soon) return false;
+    }
+    if (search)
+      return o.email.startsWith(search.emailPrefix) || Boolean(search.idPrefix && o._id.startsWith(search.idPrefix));
+    return true;
+  };
 }
 
 export function hasActiveFilters(f: OrderFilters): boolean {

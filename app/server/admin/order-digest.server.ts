@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FigureRow } from "~/domain/admin/figures";
+import type { FilterFacts } from "~/domain/admin/order-filters";
 import { isDuplicateKeyError } from "../db.server";
 import { errorMessage, log } from "../log.server";
 import { Order, OrderChange, OrderChangeMark } from "../models/index.server";
@@ -7,7 +8,8 @@ import { GENERATION_MARK } from "../models/order-change.server";
 import { DIGEST_FIELDS } from "../models/order.server";
 
 /**
- * The order digest: what the admin figures read of every order (status, amounts, dates), held
+ * The order digest: what the admin figures and the orders list's filters read of every order (status,
+ * amounts, dates, the address and the delivery clock), held
  * in this process's memory and kept current from the orders' change log
  * (models/order-change.server.ts). On FerretDB every query scans its collection (ARCHITECTURE.md
  * rule 7), about 1.2 s for 10,000 orders, so the orders page cannot read every order on each view;
@@ -22,8 +24,8 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * up every REFRESH_MS, so a view after a quiet hour finds it current.
  */
 
-/** An order as the digest keeps it: the figures' fields and its `_id` (the list's first page). */
-export type DigestRow = FigureRow & { _id: string };
+/** An order as the digest keeps it: the figures' fields, and what the list's filters and sorts read. */
+export type DigestRow = FigureRow & FilterFacts;
 
 const PROJECTION = Object.fromEntries(DIGEST_FIELDS.map((f) => [f, 1]));
 const REFRESH_MS = 60_000;
@@ -49,6 +51,9 @@ type OrderDoc = {
   draft_delivered_at?: Date | null;
   delivery_hours?: number | null;
   data_deleted_at?: Date | null;
+  email?: string | null;
+  clock_deadline?: Date | null;
+  refunded_at?: Date | null;
 };
 
 const toRow = (d: OrderDoc): DigestRow => ({
@@ -59,6 +64,9 @@ const toRow = (d: OrderDoc): DigestRow => ({
   draft_delivered_at: d.draft_delivered_at ?? null,
   delivery_hours: d.delivery_hours ?? null,
   data_deleted_at: d.data_deleted_at ?? null,
+  email: d.email ?? "",
+  clock_deadline: d.clock_deadline ?? null,
+  refunded_at: d.refunded_at ?? null,
 });
 
 const orders = () =>

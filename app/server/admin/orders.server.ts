@@ -2,15 +2,24 @@ import mongoose from "mongoose";
 import { shortId } from "~/domain/orders";
 import { BULK_MAX, BULK_MESSAGES, type BulkAction } from "~/domain/admin/bulk";
 import { newTally, summaryCards, tallyOrder, TREND_BASIS } from "~/domain/admin/figures";
-import { dateFilterStart, PAGE_SIZE, searchTerm, type OrderFilters } from "~/domain/admin/order-filters";
+import {
+  compareByDeadline,
+  compareNewestFirst,
+  dateFilterStart,
+  deadlinePart,
+  matchesFilters,
+  PAGE_SIZE,
+  searchTerm,
+  type OrderFilters,
+} from "~/domain/admin/order-filters";
 import { CSV_COLUMNS, csvLine } from "~/domain/admin/orders-csv";
 import { clockState, clockSummary, DUE_SOON_HOURS } from "~/domain/delivery-clock";
 import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-status";
 import { formatCents } from "~/domain/money";
-import { encodeCursor, SECOND_PART_START, type PageCursor } from "~/domain/paging";
+import { encodeCursor, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
 import { orderDigest, type DigestRow } from "./order-digest.server";
-import { afterCursor, allOf, keysetPage, newestFirst } from "../paging.server";
+import { afterCursor, allOf, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { addOnsInShort } from "~/domain/receipt";
 import { recordAdminActions, type Actor } from "./audit.server";
@@ -26,16 +35,6 @@ const CLOCK_RUNS = {
   data_deleted_at: null,
   clock_deadline: trusted({ $ne: null }),
 };
-/** ...and part 2, every other order. */
-const CLOCK_IDLE = {
-  $or: [
-    { clock_deadline: null },
-    { draft_delivered_at: trusted({ $ne: null }) },
-    { refunded_at: trusted({ $ne: null }) },
-    { data_deleted_at: trusted({ $ne: null }) },
-  ],
-};
-
 /**
  * The orders page's queries (ARCHITECTURE.md rule 7): equality and ranges on
  * indexed fields (status, created_at, email, _id), keyset pages on (created_at,
@@ -156,85 +155,94 @@ function toRow(
 type OrderRowDoc = Parameters<typeof toRow>[0];
 
 /**
- * One page of the filtered list after `cursor` (newest first), and how many orders match.
- * `countUnfiltered: false` leaves the count of an unfiltered list to the caller (null):
- * the orders page takes it from its figures, which count every order anyway.
+ * The first `n` rows that `match` and come after `cursor` in the list's order: one pass, keeping the best `n`
+ * (a page is small, the digest is every order).
  */
-export async function listOrders(
-  f: OrderFilters,
-  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date; countUnfiltered?: boolean } = {},
+function firstOf(
+  rows: Iterable<DigestRow>,
+  n: number,
+  match: (r: DigestRow) => boolean,
+  after: (r: DigestRow) => boolean,
+  compare: (a: DigestRow, b: DigestRow) => number,
 ) {
-  const now = options.now ?? new Date();
-  const filter = ordersFilter(f, now);
-  const filtered = Object.keys(filter).length > 0;
-  const pageSize = options.pageSize ?? PAGE_SIZE;
-  const cursor = options.cursor ?? null;
-  const [page, total, any] = await Promise.all([
-    f.sort === "deadline"
-      ? deadlinePage(filter, cursor, pageSize)
-      : keysetPage<OrderRowDoc>(Order, { filter, field: "created_at", cursor, pageSize, projection: ROW_FIELDS }),
-    filtered || options.countUnfiltered !== false ? Order.countDocuments(filter) : Promise.resolve(null),
-    filtered ? Order.exists({}) : Promise.resolve(true),
-  ]);
-  return { page: { ...page, rows: page.rows.map((r) => toRow(r, now)) }, total, anyOrders: Boolean(any) };
+  const first: DigestRow[] = [];
+  let total = 0;
+  for (const r of rows) {
+    if (!match(r)) continue;
+    total += 1;
+    if (!after(r) || (first.length === n && compare(r, first[n - 1]) >= 0)) continue;
+    let i = first.length;
+    while (i > 0 && compare(r, first[i - 1]) < 0) i--;
+    first.splice(i, 0, r);
+    if (first.length > n) first.pop();
+  }
+  return { first, total };
+}
+
+/** The cursor a row ends a page with: its deadline in the deadline sort's first part, else its creation time. */
+function cursorOf(r: DigestRow, byDeadline: boolean): PageCursor {
+  return byDeadline && deadlinePart(r) === 1
+    ? { at: r.clock_deadline!, id: r._id }
+    : { at: r.created_at, id: r._id, ...(byDeadline ? { part: 2 as const } : {}) };
+}
+
+/** The row a cursor names, as the list's order compares it (only its sort time and `_id` count). */
+function cursorRow(cursor: PageCursor, byDeadline: boolean): DigestRow {
+  const firstPart = byDeadline && cursor.part !== 2;
+  return {
+    _id: cursor.id,
+    created_at: cursor.at,
+    clock_deadline: firstPart ? cursor.at : null,
+    status: "",
+    email: "",
+    amount_paid: 0,
+  };
 }
 
 /**
- * One page of the deadline sort (compareByDeadline): the orders whose clock runs, soonest
- * deadline first, then every other order, newest first. A page that ends part 1 is filled
- * from part 2; a cursor in part 2 is marked (`part: 2`), so every order is reached once.
+ * One page of the orders list and how many orders match (issue 36): the order digest names them, filtered and
+ * sorted in memory (`matchesFilters`, `compareNewestFirst`, `compareByDeadline`), and their rows are read by
+ * `_id`, so on FerretDB a page costs the same at 100,000 orders as at 1,000: no query but `_id` lookups.
  */
-async function deadlinePage(filter: Record<string, unknown>, cursor: PageCursor | null, pageSize: number) {
-  const rows: OrderRowDoc[] = [];
-  if (cursor?.part !== 2) {
-    const running = await keysetPage<OrderRowDoc>(Order, {
-      filter: allOf(filter, CLOCK_RUNS),
-      field: "clock_deadline",
-      direction: "asc",
-      cursor,
-      pageSize,
-      projection: ROW_FIELDS,
-    });
-    if (running.next) return running;
-    rows.push(...running.rows);
-  }
-  const room = pageSize - rows.length;
-  const idleFilter = allOf(filter, CLOCK_IDLE);
-  if (room === 0) {
-    const more = await Order.exists(idleFilter);
-    return { rows, next: more ? encodeCursor(SECOND_PART_START) : null, first: !cursor, pageSize };
-  }
-  const idle = await keysetPage<OrderRowDoc>(Order, {
-    filter: idleFilter,
-    field: "created_at",
-    cursor: cursor?.part === 2 ? cursor : null,
-    pageSize: room,
-    projection: ROW_FIELDS,
-  });
-  const last = idle.rows.at(-1);
+async function pageOf(
+  digest: ReadonlyMap<string, DigestRow>,
+  f: OrderFilters,
+  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
+) {
+  const { cursor = null, pageSize = PAGE_SIZE, now = new Date() } = options;
+  const byDeadline = f.sort === "deadline";
+  const compare = byDeadline ? compareByDeadline : compareNewestFirst;
+  const from = cursor && cursorRow(cursor, byDeadline);
+  const { first, total } = firstOf(
+    digest.values(),
+    pageSize + 1,
+    matchesFilters(f, now),
+    (r) => !from || compare(r, from) > 0,
+    compare,
+  );
+  const docs = await Promise.all(
+    first.slice(0, pageSize).map((r) => Order.collection.findOne({ _id: r._id } as never, { projection: ROW_FIELDS })),
+  );
+  const found = docs.filter((d): d is NonNullable<typeof d> => d !== null) as unknown as OrderRowDoc[];
+  const last = first.at(pageSize - 1);
   return {
-    rows: [...rows, ...idle.rows],
-    next: idle.next && last ? encodeCursor({ at: last.created_at as Date, id: last._id, part: 2 }) : null,
-    first: !cursor,
-    pageSize,
+    page: {
+      rows: found.map((r) => toRow(r, now)),
+      next: first.length > pageSize && last ? encodeCursor(cursorOf(last, byDeadline)) : null,
+      first: !cursor,
+      pageSize,
+    },
+    total,
   };
 }
 
-/** The newest `n` of the digest's orders (created_at, then _id, both descending: keysetPage's order). */
-function newestOf(rows: Iterable<DigestRow>, n: number): DigestRow[] {
-  const newest: DigestRow[] = [];
-  const newer = (a: DigestRow, b: DigestRow) => {
-    const at = a.created_at.getTime() - b.created_at.getTime();
-    return at > 0 || (at === 0 && a._id > b._id);
-  };
-  for (const r of rows) {
-    if (newest.length === n && !newer(r, newest[n - 1])) continue;
-    let i = newest.length;
-    while (i > 0 && newer(r, newest[i - 1])) i--;
-    newest.splice(i, 0, r);
-    if (newest.length > n) newest.pop();
-  }
-  return newest;
+/** One page of the filtered list after `cursor`, how many orders match, and whether there are any. */
+export async function listOrders(
+  f: OrderFilters,
+  options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
+) {
+  const digest = await orderDigest();
+  return { ...(await pageOf(digest, f, options)), anyOrders: digest.size > 0 };
 }
 
 /** The six cards and the weekly chart, counted from the order digest (see order-digest.server.ts). */
@@ -258,29 +266,8 @@ function figuresOf(rows: Iterable<DigestRow>, now: Date) {
 export const orderFigures = async (now = new Date()) => figuresOf((await orderDigest()).values(), now);
 
 /**
- * The unfiltered list's first page (newest first): the digest names its orders, and their rows
- * are read by `_id` (on FerretDB a lookup, not a scan of every order to sort them).
- */
-async function firstPage(rows: Iterable<DigestRow>, pageSize: number, now: Date) {
-  const newest = newestOf(rows, pageSize + 1);
-  const docs = await Promise.all(
-    newest.map((r) => Order.collection.findOne({ _id: r._id } as never, { projection: ROW_FIELDS })),
-  );
-  const found = docs.filter((d): d is NonNullable<typeof d> => d !== null) as unknown as OrderRowDoc[];
-  const page = found.slice(0, pageSize);
-  const last = page.at(-1);
-  return {
-    rows: page.map((r) => toRow(r, now)),
-    next: newest.length > pageSize && last?.created_at ? encodeCursor({ at: last.created_at, id: last._id }) : null,
-    first: true,
-    pageSize,
-  };
-}
-
-/**
- * The orders page (/admin): one page of the list and the figures. The figures come from the
- * order digest; the unfiltered list's first page too, its rows read by `_id`. Any other page
- * runs the list's query, and a filtered one the count of what matches.
+ * The orders page (/admin): one page of the list and the figures, both from the order digest (every page,
+ * filtered or not: `pageOf`). A filtered list counts what matches; the unfiltered one says its figures' total.
  */
 export async function ordersPage(
   f: OrderFilters,
@@ -288,18 +275,11 @@ export async function ordersPage(
 ) {
   const now = options.now ?? new Date();
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const unfilteredFirst = !options.cursor && f.sort !== "deadline" && Object.keys(ordersFilter(f, now)).length === 0;
-  if (unfilteredFirst) {
-    const digest = await orderDigest();
-    const figures = figuresOf(digest.values(), now);
-    const page = await firstPage(digest.values(), pageSize, now);
-    return { ...figures, page, total: figures.total, anyOrders: figures.total > 0 };
-  }
-  const [list, figures] = await Promise.all([
-    listOrders(f, { ...options, now, pageSize, countUnfiltered: false }),
-    orderFigures(now),
-  ]);
-  return { ...figures, ...list, total: list.total ?? figures.total };
+  const digest = await orderDigest();
+  const figures = figuresOf(digest.values(), now);
+  const { page, total } = await pageOf(digest, f, { ...options, now, pageSize });
+  const filtered = Boolean(f.q || f.status || f.date || f.clock);
+  return { ...figures, page, total: filtered ? total : figures.total, anyOrders: digest.size > 0 };
 }
 
 /** The filtered list as CSV, streamed a keyset page at a time (never the whole collection in memory). */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { ORDER_STATUSES } from "~/domain/order-status";
 import { errorMessage, log } from "../log.server";
-import { customerOrders } from "./customer-order.server";
+import { customerOrders, emailOrders, emailOwner } from "./customer-order.server";
 import { recordOrderChange } from "./order-change.server";
 
 const AddOnSchema = new mongoose.Schema(
@@ -83,7 +83,10 @@ OrderSchema.index({ draft_delivered_at: 1, clock_deadline: 1 });
 // charge.refunded webhooks find their order by payment intent.
 OrderSchema.index({ stripe_payment_intent_id: 1 });
 
-/** What the admin figures read of an order (the order digest, app/server/admin/order-digest.server.ts). */
+/**
+ * What the admin figures and the orders list's filters read of an order (the order digest,
+ * app/server/admin/order-digest.server.ts).
+ */
 export const DIGEST_FIELDS = [
   "status",
   "amount_paid",
@@ -91,6 +94,9 @@ export const DIGEST_FIELDS = [
   "draft_delivered_at",
   "delivery_hours",
   "data_deleted_at",
+  "email",
+  "clock_deadline",
+  "refunded_at",
 ] as const;
 const DIGESTED = new Set<string>(DIGEST_FIELDS);
 
@@ -148,43 +154,73 @@ OrderSchema.post(
   },
 );
 
-/** The customer an update gives the orders it matches: an id, null (none), or undefined when it leaves them. */
-function customerSet(update: unknown): string | null | undefined {
-  if (!update || typeof update !== "object" || Array.isArray(update)) return undefined;
-  const { $set, $unset, ...fields } = update as Record<string, Record<string, unknown> | undefined>;
-  for (const source of [fields, $set ?? {}]) if ("user_id" in source) return (source.user_id as string | null) ?? null;
-  return $unset && "user_id" in $unset ? null : undefined;
+/**
+ * The lists an order is in by `_id` (customer-order.server.ts), each following one field: the owner whose
+ * list a value puts the order in, or null for none. Its customer's orders, and the orders of its e-mail address.
+ */
+const LISTED = [
+  { field: "user_id", list: customerOrders, owner: (value: unknown) => (value ? String(value) : null) },
+  {
+    field: "email",
+    list: emailOrders,
+    owner: (value: unknown) => (typeof value === "string" ? emailOwner(value) : null),
+  },
+] as const;
+type Values = Record<string, unknown>;
+
+/** The listed fields a write sets (null when it unsets them), from a document or an update. */
+function listedSet(update: unknown): Values {
+  if (!update || typeof update !== "object" || Array.isArray(update)) return {};
+  const { $set, $unset, ...fields } = update as Record<string, Values | undefined>;
+  const set: Values = {};
+  for (const { field } of LISTED) {
+    if ($unset && field in $unset) set[field] = null;
+    for (const source of [fields, $set ?? {}]) if (field in source) set[field] = source[field] ?? null;
+  }
+  return set;
 }
 
-// The customer's slots (customer-order.server.ts) follow `user_id` through every write the app makes: an order
-// is put in its customer's slot before it names them, and taken out before it stops naming them.
+/** Puts the order in the lists its new values name, after taking it out of those its stored values named. */
+async function relist(id: string, after: Values, before: Values | null) {
+  for (const { field, list, owner } of LISTED) {
+    if (!(field in after)) continue;
+    const [from, to] = [owner(before?.[field]), owner(after[field])];
+    if (from === to) continue;
+    if (from) await list.remove(from, id);
+    if (to) await list.add(to, id);
+  }
+}
+
+// The order's lists follow `user_id` and `email` through every write the app makes: an order is put in a list
+// before it names the list's owner, and taken out before it stops naming them.
 OrderSchema.pre("save", async function () {
-  if (this.user_id && (this.isNew || this.isModified("user_id"))) await customerOrders.add(this.user_id, this._id);
+  const changed = LISTED.filter(({ field }) => this.isNew || this.isModified(field)).map(({ field }) => field);
+  if (!changed.length) return;
+  const before = this.isNew
+    ? null
+    : await Order.findById(this._id, Object.fromEntries(changed.map((f) => [f, 1]))).lean();
+  await relist(this._id, Object.fromEntries(changed.map((f) => [f, this.get(f)])), before);
 });
 OrderSchema.pre("insertMany", async function (docs: unknown) {
-  const owned = ([] as Record<string, unknown>[]).concat(docs as Record<string, unknown>[]).filter((d) => d.user_id);
-  for (const doc of owned) doc._id ??= randomUUID(); // the default, given here so the slot can name it first
-  await Promise.all(owned.map((doc) => customerOrders.add(String(doc.user_id), String(doc._id))));
+  const added = ([] as Values[]).concat(docs as Values[]);
+  for (const doc of added) doc._id ??= randomUUID(); // the default, given here so a list can name it first
+  await Promise.all(added.map((doc) => relist(String(doc._id), listedSet(doc), null)));
 });
 OrderSchema.pre(
   ["updateOne", "updateMany"],
   { document: false, query: true },
-  async function (this: mongoose.Query<unknown, { _id: string; user_id: string | null }>) {
-    const userId = customerSet(this.getUpdate());
-    if (userId === undefined) return;
+  async function (this: mongoose.Query<unknown, Values>) {
+    const set = listedSet(this.getUpdate());
+    if (!Object.keys(set).length) return;
     const filter = this.getFilter();
     let ids = idsOf(filter);
     if (!ids) {
       ids = (await this.model.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((o) => o._id);
-      // The write changes the orders put in slots here, not one that came to match the filter meanwhile.
+      // The write changes the orders put in lists here, not one that came to match the filter meanwhile.
       this.setQuery({ ...filter, _id: mongoose.trusted({ $in: ids }) });
     }
-    for (const id of ids) {
-      const before = await this.model.findById(id, { user_id: 1 }).lean<{ user_id: string | null }>();
-      if (before?.user_id === userId) continue;
-      if (before?.user_id) await customerOrders.remove(before.user_id, id);
-      if (userId) await customerOrders.add(userId, id);
-    }
+    const fields = Object.fromEntries(Object.keys(set).map((f) => [f, 1]));
+    for (const id of ids) await relist(id, set, await this.model.findById(id, fields).lean<Values>());
   },
 );
 

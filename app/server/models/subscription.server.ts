@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { slotList } from "./slots.server";
 
 /**
  * What we learned about a maintenance-plan subscription, one row per fact: a
@@ -23,7 +24,26 @@ const SubscriptionSchema = new mongoose.Schema(
   { collection: "subscriptions", timestamps: { createdAt: "created_at", updatedAt: false } as const },
 );
 
+// MongoDB's path to a user's facts (FerretDB's is user_subscriptions, below).
 SubscriptionSchema.index({ user_id: 1, observed_at: -1 });
 SubscriptionSchema.index({ stripe_subscription_id: 1, observed_at: -1 });
 
+/**
+ * A user's plan facts, found by `_id` (issue 36; slots.server.ts): the owner is the user's id, each member a
+ * fact's `_id`, added before the fact is stored, so the dashboard's plan card reads this user's facts only,
+ * never every subscriber's. A replayed event is the same fact's `_id` again, so it lists nothing twice; a member
+ * whose insert failed names no fact, and the reader skips it.
+ */
+export const userSubscriptions = slotList("UserSubscription", "user_subscriptions");
+
+type NewFact = { _id?: unknown; user_id?: unknown };
+const listFact = (doc: NewFact) => userSubscriptions.add(String(doc.user_id), String(doc._id));
+SubscriptionSchema.pre("save", async function () {
+  if (this.isNew) await listFact(this);
+});
+SubscriptionSchema.pre("insertMany", async function (docs: unknown) {
+  await Promise.all(([] as NewFact[]).concat(docs as NewFact[]).map(listFact));
+});
+
+export const UserSubscription = userSubscriptions.Slot;
 export const Subscription = mongoose.model("Subscription", SubscriptionSchema);

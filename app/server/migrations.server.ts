@@ -65,7 +65,7 @@ export const MIGRATIONS: MigrationDefinition[] = [
   },
   {
     // The guest-order claim finds an address's orders, and the dashboard's plan card a user's plan facts, through
-    // lists found by `_id` too (issue 36), which the models' hooks fill from now on: the orders and facts stored
+    // lists found by `_id` too, which the models' hooks fill from now on: the orders and facts stored
     // before get theirs. One pass over each collection, once; adding again adds nothing.
     id: "2026-11-27-email-and-plan-lists",
     async up() {

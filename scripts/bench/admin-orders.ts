@@ -14,9 +14,9 @@
 // from the order digest (app/server/admin/order-digest.server.ts), which reads the change log's
 // marks on each view; for the unfiltered first page, the newest orders' rows are then read by
 // `_id`; with a filter, in parallel, the list's keyset page, the count of what matches and
-// whether any order exists: what the page ran before issue 36 answered every filter from the digest
+// whether any order exists: what the page ran before every filter was answered from the digest
 // too, so for a filter "db" is the old page's scan, and "x 1st" the page's time against its own at
-// the first size in the same run (issue 36's goal: within 1.2x at 100k of 1k). The collection grows from one size to the next, seeded through the
+// the first size in the same run (the goal: within 1.2x at 100k of 1k). The collection grows from one size to the next, seeded through the
 // Order model 1,000 at a time (as the app writes: each batch is one entry in the change log).
 // Beside the medians it prints the two views that cost more: the first view after seeding (the
 // digest rebuilt by one pass over every order, as after a deploy) and a view right after one

@@ -10,12 +10,7 @@ import { CONTACT_LIMIT } from "~/server/rate-limit.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
 import { screenshot, useBrowser } from "../support/browser";
-import {
-  droppedLinkJourneys,
-  expectLocked,
-  restoreAndResend,
-  type DroppedLinkForm,
-} from "../support/dropped-link";
+import { droppedLinkJourneys, expectLocked, restoreAndResend, type DroppedLinkForm } from "../support/dropped-link";
 import { useRelays } from "../support/faulty-relay";
 import { clearBrowserLimits } from "../support/rate-limits";
 

@@ -200,7 +200,7 @@ function cursorRow(cursor: PageCursor, byDeadline: boolean): DigestRow {
 }
 
 /**
- * One page of the orders list and how many orders match (issue 36): the order digest names them, filtered and
+ * One page of the orders list and how many orders match: the order digest names them, filtered and
  * sorted in memory (`matchesFilters`, `compareNewestFirst`, `compareByDeadline`), and their rows are read by
  * `_id`, so on FerretDB a page costs the same at 100,000 orders as at 1,000: no query but `_id` lookups.
  */

@@ -26,7 +26,7 @@ export { ReminderLog } from "./reminder-log.server";
 export { RevisionFeedback } from "./revision-feedback.server";
 export { Session } from "./session.server";
 export { StripeEvent } from "./stripe-event.server";
-export { Subscription, UserSubscription } from "./subscription.server";
+export { Subscription } from "./subscription.server";
 export { TwoFactor } from "./two-factor.server";
 export { TwoFactorFailure } from "./two-factor-failure.server";
 export { User, UserRole } from "./user.server";

@@ -29,7 +29,7 @@ SubscriptionSchema.index({ user_id: 1, observed_at: -1 });
 SubscriptionSchema.index({ stripe_subscription_id: 1, observed_at: -1 });
 
 /**
- * A user's plan facts, found by `_id` (issue 36; slots.server.ts): the owner is the user's id, each member a
+ * A user's plan facts, found by `_id` (slots.server.ts): the owner is the user's id, each member a
  * fact's `_id`, added before the fact is stored, so the dashboard's plan card reads this user's facts only,
  * never every subscriber's. A replayed event is the same fact's `_id` again, so it lists nothing twice; a member
  * whose insert failed names no fact, and the reader skips it.
@@ -45,5 +45,4 @@ SubscriptionSchema.pre("insertMany", async function (docs: unknown) {
   await Promise.all(([] as NewFact[]).concat(docs as NewFact[]).map(listFact));
 });
 
-export const UserSubscription = userSubscriptions.Slot;
 export const Subscription = mongoose.model("Subscription", SubscriptionSchema);

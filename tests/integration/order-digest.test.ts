@@ -5,7 +5,18 @@ import { summaryCards, tallyOrders, type FigureRow } from "~/domain/admin/figure
 import { formatCents } from "~/domain/money";
 import { listOrders, orderFigures, ordersPage } from "~/server/admin/orders.server";
 import { Order, OrderChange, OrderChangeMark } from "~/server/models/index.server";
+import * as bulkList from "~/routes/admin._index";
+import * as refund from "~/routes/admin.orders.$orderId_.refund";
+import * as restart from "~/routes/admin.orders.$orderId_.restart-clock";
+import { action as webhook } from "~/routes/webhooks.stripe";
+import { startCheckout } from "~/server/checkout.server";
+import { deleteOrderData } from "~/server/data-deletion.server";
+import { recordDelivery, startClock } from "~/server/delivery-clock.server";
+import { Coupon } from "~/server/models/index.server";
+import { post } from "../support/admin";
+import { signedInUser } from "../support/auth";
 import { useTestDatabase } from "../support/db";
+import { sessionEvent, webhookRequest } from "../support/stripe-events";
 
 // The admin figures come from the order digest (app/server/admin/order-digest.server.ts), kept
 // current from the orders' change log. Each test compares what the page shows with one plain
@@ -122,5 +133,73 @@ describe("the order digest", () => {
     await OrderChangeMark.collection.updateMany({ _id: { $ne: "generation" } } as never, { $set: { seq: 0 } });
     await expectCurrent();
     expect((await orderFigures()).total).toBe(3);
+  });
+});
+
+describe("the order digest beside the app's own writes", () => {
+  it("agrees with one plain pass over the orders after each way the app writes an order", async () => {
+    const { cookie } = await signedInUser({ admin: true });
+    await Coupon.create({ code: "DIGEST10", discount_type: "percentage", discount_value: 10 });
+    // The checkout: pending orders priced by the server, one with a coupon and an add-on.
+    const checkout = async (email: string, couponCode?: string) => {
+      const started = await startCheckout({ email, addOnIds: ["logo-design"], couponCode });
+      if (started.kind !== "started") throw new Error(`checkout ${started.kind}`);
+      return (await Order.findById(started.orderId).lean())!;
+    };
+    const a = await checkout(`a-${randomUUID()}@digest.test`, "DIGEST10");
+    const b = await checkout(`b-${randomUUID()}@digest.test`);
+    const c = await checkout(`c-${randomUUID()}@digest.test`);
+    await expectCurrent();
+    // Stripe's signed webhook pays them.
+    for (const o of [a, b, c]) {
+      const paid = sessionEvent("checkout.session.completed", {
+        id: o.stripe_session_id!,
+        orderId: o._id,
+        amount: o.amount_total!,
+      });
+      expect((await webhook({ request: webhookRequest(paid), params: {}, context: {} })).status).toBe(200);
+    }
+    await expectCurrent();
+    // The delivery clock: started, a first draft delivered (a's), restarted by the admin (b's).
+    await startClock(a._id, new Date(Date.now() - 5 * HOUR));
+    await startClock(b._id, new Date(Date.now() - 30 * HOUR));
+    await recordDelivery({ orderId: a._id, draftUrl: "https://draft.example/a" });
+    await expectCurrent();
+    const restarted = await post(
+      restart.action,
+      "/",
+      cookie,
+      { intent: "restart", missing: "Logo", restarts: "0" },
+      {
+        orderId: b._id,
+      },
+    );
+    expect(restarted.status).toBe(303);
+    await expectCurrent();
+    // The admin's bulk status change, then a refund through Stripe's Refunds API.
+    const moved = await post(bulkList.action, "/admin", cookie, {
+      intent: "bulk",
+      action: "completed",
+      orderIds: [a._id],
+    });
+    expect(moved.status).toBe(303);
+    await expectCurrent();
+    await startClock(c._id, new Date(Date.now() - 30 * HOUR));
+    const refunded = await post(
+      refund.action,
+      `/admin/orders/${c._id}/refund`,
+      cookie,
+      {
+        intent: "refund",
+        reason: "Missed the window",
+      },
+      { orderId: c._id },
+    );
+    expect(refunded.status).toBe(303);
+    expect((await Order.findById(c._id).lean())!.status).toBe("refunded");
+    await expectCurrent();
+    // A customer's data deleted on request: the order stays for the books, its person gone.
+    await deleteOrderData({ orderId: b._id, reason: "Asked for deletion" });
+    await expectCurrent();
   });
 });

@@ -37,7 +37,7 @@ import {
 const RUNS = knob("BENCH_RUNS", 3, 1, 20, 1);
 const LCP_TARGET_MS = 1_000;
 
-/** The review's satellite profile (issue text: 650 ms, 125 kB/s down, 32 kB/s up). */
+/** A satellite link as a reviewer measured one: 650 ms, 125 kB/s down, 32 kB/s up. */
 const SATELLITE = { latencyMs: 650, downBps: 1_000_000, upBps: 256_000 };
 
 /** A fresh throttled page (its own context, cold cache, its own visitor address for the per-address limits). */

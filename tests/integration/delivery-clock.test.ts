@@ -165,6 +165,10 @@ describe("alerts", () => {
 });
 
 describe("restarting the clock", () => {
+  /** The restart page's post: what is missing, and the restarts the page was rendered with. */
+  const restartPost = (orderId: string, missing: string, restarts: number) =>
+    post(restart.action, "/", cookie, { intent: "restart", missing, restarts: String(restarts) }, { orderId });
+
   it("a new deadline, the customer told what is missing, audited, once per page however often the press is resent", async () => {
     const c = await ordered();
     await startClock(c.orderId, new Date(Date.now() - 20 * H));
@@ -172,26 +176,10 @@ describe("restarting the clock", () => {
       .data as Awaited<ReturnType<typeof restart.loader>>;
     expect(page).toMatchObject({ runs: true, restarts: 0, windowHours: 24 });
 
-    const blank = await post(
-      restart.action,
-      "/",
-      cookie,
-      { intent: "restart", missing: " ", restarts: "0" },
-      { orderId: c.orderId },
-    );
+    const blank = await restartPost(c.orderId, " ", 0);
     expect(blank.status).toBe(400);
 
-    const posts = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        post(
-          restart.action,
-          "/",
-          cookie,
-          { intent: "restart", missing: "Your logo file", restarts: "0" },
-          { orderId: c.orderId },
-        ),
-      ),
-    );
+    const posts = await Promise.all(Array.from({ length: 5 }, () => restartPost(c.orderId, "Your logo file", 0)));
     // The same press sent five times (answers lost on the way): each is answered as the first, one restart made.
     expect(posts.map((p) => p.status)).toEqual([303, 303, 303, 303, 303]);
     for (const p of posts) expect(await flashOf(p)).toMatchObject({ title: "Clock restarted" });
@@ -205,38 +193,20 @@ describe("restarting the clock", () => {
     expect(mail[0].text).toMatch(/Your first draft is now due by/);
 
     // Other words from the same old page are not that press: the clock was restarted meanwhile.
-    const other = await post(
-      restart.action,
-      "/",
-      cookie,
-      { intent: "restart", missing: "Your photos", restarts: "0" },
-      { orderId: c.orderId },
-    );
+    const other = await restartPost(c.orderId, "Your photos", 0);
     expect(other.status).toBe(409);
     expect((other.data as { error: Record<string, string[]> }).error[""]).toEqual([CLOCK_MESSAGES.restartRaced]);
     expect((await Order.findById(c.orderId).lean())!.clock_restarts).toBe(1);
 
     // A second restart from the newer page is a second restart.
-    const second = await post(
-      restart.action,
-      "/",
-      cookie,
-      { intent: "restart", missing: "Photos", restarts: "1" },
-      { orderId: c.orderId },
-    );
+    const second = await restartPost(c.orderId, "Photos", 1);
     expect(second.status).toBe(303);
     expect((await Order.findById(c.orderId).lean())!.clock_restarts).toBe(2);
   });
 
   it("refuses an order whose clock has not started", async () => {
     const c = await ordered();
-    const r = await post(
-      restart.action,
-      "/",
-      cookie,
-      { intent: "restart", missing: "Logo", restarts: "0" },
-      { orderId: c.orderId },
-    );
+    const r = await restartPost(c.orderId, "Logo", 0);
     expect(r.status).toBe(409);
   });
 });

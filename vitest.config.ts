@@ -24,6 +24,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: 15_000 } },
           // Two files at a time (vitest's default on two cores is one): each file has a database of its
           // own (tests/support/db.ts); the three that talk to the running app (fuzz, http-edge, seed-pages)
           // post from addresses of their own and assert nothing about what the others store there.
@@ -42,6 +43,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
@@ -54,6 +56,9 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 90_000,
           hookTimeout: 60_000,
+          // expect.poll waits for what a page does after a press; vitest's default (1 s) is shorter than one
+          // post's round trip on a busy machine (load 12-20 in a full run), where the effect comes, late.
+          expect: { poll: { timeout: 15_000 } },
           maxWorkers: 2,
           // Tests marked concurrent wait on the clock, not the machine (the six 30-second answers of
           // tests/support/dropped-link.ts): all at once rather than vitest's default five, then one.

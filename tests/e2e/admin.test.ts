@@ -182,7 +182,7 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     if (javaScriptEnabled) {
       await page.getByRole("button", { name: "Copy" }).click();
       await page.getByRole("button", { name: "Copied!" }).waitFor();
-      await page.getByRole("button", { name: "Copy" }).waitFor({ timeout: 5000 }); // resets after 2 s
+      await page.getByRole("button", { name: "Copy" }).waitFor({ timeout: 15_000 }); // resets after 2 s
     } else {
       await page.getByText("Select the text above and copy it.").waitFor();
     }

@@ -20,7 +20,7 @@ const href = (page: Page, name: string | RegExp) =>
     .first()
     .getAttribute("href");
 const heading = (page: Page, name: string) =>
-  page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 5000 });
+  page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 15_000 });
 
 describe.each(JS_MODES)("public pages with %s", (_mode, javaScriptEnabled) => {
   it("home: hero, benefits, services, three 5-star testimonials and every call to action", async () => {

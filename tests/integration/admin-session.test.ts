@@ -3,6 +3,7 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { ADMIN_SESSION_MESSAGES, KEPT_POST_MAX_BYTES, STAY_SIGNED_IN } from "~/domain/admin/session";
 import { FORM_KEY_FIELD } from "~/domain/form-key";
 import * as layout from "~/routes/admin";
+import * as coupons from "~/routes/admin.coupons._index";
 import * as order from "~/routes/admin.orders.$orderId";
 import * as stay from "~/routes/admin.session";
 import * as signInPage from "~/routes/auth";
@@ -63,7 +64,7 @@ const typed = {
   business_name: "Typed while away",
   business_description: "A long afternoon's words.",
   password: "hunter2",
-  code: "123456",
+  twoFactorCode: "123456",
   totp_code: "654321",
   recoveryCode: "abcd-efgh",
   api_token: "tok",
@@ -140,6 +141,25 @@ describe("a post whose admin session idled out", () => {
     expect(cookieNamed(first.answer, "__kept_post")).toBe("__kept_post=");
     expect(await KeptPost.countDocuments({ _id: doc._id })).toBe(0);
     expect((await layoutData(back, signedIn)).data.kept).toBeNull();
+  });
+
+  it("keeps a coupon's code: no admin page posts a sign-in code, so a field named code is what the admin typed", async () => {
+    const admin = await signedInUser({ admin: true });
+    await idle(admin.cookie, ADMIN_SESSION_IDLE_MS + 60_000);
+    const body = new URLSearchParams({ intent: "create", code: "SPRING25", discount_type: "percentage" });
+    const request = new Request("http://localhost/admin/coupons", {
+      method: "POST",
+      body,
+      headers: { Cookie: admin.cookie, Referer: "http://localhost/admin/coupons" },
+    });
+    const answer = await settle(coupons.action, request);
+    expect(answer.status).toBe(303);
+    const [doc] = await KeptPost.find({ owner_id: admin.user.id }).lean();
+    expect(doc).toMatchObject({
+      path: "/admin/coupons",
+      intent: "create",
+      values: { code: "SPRING25", discount_type: "percentage" },
+    });
   });
 
   it("is offered to no other admin, and never to a customer", async () => {

@@ -3,7 +3,7 @@ import { ADMIN_SESSION_MESSAGES, KEPT_POST_MAX_BYTES, keptFields } from "~/domai
 import { FORM_KEY_FIELD } from "~/domain/form-key";
 
 describe("keptFields: what of a refused admin post is kept", () => {
-  it("keeps text fields and the intent, never secrets, files or the form key", () => {
+  it("keeps text fields (a coupon's code among them) and the intent, never secrets, files or the form key", () => {
     const file = new File(["x"], "a.png");
     expect(
       keptFields([
@@ -12,15 +12,16 @@ describe("keptFields: what of a refused admin post is kept", () => {
         ["business_name", "second value"],
         ["password", "p"],
         ["newPassword", "p"],
-        ["code", "123456"],
-        ["couponCode", "SAVE10"],
+        ["code", "SPRING25"],
+        ["totp", "123456"],
+        ["twoFactorCode", "123456"],
         ["resetToken", "t"],
         ["client_secret", "s"],
         ["recoveryCodes", "r"],
         [FORM_KEY_FIELD, "k"],
         ["logo", file],
       ]),
-    ).toEqual({ intent: "save-data", values: { business_name: "Bakery" } });
+    ).toEqual({ intent: "save-data", values: { business_name: "Bakery", code: "SPRING25" } });
   });
 
   it("keeps nothing when nothing but an intent is left, and refuses past 64 KB of text", () => {

@@ -32,8 +32,12 @@ export const ADMIN_SESSION_MESSAGES = {
     "You were signed out, and this form is too large to keep until you sign in again (at most 64 KB of text). Sign in and make the change again.",
 } as const;
 
-/** Fields never kept: passwords, codes, tokens, secrets, recovery codes, and the form key (the page makes a new one). */
-const SECRET_FIELD = /password|code|token|secret|recovery/i;
+/**
+ * Fields never kept: passwords, tokens, secrets, one-time and recovery codes, and the form key (the page makes a
+ * new one). No admin page posts a sign-in code (those go to /auth/two-factor), so a field named `code` is what
+ * the admin typed, a coupon's code, and is kept.
+ */
+const SECRET_FIELD = /password|token|secret|recovery|otp|two.?factor/i;
 
 export type KeptFields = { intent: string | null; values: Record<string, string> };
 

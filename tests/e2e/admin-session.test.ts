@@ -99,6 +99,45 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
     },
   );
 
+  it("a coupon (its code too) and a round's revision notes refused after the idle limit come back after sign-in", async () => {
+    const orderId = await submittedOrder(`kept-forms-${label}`);
+    await IntakeSubmission.updateOne({ order_id: orderId }, { $set: { ai_processing_consent: true } });
+    const { admin, page } = await adminPage(javaScriptEnabled, 1280);
+    const signInAgain = async (at = Date.now()) => {
+      await flash(page, ADMIN_SESSION_MESSAGES.keptUntilSignIn);
+      await clearSignInLimit(admin.email);
+      await page.getByLabel("Email").fill(admin.email);
+      await page.getByLabel("Password").fill(admin.password);
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByLabel("Authentication code").fill(admin.code(at));
+      await page.getByRole("button", { name: "Verify" }).click();
+      await page.getByText(ADMIN_SESSION_MESSAGES.kept).waitFor();
+    };
+
+    await page.goto("/admin/coupons");
+    const code = `KEPT${label.toUpperCase()}${Date.now() % 100_000}`;
+    await page.getByLabel("Code (required)").fill(code);
+    await page.getByLabel("Discount value (required)").fill("15");
+    await page.getByLabel("Max uses (optional)").fill("5");
+    await idle(admin.cookie, ADMIN_SESSION_IDLE_MS + 60_000);
+    await page.getByRole("button", { name: "Create Coupon" }).click();
+    await signInAgain();
+    expect(await page.getByLabel("Code (required)").inputValue()).toBe(code);
+    expect(await page.getByLabel("Discount value (required)").inputValue()).toBe("15");
+    expect(await page.getByLabel("Max uses (optional)").inputValue()).toBe("5");
+
+    await page.goto(`/admin/orders/${orderId}?tab=revision-1`);
+    const notes = `Make the phone number bigger (${label})`;
+    await page.getByLabel("Revision notes").fill(notes);
+    const signedInAgain = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    await idle(signedInAgain, ADMIN_SESSION_IDLE_MS + 60_000);
+    await page.getByRole("button", { name: "Generate Revision Prompt" }).click();
+    // The code of the next 30 s: the one just used is refused a second time (replay).
+    await signInAgain(Date.now() + 30_000);
+    expect(new URL(page.url()).search).toBe("?tab=revision-1");
+    expect(await page.getByLabel("Revision notes").inputValue()).toBe(notes);
+  });
+
   if (!javaScriptEnabled) return;
 
   it.each(WIDTHS)("warns 2 minutes before the end, and Stay signed in extends the session (%i px)", async (width) => {

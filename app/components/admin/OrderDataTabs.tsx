@@ -282,6 +282,8 @@ function RevisionTab({
     id: `revision-prompt-${round}`,
     lastResult: mine?.result,
     rules,
+    // Notes typed while the session ended come back here (the kept post's page is this round's tab).
+    intent: ORDER_INTENT.revisionPrompt,
   });
   if (!r.included) return <p>This order's package does not include revision round {round}.</p>;
   return (

@@ -3,6 +3,7 @@ import mongoose from "mongoose";
 import { describe, expect, it } from "vitest";
 import { summaryCards, tallyOrders, type FigureRow } from "~/domain/admin/figures";
 import { formatCents } from "~/domain/money";
+import { digestFromSnapshot, orderDigest } from "~/server/admin/order-digest.server";
 import { listOrders, orderFigures, ordersPage } from "~/server/admin/orders.server";
 import { Order, OrderChange, OrderChangeMark } from "~/server/models/index.server";
 import * as bulkList from "~/routes/admin._index";
@@ -133,6 +134,34 @@ describe("the order digest", () => {
     await OrderChangeMark.collection.updateMany({ _id: { $ne: "generation" } } as never, { $set: { seq: 0 } });
     await expectCurrent();
     expect((await orderFigures()).total).toBe(3);
+  });
+});
+
+describe("the order digest's snapshot (what a process starting serves its first view from)", () => {
+  const sorted = (rows: ReadonlyMap<string, unknown> | null) =>
+    rows && [...rows.entries()].sort(([a], [b]) => a.localeCompare(b));
+
+  it("holds the digest as the log left it, caught up with the writes made after it was written", async () => {
+    // A log emptied: the next view makes a pass, and the pass is written as the snapshot.
+    await OrderChangeMark.collection.deleteMany({});
+    await newOrder({ status: "paid", amount_paid: 30_000 });
+    await expectCurrent();
+    expect(sorted(await digestFromSnapshot())).toEqual(sorted(await orderDigest()));
+    // Writes after it: a start reads them from the log, as a view does.
+    const late = await newOrder();
+    await Order.updateOne({ _id: late._id }, { $set: { status: "paid", amount_paid: 12_300 } });
+    await Order.insertMany(Array.from({ length: 5 }, (_, i) => ({ email: `s${i}@digest.test`, amount_total: 1 })));
+    const fromSnapshot = await digestFromSnapshot();
+    expect(fromSnapshot?.get(late._id)).toMatchObject({ status: "paid", amount_paid: 12_300 });
+    expect(sorted(fromSnapshot)).toEqual(sorted(await orderDigest()));
+  });
+
+  it("is not used once the log was emptied or restored (another generation): the start makes a pass", async () => {
+    await expectCurrent();
+    expect(await digestFromSnapshot()).not.toBeNull();
+    await OrderChangeMark.collection.deleteMany({});
+    expect(await digestFromSnapshot()).toBeNull();
+    await expectCurrent();
   });
 });
 

@@ -3,8 +3,9 @@ import type { FigureRow } from "~/domain/admin/figures";
 import type { FilterFacts } from "~/domain/admin/order-filters";
 import { isDuplicateKeyError } from "../db.server";
 import { errorMessage, log } from "../log.server";
-import { Order, OrderChange, OrderChangeMark } from "../models/index.server";
+import { Order, OrderChange, OrderChangeMark, OrderDigestSnapshot } from "../models/index.server";
 import { GENERATION_MARK } from "../models/order-change.server";
+import { SNAPSHOT_HEAD } from "../models/order-digest-snapshot.server";
 import { DIGEST_FIELDS } from "../models/order.server";
 
 /**
@@ -17,11 +18,15 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * each by `_id`, and the figures are counted from memory (exact at the moment of the view: the
  * 30-day periods and the chart's weeks are counted then, from the orders' own dates).
  *
- * The digest is built by one pass over the orders: at the first view, when the log was emptied
- * or restored (its generation mark differs), when too much changed since the last view to read
- * it change by change, and every REBUILD_MS in the background, which also mends a change whose
- * log entry could not be written. The app builds it at start (startOrderDigest), and it catches
- * up every REFRESH_MS, so a view after a quiet hour finds it current.
+ * The digest is built by one pass over the orders: when the log was emptied or restored (its
+ * generation mark differs), when too much changed since the last view to read it change by change,
+ * and every REBUILD_MS in the background, which also mends a change whose log entry could not be
+ * written. A pass reads every order (about 5 s at 10,000 on SQLite), so no view waits for one at
+ * start: the app starts from the snapshot the last process wrote (models/order-digest-snapshot.server.ts),
+ * caught up from the log like any view, and makes its own pass in the background, swapped in when
+ * done. Only a database with no snapshot yet (a first start) waits for the first pass. The digest
+ * catches up every REFRESH_MS, so a view after a quiet hour finds it current, and is written as the
+ * snapshot after each pass and at most every SNAPSHOT_MS while orders change.
  */
 
 /** An order as the digest keeps it: the figures' fields, and what the list's filters and sorts read. */
@@ -33,6 +38,9 @@ const REBUILD_MS = 30 * 60_000;
 /** Beyond this many entries or orders to read, one pass over the orders is cheaper. */
 const MAX_ENTRIES = 200;
 const MAX_ORDERS = 500;
+const SNAPSHOT_MS = 5 * 60_000;
+/** Orders per snapshot chunk (a chunk is one document: about 250 KB). */
+const CHUNK_ROWS = 2000;
 
 type Digest = {
   /** The log's generation when the digest was built. */
@@ -41,6 +49,8 @@ type Digest = {
   /** Per process: the last entry of its log read into the digest. */
   read: Map<string, number>;
   builtAt: number;
+  /** Counts the catch-ups that changed a row (what a snapshot was written from). */
+  version: number;
 };
 
 type OrderDoc = {
@@ -109,7 +119,13 @@ async function build(): Promise<Digest> {
   const generation = marks.generation ?? (await nameGeneration());
   const rows = new Map<string, DigestRow>();
   for await (const d of orders().find({}, { projection: PROJECTION, batchSize: 1000 })) rows.set(d._id, toRow(d));
-  return { generation, rows, read: new Map(marks.processes.map((p) => [p._id, p.seq])), builtAt: Date.now() };
+  return {
+    generation,
+    rows,
+    read: new Map(marks.processes.map((p) => [p._id, p.seq])),
+    builtAt: Date.now(),
+    version: 0,
+  };
 }
 
 /** Reads the entries written since `digest` last read the log, and the orders they name, by `_id`. */
@@ -136,14 +152,134 @@ async function catchUp(digest: Digest): Promise<Digest> {
     else digest.rows.delete(id);
   });
   for (const p of marks.processes) digest.read.set(p._id, Math.max(p.seq, digest.read.get(p._id) ?? 0));
+  if (ids.size) digest.version++;
   return digest;
+}
+
+/** A row as a snapshot stores it: its fields in DIGEST_FIELDS' order, dates as milliseconds. */
+type PackedRow = [
+  string,
+  string,
+  number,
+  number,
+  number | null,
+  number | null,
+  number | null,
+  string,
+  number | null,
+  number | null,
+];
+const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
+const at = (n: number | null) => (n === null ? null : new Date(n));
+const packRow = (r: DigestRow): PackedRow => [
+  r._id,
+  r.status,
+  r.amount_paid,
+  r.created_at.getTime(),
+  ms(r.draft_delivered_at),
+  r.delivery_hours ?? null,
+  ms(r.data_deleted_at),
+  r.email,
+  ms(r.clock_deadline),
+  ms(r.refunded_at),
+];
+const unpackRow = (p: PackedRow): DigestRow => ({
+  _id: p[0],
+  status: p[1],
+  amount_paid: p[2],
+  created_at: new Date(p[3]),
+  draft_delivered_at: at(p[4]),
+  delivery_hours: p[5],
+  data_deleted_at: at(p[6]),
+  email: p[7],
+  clock_deadline: at(p[8]),
+  refunded_at: at(p[9]),
+});
+
+type Head = { snapshot: string; chunks: number; generation: string; read: { process: string; seq: number }[] };
+const snapshots = () =>
+  OrderDigestSnapshot.collection as unknown as {
+    insertOne(doc: object): Promise<unknown>;
+    replaceOne(filter: object, doc: object, options: object): Promise<unknown>;
+    deleteOne(filter: object): Promise<unknown>;
+    findOne(filter: object, options?: object): Promise<(Partial<Head> & { rows?: string }) | null>;
+  };
+const chunkId = (snapshot: string, n: number) => `${snapshot}:${n}`;
+
+/** The last snapshot, caught up to nothing yet; null when there is none of this log's generation (or it went away). */
+async function loadSnapshot(): Promise<Digest | null> {
+  const [marks, head] = await Promise.all([readMarks(), snapshots().findOne({ _id: SNAPSHOT_HEAD })]);
+  if (!head?.snapshot || !marks.generation || head.generation !== marks.generation) return null;
+  const snapshot = head.snapshot;
+  const chunks = await Promise.all(
+    Array.from({ length: head.chunks ?? 0 }, (_, n) => snapshots().findOne({ _id: chunkId(snapshot, n) })),
+  );
+  if (chunks.some((c) => !c?.rows)) return null; // replaced by another process meanwhile: its chunks are gone
+  const rows = new Map<string, DigestRow>();
+  for (const chunk of chunks)
+    for (const packed of JSON.parse(chunk!.rows!) as PackedRow[]) rows.set(packed[0], unpackRow(packed));
+  const read = new Map((head.read ?? []).map((r) => [r.process, r.seq]));
+  return { generation: marks.generation, rows, read, builtAt: Date.now(), version: 0 };
+}
+
+/** Writes `rows` as the snapshot: its chunks, then the head naming them, then the old chunks go. */
+async function writeSnapshot(head: Omit<Head, "snapshot" | "chunks">, rows: PackedRow[]) {
+  const snapshot = randomUUID();
+  const chunks = Math.ceil(rows.length / CHUNK_ROWS);
+  for (let n = 0; n < chunks; n++)
+    await snapshots().insertOne({
+      _id: chunkId(snapshot, n),
+      // As JSON text: FerretDB stores no arrays inside arrays.
+      rows: JSON.stringify(rows.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS)),
+      at: new Date(),
+    });
+  const before = await snapshots().findOne({ _id: SNAPSHOT_HEAD });
+  await snapshots().replaceOne({ _id: SNAPSHOT_HEAD }, { ...head, snapshot, chunks, at: new Date() }, { upsert: true });
+  if (before?.snapshot && before.snapshot !== snapshot)
+    for (let n = 0; n < (before.chunks ?? 0); n++) await snapshots().deleteOne({ _id: chunkId(before.snapshot, n) });
 }
 
 let digest: Digest | null = null;
 let running: Promise<Digest> | null = null;
 let queued: Promise<Digest> | null = null;
-let rebuildWanted = false;
 let timer: NodeJS.Timeout | null = null;
+/** A pass made in the background, swapped in by the next update. */
+let fresh: Digest | null = null;
+let rebuilding = false;
+/** What the last snapshot was written from, and when. */
+let written: { digest: Digest; version: number; at: number } | null = null;
+let writing: Promise<void> | null = null;
+
+const warn = (event: string) => (error: unknown) => log("warn", event, { reason: errorMessage(error) });
+
+/** Writes the digest as the snapshot, in the background: after a pass, else when it changed and SNAPSHOT_MS passed. */
+function snapshotSoon(d: Digest) {
+  const pass = written?.digest !== d;
+  if (writing || (!pass && (written!.version === d.version || Date.now() - written!.at < SNAPSHOT_MS))) return;
+  written = { digest: d, version: d.version, at: Date.now() };
+  // Copied now: a later catch-up changes the rows in place.
+  const rows = [...d.rows.values()].map(packRow);
+  const read = [...d.read].map(([process, seq]) => ({ process, seq }));
+  writing = writeSnapshot({ generation: d.generation, read }, rows)
+    .catch(warn("order_digest.snapshot_failed"))
+    .finally(() => {
+      writing = null;
+    });
+}
+
+/** A pass over every order in the background; views go on with the digest they have until it is done. */
+function rebuildInBackground() {
+  if (rebuilding) return;
+  rebuilding = true;
+  build()
+    .then((built) => {
+      fresh = built;
+    })
+    .catch(warn("order_digest.refresh_failed"))
+    .finally(() => {
+      rebuilding = false;
+    });
+}
 
 function update(): Promise<Digest> {
   if (running) {
@@ -156,10 +292,18 @@ function update(): Promise<Digest> {
       });
     return queued;
   }
-  const rebuild = rebuildWanted || !digest;
-  rebuildWanted = false;
   running = (async () => {
-    digest = rebuild || !digest ? await build() : await catchUp(digest);
+    if (fresh) [digest, fresh] = [fresh, null];
+    if (!digest) {
+      const loaded = await loadSnapshot().catch((error) => {
+        warn("order_digest.snapshot_unread")(error);
+        return null;
+      });
+      digest = loaded ? await catchUp(loaded) : await build();
+      // From a snapshot: this process's own pass, in the background (a restore may have brought back an old one).
+      if (digest === loaded) rebuildInBackground();
+    } else digest = await catchUp(digest);
+    snapshotSoon(digest);
     startTimer();
     return digest;
   })().finally(() => {
@@ -171,19 +315,19 @@ function update(): Promise<Digest> {
 function startTimer() {
   if (timer) return;
   timer = setInterval(() => {
-    if (digest && Date.now() - digest.builtAt > REBUILD_MS) rebuildWanted = true;
-    update().catch((error) => log("warn", "order_digest.refresh_failed", { reason: errorMessage(error) }));
+    if (digest && Date.now() - digest.builtAt > REBUILD_MS) rebuildInBackground();
+    update().catch(warn("order_digest.refresh_failed"));
   }, REFRESH_MS);
   timer.unref();
 }
 
 /**
- * Builds the digest now, in the background, so the first admin view after a start does not wait
- * for the pass over every order (the app calls it once at start, beside the database connection).
+ * Loads the digest now (from the snapshot, or by a pass on a first start), so the first admin view after a start
+ * waits for neither (the app calls it once at start, beside the database connection).
  */
 export function startOrderDigest(): void {
   startTimer();
-  update().catch((error) => log("warn", "order_digest.refresh_failed", { reason: errorMessage(error) }));
+  update().catch(warn("order_digest.refresh_failed"));
 }
 
 /**
@@ -192,4 +336,14 @@ export function startOrderDigest(): void {
  */
 export async function orderDigest(): Promise<ReadonlyMap<string, DigestRow>> {
   return (await update()).rows;
+}
+
+/**
+ * What a process starting now would serve its first view from: the snapshot (once the one being written is
+ * done), caught up from the log; null without one. For tests/integration/order-digest.test.ts.
+ */
+export async function digestFromSnapshot(): Promise<ReadonlyMap<string, DigestRow> | null> {
+  await writing;
+  const loaded = await loadSnapshot();
+  return loaded && (await catchUp(loaded)).rows;
 }

@@ -16,6 +16,7 @@ export { Migration } from "./migration.server";
 export { OnceKey } from "./once-key.server";
 export { Order } from "./order.server";
 export { OrderChange, OrderChangeMark } from "./order-change.server";
+export { OrderDigestSnapshot } from "./order-digest-snapshot.server";
 export { OrderEvent } from "./order-event.server";
 export { PaymentIssue } from "./payment-issue.server";
 export { PlanCheckout } from "./plan-checkout.server";

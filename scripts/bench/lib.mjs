@@ -510,6 +510,34 @@ export async function seedSignInAccounts(db) {
 }
 
 let signInTurn = 0;
+/**
+ * Sign-ins from a process of their own (sign-in-probe.mjs), started now at this process's priority: `count(n)` signs
+ * in n times; `start()`, then `stop()`, signs in over and over between the two; each resolves to the sign-ins' times
+ * in ms. `close()` ends it.
+ */
+export function signInProbe(app) {
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/bench/sign-in-probe.mjs"), app.url], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let buffered = "";
+  const waiting = [];
+  child.stdout.setEncoding("utf8").on("data", (text) => {
+    buffered += text;
+    for (let end; (end = buffered.indexOf("\n")) !== -1; buffered = buffered.slice(end + 1))
+      waiting.shift()?.(JSON.parse(buffered.slice(0, end)));
+  });
+  const ask = (line) =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      child.stdin.write(`${line}\n`);
+    });
+  return {
+    count: (n) => ask(`count ${n}`),
+    start: () => child.stdin.write("start\n"),
+    stop: () => ask("stop"),
+    close: () => child.stdin.end(),
+  };
+}
 /** One sign-in as a browser without JavaScript sends it, to the next seeded account; its time in ms (throws unless it signed in). */
 export async function signIn(app) {
   const email = `bench-signin-${signInTurn++ % SIGN_IN_ACCOUNTS}@example.test`;

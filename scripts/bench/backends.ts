@@ -12,6 +12,7 @@
 //     npx tsx scripts/bench/backends.ts                       (1k, 10k; BENCH_SIZES=1000,10000,100000)
 //   BENCH_BACKENDS=sqlite   only one backend;   BENCH_INTAKE=0   pages only
 //   BENCH_PAGES=customer    only the figures whose name has one of these words (comma-separated)
+//   BENCH_SMOKE=1 (npm run bench:smoke, which sets BENCH_SIZES=50 BENCH_RUNS=1): no intake step after the pages
 //
 // Beside the customer's page it times, in this process, the query that finds the customer's orders: through
 // their slots by `_id` (customer-orders.server.ts) and, as the baseline, the scan by
@@ -223,7 +224,7 @@ try {
       figures.push(...(JSON.parse(child.stdout) as Figure[]));
     }
   report(figures);
-  if (process.env.BENCH_INTAKE !== "0")
+  if (process.env.BENCH_INTAKE !== "0" && process.env.BENCH_SMOKE !== "1")
     for (const backend of BACKENDS) {
       console.log(`Intake step POST on ${backend}:`);
       spawnSync(process.execPath, [path.join(ROOT, "scripts/bench/intake-step.mjs")], {

@@ -1,4 +1,4 @@
-// The sign-ins of a benchmark, from a process of their own, started at the normal priority before the benchmark
+// @bench-helper: the sign-ins of a benchmark, from a process of their own, started at the normal priority before the benchmark
 // lowers its own (image-attack.mjs): the benchmark's work (an attacker's 16 loops of 3 MB bodies, which on a real
 // server run elsewhere) then delays neither the sign-ins' clock nor their sending. Driven by lines on stdin:
 // "count N" signs in N times, "start" signs in until "stop"; each answers one line on stdout, the sign-ins' times

@@ -19,8 +19,10 @@ export BENCH_IMAGES=1 BENCH_ALLOCATORS=app
 names=()
 for file in scripts/bench/*.mjs scripts/bench/*.ts; do
   name="$(basename "${file%.*}")"
-  # A module that a script here or a test imports (lib.mjs, worst-images.mjs) is a helper, not a benchmark.
+  # A module that a script here or a test imports (lib.mjs, worst-images.mjs), or a process a script here starts
+  # that says "@bench-helper" in its first lines (sign-in-probe.mjs), is a helper, not a benchmark.
   grep -rlqE "from \"(\./|[./]*scripts/bench/)$(basename "$file")\"" scripts/bench tests && continue
+  head -5 "$file" | grep -qF "@bench-helper" && continue
   if ! grep -q BENCH_SMOKE "$file"; then
     echo "[bench:smoke] $file does not read BENCH_SMOKE (see scripts/bench/smoke.sh): give it a small size" >&2
     exit 1

@@ -299,6 +299,8 @@ function update(): Promise<Digest> {
         warn("order_digest.snapshot_unread")(error);
         return null;
       });
+      // What was just read is not written again (its catch-up is, with the next changes, after SNAPSHOT_MS).
+      if (loaded) written = { digest: loaded, version: 0, at: Date.now() };
       digest = loaded ? await catchUp(loaded) : await build();
       // From a snapshot: this process's own pass, in the background (a restore may have brought back an old one).
       if (digest === loaded) rebuildInBackground();

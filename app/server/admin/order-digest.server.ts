@@ -51,7 +51,10 @@ type Digest = {
   builtAt: number;
   /** Counts the catch-ups that changed a row (what a snapshot was written from). */
   version: number;
+  /** This digest among the process's digests (a pass or a snapshot loaded makes a new one). */
+  serial: number;
 };
+let serials = 0;
 
 type OrderDoc = {
   _id: string;
@@ -125,6 +128,7 @@ async function build(): Promise<Digest> {
     read: new Map(marks.processes.map((p) => [p._id, p.seq])),
     builtAt: Date.now(),
     version: 0,
+    serial: ++serials,
   };
 }
 
@@ -219,7 +223,7 @@ async function loadSnapshot(): Promise<Digest | null> {
   for (const chunk of chunks)
     for (const packed of JSON.parse(chunk!.rows!) as PackedRow[]) rows.set(packed[0], unpackRow(packed));
   const read = new Map((head.read ?? []).map((r) => [r.process, r.seq]));
-  return { generation: marks.generation, rows, read, builtAt: Date.now(), version: 0 };
+  return { generation: marks.generation, rows, read, builtAt: Date.now(), version: 0, serial: ++serials };
 }
 
 /** Writes `rows` as the snapshot: its chunks, then the head naming them, then the old chunks go. */
@@ -337,7 +341,16 @@ export function startOrderDigest(): void {
  * this call (the first call, and one after the log was emptied, make one pass over the orders).
  */
 export async function orderDigest(): Promise<ReadonlyMap<string, DigestRow>> {
-  return (await update()).rows;
+  return (await orderDigestStamped()).rows;
+}
+
+/**
+ * The digest's rows as orderDigest gives them, and a stamp that changes whenever they do: what is worked out
+ * from the rows may be kept under it (admin/orders.server.ts).
+ */
+export async function orderDigestStamped(): Promise<{ rows: ReadonlyMap<string, DigestRow>; stamp: string }> {
+  const d = await update();
+  return { rows: d.rows, stamp: `${d.serial}.${d.version}` };
 }
 
 /**

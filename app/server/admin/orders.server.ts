@@ -18,7 +18,7 @@ import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-statu
 import { formatCents } from "~/domain/money";
 import { encodeCursor, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
-import { orderDigest, type DigestRow } from "./order-digest.server";
+import { orderDigestStamped, type DigestRow } from "./order-digest.server";
 import { afterCursor, allOf, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
 import { addOnsInShort } from "~/domain/receipt";
@@ -205,7 +205,7 @@ function cursorRow(cursor: PageCursor, byDeadline: boolean): DigestRow {
  * `_id`, so on FerretDB a page costs the same at 100,000 orders as at 1,000: no query but `_id` lookups.
  */
 async function pageOf(
-  digest: ReadonlyMap<string, DigestRow>,
+  digest: Stamped,
   f: OrderFilters,
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
 ) {
@@ -213,12 +213,8 @@ async function pageOf(
   const byDeadline = f.sort === "deadline";
   const compare = byDeadline ? compareByDeadline : compareNewestFirst;
   const from = cursor && cursorRow(cursor, byDeadline);
-  const { first, total } = firstOf(
-    digest.values(),
-    pageSize + 1,
-    matchesFilters(f, now),
-    (r) => !from || compare(r, from) > 0,
-    compare,
+  const { first, total } = keptAnswer(digest.stamp, now, JSON.stringify(["page", f, cursor, pageSize]), () =>
+    firstOf(digest.rows.values(), pageSize + 1, matchesFilters(f, now), (r) => !from || compare(r, from) > 0, compare),
   );
   const docs = await Promise.all(
     first.slice(0, pageSize).map((r) => Order.collection.findOne({ _id: r._id } as never, { projection: ROW_FIELDS })),
@@ -236,13 +232,37 @@ async function pageOf(
   };
 }
 
+type Stamped = Awaited<ReturnType<typeof orderDigestStamped>>;
+
 /** One page of the filtered list after `cursor`, how many orders match, and whether there are any. */
 export async function listOrders(
   f: OrderFilters,
   options: { cursor?: PageCursor | null; pageSize?: number; now?: Date } = {},
 ) {
-  const digest = await orderDigest();
-  return { ...(await pageOf(digest, f, options)), anyOrders: digest.size > 0 };
+  const digest = await orderDigestStamped();
+  return { ...(await pageOf(digest, f, options)), anyOrders: digest.rows.size > 0 };
+}
+
+/**
+ * What the views work out from the digest (the figures, a page's orders and count), kept until the digest changes
+ * or the minute turns: at 100,000 orders each is a pass over them in memory (about 50 and 30 ms), and views come far
+ * more often than orders change. Within the minute, an order crossing a period's edge (30 days, a week, a delivery
+ * deadline) shows at the next minute; every change to an order shows at the next view.
+ */
+const kept = new Map<string, unknown>();
+let keptUnder = "";
+/** At most this many answers a minute (pages of filters and cursors); past it, they are worked out again. */
+const KEPT_MAX = 100;
+function keptAnswer<T>(stamp: string, now: Date, key: string, work: () => T): T {
+  const under = `${stamp}@${Math.floor(now.getTime() / 60_000)}`;
+  if (keptUnder !== under) {
+    kept.clear();
+    keptUnder = under;
+  }
+  if (kept.has(key)) return kept.get(key) as T;
+  const answer = work();
+  if (kept.size < KEPT_MAX) kept.set(key, answer);
+  return answer;
 }
 
 /** The six cards and the weekly chart, counted from the order digest (see order-digest.server.ts). */
@@ -263,7 +283,10 @@ function figuresOf(rows: Iterable<DigestRow>, now: Date) {
 }
 
 /** The six cards and the weekly chart. */
-export const orderFigures = async (now = new Date()) => figuresOf((await orderDigest()).values(), now);
+export const orderFigures = async (now = new Date()) => figuresFrom(await orderDigestStamped(), now);
+
+const figuresFrom = (digest: Stamped, now: Date) =>
+  keptAnswer(digest.stamp, now, "figures", () => figuresOf(digest.rows.values(), now));
 
 /**
  * The orders page (/admin): one page of the list and the figures, both from the order digest (every page,
@@ -275,11 +298,11 @@ export async function ordersPage(
 ) {
   const now = options.now ?? new Date();
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const digest = await orderDigest();
-  const figures = figuresOf(digest.values(), now);
+  const digest = await orderDigestStamped();
+  const figures = figuresFrom(digest, now);
   const { page, total } = await pageOf(digest, f, { ...options, now, pageSize });
   const filtered = Boolean(f.q || f.status || f.date || f.clock);
-  return { ...figures, page, total: filtered ? total : figures.total, anyOrders: digest.size > 0 };
+  return { ...figures, page, total: filtered ? total : figures.total, anyOrders: digest.rows.size > 0 };
 }
 
 /** The filtered list as CSV, streamed a keyset page at a time (never the whole collection in memory). */

@@ -555,31 +555,6 @@ export async function signIn(app) {
   return took;
 }
 
-/**
- * Signs in over and over until stop() is called; stop() resolves to each sign-in's time in ms. A sign-in that fails
- * (post's 30 s timeout, say) counts as the time it took to fail, and is said.
- */
-export function keepSigningIn(app) {
-  let done = false;
-  const times = (async () => {
-    const taken = [];
-    while (!done) {
-      const started = performance.now();
-      taken.push(
-        await signIn(app).catch((error) => {
-          say(`a sign-in failed: ${error}`);
-          return performance.now() - started;
-        }),
-      );
-    }
-    return taken;
-  })();
-  return () => {
-    done = true;
-    return times;
-  };
-}
-
 /** A direct connection to the bench database (for setup and checks, never for the measured path). */
 export async function openDb(serviceEnv, database = "bench") {
   const { MongoClient } = await import("mongodb");

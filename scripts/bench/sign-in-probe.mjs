@@ -1,6 +1,6 @@
 // @bench-helper: the sign-ins of a benchmark, from a process of their own, started at the normal priority before the benchmark
-// lowers its own (image-attack.mjs): the benchmark's work (an attacker's 16 loops of 3 MB bodies, which on a real
-// server run elsewhere) then delays neither the sign-ins' clock nor their sending. Driven by lines on stdin:
+// lowers its own (image-attack.mjs, uploads.mjs): the benchmark's work (an attacker's 16 loops of 3 MB bodies, which
+// on a real server run elsewhere) then delays neither the sign-ins' clock nor their sending. Driven by lines on stdin:
 // "count N" signs in N times, "start" signs in until "stop"; each answers one line on stdout, the sign-ins' times
 // in ms as JSON. Closing stdin ends it.
 //   node scripts/bench/sign-in-probe.mjs http://127.0.0.1:3725

@@ -2,7 +2,7 @@
 // production mode on loopback against the test services. For each photo format step 4 accepts, a
 // customer who bought a website posts step 4 with 12 of that format's worst case (scripts/bench/
 // worst-images.mjs: just under the 50 MP cap, as small on the wire as the format allows and the app
-// still decodes), while a second connection signs in over and over. Each post comes from its own
+// still decodes), while a second connection, from a process of its own, signs in over and over. Each post comes from its own
 // intake link and address: a link's hour of decoding holds 1,000 MP (IMAGE_BUDGET in
 // app/server/images.server.ts) and a post of 12 x 49.9 MP takes 600 of it, so every image is decoded,
 // which is what is measured here (scripts/bench/image-attack.mjs measures the budget itself). Prints each post's time and answer, the app process's
@@ -23,7 +23,6 @@ import {
   customerAtStep4,
   ensureBucket,
   JEMALLOC,
-  keepSigningIn,
   knob,
   machine,
   postMultipart,
@@ -32,6 +31,7 @@ import {
   say,
   seedSignInAccounts,
   signIn,
+  signInProbe,
   sleep,
   startBench,
 } from "./lib.mjs";
@@ -115,15 +115,17 @@ async function measure(variant, images) {
     nodeArgs: ["--expose-gc", "--require", `./${PROBE}`],
   });
   const { app, db } = bench;
+  let probe = null;
   try {
     await ensureBucket(bench.serviceEnv);
     await seedSignInAccounts(db);
     const customers = [];
     for (let i = 0; i < FORMATS.length; i++) customers.push(await customerAtStep4(bench));
 
+    // The sign-ins from a process of their own (sign-in-probe.mjs): this one's event loop makes the posts.
+    probe = signInProbe(app);
     for (let i = 0; i < 3; i++) await signIn(app); // warm up
-    const idle = [];
-    for (let i = 0; i < IDLE_SIGN_INS; i++) idle.push(await signIn(app));
+    const idle = await probe.count(IDLE_SIGN_INS);
     await sleep(1_000);
     const startRss = app.rssMb();
     const startProbe = await probeMemory(app, probeFile);
@@ -138,10 +140,15 @@ async function measure(variant, images) {
     }, 25);
     const busy = [];
     for (const [i, format] of FORMATS.entries()) {
-      const stopSigningIn = keepSigningIn(app);
+      probe.start();
       peak = app.rssMb();
-      const upload = await postPhotos(app, customers[i], format, images[format], IMAGES).finally(stopSigningIn);
-      const times = await stopSigningIn();
+      let upload;
+      let times;
+      try {
+        upload = await postPhotos(app, customers[i], format, images[format], IMAGES);
+      } finally {
+        times = await probe.stop();
+      }
       busy.push(...times);
       rows.push({ format, bytes: images[format].length, ...upload, peak, signIns: times });
     }
@@ -151,6 +158,7 @@ async function measure(variant, images) {
     const afterProbe = await probeMemory(app, probeFile);
     return { variant, rows, idle, busy, startRss, peakAll, afterRss, startProbe, afterProbe };
   } finally {
+    probe?.close();
     await bench.stop();
   }
 }

@@ -51,6 +51,17 @@ async function adminPage(javaScriptEnabled: boolean, width: number) {
 
 const businessName = (page: Page) => page.getByLabel("Business name", { exact: true });
 
+/** On the sign-in page a kept post led to: the password and the code (made for `at`), then the kept form's notice. */
+async function signBackIn(page: Page, admin: Awaited<ReturnType<typeof signedInUser>>, at = Date.now()) {
+  await clearSignInLimit(admin.email);
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByLabel("Authentication code").fill(admin.code(at));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByText(ADMIN_SESSION_MESSAGES.kept).waitFor();
+}
+
 describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) => {
   const label = javaScriptEnabled ? "js" : "nojs";
 
@@ -75,14 +86,7 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
         .waitFor();
       await flash(page, ADMIN_SESSION_MESSAGES.keptUntilSignIn);
       await screenshot(page, `admin-session-kept-sign-in-${label}-${width}`);
-      await clearSignInLimit(admin.email);
-      await page.getByLabel("Email").fill(admin.email);
-      await page.getByLabel("Password").fill(admin.password);
-      await page.getByRole("button", { name: "Sign In" }).click();
-      await page.getByLabel("Authentication code").fill(admin.code());
-      await page.getByRole("button", { name: "Verify" }).click();
-
-      await page.getByText(ADMIN_SESSION_MESSAGES.kept).waitFor();
+      await signBackIn(page, admin);
       expect(new URL(page.url()).search).toBe("?tab=edit-data");
       expect(await businessName(page).inputValue()).toBe(typed);
       expect(await page.getByLabel("Business description").inputValue()).toBe("Bread.");
@@ -103,16 +107,6 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
     const orderId = await submittedOrder(`kept-forms-${label}`);
     await IntakeSubmission.updateOne({ order_id: orderId }, { $set: { ai_processing_consent: true } });
     const { admin, page } = await adminPage(javaScriptEnabled, 1280);
-    const signInAgain = async (at = Date.now()) => {
-      await flash(page, ADMIN_SESSION_MESSAGES.keptUntilSignIn);
-      await clearSignInLimit(admin.email);
-      await page.getByLabel("Email").fill(admin.email);
-      await page.getByLabel("Password").fill(admin.password);
-      await page.getByRole("button", { name: "Sign In" }).click();
-      await page.getByLabel("Authentication code").fill(admin.code(at));
-      await page.getByRole("button", { name: "Verify" }).click();
-      await page.getByText(ADMIN_SESSION_MESSAGES.kept).waitFor();
-    };
 
     await page.goto("/admin/coupons");
     const code = `KEPT${label.toUpperCase()}${Date.now() % 100_000}`;
@@ -121,7 +115,8 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
     await page.getByLabel("Max uses (optional)").fill("5");
     await idle(admin.cookie, ADMIN_SESSION_IDLE_MS + 60_000);
     await page.getByRole("button", { name: "Create Coupon" }).click();
-    await signInAgain();
+    await flash(page, ADMIN_SESSION_MESSAGES.keptUntilSignIn);
+    await signBackIn(page, admin);
     expect(await page.getByLabel("Code (required)").inputValue()).toBe(code);
     expect(await page.getByLabel("Discount value (required)").inputValue()).toBe("15");
     expect(await page.getByLabel("Max uses (optional)").inputValue()).toBe("5");
@@ -132,8 +127,9 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
     const signedInAgain = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     await idle(signedInAgain, ADMIN_SESSION_IDLE_MS + 60_000);
     await page.getByRole("button", { name: "Generate Revision Prompt" }).click();
+    await flash(page, ADMIN_SESSION_MESSAGES.keptUntilSignIn);
     // The code of the next 30 s: the one just used is refused a second time (replay).
-    await signInAgain(Date.now() + 30_000);
+    await signBackIn(page, admin, Date.now() + 30_000);
     expect(new URL(page.url()).search).toBe("?tab=revision-1");
     expect(await page.getByLabel("Revision notes").inputValue()).toBe(notes);
   });

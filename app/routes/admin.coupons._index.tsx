@@ -1,8 +1,9 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { Pager } from "~/components/admin/Pager";
+import { useFormKeptUntilRedirect } from "~/components/hooks";
 import { COUPON_FORM_MESSAGES } from "~/domain/admin/coupons";
 import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { formatDate } from "~/domain/dates";
@@ -52,8 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminCoupons() {
   const { page, rules } = useLoaderData<typeof loader>();
   const coupons = page.rows;
-  const lastResult = useActionData<typeof action>();
-  const location = useLocation();
+  const form = useFormKeptUntilRedirect(useActionData<typeof action>());
   return (
     <>
       <AdminHeader title="Admin Panel" current="coupons" />
@@ -108,12 +108,12 @@ export default function AdminCoupons() {
         <Pager page={page} noun="coupons" one="coupon" />
         <section className="card section-tight" aria-labelledby="new-coupon-heading">
           <h2 id="new-coupon-heading">Create a coupon</h2>
-          {/* Keyed by location: after a successful create (a redirect) the form starts empty. */}
+          {/* After a create (a redirect) the form starts empty; after a refusal it keeps what it holds. */}
           <CouponForm
-            key={location.key}
+            key={form.key}
             intent={INTENT.create}
             submitLabel="Create Coupon"
-            lastResult={lastResult}
+            lastResult={form.lastResult}
             rules={rules}
           />
         </section>

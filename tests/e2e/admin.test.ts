@@ -16,6 +16,7 @@ import {
   JS_MODES,
   screenshot,
   useBrowser,
+  waitForEffect,
 } from "../support/browser";
 import { messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
 
@@ -365,7 +366,12 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.getByRole("button", { name: "Create Coupon" }).click();
     // The post's effect first, with room for a busy machine (a full run has three browsers and the suite's
     // services on two cores), then the toast it brought.
-    await page.getByRole("cell", { name: code, exact: true }).waitFor({ timeout: SLOW_POST_MS });
+    await waitForEffect(
+      page,
+      page.getByRole("cell", { name: code, exact: true }),
+      `coupon-create-${label}`,
+      SLOW_POST_MS,
+    );
     await flash(page, "Coupon Created");
     // A typed date is the end of that day in Sydney: listed as the same day, and badged by checkout's rule.
     const row = page.getByRole("row").filter({ hasText: code });
@@ -382,7 +388,12 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.getByRole("heading", { name: `Edit coupon ${code}` }).waitFor();
     await page.getByLabel("Discount value (required)").fill("20");
     await page.getByRole("button", { name: "Save Coupon" }).click();
-    await page.getByRole("cell", { name: "20% off" }).first().waitFor({ timeout: SLOW_POST_MS });
+    await waitForEffect(
+      page,
+      page.getByRole("cell", { name: "20% off" }).first(),
+      `coupon-edit-${label}`,
+      SLOW_POST_MS,
+    );
     await flash(page, "Updated");
 
     await page.getByRole("link", { name: `Delete ${code}` }).click();
@@ -392,6 +403,61 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     await page.getByRole("status").filter({ hasText: "Deleted" }).first().waitFor({ timeout: SLOW_POST_MS });
     expect(await Coupon.exists({ code })).toBeNull();
   }, 180_000);
+
+  it.runIf(javaScriptEnabled)(
+    "keeps what is typed in the coupon form while a refusal comes back on a slow link, and empties the form after a create",
+    async () => {
+      const page = await adminPage(true);
+      const code = `SLOW${Date.now() % 100000}`;
+      await page.goto("/admin/coupons");
+      await page.getByRole("heading", { name: "Create a coupon" }).waitFor();
+      const value = page.getByLabel("Discount value (required)");
+      const domains = page.getByLabel("Allowed domains (optional, comma-separated)");
+      await page.getByLabel("Code (required)").fill(code);
+      await value.fill("0");
+      // A link slow enough that the refusal's page data is still on its way (3 s) after its post is answered.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 3_000,
+        downloadThroughput: 125_000,
+        uploadThroughput: 125_000,
+      });
+      let pageDataCame = false;
+      page.on("response", (r) => {
+        if (r.request().method() === "GET" && new URL(r.url()).pathname === "/admin/coupons.data") pageDataCame = true;
+      });
+      await page.getByRole("button", { name: "Create Coupon" }).click();
+      // The refusal's message shows as soon as its post is answered, and the form opens again.
+      await page.getByRole("alert").filter({ hasText: "Percentage must be between 1 and 100" }).waitFor();
+      // The admin fixes the value and goes on typing while the page's own data is still on its way.
+      await value.fill("15");
+      await domains.fill("acme.com.au");
+      expect(pageDataCame).toBe(false);
+      // The page's data came (the address takes the form's post): what was typed since is still there.
+      await page.waitForURL(/\/admin\/coupons\?index$/, { timeout: 30_000 });
+      expect(await value.inputValue()).toBe("15");
+      expect(await domains.inputValue()).toBe("acme.com.au");
+      expect((await page.getByLabel("Code (required)").inputValue()).toUpperCase()).toBe(code);
+      // Fixed, the value's message went as it was typed.
+      expect(await page.getByText("Percentage must be between 1 and 100").count()).toBe(0);
+
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await page.getByRole("button", { name: "Create Coupon" }).click();
+      await waitForEffect(page, page.getByRole("cell", { name: code, exact: true }), "coupon-slow-link", SLOW_POST_MS);
+      expect(await page.getByRole("row").filter({ hasText: code }).textContent()).toContain("@acme.com.au");
+      // Created: the form starts empty for the next coupon.
+      expect(await page.getByLabel("Code (required)").inputValue()).toBe("");
+      expect(await value.inputValue()).toBe("");
+      await Coupon.deleteOne({ code });
+    },
+    120_000,
+  );
 
   it("permanently deletes a customer's data on request", async () => {
     const name = `del-${label}-${Date.now() % 1_000_000}`;

@@ -97,3 +97,41 @@ export async function boxOf(locator: Locator) {
   if (!box) throw new Error(`no box for ${locator.toString()}`);
   return box;
 }
+
+/**
+ * Waits for `locator`, the visible effect of a post; when it does not come, fails saying what the page shows
+ * instead (its address, alerts, status lines and first heading) and saves a screenshot named `name`, so a red
+ * run on a busy machine tells why without a rerun.
+ */
+export async function waitForEffect(page: Page, locator: Locator, name: string, timeout = 60_000) {
+  try {
+    await locator.waitFor({ timeout });
+  } catch (error) {
+    const texts = async (role: "alert" | "status" | "heading") =>
+      (
+        await page
+          .getByRole(role)
+          .allTextContents()
+          .catch(() => [])
+      )
+        .map((t) => t.trim())
+        .filter(Boolean);
+    const shows = {
+      url: page.url(),
+      alerts: await texts("alert"),
+      status: await texts("status"),
+      headings: (await texts("heading")).slice(0, 3),
+      busy: await page
+        .locator("[aria-busy=true]")
+        .count()
+        .catch(() => -1),
+    };
+    await screenshot(page, `failed-${name}`).catch(() => undefined);
+    throw new Error(
+      `${locator.toString()} did not show within ${timeout} ms; the page shows ${JSON.stringify(shows)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}

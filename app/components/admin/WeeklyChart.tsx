@@ -69,7 +69,7 @@ function ChartSvg({ weeks, layout }: { weeks: WeekView[]; layout: keyof typeof L
   const titleId = `chart-title-${layout}`;
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={titleId} className={`chart-svg chart-${layout}`}>
-      <title id={titleId}>Weekly revenue and paid orders for the last {weeks.length} weeks</title>
+      <title id={titleId}>{`Weekly revenue and paid orders for the last ${weeks.length} weeks`}</title>
       <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} stroke="#9aa5a0" />
       <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize={font} fill="#4d5b54">
         {formatWholeDollars(maxRevenue)}

@@ -7,7 +7,7 @@ import { errorMessage, log } from "./log.server";
 import { customerOrders, emailOrders, emailOwner } from "./models/customer-order.server";
 import { IntakeToken, Migration, Order, Subscription } from "./models/index.server";
 import { orderTokens, tokenList } from "./models/intake-token.server";
-import { userSubscriptions } from "./models/subscription.server";
+import { subscriptionFacts, userSubscriptions } from "./models/subscription.server";
 
 /**
  * Migrations of stored documents: versioned (an id that sorts by date, never reused), run in order, each
@@ -77,6 +77,17 @@ export const MIGRATIONS: MigrationDefinition[] = [
       const facts = await Subscription.find({}, { _id: 1, user_id: 1 }).sort({ observed_at: 1 }).lean();
       for (const fact of facts) await userSubscriptions.add(fact.user_id, fact._id);
       return `listed ${countOf(orders.length, "order")} by address and ${countOf(facts.length, "plan fact")}`;
+    },
+  },
+  {
+    // An invoice event reads what is known of its subscription through a list found by `_id` (it scanned
+    // every plan fact), which the model's hooks fill from now on: the facts stored before get theirs. One
+    // pass, once; adding again adds nothing.
+    id: "2026-11-27-subscription-fact-lists",
+    async up() {
+      const facts = await Subscription.find({}, { _id: 1, stripe_subscription_id: 1 }).sort({ observed_at: 1 }).lean();
+      for (const fact of facts) await subscriptionFacts.add(fact.stripe_subscription_id, fact._id);
+      return `listed ${countOf(facts.length, "plan fact")} by subscription`;
     },
   },
 ];

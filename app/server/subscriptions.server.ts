@@ -6,7 +6,7 @@ import { claimOnce, isDuplicateKeyError } from "./db.server";
 import { absoluteUrl, getEnv, standInsAllowed } from "./env.server";
 import { errorMessage, log } from "./log.server";
 import { PlanCheckout, Subscription } from "./models/index.server";
-import { userSubscriptions } from "./models/subscription.server";
+import { subscriptionFacts, userSubscriptions } from "./models/subscription.server";
 import { getStripe, type Stripe } from "./stripe.server";
 
 /**
@@ -286,6 +286,19 @@ export async function recordSubscriptionEvent(event: Stripe.Event): Promise<"pro
   return "processed";
 }
 
+/** What was last learned of a subscription: its facts through their list, each by `_id` (models/subscription.server.ts). */
+async function newestFact(subscriptionId: string): Promise<(Fact & { user_id: string }) | null> {
+  const listed = await Promise.all(
+    (await subscriptionFacts.members(subscriptionId)).map((factId) => Subscription.findById(factId).lean()),
+  );
+  return listed
+    .flatMap((fact) => (fact?.stripe_subscription_id === subscriptionId ? [fact] : []))
+    .reduce<(Fact & { user_id: string }) | null>(
+      (newest, fact) => (!newest || fact.observed_at > newest.observed_at ? fact : newest),
+      null,
+    );
+}
+
 /** Records invoice.paid (the plan is paid up to the invoice's period end) and invoice.payment_failed (past due). */
 export async function recordInvoiceEvent(event: Stripe.Event): Promise<"processed" | "ignored"> {
   const invoice = event.data.object as unknown as Loose;
@@ -295,7 +308,7 @@ export async function recordInvoiceEvent(event: Stripe.Event): Promise<"processe
   const subscriptionId = str(details.subscription) ?? str(invoice.subscription);
   if (!subscriptionId) return "ignored";
   const metadata = (details.metadata ?? {}) as Record<string, string>;
-  const known = await Subscription.findOne({ stripe_subscription_id: subscriptionId }).sort({ observed_at: -1 }).lean();
+  const known = await newestFact(subscriptionId);
   const userId = metadata.user_id ?? known?.user_id;
   if (!userId) {
     log("warn", "subscription.invoice_without_user", { event_id: event.id });

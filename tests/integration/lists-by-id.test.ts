@@ -6,8 +6,8 @@ import { MIGRATIONS } from "~/server/migrations.server";
 import { customerOrders, emailOrders, emailOwner } from "~/server/models/customer-order.server";
 import { CustomerOrder, EmailOrder, IntakeToken, Order, Subscription, User } from "~/server/models/index.server";
 import { orderTokens, tokenList } from "~/server/models/intake-token.server";
-import { userSubscriptions } from "~/server/models/subscription.server";
-import { currentSubscription } from "~/server/subscriptions.server";
+import { subscriptionFacts, userSubscriptions } from "~/server/models/subscription.server";
+import { currentSubscription, recordInvoiceEvent } from "~/server/subscriptions.server";
 import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 
@@ -204,5 +204,69 @@ describe("a customer's orders by _id", () => {
     expect(await emailOrders.members(emailOwner(address)!)).toEqual([`${me}-guest`]);
     expect(await currentSubscription(me)).toMatchObject({ subscriptionId: `sub-${me}`, status: "active" });
     expect(await userSubscriptions.members(me)).toEqual([`evt-${me}`]);
+  });
+
+  it("give an invoice event what is known of its subscription through that subscription's list, facts stored before it by the migration", async () => {
+    const me = user();
+    const subscriptionId = `sub-inv-${me}`;
+    const t = Math.floor(Date.now() / 1000);
+    // Stored before the list existed: a created subscription with its plan, and an unrelated subscriber's fact.
+    await Subscription.collection.insertMany([
+      {
+        _id: `evt-inv-${me}-c`,
+        stripe_subscription_id: subscriptionId,
+        user_id: me,
+        plan_id: "professional",
+        product_id: "prod_professional",
+        status: "active",
+        cancel_at_period_end: true,
+        observed_at: new Date((t - 100) * 1000),
+      },
+      {
+        _id: `evt-inv-${me}-x`,
+        stripe_subscription_id: `sub-x-${me}`,
+        user_id: user(),
+        status: "active",
+        observed_at: new Date(),
+      },
+    ] as never[]);
+    const migration = MIGRATIONS.find((m) => m.id === "2026-11-27-subscription-fact-lists")!;
+    expect(await migration.up(new Date())).toMatch(/^listed \d+ plan facts? by subscription$/);
+    await migration.up(new Date());
+    expect(await subscriptionFacts.members(subscriptionId)).toEqual([`evt-inv-${me}-c`]);
+
+    // An invoice whose subscription details carry no metadata (one made before the app set any): its user, plan
+    // and cancel-at-period-end come from the subscription's facts.
+    const invoice = (id: string, type: string, created: number) => ({
+      id,
+      type,
+      created,
+      data: {
+        object: {
+          object: "invoice",
+          customer: `cus-${me}`,
+          parent: { subscription_details: { subscription: subscriptionId } },
+          lines: { data: [{ period: { end: t + 30 * 86_400 } }] },
+        },
+      },
+    });
+    expect(await recordInvoiceEvent(invoice(`evt-inv-${me}-f`, "invoice.payment_failed", t) as never)).toBe(
+      "processed",
+    );
+    expect(await subscriptionFacts.members(subscriptionId)).toEqual([`evt-inv-${me}-c`, `evt-inv-${me}-f`]);
+    expect(await currentSubscription(me)).toMatchObject({
+      subscriptionId,
+      status: "past_due",
+      planId: "professional",
+      productId: "prod_professional",
+      cancelAtPeriodEnd: true,
+    });
+    // A subscription nothing is known of, without metadata: ignored, nothing stored.
+    const unknown = {
+      ...invoice(`evt-inv-${me}-u`, "invoice.paid", t),
+      data: { object: { object: "invoice", subscription: `sub-none-${me}` } },
+    };
+    expect(await recordInvoiceEvent(unknown as never)).toBe("ignored");
+    expect(await Subscription.findById(`evt-inv-${me}-u`).lean()).toBeNull();
   });
 });

@@ -36,8 +36,18 @@ SubscriptionSchema.index({ stripe_subscription_id: 1, observed_at: -1 });
  */
 export const userSubscriptions = slotList("UserSubscription", "user_subscriptions");
 
-type NewFact = { _id?: unknown; user_id?: unknown };
-const listFact = (doc: NewFact) => userSubscriptions.add(String(doc.user_id), String(doc._id));
+/**
+ * A Stripe subscription's facts, found by `_id` the same way (the owner is the subscription's id): an invoice event
+ * reads what is known of its subscription (its user, plan, period) from these, never by scanning every fact.
+ */
+export const subscriptionFacts = slotList("SubscriptionFactSlot", "subscription_facts");
+
+type NewFact = { _id?: unknown; user_id?: unknown; stripe_subscription_id?: unknown };
+const listFact = (doc: NewFact) =>
+  Promise.all([
+    userSubscriptions.add(String(doc.user_id), String(doc._id)),
+    subscriptionFacts.add(String(doc.stripe_subscription_id), String(doc._id)),
+  ]);
 SubscriptionSchema.pre("save", async function () {
   if (this.isNew) await listFact(this);
 });

@@ -44,5 +44,12 @@ export async function stopProcess(child: ChildProcess) {
  */
 export function privatePort(base: number) {
   const offset = (Number(process.env.TEST_PORT_OFFSET) || 0) % 900;
-  return base + offset + Math.floor(Math.random() * 50);
+  // Never the same port twice in one file: an app a test left running until afterAll would answer in place of
+  // the next one started on its port (a fresh-clone run once checked HSTS on the wrong app, a 1-in-50 draw).
+  const free = Array.from({ length: 50 }, (_, i) => base + offset + i).filter((port) => !handedOut.has(port));
+  if (free.length === 0) throw new Error(`privatePort(${base}): all 50 ports were handed out in this file`);
+  const port = free[Math.floor(Math.random() * free.length)];
+  handedOut.add(port);
+  return port;
 }
+const handedOut = new Set<number>();

@@ -35,16 +35,24 @@ type Fact = SubscriptionFact & {
   stripe_customer_id?: string | null;
 };
 
+/**
+ * The facts a list names (models/subscription.server.ts), each read by `_id`, newest first: those `belongs` keeps,
+ * as a member may name a fact that is missing or not the owner's.
+ */
+async function listedFacts(
+  factIds: string[],
+  belongs: (fact: Fact & { user_id: string; stripe_subscription_id: string }) => boolean,
+) {
+  const listed = await Promise.all(factIds.map((factId) => Subscription.findById(factId).lean()));
+  return listed
+    .flatMap((fact) => (fact && belongs(fact) ? [fact] : []))
+    .sort((a, b) => b.observed_at.getTime() - a.observed_at.getTime());
+}
+
 /** check-subscription: the user's live plan, or null. */
 export async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
-  // The user's facts through their list and each by `_id` (models/subscription.server.ts), newest first.
-  const listed = await Promise.all(
-    (await userSubscriptions.members(userId)).map((factId) => Subscription.findById(factId).lean()),
-  );
-  const facts = listed
-    .flatMap((fact) => (fact?.user_id === userId ? [fact] : []))
-    .sort((a, b) => b.observed_at.getTime() - a.observed_at.getTime())
-    .slice(0, 100);
+  const mine = await listedFacts(await userSubscriptions.members(userId), (fact) => fact.user_id === userId);
+  const facts = mine.slice(0, 100);
   const bySubscription = new Map<string, Fact[]>();
   for (const f of facts)
     bySubscription.set(f.stripe_subscription_id, [...(bySubscription.get(f.stripe_subscription_id) ?? []), f]);
@@ -286,17 +294,13 @@ export async function recordSubscriptionEvent(event: Stripe.Event): Promise<"pro
   return "processed";
 }
 
-/** What was last learned of a subscription: its facts through their list, each by `_id` (models/subscription.server.ts). */
-async function newestFact(subscriptionId: string): Promise<(Fact & { user_id: string }) | null> {
-  const listed = await Promise.all(
-    (await subscriptionFacts.members(subscriptionId)).map((factId) => Subscription.findById(factId).lean()),
+/** What was last learned of a subscription: the newest of its facts, through its list. */
+async function newestFact(subscriptionId: string) {
+  const facts = await listedFacts(
+    await subscriptionFacts.members(subscriptionId),
+    (fact) => fact.stripe_subscription_id === subscriptionId,
   );
-  return listed
-    .flatMap((fact) => (fact?.stripe_subscription_id === subscriptionId ? [fact] : []))
-    .reduce<(Fact & { user_id: string }) | null>(
-      (newest, fact) => (!newest || fact.observed_at > newest.observed_at ? fact : newest),
-      null,
-    );
+  return facts[0] ?? null;
 }
 
 /** Records invoice.paid (the plan is paid up to the invoice's period end) and invoice.payment_failed (past due). */

@@ -9,7 +9,7 @@ import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models
 import { CONTACT_LIMIT } from "~/server/rate-limit.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
-import { screenshot, useBrowser } from "../support/browser";
+import { expectEffect, recordRequests, screenshot, useBrowser } from "../support/browser";
 import { droppedLinkJourneys, expectLocked, restoreAndResend, type DroppedLinkForm } from "../support/dropped-link";
 import { useRelays } from "../support/faulty-relay";
 import { clearBrowserLimits } from "../support/rate-limits";
@@ -290,6 +290,7 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
       cookie: await tokenCookie(token),
       baseURL: relay.url,
     });
+    recordRequests(page);
     if (js) await page.clock.install(); // the test moves the autosave's clock on
     await page.goto("/intake-form/5", { waitUntil: "networkidle" });
     const held = relay.fail("stall", "/intake-form/5"); // the server has it, and the answer takes its time
@@ -328,7 +329,9 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
       // With JavaScript the second Remove leaves once the first is answered; without, it replaced the first.
       relay.restore();
       // Both answers come after the relay is restored, one after the other (60 s: a busy machine, not the app).
-      await expect.poll(() => keywords(orderId), { timeout: 60_000 }).toEqual([KEYWORDS[0], KEYWORDS[3]]);
+      await expectEffect(page, `two-removes-${js ? "js" : "nojs"}-${width}`, () =>
+        expect.poll(() => keywords(orderId), { timeout: 60_000 }).toEqual([KEYWORDS[0], KEYWORDS[3]]),
+      );
       await expect
         .poll(() => page.getByRole("button", { name: /^Remove keyword/ }).count(), { timeout: 60_000 })
         .toBe(2);

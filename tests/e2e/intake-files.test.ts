@@ -7,7 +7,7 @@ import { LABELS } from "~/domain/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { alertText, APP_URL, screenshot, useBrowser } from "../support/browser";
+import { alertText, APP_URL, recordRequests, screenshot, useBrowser, waitForEffect } from "../support/browser";
 import { useRelays } from "../support/faulty-relay";
 
 const browser = useBrowser();
@@ -122,6 +122,7 @@ describe("step 4's files on a dropped link (JavaScript on)", () => {
   it("sends a dropped upload again without choosing the file again, stores it once, and asks before leaving mid-upload", async () => {
     const relay = await newRelay();
     const { orderId, page } = await stepFour(1280, relay.url);
+    recordRequests(page);
     // The server stores the photo, then the link drops before its answer arrives.
     const dropped = relay.fail("drop", "/intake-form/upload", { method: "PUT" });
     await choosePhoto(page, "shop.png", "#36c");
@@ -147,7 +148,7 @@ describe("step 4's files on a dropped link (JavaScript on)", () => {
     await expect.poll(() => held.reached, { timeout: 30_000 }).toBe(1);
     await screenshot(page, "intake-step4-upload-held-1280");
     relay.restore();
-    await page.getByRole("group", { name: "Photo 2" }).waitFor({ timeout: 30_000 });
+    await waitForEffect(page, page.getByRole("group", { name: "Photo 2" }), "upload-held-then-restored", 30_000);
     expect(new URL(page.url()).pathname).toBe("/intake-form/4");
     expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["shop.png", "team.png"]);
   });

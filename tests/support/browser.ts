@@ -99,39 +99,58 @@ export async function boxOf(locator: Locator) {
 }
 
 /**
- * Waits for `locator`, the visible effect of a post; when it does not come, fails saying what the page shows
- * instead (its address, alerts, status lines and first heading) and saves a screenshot named `name`, so a red
- * run on a busy machine tells why without a rerun.
+ * What a page shows (its address, alerts, status lines, first headings, busy forms) and, when `recordRequests`
+ * was called on it, its requests since: said when an awaited effect does not come, with a screenshot named
+ * `failed-<name>`, so a red run on a busy machine tells why without a rerun.
  */
-export async function waitForEffect(page: Page, locator: Locator, name: string, timeout = 60_000) {
+async function pageReport(page: Page, name: string) {
+  const texts = async (role: "alert" | "status" | "heading") =>
+    (
+      await page
+        .getByRole(role)
+        .allTextContents()
+        .catch(() => [])
+    )
+      .map((t) => t.trim())
+      .filter(Boolean);
+  const shows = {
+    url: page.url(),
+    alerts: await texts("alert"),
+    status: await texts("status"),
+    headings: (await texts("heading")).slice(0, 3),
+    busy: await page
+      .locator("[aria-busy=true]")
+      .count()
+      .catch(() => -1),
+    requests: requestLogs.get(page),
+  };
+  await screenshot(page, `failed-${name}`).catch(() => undefined);
+  return JSON.stringify(shows);
+}
+
+const requestLogs = new WeakMap<Page, string[]>();
+
+/** From now on, the page's requests to the app and how each ended, for `pageReport`. */
+export function recordRequests(page: Page) {
+  const log: string[] = [];
+  requestLogs.set(page, log);
+  const line = (r: { method(): string; url(): string }, end: string) =>
+    log.push(`${new Date().toISOString().slice(11, 23)} ${r.method()} ${new URL(r.url()).pathname} ${end}`);
+  page.on("request", (r) => line(r, "sent"));
+  page.on("requestfinished", (r) => void r.response().then((res) => line(r, `answered ${res?.status() ?? "?"}`)));
+  page.on("requestfailed", (r) => line(r, `failed ${r.failure()?.errorText ?? ""}`));
+}
+
+/** Runs `wait` (an effect awaited); when it fails, fails saying what the page shows instead (`pageReport`). */
+export async function expectEffect(page: Page, name: string, wait: () => Promise<unknown>) {
   try {
-    await locator.waitFor({ timeout });
+    await wait();
   } catch (error) {
-    const texts = async (role: "alert" | "status" | "heading") =>
-      (
-        await page
-          .getByRole(role)
-          .allTextContents()
-          .catch(() => [])
-      )
-        .map((t) => t.trim())
-        .filter(Boolean);
-    const shows = {
-      url: page.url(),
-      alerts: await texts("alert"),
-      status: await texts("status"),
-      headings: (await texts("heading")).slice(0, 3),
-      busy: await page
-        .locator("[aria-busy=true]")
-        .count()
-        .catch(() => -1),
-    };
-    await screenshot(page, `failed-${name}`).catch(() => undefined);
-    throw new Error(
-      `${locator.toString()} did not show within ${timeout} ms; the page shows ${JSON.stringify(shows)}`,
-      {
-        cause: error,
-      },
-    );
+    throw new Error(`${(error as Error).message}; the page shows ${await pageReport(page, name)}`, { cause: error });
   }
+}
+
+/** Waits for `locator`, the visible effect of a post; when it does not come, says what the page shows instead. */
+export async function waitForEffect(page: Page, locator: Locator, name: string, timeout = 60_000) {
+  await expectEffect(page, name, () => locator.waitFor({ timeout }));
 }

@@ -30,12 +30,14 @@ export type Relay = {
   url: string;
   /**
    * The next request to `path` (Remix's data request `path.data` included) with `method` meets `fault`.
-   * `reached` counts the matching requests that reached the app since (the faulty one included).
+   * `reached` counts the matching requests sent on to the app since (the faulty one included; the app may
+   * still be acting on it).
    */
   fail(fault: Fault, path: string, options?: { method?: string }): { reached: number };
   /**
    * The link is good again: connections open, held answers are delivered, the gateway answers no more 503s,
-   * and a fault no request has met yet is dropped (a test waits for `reached` first when it needs the fault met).
+   * and a fault no request has met yet is dropped (a test waits for `reached` first when it needs the fault met);
+   * the answer of a faulty request the app is still acting on goes through when it comes.
    */
   restore(): void;
   close(): Promise<void>;
@@ -47,7 +49,16 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
   /** The link's state until `restore()`: connections closed as they open, or every request a 503. */
   let down: "closed" | "503" | null = null;
   let held: (() => void)[] = [];
-  const faults: { fault: Fault; path: string; method: string; seen: { reached: number }; met: boolean }[] = [];
+  /** `released`: restore() came (the app may still be acting on its request: its answer then goes through). */
+  type Faulty = {
+    fault: Fault;
+    path: string;
+    method: string;
+    seen: { reached: number };
+    met: boolean;
+    released: boolean;
+  };
+  const faults: Faulty[] = [];
 
   const dropLink = () => {
     down = "closed";
@@ -122,9 +133,13 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
     if (match?.fault === "cut-request") return cutRequest(req);
     try {
       const { head, body } = await forward(req);
-      if (match?.fault === "drop") return dropLink();
-      if (match?.fault === "cut") return cutOff(res, head, body);
-      if (match?.fault === "stall") await new Promise<void>((resolve) => held.push(resolve));
+      // A test may restore the link while the app is still acting on the faulty request (a busy machine): that
+      // answer is then delivered, not held or lost after the link was declared good again.
+      if (match && !match.released) {
+        if (match.fault === "drop") return dropLink();
+        if (match.fault === "cut") return cutOff(res, head, body);
+        if (match.fault === "stall") await new Promise<void>((resolve) => held.push(resolve));
+      }
       res.writeHead(head.statusCode ?? 502, head.rawHeaders);
       res.end(body);
     } catch {
@@ -141,7 +156,10 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
 
   const restore = () => {
     down = null;
-    for (const f of faults) f.met = true; // a fault not met yet never meets a later request
+    for (const f of faults) {
+      f.met = true; // a fault not met yet never meets a later request
+      f.released = true;
+    }
     const waiting = held;
     held = [];
     waiting.forEach((deliver) => deliver());
@@ -150,7 +168,7 @@ export async function startRelay(target = APP_URL): Promise<Relay> {
     url: `http://127.0.0.1:${port}`,
     fail(fault, path, { method = "POST" } = {}) {
       const seen = { reached: 0 };
-      faults.push({ fault, path, method, seen, met: false });
+      faults.push({ fault, path, method, seen, met: false, released: false });
       return seen;
     },
     restore,

@@ -15,7 +15,8 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
  * soon as a tiny probe of the server is answered: `waitForRetry`). Remix still
  * sees one request in flight, so pending states stay on and nothing is sent
  * twice at once; a held request is dropped when Remix aborts it (the person
- * went elsewhere). While a press of a form is on its way (sent, slow or held)
+ * went elsewhere). While a press of a form is on its way (sent, slow or held,
+ * and when answered by a redirect until the page it leads to is drawn: `afterNavigation`)
  * the form cannot be changed and says so when someone tries (`lockForm`), so a
  * resend carries exactly what was pressed and nothing typed after the press is
  * thrown away by its answer; a form whose own code keeps typing across some
@@ -172,12 +173,14 @@ const SUBMIT_TO_SEND_MS = 1_000;
  * pressed button the body carries. Matched by the form element, not by its entries: a form may change its
  * own hidden fields between the submit and the request (the intake's save stamp).
  */
-function sourceOf(url: URL, body: unknown): Source | null {
+function sourceOf(url: URL, post: boolean, body: unknown): Source | null {
   const source = submitted;
   submitted = null;
-  if (!source?.form.isConnected || !(body instanceof FormData || body instanceof URLSearchParams)) return null;
-  if (performance.now() - source.at > SUBMIT_TO_SEND_MS) return null;
+  if (!source?.form.isConnected || performance.now() - source.at > SUBMIT_TO_SEND_MS) return null;
   if (new URL(source.form.action, window.location.href).pathname !== pagePath(url)) return null;
+  // A form with method get (a filter) is sent as the page load of its address, with no body.
+  if (!post) return source.form.method === "get" ? source : null;
+  if (!(body instanceof FormData || body instanceof URLSearchParams)) return null;
   const button = source.submitter as HTMLButtonElement | null;
   if (button?.name && !body.getAll(button.name).includes(button.value)) return null;
   return source;
@@ -257,6 +260,33 @@ function freshBody(source: Source, first: FormData | URLSearchParams): FormData 
   return new URLSearchParams([...data].map(([k, v]) => [k, typeof v === "string" ? v : v.name]));
 }
 
+/** How Remix's single fetch answers a post whose action redirected (the redirect is in the body). */
+const SINGLE_FETCH_REDIRECT_STATUS = 202;
+
+/**
+ * Calls `done` once the page an answer leads to has been drawn: the router's navigation (under way, or started
+ * by a redirect once its answer is read) has ended, or the page is shown again from the back-forward cache
+ * after a redirect to another site. Until then the pressed form stays locked: its page is still on its way,
+ * and when it comes the form is drawn afresh (the next step, this page emptied after a send, a filter's fields
+ * showing what was applied), so what was typed there would go.
+ */
+function afterNavigation(done: () => void) {
+  const router = window.__remixRouter;
+  if (!router) return done();
+  let navigating = router.state.navigation.state !== "idle";
+  const finish = () => {
+    stop();
+    window.removeEventListener("pageshow", shownAgain);
+    done();
+  };
+  const shownAgain = (event: PageTransitionEvent) => event.persisted && finish();
+  const stop = router.subscribe(({ navigation }) => {
+    if (navigation.state !== "idle") navigating = true;
+    else if (navigating) finish();
+  });
+  window.addEventListener("pageshow", shownAgain);
+}
+
 /** Wraps window.fetch for Remix's own requests (entry.client calls it once, before hydration). */
 export function keepRequestsThroughDrops() {
   const send = window.fetch.bind(window);
@@ -275,17 +305,22 @@ export function keepRequestsThroughDrops() {
     if (!isRemixRequest(url) || input instanceof Request || !signal) return send(input, init);
     const id = nextId++;
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
-    const source = post ? sourceOf(url, init?.body) : null;
+    const source = post || submitted?.form.method === "get" ? sourceOf(url, post, init?.body) : null;
     const locked = source && locks(source) ? { tried: false } : undefined;
     deliveries = [...deliveries, { id, path: pagePath(url), post, form: source?.form, state: "sending", locked }];
     listeners.forEach((l) => l());
     let unlock = locked ? lockForm(source!.form, () => update(id, { locked: { tried: true } })) : null;
     const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
+    let answeredByRedirect = false;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
           const res = await send(input, init);
-          if (!isGatewayFailure(res)) return await whole(res);
+          if (!isGatewayFailure(res)) {
+            const answer = await whole(res);
+            answeredByRedirect = post && answer.status === SINGLE_FETCH_REDIRECT_STATUS;
+            return answer;
+          }
         } catch (error) {
           if (signal?.aborted) throw error;
         }
@@ -293,7 +328,7 @@ export function keepRequestsThroughDrops() {
         await waitForRetry(attempt, signal, send);
         update(id, { state: "retrying" });
         // Sent again as the form holds it now (read while unlocked: a disabled control is not in a form's data).
-        if (source?.form.isConnected) {
+        if (post && source?.form.isConnected) {
           unlock?.();
           init = { ...init, body: freshBody(source, init!.body as FormData) };
           if (unlock) unlock = lockForm(source.form, () => update(id, { locked: { tried: true } }));
@@ -301,8 +336,13 @@ export function keepRequestsThroughDrops() {
       }
     } finally {
       clearTimeout(slow);
-      unlock?.();
-      update(id, null);
+      const done = () => {
+        unlock?.();
+        update(id, null);
+      };
+      // The answer is read; the page it leads to is drawn next (a filter's, or a redirect's).
+      if (unlock && (answeredByRedirect || !post)) afterNavigation(done);
+      else done();
     }
   };
   // Leaving with a post not yet delivered asks first (the browser words the question).
@@ -340,7 +380,6 @@ function Status({ list }: { list: Delivery[] }) {
   );
 }
 
-/** The form a status element sits in (or names with `form=`), by its action's path. */
 /**
  * Whether a post is the one a SendStatus (at `status`, in a form posting to `path`) speaks for: its own form's
  * press, or, when the press's form is not known (an autosave, a fetcher), any post to the same path.
@@ -350,6 +389,7 @@ function isOwnPost(d: Delivery, status: HTMLElement | null, path: string | null)
   return !d.form || !d.form.isConnected || d.form === status?.closest("form");
 }
 
+/** The path the form a status element sits in posts to. */
 function formPathOf(el: HTMLElement | null) {
   const form = el?.closest("form");
   return form ? new URL(form.action, window.location.href).pathname : null;

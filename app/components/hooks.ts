@@ -35,20 +35,16 @@ const isRedirect = (location: { state: unknown }) =>
   (location.state as { _isRedirect?: boolean } | null)?._isRedirect === true;
 
 /**
- * For a form that starts empty once a post succeeded and is kept as it is otherwise: its key, and the answer it
- * shows (`useActionData()`, passed in). Success is the action's redirect (routes answer a refusal with the form's
- * errors, and a success with a redirect), so the key changes once per redirect to this page: as its page starts
- * loading when that state is drawn, so nothing typed after it is thrown away, else when it has loaded. Meanwhile
- * the answer of an earlier refused press is not the form's any more. A refusal never changes the key: the form
- * keeps what it holds, with what was typed while the answer was on its way. (A location key changes after every
- * answer, refusals too, and remounting the form with what was sent lost that typing.)
+ * The key of a form that starts empty once a post of it succeeded and is kept as it is otherwise. Success is the
+ * action's redirect (routes answer a refusal with the form's errors, and a success with a redirect), so the key
+ * changes once per redirect to this page, when that page is drawn (until then the sent form stays locked:
+ * components/connection.tsx). A refusal never changes it: the form keeps what it holds, with what was typed
+ * while the answer was on its way. (A location's key changes after every answer, refusals too: a form keyed by
+ * it was drawn again with what had been sent, and what was typed meanwhile was lost.)
  */
-export function useFormKeptUntilRedirect<Answer>(answer: Answer): { key: number; lastResult: Answer | undefined } {
-  const navigation = useNavigation();
+export function useFormKeyPerRedirect(): string {
   const location = useLocation();
-  const [redirects, setRedirects] = useState({ count: 0, last: "" });
-  const loading = navigation.state === "loading" && navigation.formData && isRedirect(navigation.location);
-  const arriving = loading ? navigation.location : isRedirect(location) ? location : null;
-  if (arriving && arriving.key !== redirects.last) setRedirects({ count: redirects.count + 1, last: arriving.key });
-  return { key: redirects.count, lastResult: loading ? undefined : answer };
+  const [key, setKey] = useState(location.key);
+  if (isRedirect(location) && location.key !== key) setKey(location.key);
+  return key;
 }

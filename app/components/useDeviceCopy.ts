@@ -204,7 +204,7 @@ const samePath = (a: string, b: string) =>
 declare global {
   interface Window {
     /** The Remix router (RemixBrowser sets it): its state changes, each one, before React draws any. */
-    __remixRouter?: { subscribe(listener: (state: RouterState) => void): () => void };
+    __remixRouter?: { state: RouterState; subscribe(listener: (state: RouterState) => void): () => void };
   }
 }
 type RouterState = {

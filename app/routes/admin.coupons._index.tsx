@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CouponForm } from "~/components/admin/CouponForm";
 import { Pager } from "~/components/admin/Pager";
-import { useFormKeptUntilRedirect } from "~/components/hooks";
+import { useFormKeyPerRedirect } from "~/components/hooks";
 import { COUPON_FORM_MESSAGES } from "~/domain/admin/coupons";
 import { CouponFormSchema } from "~/domain/admin/coupons.schema";
 import { formatDate } from "~/domain/dates";
@@ -53,7 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminCoupons() {
   const { page, rules } = useLoaderData<typeof loader>();
   const coupons = page.rows;
-  const form = useFormKeptUntilRedirect(useActionData<typeof action>());
+  const lastResult = useActionData<typeof action>();
+  const formKey = useFormKeyPerRedirect();
   return (
     <>
       <AdminHeader title="Admin Panel" current="coupons" />
@@ -110,10 +111,10 @@ export default function AdminCoupons() {
           <h2 id="new-coupon-heading">Create a coupon</h2>
           {/* After a create (a redirect) the form starts empty; after a refusal it keeps what it holds. */}
           <CouponForm
-            key={form.key}
+            key={formKey}
             intent={INTENT.create}
             submitLabel="Create Coupon"
-            lastResult={form.lastResult}
+            lastResult={lastResult}
             rules={rules}
           />
         </section>

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "~/components/useForm";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { SendStatus } from "~/components/connection";
 import { RESTORED_MESSAGE, useDeviceCopy } from "~/components/useDeviceCopy";
 import { ContactLinks } from "~/components/ContactLinks";
 import { failedFields, Field, FormAlert, FormKey } from "~/components/forms";
-import { useHydrated, useIsPending } from "~/components/hooks";
+import { useFormKeyPerRedirect, useHydrated, useIsPending } from "~/components/hooks";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/content/meta";
 import { BUSINESS } from "~/content/site";
@@ -65,10 +65,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Contact() {
-  const location = useLocation();
+  // After a send (a redirect) the form starts empty; after a refusal it keeps what it holds.
+  const formKey = useFormKeyPerRedirect();
   // The message is kept on this device until it is sent (a reload or a closed tab loses nothing).
   const { copyKey } = useLoaderData<typeof loader>();
-  const { restored } = useDeviceCopy(CONTACT_FORM_ID, copyKey, location.key);
+  const { restored } = useDeviceCopy(CONTACT_FORM_ID, copyKey, formKey);
   return (
     <>
       <PageHero
@@ -76,8 +77,7 @@ export default function Contact() {
         lead="Questions about your website? Send us a message. We answer every enquiry within 24 hours."
       />
       <div className="wrap section two-col">
-        {/* Keyed by location: after a successful send (a redirect) the form starts empty. */}
-        <ContactForm key={location.key} restored={restored} />
+        <ContactForm key={formKey} restored={restored} />
         <aside aria-labelledby="contact-details-heading">
           <h2 id="contact-details-heading">Other ways to reach us</h2>
           <ul className="checklist">

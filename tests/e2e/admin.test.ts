@@ -18,6 +18,7 @@ import {
   useBrowser,
   waitForEffect,
 } from "../support/browser";
+import { expectLocked } from "../support/dropped-link";
 import { messagesTo, uniqueAddress, waitForMessages } from "../support/mailpit";
 
 const browser = useBrowser();
@@ -457,6 +458,38 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       await Coupon.deleteOne({ code });
     },
     120_000,
+  );
+
+  it.runIf(javaScriptEnabled)(
+    "keeps the filter form locked while its page is on its way on a slow link, then shows what was applied",
+    async () => {
+      const page = await adminPage(true);
+      await page.goto("/admin");
+      const search = page.getByLabel("Search");
+      await search.fill("riverside");
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 3_000,
+        downloadThroughput: 125_000,
+        uploadThroughput: 125_000,
+      });
+      await page.getByRole("button", { name: "Apply Filters" }).click();
+      // Drawn again with what is applied once its page comes, the form takes no typing meanwhile, and says so.
+      await expectLocked(page, search);
+      await page.waitForURL(/q=riverside/, { timeout: 30_000 });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await page.getByRole("link", { name: "Reset Filters" }).waitFor();
+      expect(await search.inputValue()).toBe("riverside");
+      await search.fill("riverside bakery");
+      expect(await search.inputValue()).toBe("riverside bakery");
+    },
+    60_000,
   );
 
   it("permanently deletes a customer's data on request", async () => {

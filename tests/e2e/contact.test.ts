@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { APP_URL, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { expectLocked } from "../support/dropped-link";
 import { messageText } from "../support/mailpit";
 
 const browser = useBrowser();
@@ -103,6 +104,51 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
     expect(body.Text).toContain("Can you build a site for my bakery?");
     expect(body.Text).toContain("0400 111 222");
   });
+
+  it.runIf(javaScriptEnabled)(
+    "keeps the sent form locked until the page its answer leads to is drawn, so nothing typed there is lost",
+    async () => {
+      const page = await browser.newPage({ javaScriptEnabled });
+      await page.goto("/contact");
+      const name = `Pat slow ${Date.now()}`;
+      await fill(page, { name, email: "pat@example.test", message: "Sent once, on a slow link." });
+      // A link slow enough that the page the answer leads to is still on its way (3 s) after the post's answer.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 3_000,
+        downloadThroughput: 125_000,
+        uploadThroughput: 125_000,
+      });
+      let pageDataCame = false;
+      page.on("response", (r) => {
+        if (r.request().method() === "GET" && new URL(r.url()).pathname === "/contact.data") pageDataCame = true;
+      });
+      const answered = page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/contact.data",
+      );
+      await send(page);
+      expect((await answered).status()).toBe(202); // the action's redirect
+      // The answer came and the next page has not: the form still says it is being sent and takes no typing
+      // (drawn afresh when the page comes, it would throw that typing away).
+      const message = page.getByLabel(/^Message/);
+      await expectLocked(page, message);
+      expect(pageDataCame).toBe(false);
+      await page.getByRole("status").filter({ hasText: "Message sent!" }).waitFor({ timeout: 30_000 });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      // The page came: the form is empty and open for the next message, and the message went once.
+      expect(await message.inputValue()).toBe("");
+      await message.fill("A second question.");
+      expect(await message.inputValue()).toBe("A second question.");
+      expect(await findMail(`New enquiry from ${name}`)).toHaveLength(1);
+    },
+    60_000,
+  );
 
   it("refuses a message whose hidden robot-trap box was filled, with a clear message", async () => {
     const page = await browser.newPage({ javaScriptEnabled });

@@ -6,7 +6,14 @@ import { IntakeSubmission, Session } from "~/server/models/index.server";
 import { ADMIN_SESSION_IDLE_MS, sessionStorage } from "~/server/session.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
 import { clearSignInLimit, signedInUser } from "../support/auth";
-import { expectNoSeriousA11yViolations, flash, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import {
+  expectNoSeriousA11yViolations,
+  flash,
+  JS_MODES,
+  screenshot,
+  useBrowser,
+  waitForEffect,
+} from "../support/browser";
 import { uniqueAddress } from "../support/mailpit";
 
 /**
@@ -139,7 +146,9 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
   it.each(WIDTHS)("warns 2 minutes before the end, and Stay signed in extends the session (%i px)", async (width) => {
     const { admin, page } = await adminPage(true, width);
     await page.clock.install();
-    await page.goto("/admin/coupons");
+    // Hydrated (the scripts ran and set the warning's timers) before the clock is moved on: the heading is in
+    // the server's page, and a jump before the timers are set would put them 28 minutes after it.
+    await page.goto("/admin/coupons", { waitUntil: "networkidle" });
     await page.getByRole("heading", { name: "Coupons", exact: true }).waitFor();
     await page.getByRole("textbox").first().focus();
     // The admin stayed on the page without a click for 28.5 minutes: the server's clock and the page's.
@@ -147,7 +156,7 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
     await page.clock.fastForward("28:30");
 
     const dialog = page.getByRole("alertdialog", { name: ADMIN_SESSION_MESSAGES.warningTitle });
-    await dialog.getByText(ADMIN_SESSION_MESSAGES.warning).waitFor();
+    await waitForEffect(page, dialog.getByText(ADMIN_SESSION_MESSAGES.warning), `session-warning-${width}`, 30_000);
     const stay = dialog.getByRole("button", { name: "Stay signed in" });
     await expect.poll(() => stay.evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(page, `admin-session-warning-${width}`);

@@ -345,7 +345,8 @@ describe("autosave with JavaScript on", () => {
     page.on("request", (r) => {
       if (r.method() === "POST") posts.push(r.url());
     });
-    await page.goto(`/intake-form?token=${token}`);
+    // Hydrated (the autosave's timer is set) before the clock is moved on.
+    await page.goto(`/intake-form?token=${token}`, { waitUntil: "networkidle" });
     await onStep(page, 1);
     await page.waitForFunction(() => document.querySelector("#f-businessName") !== null);
 

@@ -186,21 +186,8 @@ function sourceOf(url: URL, post: boolean, body: unknown): Source | null {
   return source;
 }
 
-/** Text boxes take readOnly; choices, files and lists (which have no readOnly) are disabled. */
-const READ_ONLY_TYPES = new Set([
-  "text",
-  "search",
-  "url",
-  "tel",
-  "email",
-  "password",
-  "number",
-  "date",
-  "month",
-  "week",
-  "time",
-  "datetime-local",
-]);
+/** Choices, files, sliders and lists have no readOnly and are disabled; every other box takes readOnly. */
+const DISABLED_TYPES = new Set(["checkbox", "radio", "file", "range", "color"]);
 const UNTOUCHED_TYPES = new Set(["hidden", "submit", "button", "reset", "image"]);
 
 /** Whether this press of its form leaves the form to be locked (see the top of this file). */
@@ -217,11 +204,12 @@ function locks(source: Source) {
 function lockForm(form: HTMLFormElement, onTry: () => void): () => void {
   const changed: (() => void)[] = [];
   for (const el of form.elements) {
-    if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && READ_ONLY_TYPES.has(el.type))) {
+    const input = el instanceof HTMLInputElement && !UNTOUCHED_TYPES.has(el.type);
+    if (el instanceof HTMLTextAreaElement || (input && !DISABLED_TYPES.has(el.type))) {
       if (el.readOnly) continue;
       el.readOnly = true;
       changed.push(() => (el.readOnly = false));
-    } else if ((el instanceof HTMLInputElement && !UNTOUCHED_TYPES.has(el.type)) || el instanceof HTMLSelectElement) {
+    } else if (input || el instanceof HTMLSelectElement) {
       if (el.disabled) continue;
       el.disabled = true;
       changed.push(() => (el.disabled = false));
@@ -274,17 +262,17 @@ function afterNavigation(done: () => void) {
   const router = window.__remixRouter;
   if (!router) return done();
   let navigating = router.state.navigation.state !== "idle";
+  // (A page that is already shown hears "pageshow" again only when it comes back from that cache.)
   const finish = () => {
     stop();
-    window.removeEventListener("pageshow", shownAgain);
+    window.removeEventListener("pageshow", finish);
     done();
   };
-  const shownAgain = (event: PageTransitionEvent) => event.persisted && finish();
   const stop = router.subscribe(({ navigation }) => {
     if (navigation.state !== "idle") navigating = true;
     else if (navigating) finish();
   });
-  window.addEventListener("pageshow", shownAgain);
+  window.addEventListener("pageshow", finish);
 }
 
 /** Wraps window.fetch for Remix's own requests (entry.client calls it once, before hydration). */
@@ -317,9 +305,8 @@ export function keepRequestsThroughDrops() {
         try {
           const res = await send(input, init);
           if (!isGatewayFailure(res)) {
-            const answer = await whole(res);
-            answeredByRedirect = post && answer.status === SINGLE_FETCH_REDIRECT_STATUS;
-            return answer;
+            answeredByRedirect = post && res.status === SINGLE_FETCH_REDIRECT_STATUS;
+            return await whole(res);
           }
         } catch (error) {
           if (signal?.aborted) throw error;

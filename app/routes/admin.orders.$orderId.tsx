@@ -16,6 +16,7 @@ import { EditDataSchema } from "~/domain/admin/edit-data.schema";
 import {
   ADMIN_REVISION_MESSAGES,
   AI_OPT_OUT_MESSAGE,
+  DATA_TAB_HINTS,
   DETAIL_MESSAGES,
   draftUrlToast,
   ORDER_INTENT,
@@ -76,6 +77,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     editValues: submission?.status === "submitted" ? editFormValues(submission) : null,
     // The data tabs' rules for the browser's own check (the schemas stay on the server).
     rules: { edit: formRules(EditDataSchema), notes: formRules(RevisionPromptSchema) },
+    hints: DATA_TAB_HINTS,
   };
 }
 
@@ -291,6 +293,7 @@ export default function AdminOrder() {
           revisions={revisions}
           reply={reply}
           rules={d.rules}
+          hints={d.hints}
         />
 
         {d.history.rows.length || !d.history.first ? (

@@ -17,6 +17,7 @@ import {
 } from "~/domain/admin/order-detail";
 import type { PromptView } from "~/domain/ai-prompt";
 import type { BriefView } from "~/domain/admin/brief";
+import type { DataTabHints } from "~/domain/admin/order-detail";
 import { formatDateTime } from "~/domain/dates";
 import type { FormRules } from "~/domain/form-rules";
 import type { Round } from "~/domain/orders";
@@ -51,6 +52,7 @@ export function OrderDataTabs({
   revisions,
   reply,
   rules,
+  hints,
 }: {
   orderId: string;
   tab: DetailTab;
@@ -64,6 +66,8 @@ export function OrderDataTabs({
   reply: OrderDataReply | undefined;
   /** The Edit Data and revision notes forms' rules (formRules of their schemas, from the loader). */
   rules: { edit: FormRules; notes: FormRules };
+  /** The tabs' standing hints (from the loader). */
+  hints: DataTabHints;
 }) {
   const round = tabRound(tab);
   return (
@@ -77,9 +81,9 @@ export function OrderDataTabs({
         {tab === "brief" && brief ? (
           <BriefTab brief={brief} orderId={orderId} printView={false} />
         ) : tab === "ai-prompt" ? (
-          <AiPromptTab prompt={prompt} reply={reply} />
+          <AiPromptTab prompt={prompt} reply={reply} hint={hints.prompt} />
         ) : tab === "edit-data" ? (
-          <EditDataTab editValues={editValues} photos={photos} reply={reply} rules={rules.edit} />
+          <EditDataTab editValues={editValues} photos={photos} reply={reply} rules={rules.edit} hint={hints.editData} />
         ) : round ? (
           <RevisionTab revision={revisions[round - 1]} prompt={prompt} reply={reply} rules={rules.notes} />
         ) : null}
@@ -92,7 +96,7 @@ function NoSubmission() {
   return <p className="empty">Customer hasn't completed the intake form yet</p>;
 }
 
-function AiPromptTab({ prompt, reply }: { prompt: PromptView; reply: OrderDataReply | undefined }) {
+function AiPromptTab({ prompt, reply, hint }: { prompt: PromptView; reply: OrderDataReply | undefined; hint: string }) {
   const generated = reply && reply.intent === ORDER_INTENT.generatePrompt ? reply.prompt : null;
   if (prompt.state === "no-submission") return <NoSubmission />;
   if (prompt.state === "opted-out") return <p className="banner">{AI_OPT_OUT_MESSAGE}</p>;
@@ -109,10 +113,7 @@ function AiPromptTab({ prompt, reply }: { prompt: PromptView; reply: OrderDataRe
           ))}
         </ul>
       ) : null}
-      <p className="hint">
-        The prompt holds only what the customer agreed AI may see: no contact details, staff, reviews or tracking ids.
-        Each generation is recorded in the privacy audit log.
-      </p>
+      <p className="hint">{hint}</p>
       {generated ? (
         <CopyableText id="ai-prompt" label="Generated prompt" text={generated} />
       ) : (
@@ -131,11 +132,13 @@ function EditDataTab({
   photos,
   reply,
   rules,
+  hint,
 }: {
   editValues: Record<string, string> | null;
   photos: OrderPhoto[];
   reply: OrderDataReply | undefined;
   rules: FormRules;
+  hint: string;
 }) {
   const mine = reply && reply.intent === ORDER_INTENT.saveData ? reply : undefined;
   const lastResult = mine?.result;
@@ -157,11 +160,7 @@ function EditDataTab({
     <Form method="post" {...getFormProps(form)} noValidate>
       <h2>Edit Data</h2>
       <FormAlert message={alert} failed={failed} />
-      <p className="hint">
-        Lists are JSON: a change to one is saved only when its text is valid JSON (otherwise that change is ignored and
-        the rest is saved). The files themselves and the customer's consent are not edited here; each photo's details
-        are, at the end.
-      </p>
+      <p className="hint">{hint}</p>
       <div className="edit-grid">
         {EDIT_FIELDS.map((f) => {
           const meta = fields[f.name];

@@ -56,6 +56,18 @@ export const DRAFT_URL_MESSAGES = {
 /** What every admin page about one order says when there is no such order. */
 export const ORDER_NOT_FOUND = "Order not found";
 
+/**
+ * The data tabs' standing hints. The loader sends them with the page's data, so the admin pages' script does
+ * not carry them (the 97 KB budget of ARCHITECTURE rule 8).
+ */
+export const DATA_TAB_HINTS = {
+  prompt:
+    "The prompt holds only what the customer agreed AI may see: no contact details, staff, reviews or tracking ids. Each generation is recorded in the privacy audit log.",
+  editData:
+    "Lists are JSON: a change to one is saved only when its text is valid JSON (otherwise that change is ignored and the rest is saved). The files themselves and the customer's consent are not edited here; each photo's details are, at the end.",
+};
+export type DataTabHints = typeof DATA_TAB_HINTS;
+
 /** The flash messages (title and description) of the order detail page's actions. */
 export const DETAIL_MESSAGES = {
   draftSaved: { title: "Draft URL Saved" },

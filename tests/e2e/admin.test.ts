@@ -15,6 +15,7 @@ import {
   horizontalOverflow,
   JS_MODES,
   screenshot,
+  slowLink,
   useBrowser,
   waitForEffect,
 } from "../support/browser";
@@ -417,13 +418,7 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       await page.getByLabel("Code (required)").fill(code);
       await value.fill("0");
       // A link slow enough that the refusal's page data is still on its way (3 s) after its post is answered.
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 3_000,
-        downloadThroughput: 125_000,
-        uploadThroughput: 125_000,
-      });
+      const fullSpeed = await slowLink(page, 3_000);
       let pageDataCame = false;
       page.on("response", (r) => {
         if (r.request().method() === "GET" && new URL(r.url()).pathname === "/admin/coupons.data") pageDataCame = true;
@@ -443,12 +438,7 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       // Fixed, the value's message went as it was typed.
       expect(await page.getByText("Percentage must be between 1 and 100").count()).toBe(0);
 
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
+      await fullSpeed();
       await page.getByRole("button", { name: "Create Coupon" }).click();
       await waitForEffect(page, page.getByRole("cell", { name: code, exact: true }), "coupon-slow-link", SLOW_POST_MS);
       expect(await page.getByRole("row").filter({ hasText: code }).textContent()).toContain("@acme.com.au");
@@ -467,23 +457,12 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
       await page.goto("/admin");
       const search = page.getByLabel("Search");
       await search.fill("riverside");
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 3_000,
-        downloadThroughput: 125_000,
-        uploadThroughput: 125_000,
-      });
+      const fullSpeed = await slowLink(page, 3_000);
       await page.getByRole("button", { name: "Apply Filters" }).click();
       // Drawn again with what is applied once its page comes, the form takes no typing meanwhile, and says so.
       await expectLocked(page, search);
       await page.waitForURL(/q=riverside/, { timeout: 30_000 });
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
+      await fullSpeed();
       await page.getByRole("link", { name: "Reset Filters" }).waitFor();
       expect(await search.inputValue()).toBe("riverside");
       await search.fill("riverside bakery");

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { APP_URL, JS_MODES, screenshot, useBrowser } from "../support/browser";
+import { APP_URL, JS_MODES, screenshot, slowLink, useBrowser } from "../support/browser";
 import { expectLocked } from "../support/dropped-link";
 import { messageText } from "../support/mailpit";
 
@@ -113,13 +113,7 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
       const name = `Pat slow ${Date.now()}`;
       await fill(page, { name, email: "pat@example.test", message: "Sent once, on a slow link." });
       // A link slow enough that the page the answer leads to is still on its way (3 s) after the post's answer.
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 3_000,
-        downloadThroughput: 125_000,
-        uploadThroughput: 125_000,
-      });
+      const fullSpeed = await slowLink(page, 3_000);
       let pageDataCame = false;
       page.on("response", (r) => {
         if (r.request().method() === "GET" && new URL(r.url()).pathname === "/contact.data") pageDataCame = true;
@@ -135,12 +129,7 @@ describe.each(JS_MODES)("the contact form with %s", (mode, javaScriptEnabled) =>
       await expectLocked(page, message);
       expect(pageDataCame).toBe(false);
       await page.getByRole("status").filter({ hasText: "Message sent!" }).waitFor({ timeout: 30_000 });
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
+      await fullSpeed();
       // The page came: the form is empty and open for the next message, and the message went once.
       expect(await message.inputValue()).toBe("");
       await message.fill("A second question.");

@@ -7,7 +7,15 @@ import { LABELS } from "~/domain/intake/labels";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { getStorage } from "~/server/storage.server";
 import { paidOrder, useAppDatabase } from "../support/app-data";
-import { alertText, APP_URL, recordRequests, screenshot, useBrowser, waitForEffect } from "../support/browser";
+import {
+  alertText,
+  APP_URL,
+  recordRequests,
+  screenshot,
+  slowLink,
+  useBrowser,
+  waitForEffect,
+} from "../support/browser";
 import { useRelays } from "../support/faulty-relay";
 
 const browser = useBrowser();
@@ -80,9 +88,7 @@ describe.each([390, 1280])("step 4's files with JavaScript on at %i px", (width)
   it("uploads a chosen photo on its own with progress, keeps typing meanwhile, and Next does not send it again", async () => {
     const { orderId, page } = await stepFour(width);
     // A satellite uplink (about 256 kbps) and a photo of 200 KB: the bar moves for several seconds.
-    const cdp = await page.context().newCDPSession(page);
-    const link = { offline: false, latency: 650, downloadThroughput: 125_000 };
-    await cdp.send("Network.emulateNetworkConditions", { ...link, uploadThroughput: 32_000 });
+    const fullSpeed = await slowLink(page, 650, { upload: 32_000 });
     const noise = await sharp(randomBytes(260 * 260 * 3), { raw: { width: 260, height: 260, channels: 3 } })
       .png()
       .toBuffer();
@@ -96,12 +102,7 @@ describe.each([390, 1280])("step 4's files with JavaScript on at %i px", (width)
     // Typing while the photo is on its way is still there when the step shows it.
     await page.getByLabel(LABELS.logoUrl).fill("https://example.com/our-logo.png");
     await page.getByRole("group", { name: "Photo 1" }).waitFor({ timeout: 60_000 });
-    await cdp.send("Network.emulateNetworkConditions", {
-      ...link,
-      latency: 0,
-      uploadThroughput: -1,
-      downloadThroughput: -1,
-    });
+    await fullSpeed();
     expect(await page.getByLabel(LABELS.logoUrl).inputValue()).toBe("https://example.com/our-logo.png");
     expect((await photos(orderId)).map((p) => p.fileName)).toEqual(["van.png"]);
 
@@ -199,9 +200,7 @@ describe.each([390, 1280])("step 4's files on a satellite link at %i px (JavaScr
     const relay = await newRelay();
     const { orderId, page } = await stepFour(width, relay.url);
     // 650 ms and 1 Mbps up: a photo of about 800 KB takes some 7 s a try.
-    const cdp = await page.context().newCDPSession(page);
-    const link = { offline: false, latency: 650, downloadThroughput: 125_000, uploadThroughput: 125_000 };
-    await cdp.send("Network.emulateNetworkConditions", link);
+    await slowLink(page, 650);
     const big = await sharp(randomBytes(520 * 520 * 3), { raw: { width: 520, height: 520, channels: 3 } })
       .png()
       .toBuffer();

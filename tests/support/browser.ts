@@ -128,6 +128,18 @@ async function pageReport(page: Page, name: string) {
   return JSON.stringify(shows);
 }
 
+/**
+ * Slows the page's link by Chromium's own network emulation (`latency` ms each way; 125,000 bytes/s is 1 Mbps)
+ * and gives back the function that puts it back to full speed.
+ */
+export async function slowLink(page: Page, latency: number, { download = 125_000, upload = 125_000 } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  const emulate = (conditions: { latency: number; downloadThroughput: number; uploadThroughput: number }) =>
+    cdp.send("Network.emulateNetworkConditions", { offline: false, ...conditions });
+  await emulate({ latency, downloadThroughput: download, uploadThroughput: upload });
+  return () => emulate({ latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+
 const requestLogs = new WeakMap<Page, string[]>();
 
 /** From now on, the page's requests to the app and how each ended, for `pageReport`. */

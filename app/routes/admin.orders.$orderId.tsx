@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { BriefTab } from "~/components/admin/BriefTab";
+import { AdminHistory } from "~/components/admin/AdminHistory";
+import { BriefPrintPage } from "~/components/admin/BriefTab";
 import { adminLinks, AdminHeader } from "~/components/admin/AdminTabs";
 import { CustomerFilesCard } from "~/components/admin/CustomerFilesCard";
 import { DeliveryClockCard } from "~/components/admin/DeliveryClockCard";
 import { IntakeAccessCard } from "~/components/admin/IntakeAccessCard";
 import { OrderDataTabs, type OrderDataReply } from "~/components/admin/OrderDataTabs";
 import { OrderInformationCard } from "~/components/admin/OrderInformationCard";
-import { Pager } from "~/components/admin/Pager";
 import { ReminderHistory } from "~/components/admin/ReminderHistory";
 import { RevisionWorkflowCard, type DraftUrlReply } from "~/components/admin/RevisionWorkflowCard";
 import { EDIT_MESSAGES, editFormValues, readEdit } from "~/domain/admin/edit-data";
@@ -29,7 +29,6 @@ import type * as z from "~/domain/zod";
 import { DraftUrlSchema, RevisionRoundSchema, RevisionToggleSchema } from "~/domain/admin/order-detail.schema";
 import { PAYMENT_MESSAGES } from "~/domain/admin/payments";
 import { RevisionPromptSchema } from "~/domain/ai-prompt.schema";
-import { formatDateTime } from "~/domain/dates";
 import { cursorParam } from "~/domain/paging";
 import { REMINDER_MESSAGES } from "~/domain/reminders";
 import { HISTORY_PAGE_PARAM, type Actor } from "~/server/admin/audit.server";
@@ -244,15 +243,7 @@ export default function AdminOrder() {
   const draftReply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? actionReply : null;
   const reply = actionReply?.intent === ORDER_INTENT.saveDraftUrl ? undefined : actionReply;
 
-  if (d.printBrief && d.brief)
-    return (
-      <div className="wrap section brief-print">
-        <p className="hint">
-          Order #{order.shortId} · {order.productName}
-        </p>
-        <BriefTab brief={d.brief} orderId={order.id} printView />
-      </div>
-    );
+  if (d.printBrief && d.brief) return <BriefPrintPage brief={d.brief} order={order} />;
 
   return (
     <>
@@ -296,25 +287,7 @@ export default function AdminOrder() {
           hints={d.hints}
         />
 
-        {d.history.rows.length || !d.history.first ? (
-          <section className="section-tight" aria-labelledby="history-heading">
-            <h2 id="history-heading">Admin history</h2>
-            <ul className="history">
-              {d.history.rows.map((h) => (
-                <li key={h.id}>
-                  <span className="hint">{formatDateTime(h.at)}</span> {h.what}, by {h.actor}
-                </li>
-              ))}
-            </ul>
-            <Pager
-              page={d.history}
-              noun="history entries"
-              one="history entry"
-              param={d.historyParam}
-              label="Pages of admin history"
-            />
-          </section>
-        ) : null}
+        <AdminHistory history={d.history} param={d.historyParam} />
       </div>
     </>
   );

@@ -1,6 +1,24 @@
 import { Link } from "@remix-run/react";
 import { BRIEF_MESSAGES, type BriefPart, type BriefValue, type BriefView } from "~/domain/admin/brief";
 
+/** The Brief alone, for printing (`?tab=brief&print=1`): the order's number and package above it, no admin chrome. */
+export function BriefPrintPage({
+  brief,
+  order,
+}: {
+  brief: BriefView;
+  order: { id: string; shortId: string; productName: string };
+}) {
+  return (
+    <div className="wrap section brief-print">
+      <p className="hint">
+        Order #{order.shortId} · {order.productName}
+      </p>
+      <BriefTab brief={brief} orderId={order.id} printView />
+    </div>
+  );
+}
+
 /**
  * The Brief tab: every intake answer by step in the customer's words (domain/admin/brief.ts). It prints
  * on A4 without the admin's chrome (admin.css, @media print); "Print brief" opens the brief alone

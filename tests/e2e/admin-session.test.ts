@@ -17,7 +17,7 @@ import {
 import { uniqueAddress } from "../support/mailpit";
 
 /**
- * Issue 34 item 9, in the browser: the admin pages say when the session ends if left idle; with JavaScript a
+ * In the browser: the admin pages say when the session ends if left idle; with JavaScript a
  * warning offers "Stay signed in" 2 minutes before (the page's clock is moved on, never waited for); and an Edit
  * Data change refused because the session idled out (its last sight moved back in the database) comes back
  * after the password and the code, on its tab, with a notice, and saves when the admin presses Save.

@@ -307,7 +307,7 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     expect(main).toContain(`Your link works until ${expiry}`);
   });
 
-  it("says a link's time left one way on the admin's page and the customer's: 2 days 1 hour is '2 days' (issue 37 item 4)", async () => {
+  it("says a link's time left one way on the admin's page and the customer's: 2 days 1 hour is '2 days'", async () => {
     const { orderId, statusToken } = await paidOrder(uniqueAddress(`days-${label}`));
     const expiresAt = new Date(Date.now() + 2 * 86_400_000 + 3_600_000);
     await IntakeToken.updateOne({ order_id: orderId, purpose: "intake" }, { $set: { expires_at: expiresAt } });
@@ -329,7 +329,7 @@ describe.each(JS_MODES)("the admin back office with %s", (_mode, javaScriptEnabl
     }
   });
 
-  it("offers Refund before the clock starts and says why it is not due, on the card and its page (issue 37 item 10)", async () => {
+  it("offers Refund before the clock starts and says why it is not due, on the card and its page", async () => {
     const { orderId } = await paidOrder(uniqueAddress(`not-due-${label}`));
     const why = "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)";
     for (const width of [390, 1280]) {

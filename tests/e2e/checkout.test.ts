@@ -93,7 +93,7 @@ describe.each(JS_MODES)("checkout with %s", (mode, javaScriptEnabled) => {
     expect(visit?.status()).toBe(200);
   });
 
-  it("keeps each sum of money on one line at 390 and 1280 px, the discount too (issue 37 item 5)", async () => {
+  it("keeps each sum of money on one line at 390 and 1280 px, the discount too", async () => {
     const code = await db.coupon({
       code: `QUARTER${javaScriptEnabled ? "JS" : "NOJS"}${Date.now()}`,
       discount_type: "percentage",

@@ -296,7 +296,7 @@ describe.each(JS_MODES)("the customer side with %s", (_mode, javaScriptEnabled) 
     expect(await card.getByRole("list", { name: "Progress of your website" }).textContent()).toContain(
       "Intake Form (done)",
     );
-    // Submitted is not 100% (issue 32 item 6): the dashboard counts 35 items, and says it was submitted.
+    // Submitted is not 100%: the dashboard counts 35 items, and says it was submitted.
     expect(await card.getByText("Intake form progress: 60%").count()).toBe(1);
     expect(await card.getByText("Submitted: we have your intake form.").count()).toBe(1);
     expect(

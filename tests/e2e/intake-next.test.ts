@@ -58,7 +58,7 @@ async function requestsOf(page: Page, press: () => Promise<void>, opens: number)
 }
 
 /**
- * Issue 20 item 8: with JavaScript on, Next and Back cost what a page without JavaScript costs (the
+ * With JavaScript on, Next and Back cost what a page without JavaScript costs (the
  * post, then the next page), never a round trip only to look something up: no /__manifest (every
  * step's route is discovered while the person reads: StepRoutes in components/intake/StepPage.tsx)
  * and no route module or chunk (the steps next to this one are preloaded:

@@ -7,7 +7,7 @@ import { screenshot, useBrowser } from "../support/browser";
 import { uniqueAddress } from "../support/mailpit";
 
 /**
- * Without JavaScript, one refused answer does not lose the step (issue 34 item 10): every valid answer
+ * Without JavaScript, one refused answer does not lose the step: every valid answer
  * beside it is saved, the refused one keeps its text and its message, every row keeps its Remove, and
  * Back and Save & Exit leave once what is valid is saved.
  */

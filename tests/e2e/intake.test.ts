@@ -197,7 +197,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(again);
   });
 
-  it("ties every alert to its fields and says what each style question is for, at 390 and 1280 px (issue 37 items 1, 6, 7, 9, 10)", async () => {
+  it("ties every alert to its fields and says what each style question is for, at 390 and 1280 px", async () => {
     const tag = javaScriptEnabled ? "js" : "nojs";
     /** The words a field points to with aria-describedby. */
     const described = (field: ReturnType<Page["getByLabel"]>) =>
@@ -248,7 +248,7 @@ describe.each(JS_MODES)("the intake form with %s", (_mode, javaScriptEnabled) =>
         instagram: "https://www.instagram.com/leakbusters",
       });
 
-      // Item 10: a launch date in the past is refused; item 9: the layout question says what it is for.
+      // A launch date in the past is refused, and the layout question says what it is for.
       await page.goto("/intake-form/10");
       await onStep(page, 10);
       await page.getByText("How your pages are laid out: roomy or packed, plain or full of pictures.").waitFor();

@@ -9,7 +9,7 @@ import { messageText, uniqueAddress, waitForMessages } from "../support/mailpit"
 import { buy } from "../support/purchase";
 
 /*
- * Issue 32's journey: three orders of three kinds are bought, their intakes filled in and submitted, and then,
+ * The business's journey: three orders of three kinds are bought, their intakes filled in and submitted, and then,
  * from the admin alone, everything the builder needs is there: what was sold at its prices, the promise the
  * customer was given (the same on the customer's order status page), the files, the Brief and the AI prompt's
  * build lines.
@@ -201,7 +201,7 @@ const KINDS: Kind[] = [
   },
 ];
 
-describe("issue 32's journey: buy, fill in, and build from the admin alone", () => {
+describe("the business's journey: buy, fill in, and build from the admin alone", () => {
   it.each(KINDS)("$name", { timeout: 240_000 }, async (kind) => {
     const tag = kind.intake.business.toLowerCase().replace(/\s+/g, "-");
     const email = uniqueAddress(tag);

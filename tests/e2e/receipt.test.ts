@@ -10,7 +10,7 @@ const browser = useBrowser();
 const db = useAppDatabase();
 
 /**
- * Issue 32 items 2 and 9 in a browser: a signed-in buyer of a 24-Hour Website with add-ons and a coupon sees the
+ * The receipt in a browser: a signed-in buyer of a 24-Hour Website with add-ons and a coupon sees the
  * same receipt on the dashboard, the order status page and the payment e-mail, and continues the intake form.
  */
 describe.each(JS_MODES)("the receipt and 'Continue your intake form', with %s", (_mode, javaScriptEnabled) => {

@@ -8,7 +8,7 @@ import { signedInUser } from "../support/auth";
 import { APP_URL, screenshot, useBrowser } from "../support/browser";
 
 /**
- * A shared computer (issue 35 item 8): the copies of forms this site keeps in the browser
+ * A shared computer: the copies of forms this site keeps in the browser
  * (components/useDeviceCopy.ts) belong to whoever made them. A copy made while signed in is never put back for
  * another account; signing out removes every copy, with JavaScript and without; an intake step's copy goes as
  * soon as the server has the step, its autosave included.

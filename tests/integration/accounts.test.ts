@@ -462,7 +462,7 @@ describe("e-mail confirmation and guest orders", () => {
   });
 });
 
-describe("forgot password on a lost answer (issue 34 item 6)", () => {
+describe("forgot password on a lost answer", () => {
   it("answers a resent press as the first and sends one link, which still works", async () => {
     const owner = await signedInUser();
     const press = { email: owner.email, [FORM_KEY_FIELD]: newFormKey() };

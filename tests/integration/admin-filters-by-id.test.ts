@@ -6,7 +6,7 @@ import { Order } from "~/server/models/index.server";
 import { useTestDatabase } from "../support/db";
 
 /**
- * The orders list's filters run over the order digest (issue 36 item 1: on FerretDB a query by status, date or
+ * The orders list's filters run over the order digest (on FerretDB a query by status, date or
  * address scans every order), and its rows are read by `_id`. The CSV and "select all" still ask the database
  * (`ordersFilter`): both must name the same orders, in the same order, for every filter.
  */

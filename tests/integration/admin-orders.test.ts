@@ -231,7 +231,7 @@ describe("the figures", () => {
   });
 });
 
-describe("cancelled orders (abandoned checkouts, issue 32 item 10)", () => {
+describe("cancelled orders (abandoned checkouts)", () => {
   it("have their own filter, a badge and a CSV status, and stay out of the cards and the chart", async () => {
     const before = await list();
     const card = (cards: typeof before.cards, label: string) => cards.find((c) => c.label === label)!.value;

@@ -17,7 +17,7 @@ import { useTestDatabase } from "../support/db";
 useTestDatabase();
 
 /**
- * Issue 34 item 9: an admin post refused because the session idled out is kept (minus secrets and files) for the
+ * An admin post refused because the session idled out is kept (minus secrets and files) for the
  * admin who signs in again, and comes back on its page after the password and the code; the layout tells every
  * admin page when the session ends, and "Stay signed in" extends it.
  */

@@ -152,7 +152,7 @@ describe("the Stripe webhook", () => {
     expect((await Order.findById(order._id).lean())?.status).toBe("paid");
   });
 
-  it("makes an expired checkout cancelled once, however often Stripe resends the event (issue 32 item 10)", async () => {
+  it("makes an expired checkout cancelled once, however often Stripe resends the event", async () => {
     const coupon = await Coupon.create({ code: "ONCEONLY", discount_type: "fixed", discount_value: 100, max_uses: 1 });
     const order = (await pendingOrder(uniqueAddress("resent"), "ONCEONLY"))!;
     const session = { id: order.stripe_session_id!, orderId: order._id, amount: 0 };
@@ -228,7 +228,7 @@ describe("fulfilment", () => {
   });
 });
 
-describe("a coupon for some addresses (issue 35 item 2)", () => {
+describe("a coupon for some addresses", () => {
   /** Pays with a 100% coupon for bigcorp's addresses, typing `email`, then opens the success page as that browser. */
   async function buy(email: string, cookie = "") {
     const code = `BIG${uniqueId("c").slice(-8).toUpperCase()}`;

@@ -15,7 +15,7 @@ import { useTestDatabase } from "../support/db";
 
 useTestDatabase();
 
-/** Issue 32 item 9: "Continue your intake form" on the dashboard and the order status page. */
+/** "Continue your intake form" on the dashboard and the order status page. */
 
 const formKey = () => randomBytes(16).toString("base64url");
 const cookieOf = (answer: Answer) =>

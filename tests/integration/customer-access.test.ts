@@ -22,7 +22,7 @@ import { useTestDatabase } from "../support/db";
 useTestDatabase();
 
 /**
- * The customer side's authorization matrix (issue 21): every route that reads or changes an order's or an
+ * The customer side's authorization matrix: every route that reads or changes an order's or an
  * account's records, asked about one customer's order (the owner's) by each kind of caller. Only the owner (by
  * their session or their e-mailed links) and, for uploads, an admin may see it; everyone else gets the answer a
  * missing order gets, or their own order, never the owner's; and nobody but the owner changes anything of it.
@@ -49,7 +49,7 @@ let orderId: string;
 let orderEmail: string;
 let otherOrderId: string;
 let photoKey: string;
-/** The owner's credentials one at a time: each of them alone may open what the export links to (issue 35 item 6). */
+/** The owner's credentials one at a time: each of them alone may open what the export links to. */
 let ownerBy: { account: string; statusLink: string };
 
 beforeAll(async () => {
@@ -131,7 +131,7 @@ const cells: Cell[] = [
     expect: (a, p) => (p === "owner" || p === "admin" ? a.status === 200 : a.status === 404),
   },
   // The export's file links open for the people who may download the export: the owner by their account alone,
-  // and by their status link alone (both were 404 before issue 35).
+  // and by their status link alone (both were once 404).
   ...(["account", "statusLink"] as const).map((by): Cell => ({
     name: `GET /uploads/photos/:orderId/:file (the owner by their ${by === "account" ? "account" : "status link"} alone)`,
     call: (c, p) => get(uploadLoader, `/uploads/${photoKey}`, p === "owner" ? ownerBy[by] : c, { "*": photoKey }),
@@ -237,7 +237,7 @@ const cells: Cell[] = [
         maintenance: "1",
       }),
     expect: (a, p) => {
-      // Signed out: to sign-in with the spec's message (it answered 502 before issue 21).
+      // Signed out: to sign-in with the spec's message (it once answered 502).
       if (p === "visitor" || p === "holder of another order's links") return toSignIn(a);
       if (p === "unconfirmed account with the order's address")
         return a.status === 409 && JSON.stringify(a.data).includes(SUBSCRIPTION_MESSAGES.confirmFirst);
@@ -269,7 +269,7 @@ describe.each(cells)("$name", ({ call, expect: right, notAsOwner }) => {
 });
 
 /**
- * "Continue your intake form" (issue 32 item 9) with the owner's own cookies forged (each one's signature changed,
+ * "Continue your intake form" with the owner's own cookies forged (each one's signature changed,
  * or its content rewritten without one): answered as a visitor is, the form never opened and nothing e-mailed.
  */
 describe("continuing the intake form with forged cookies", () => {

@@ -333,7 +333,7 @@ describe("answers that read a session, a token or a flash (private by what they 
   });
 });
 
-describe("slow and stalled bodies (issue 35 item 7)", () => {
+describe("slow and stalled bodies", () => {
   /** Opens a connection and sends a post's head: the body then comes as the test says. */
   function openPost(path: string, length: number) {
     const url = new URL(APP_URL);
@@ -377,7 +377,7 @@ describe("slow and stalled bodies (issue 35 item 7)", () => {
   );
 });
 
-describe("a client's bad request is not a server error in the log (issue 35 item 7)", () => {
+describe("a client's bad request is not a server error in the log", () => {
   const logLines = () => readFileSync("data/test/log/app.log", "utf8").split("\n");
   it.each([
     ["a ?_data= naming no route of the page", `/showcase/log-${Date.now()}?_data=routes/no-such-route`, 400],
@@ -393,7 +393,7 @@ describe("a client's bad request is not a server error in the log (issue 35 item
   });
 });
 
-describe("two-factor setup with an intent it does not know (issue 35 item 3)", () => {
+describe("two-factor setup with an intent it does not know", () => {
   it.each(["", "intent=refund"])(
     "answers %j with 400 and the message on the same page (it was a 500)",
     async (body) => {
@@ -406,7 +406,7 @@ describe("two-factor setup with an intent it does not know (issue 35 item 3)", (
   );
 });
 
-describe("made-up showcase addresses (issue 35 item 5)", () => {
+describe("made-up showcase addresses", () => {
   it("keep only the known examples as public pages: a made-up slug is rendered for its request and never kept", async () => {
     const known = await rawRequest({ path: "/showcase/dog-groomer" });
     expect(known.headers["cache-control"]).toBe("public, max-age=300, s-maxage=86400");
@@ -488,7 +488,7 @@ describe("the success page", () => {
     return { from, location, cookie, order: (await Order.findOne({ email }).lean())! };
   }
 
-  it("the offline checkout's cancel makes the order cancelled once: a resend and a pay after it change nothing (issue 32 item 10)", async () => {
+  it("the offline checkout's cancel makes the order cancelled once: a resend and a pay after it change nothing", async () => {
     const email = uniqueAddress("cancel");
     const { from, location, cookie, order } = await payOffline(email);
     const sessionId = new URL(location, APP_URL).searchParams.get("session_id")!;

@@ -194,7 +194,7 @@ const complete = {
 };
 
 describe("submitting the intake", () => {
-  it("a customer who chose a by-hand build is logged as AI declined, and counted so, not as a consent (issue 37 item 2)", async () => {
+  it("a customer who chose a by-hand build is logged as AI declined, and counted so, not as a consent", async () => {
     const before = await privacyCounters();
     const c = await customer();
     await IntakeSubmission.create({
@@ -578,7 +578,7 @@ describe("the intake's intents", () => {
   });
 });
 
-describe("list items by their own id (issue 20)", () => {
+describe("list items by their own id", () => {
   type Draft = { target_keywords?: string[]; list_ids?: Record<string, string[]>; revision?: number };
   const draftOf = async (orderId: string) => (await IntakeSubmission.findById(orderId).lean()) as unknown as Draft;
   /** Step 5 as a page shows it: the stored keywords with their ids, what it is based on, and its writer. */

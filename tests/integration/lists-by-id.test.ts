@@ -12,7 +12,7 @@ import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
 
 /**
- * A customer's orders and an order's links are found by `_id` (issue 36): numbered slots per owner
+ * A customer's orders and an order's links are found by `_id`: numbered slots per owner
  * (models/slots.server.ts), filled by the models' hooks on every write that names or stops naming an owner,
  * under unique indexes (ARCHITECTURE.md rule 7).
  */

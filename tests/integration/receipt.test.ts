@@ -14,7 +14,7 @@ import { useTestDatabase } from "../support/db";
 useTestDatabase();
 
 /**
- * Issue 32 item 2: the customer's receipt (date, order number, items, coupon and discount, total in AUD, the
+ * The customer's receipt (date, order number, items, coupon and discount, total in AUD, the
  * business's name and ABN) says the same on the payment e-mail, the dashboard and the order status page, for a
  * Starter buyer, a 24-Hour Website with add-ons and a coupon, and an Enterprise buyer.
  */

@@ -19,7 +19,7 @@ import { uniqueAddress } from "../support/mailpit";
 
 /**
  * A resent press (the first answer lost after the server acted) is answered as the first was and changes nothing
- * twice (issue 34 item 6): reset password, Send Reminder, bulk reminders, the code page; and the draft URL's answer
+ * twice: reset password, Send Reminder, bulk reminders, the code page; and the draft URL's answer
  * says which URL the customer was e-mailed. Effects are counted on the server (outbox, reminder and audit rows).
  */
 useTestDatabase();

@@ -329,7 +329,7 @@ describe("admin sessions", () => {
   });
 });
 
-describe("the account's run of wrong codes (issue 35 item 1)", () => {
+describe("the account's run of wrong codes", () => {
   const HOUR = 3_600_000;
   /** One wrong code at `now` from its own address (the guesser has many). */
   const guess = (account: { id: string; email: string }, now: number, code = "000000") =>

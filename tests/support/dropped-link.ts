@@ -5,7 +5,7 @@ import { screenshot } from "./browser";
 import { useRelays, type Relay } from "./faulty-relay";
 
 /**
- * A customer on a satellite link, JavaScript on (issues 20 and 34): the
+ * A customer on a satellite link, JavaScript on: the
  * connection dropped before a post, the answer of a post the server got lost
  * or cut off, a gateway's 503, a 30-second answer, and typing while each is
  * out. Shared by the browser tests of every form that changes state.
@@ -21,7 +21,7 @@ export async function expectKept(page: Page, field: Locator, value: string) {
 
 /**
  * While a press is out, its form cannot be changed: typing into `field` changes nothing, and the page says
- * why (components/connection.tsx, issue 34 item 5).
+ * why (components/connection.tsx).
  */
 export async function expectLocked(page: Page, field: Locator) {
   const before = await field.inputValue();

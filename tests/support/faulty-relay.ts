@@ -4,7 +4,7 @@ import { afterAll } from "vitest";
 import { APP_URL } from "./browser";
 
 /**
- * A faulty link between the browser and the app, as a satellite link loses answers (issue 34). Unlike
+ * A faulty link between the browser and the app, as a satellite link loses answers. Unlike
  * playwright's `route.fetch()` + `route.abort()`, which hands the lost answer's cookies to the browser,
  * an answer lost here never reaches the browser at all. Every request is forwarded as it came (the Host
  * header too, so the app sees one site); the next request that a fault matches meets it:

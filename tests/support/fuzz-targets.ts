@@ -14,8 +14,8 @@ import { OutboxActionSchema } from "~/domain/outbox.schema";
  * (from its Zod schema where it has one), so generated bodies mix real field
  * names with hostile ones.
  */
-/** "unconfirmed": a signed-in account whose address is not confirmed yet (issue 21: it may start no plan). */
-/** "signed-out admin": an admin whose session idled out, whose posts are kept for after sign-in (issue 34 item 9). */
+/** "unconfirmed": a signed-in account whose address is not confirmed yet (it may start no plan). */
+/** "signed-out admin": an admin whose session idled out, whose posts are kept for after sign-in. */
 export type FuzzNeed = "intake" | "user" | "unconfirmed" | "admin" | "signed-out admin";
 export type FuzzTarget = { path: string; needs?: FuzzNeed; fields: string[]; multipart?: boolean };
 
@@ -137,7 +137,7 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 ];
 
 /**
- * The hostile requests of issue 35, replayed exactly on every fuzz run (beside the generated ones): each must be
+ * The hostile requests found in security reviews, replayed exactly on every fuzz run (beside the generated ones): each must be
  * answered below 500. `body` is urlencoded; `status` is the answer it must get, where the issue fixed one.
  */
 export type FuzzKnownCase = { method: "GET" | "POST"; path: string; needs?: FuzzNeed; body?: string; status?: number };
@@ -149,7 +149,7 @@ export const FUZZ_KNOWN_CASES: FuzzKnownCase[] = [
   // Item 7: `?_data=` requests wrote error lines.
   { method: "GET", path: "/?_data=root", status: 400 },
   { method: "GET", path: "/showcase/x?_data=routes/nope", status: 400 },
-  // Issue 32 item 9: "Continue your intake form" for no order, a made-up one, and without the status link.
+  // "Continue your intake form" for no order, a made-up one, and without the status link.
   { method: "POST", path: "/dashboard", needs: "user", body: "intent=continue-intake", status: 404 },
   {
     method: "POST",
@@ -194,7 +194,7 @@ export const FUZZ_INTENTS = [
 ];
 
 /**
- * Values from the cases of issue 21 that answered 5xx or did harm: redirect targets that are not plain
+ * Values from past cases that answered 5xx or did harm: redirect targets that are not plain
  * same-site paths, an order's own id and other customers' addresses typed where the contact address goes.
  */
 export const FUZZ_ISSUE_VALUES = [
@@ -211,8 +211,8 @@ export const FUZZ_ISSUE_VALUES = [
 ];
 
 /**
- * Pages whose query string the fuzz test's GETs fill with FUZZ_ISSUE_VALUES and hostile strings (issue 21 item 7:
- * `GET /auth?redirectTo=/%E3%80%80/evil.com` answered 500 when signed in), each as every kind of visitor.
+ * Pages whose query string the fuzz test's GETs fill with FUZZ_ISSUE_VALUES and hostile strings
+ * (`GET /auth?redirectTo=/%E3%80%80/evil.com` once answered 500 when signed in), each as every kind of visitor.
  */
 export const FUZZ_GET_TARGETS: { path: string; params: string[] }[] = [
   { path: "/auth", params: ["redirectTo", "tab"] },

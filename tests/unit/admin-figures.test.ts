@@ -39,7 +39,7 @@ describe("the six summary cards (spec 2 section 9)", () => {
     expect(cards["Total Orders"].hint).toBe("Every order but abandoned checkouts (cancelled)");
   });
 
-  it("abandoned checkouts (cancelled) inflate neither Total Orders, Avg Order Value nor Completion Rate (issue 32 item 10)", () => {
+  it("abandoned checkouts (cancelled) inflate neither Total Orders, Avg Order Value nor Completion Rate", () => {
     const abandoned = Array.from({ length: 13 }, (_, i): FigureRow => ({
       status: "cancelled",
       amount_paid: 0,
@@ -142,7 +142,7 @@ describe("the weekly chart series", () => {
     expect(weeks[10].revenue).toBe(33_000);
     expect(weeks[11].revenue).toBe(30_000); // the pending checkout 3 days ago is not counted
   });
-  it("names its line paid orders, as it counts them (issue 37 item 3)", () => {
+  it("names its line paid orders, as it counts them", () => {
     const pending = weeklySeries([{ status: "pending", amount_paid: 0, created_at: now }], now, 1);
     expect(pending[0].orders).toBe(0);
     expect(CHART_WORDS.title).toBe("Revenue and paid orders per week");

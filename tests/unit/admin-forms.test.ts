@@ -262,7 +262,7 @@ describe("the deadline sort", () => {
   });
 });
 
-describe("an order's admin history in sentences (issue 37 item 8)", () => {
+describe("an order's admin history in sentences", () => {
   it("says each recorded action as people read it, never its code", () => {
     expect(historySentence("revision.1.enabled")).toBe("Revision round 1 enabled");
     expect(historySentence("revision.3.disabled")).toBe("Revision round 3 disabled");

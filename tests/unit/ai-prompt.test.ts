@@ -157,7 +157,7 @@ describe("the AI prompt", () => {
     expect(prompt).not.toContain("51 824 753 556");
   });
 
-  it("asks for the pages the order includes, never more (issue 32 item 8)", () => {
+  it("asks for the pages the order includes, never more", () => {
     const s = {
       status: "submitted" as const,
       ai_processing_consent: true,
@@ -176,7 +176,7 @@ describe("the AI prompt", () => {
     expect(unlimited[1].trim().split("\n")).toHaveLength(8);
   });
 
-  it("states what shapes the build: pages with extra pages, logo design, domain connection, priority (issue 32 item 2)", () => {
+  it("states what shapes the build: pages with extra pages, logo design, domain connection, priority", () => {
     const s = { status: "submitted" as const, ai_processing_consent: true, business_name: "Acme" };
     const boughtOf = (prompt: string | null) =>
       /## What was bought\n((?:.+\n?)*)/
@@ -202,7 +202,7 @@ describe("the AI prompt", () => {
     expect(boughtOf(promptFor(s, orderIncludes({ product_id: "enterprise" })))[0]).toBe("Pages: unlimited");
   });
 
-  it("names a service's price beside its name, not after its description's full stop (issue 37 item 8)", () => {
+  it("names a service's price beside its name, not after its description's full stop", () => {
     const prompt = promptFor(
       {
         status: "submitted",

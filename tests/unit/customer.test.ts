@@ -67,7 +67,7 @@ describe("the build timeline", () => {
   });
 });
 
-describe("a submitted intake is submitted, which is not 100% (issue 32 item 6)", () => {
+describe("a submitted intake is submitted, which is not 100%", () => {
   it("drives the timeline and the submitted line, never the percentages", () => {
     expect(intakeFinished(order())).toBe(false);
     expect(intakeFinished(order({ intake_submitted_at: "2026-11-23T10:00:00Z" }))).toBe(true);
@@ -103,7 +103,7 @@ describe("revision rounds", () => {
     expect(closed[1].note).toBe("Your project is complete, so no more rounds will open. Need a change? Contact us.");
   });
 
-  it("wait for the first draft, not the next, before any draft exists (issue 37 item 8)", () => {
+  it("wait for the first draft, not the next, before any draft exists", () => {
     const notes = revisionRounds(order()).map((r) => r.note);
     expect(notes).toEqual([ROUND_NOTES.firstDraft, ROUND_NOTES.waiting, ROUND_NOTES.waiting]);
     expect(ROUND_NOTES.firstDraft).toBe("We'll open this round when your first draft is ready.");

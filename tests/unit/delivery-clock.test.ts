@@ -87,7 +87,7 @@ describe("the clock's state on a fixed clock", () => {
     expect(refundDue(clockState(f, at(25)))).toBe(true);
   });
 
-  it("says why a refund is not due until the promise is missed (issue 37 item 10)", () => {
+  it("says why a refund is not due until the promise is missed", () => {
     const notStarted = facts(24, { startedAt: null, deadline: null, windowHours: null });
     expect(refundNotDue(clockState(notStarted, at(1)))).toBe(
       "Refund not due: the delivery clock has not started (it starts when the intake form is submitted)",

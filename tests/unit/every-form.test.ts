@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Every form of the app answers a resent press (its first answer lost after the server acted) as it answered the
- * first (issue 34 item 6, ARCHITECTURE.md rule 7). The list is every route module with an action, read from the
+ * first (ARCHITECTURE.md rule 7). The list is every route module with an action, read from the
  * routes folder, so a new form fails here until it is entered below: either keyed (its effect runs through
  * `oncePerPost` and its page renders the press's key) or naturally idempotent, with the reason.
  */

@@ -89,11 +89,11 @@ describe("step schemas at their bounds", () => {
   it("URLs must be valid or empty; a bare domain is read as https", () => {
     expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "not a url" }))).toBe("Invalid URL format");
     expect(parse(5, "draft", { googleBusinessUrl: "g.page/acme" }).data?.googleBusinessUrl).toBe("https://g.page/acme");
-    // A host without a dot is no page anyone can open (issue 37 item 1: "https://@leakbusters" was stored).
+    // A host without a dot is no page anyone can open ("https://@leakbusters" was stored).
     expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "https://@leakbusters" }))).toBe("Invalid URL format");
     expect(firstMessage(parse(5, "draft", { googleBusinessUrl: "leakbusters" }))).toBe("Invalid URL format");
   });
-  it("a launch date in the past is refused; today and later are taken (issue 37 item 10)", () => {
+  it("a launch date in the past is refused; today and later are taken", () => {
     const today = sydneyDateInput(new Date());
     const yesterday = sydneyDateInput(new Date(Date.now() - DAY_MS));
     expect(parse(10, "next", { preferredLaunchDate: today }).data?.preferredLaunchDate).toBe(today);
@@ -101,7 +101,7 @@ describe("step schemas at their bounds", () => {
     expect(firstMessage(parse(10, "next", { preferredLaunchDate: yesterday }))).toBe(LAUNCH_DATE_PAST);
     expect(firstMessage(parse(10, "draft", { preferredLaunchDate: "2020-02-02" }))).toBe(LAUNCH_DATE_PAST);
   });
-  it("the map search names the business and the first place of its service area, not the sentence (issue 37 item 10)", () => {
+  it("the map search names the business and the first place of its service area, not the sentence", () => {
     expect(serviceAreaPlace("Lismore, Ballina and surrounds within 50 km")).toBe("Lismore");
     expect(serviceAreaPlace("Servicing the Northern Rivers from Tweed to Yamba")).toBe("Northern Rivers");
     expect(serviceAreaPlace("Byron Bay & hinterland")).toBe("Byron Bay");
@@ -116,7 +116,7 @@ describe("step schemas at their bounds", () => {
     );
     expect(mapsSearchUrl("  ", "Lismore")).toBeNull();
   });
-  it("a social field takes a full address or a handle, and stores the profile's address (issue 37 item 1)", () => {
+  it("a social field takes a full address or a handle, and stores the profile's address", () => {
     const social = (socialLinks: Record<string, string>) => parse(5, "draft", { socialLinks });
     expect(social({ instagram: "@leakbusters" }).data?.socialLinks).toEqual({
       instagram: "https://www.instagram.com/leakbusters",
@@ -209,7 +209,7 @@ describe("step schemas at their bounds", () => {
       "Please tick all four required consents to continue",
     );
     expect(firstMessage(parse(11, "next", {}))).toBe("Please choose a design style for your package");
-    // Each unticked consent has its own message, so the alert links to its box (issue 37 item 6).
+    // Each unticked consent has its own message, so the alert links to its box.
     const missing = parse(12, "next", {
       ...consents,
       understandDataUsage: undefined,
@@ -484,7 +484,7 @@ describe("token states", () => {
     expect(tokenState({ used: false, expires_at: new Date(now.getTime() + 1) }, now)).toBe("valid");
     expect(tokenState({ used: false, expires_at: now }, now)).toBe("expired");
     expect(tokenState({ used: true, expires_at: new Date(0) }, now)).toBe("used");
-    // Its words never promise more than it has (issue 37 item 4); its state counts rounded-up days.
+    // Its words never promise more than it has; its state counts rounded-up days.
     const at = (ms: number) => new Date(now.getTime() + ms);
     expect(linkTimeLeft(at(2 * DAY_MS + 3_600_000), now)).toBe("2 days");
     expect(adminTokenState(at(2 * DAY_MS + 3_600_000), now)).toBe("Expiring Soon");
@@ -536,7 +536,7 @@ describe("the top alert names its field in the form's words", () => {
     ["physicalAddress", "Address"],
   ])("%s is %s", (path, label) => expect(fieldLabel(path)).toBe(label));
   it("says the message after the label, or alone when it is about the whole step", () => {
-    // A message written for its field stands alone; one that could be about any field is named (issue 37 item 8).
+    // A message written for its field stands alone; one that could be about any field is named.
     expect(namedError("businessName", "Please enter your trading name")).toBe("Please enter your trading name");
     expect(namedError("packageSelected", "Please choose a design style for your package")).toBe(
       "Please choose a design style for your package",
@@ -626,7 +626,7 @@ describe("a submission's answers (answers.ts)", () => {
   });
 });
 
-describe("the privacy audit's words for step 12's answer (issue 37 item 2)", () => {
+describe("the privacy audit's words for step 12's answer", () => {
   it("a by-hand build is AI declined, an AI-assisted one a consent; each action has its words", () => {
     expect(consentAuditAction({ privacy_consent: { aiOptOut: true } } as StoredSubmission)).toBe("ai_declined");
     expect(consentAuditAction({ privacy_consent: { aiOptOut: false } } as StoredSubmission)).toBe("consent_given");

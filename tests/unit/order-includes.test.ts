@@ -9,7 +9,7 @@ const addOns = (...ids: string[]) => ids.map((id) => ({ id }));
 const website = { product_id: "24-hour-website", product_name: "24-Hour Website" };
 const starter = { product_id: "starter", product_name: "Starter" };
 
-describe("what an order includes (issue 32 item 1): one rule for the clock, the rounds, the pages and every sentence", () => {
+describe("what an order includes: one rule for the clock, the rounds, the pages and every sentence", () => {
   it("the 24-Hour Website: 24 hours, 3 rounds, 5 pages", () => {
     expect(orderIncludes(website)).toMatchObject({
       bought: "Your 24-Hour Website",
@@ -98,7 +98,7 @@ describe("what an order includes (issue 32 item 1): one rule for the clock, the 
   });
 });
 
-describe("step 7: no more pages than the order includes (issue 32 item 8)", () => {
+describe("step 7: no more pages than the order includes", () => {
   it("refuses more pages than included, naming the Extra Pages add-on and /contact", () => {
     const six = ["Home", "About", "Services", "Contact", "Gallery", "FAQ"];
     expect(tooManyPages(six.slice(0, 5), 5)).toBeNull();

@@ -14,7 +14,7 @@ const post = (entries: [string, string][]) => {
   return form;
 };
 
-describe("a step post with a refused answer saves the others (issue 34 item 10)", () => {
+describe("a step post with a refused answer saves the others", () => {
   it("names the refused answers: a field, one box of a row of boxes, a whole list; never the form's own message", () => {
     expect(
       refusedAnswers({

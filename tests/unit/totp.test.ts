@@ -104,7 +104,7 @@ describe("two-factor rules", () => {
   });
 });
 
-describe("the second factor's guessing budget (issue 35 item 1), on a fixed clock", () => {
+describe("the second factor's guessing budget, on a fixed clock", () => {
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { said, type Upload } from "~/components/intake/upload-sender";
 
-/** The line beside a step-4 file on its way (issue 34 item 7: the time left, at the speed measured on this try). */
+/** The line beside a step-4 file on its way (the time left, at the speed measured on this try). */
 describe("an upload's line", () => {
   const upload = (patch: Partial<Upload>): Upload => ({
     id: 1,

@@ -39,7 +39,7 @@ ensure_node_modules() {
 
 # The memory allocator the app runs on. libvips (sharp) decodes an upload into buffers of up to ~200 MB and
 # frees them; glibc's malloc keeps such memory in its per-thread arenas, so the process grew post by post and
-# stayed there (docs/reliability.md, "Image uploads under attack"). jemalloc gives it back: the app is started
+# stayed there (docs/reliability-log.md, "Image uploads under attack"). jemalloc gives it back: the app is started
 # with Debian's libjemalloc2 preloaded when it is installed, else on glibc with two arenas.
 # jemalloc as it comes purges freed pages only while the process allocates, so an app gone idle after a burst of
 # uploads kept ~80 MB of them; with a background thread that purges and a 1 s decay it is back within ~15 MB of

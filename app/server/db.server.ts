@@ -24,10 +24,16 @@ declare global {
  */
 export function connectDb(uri = getEnv().MONGODB_URI ?? DEFAULT_MONGODB_URI): Promise<typeof mongoose> {
   if (!globalThis.__db) {
-    globalThis.__db = mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true }).catch((error) => {
-      globalThis.__db = undefined;
-      throw error;
-    });
+    globalThis.__db = mongoose
+      .connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true })
+      .then((connected) => {
+        watchConnectionFailures(connected.connection.getClient());
+        return connected;
+      })
+      .catch((error) => {
+        globalThis.__db = undefined;
+        throw error;
+      });
   }
   return globalThis.__db;
 }
@@ -89,8 +95,40 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e.name === "MongoServerError" && isShuttingDown(e)) return true;
     // The driver marks an error it would retry on another connection.
     if (hasLabel(e, "RetryableWriteError") || hasLabel(e, "ResetPool")) return true;
+    if (isDatabaseSocketError(e)) return true;
   }
   return false;
+}
+
+/**
+ * A socket's own error, unwrapped. When the server closes a connection while a command waits to be
+ * written, the driver (mongodb 7.5, Connection.writeCommand waiting for 'drain') passes the socket's
+ * error up as it is: "write EPIPE", "This socket has been ended by the other party". A CI run beside
+ * a busy machine answered two page loads 500 with it while FerretDB stopped. Such an error names no
+ * service, so it counts as the database's only when one of the database's connections failed just
+ * before (the driver's pool closed it on an error, or cleared itself): in every reproduction the
+ * failure was seen within a millisecond before the error reached the query.
+ */
+const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET"]);
+const CONNECTION_FAILURE_WINDOW_MS = 10_000;
+let connectionFailedAt = Number.NEGATIVE_INFINITY;
+
+function isDatabaseSocketError(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    typeof code === "string" &&
+    SOCKET_ERROR_CODES.has(code) &&
+    Date.now() - connectionFailedAt < CONNECTION_FAILURE_WINDOW_MS
+  );
+}
+
+function watchConnectionFailures(client: ReturnType<typeof mongoose.connection.getClient>): void {
+  client.on("connectionClosed", (event) => {
+    if (event.reason === "error" || event.reason === "stale") connectionFailedAt = Date.now();
+  });
+  client.on("connectionPoolCleared", () => {
+    connectionFailedAt = Date.now();
+  });
 }
 
 function hasLabel(error: Error, label: string): boolean {

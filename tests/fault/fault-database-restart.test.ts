@@ -4,7 +4,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, expect, it, onTestFailed } from "vitest";
 import { CONTACT_MESSAGES } from "~/domain/contact";
-import { isDatabaseUnavailable } from "~/server/db.server";
+import { connectDb, disconnectDb, isDatabaseUnavailable } from "~/server/db.server";
 import { postForm, startAppProcess, type AppProcess } from "../support/app-process";
 import { uniqueAddress } from "../support/mailpit";
 import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
@@ -159,6 +159,8 @@ it("tells an unreachable database (first connection or later) from other errors,
   expect(isDatabaseUnavailable(new Error("Nothing to submit"))).toBe(false);
   expect(isDatabaseUnavailable(Object.assign(new Error("E11000 duplicate key"), { code: 11000 }))).toBe(false);
   expect(isDatabaseUnavailable("a string")).toBe(false);
+  // A socket's bare error is the database's only just after one of its connections failed (the last test).
+  expect(isDatabaseUnavailable(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).toBe(false);
   // A server that answers only to say it is going away (FerretDB's stop, MongoDB's shutdown).
   const serverError = (message: string, code: number) =>
     Object.assign(new Error(message), { name: "MongoServerError", code });
@@ -174,3 +176,36 @@ it("tells an unreachable database (first connection or later) from other errors,
     isDatabaseUnavailable(Object.assign(serverError("not primary", 2), { errorLabels: ["RetryableWriteError"] })),
   ).toBe(true);
 });
+
+it("classes every error a query meets as the database stops as unavailable, the driver's bare socket errors too", async () => {
+  const port = privatePort(14000);
+  const stopDir = await mkdtemp(path.join(tmpdir(), "ferret-stop-"));
+  const ferret = startBinary("ferretdb", ["-listen", `127.0.0.1:${port}`, "-dir", stopDir]);
+  try {
+    await waitForPort(port);
+    const items = (await connectDb(`mongodb://127.0.0.1:${port}/stop`)).connection.collection("items");
+    await items.insertOne({ name: "a" });
+    // Commands too big to leave in one write: when the server goes, some wait for the socket to drain, which is
+    // where the driver lets the socket's own error through ("write EPIPE"; 5 of 6 tries by hand).
+    const pad = "y".repeat(2_000_000);
+    const errors: Error[] = [];
+    let stop = false;
+    const worker = async (i: number) => {
+      while (!stop) await items.findOne(i % 2 ? { name: "a", pad } : { name: "a" }).catch((e: Error) => errors.push(e));
+    };
+    const workers = Array.from({ length: 40 }, (_, i) => worker(i));
+    await sleep(1_000);
+    await stopProcess(ferret);
+    await sleep(3_000);
+    stop = true;
+    await Promise.all(workers);
+    const named = (e: Error) => `${e.name} ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`;
+    console.log("errors met as the database stopped:", [...new Set(errors.map(named))]);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.filter((e) => !isDatabaseUnavailable(e)).map(named)).toEqual([]);
+  } finally {
+    await disconnectDb();
+    await stopProcess(ferret);
+    await rm(stopDir, { recursive: true, force: true });
+  }
+}, 60_000);

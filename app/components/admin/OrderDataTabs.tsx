@@ -13,11 +13,11 @@ import {
   ORDER_INTENT,
   REVISION_NOTES_MAX,
   tabRound,
+  type DataTabHints,
   type DetailTab,
 } from "~/domain/admin/order-detail";
 import type { PromptView } from "~/domain/ai-prompt";
 import type { BriefView } from "~/domain/admin/brief";
-import type { DataTabHints } from "~/domain/admin/order-detail";
 import { formatDateTime } from "~/domain/dates";
 import type { FormRules } from "~/domain/form-rules";
 import type { Round } from "~/domain/orders";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FigureRow } from "~/domain/admin/figures";
 import type { FilterFacts } from "~/domain/admin/order-filters";
 import { isDuplicateKeyError } from "../db.server";
@@ -21,7 +22,8 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * The digest is built by one pass over the orders: when the log was emptied or restored (its
  * generation mark differs), when too much changed since the last view to read it change by change,
  * and every REBUILD_MS in the background, which also mends a change whose log entry could not be
- * written. A pass reads every order (about 5 s at 10,000 on SQLite), so no view waits for one at
+ * written. A pass reads every order (about 5 s at 10,000 on SQLite; one in the background rests between
+ * batches, so the views meanwhile keep half the machine, and logs "order_digest.rebuilt"), so no view waits for one at
  * start: the app starts from the snapshot the last process wrote (models/order-digest-snapshot.server.ts),
  * caught up from the log like any view, and makes its own pass in the background, swapped in when
  * done. Only a database with no snapshot yet (a first start) waits for the first pass. The digest
@@ -41,6 +43,8 @@ const MAX_ORDERS = 500;
 const SNAPSHOT_MS = 5 * 60_000;
 /** Orders per snapshot chunk (a chunk is one document: about 250 KB). */
 const CHUNK_ROWS = 2000;
+/** Orders a pass reads per batch from the database. */
+const BATCH = 1000;
 
 type Digest = {
   /** The log's generation when the digest was built. */
@@ -117,11 +121,20 @@ async function nameGeneration(): Promise<string> {
  * the next catch-up (reading an order again is harmless), and the writes behind every entry
  * up to them are done, so the pass sees them.
  */
-async function build(): Promise<Digest> {
+async function build({ gently = false } = {}): Promise<Digest> {
   const marks = await readMarks();
   const generation = marks.generation ?? (await nameGeneration());
   const rows = new Map<string, DigestRow>();
-  for await (const d of orders().find({}, { projection: PROJECTION, batchSize: 1000 })) rows.set(d._id, toRow(d));
+  let batchStart = performance.now();
+  for await (const d of orders().find({}, { projection: PROJECTION, batchSize: BATCH })) {
+    rows.set(d._id, toRow(d));
+    if (gently && rows.size % BATCH === 0) {
+      // A pass in the background rests as long as each batch took: the database and this process are
+      // left half their time for the views meanwhile (at 100,000 orders a pass is about 30 s of scanning).
+      await sleep(performance.now() - batchStart);
+      batchStart = performance.now();
+    }
+  }
   return {
     generation,
     rows,
@@ -226,15 +239,18 @@ async function loadSnapshot(): Promise<Digest | null> {
   return { generation: marks.generation, rows, read, builtAt: Date.now(), version: 0, serial: ++serials };
 }
 
-/** Writes `rows` as the snapshot: its chunks, then the head naming them, then the old chunks go. */
-async function writeSnapshot(head: Omit<Head, "snapshot" | "chunks">, rows: PackedRow[]) {
+/**
+ * Writes `rows` as the snapshot: its chunks, then the head naming them, then the old chunks go. Each chunk is
+ * packed as it is written, so the event loop is never held for more than a chunk's rows.
+ */
+async function writeSnapshot(head: Omit<Head, "snapshot" | "chunks">, rows: DigestRow[]) {
   const snapshot = randomUUID();
   const chunks = Math.ceil(rows.length / CHUNK_ROWS);
   for (let n = 0; n < chunks; n++)
     await snapshots().insertOne({
       _id: chunkId(snapshot, n),
       // As JSON text: FerretDB stores no arrays inside arrays.
-      rows: JSON.stringify(rows.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS)),
+      rows: JSON.stringify(rows.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS).map(packRow)),
       at: new Date(),
     });
   const before = await snapshots().findOne({ _id: SNAPSHOT_HEAD });
@@ -261,10 +277,17 @@ function snapshotSoon(d: Digest) {
   const pass = written?.digest !== d;
   if (writing || (!pass && (written!.version === d.version || Date.now() - written!.at < SNAPSHOT_MS))) return;
   written = { digest: d, version: d.version, at: Date.now() };
-  // Copied now: a later catch-up changes the rows in place.
-  const rows = [...d.rows.values()].map(packRow);
+  // Listed now: a later catch-up puts other rows in the map (a row itself is never changed, only replaced).
+  const rows = [...d.rows.values()];
   const read = [...d.read].map(([process, seq]) => ({ process, seq }));
+  const started = performance.now();
   writing = writeSnapshot({ generation: d.generation, read }, rows)
+    .then(() =>
+      log("info", "order_digest.snapshot_written", {
+        orders: rows.length,
+        ms: Math.round(performance.now() - started),
+      }),
+    )
     .catch(warn("order_digest.snapshot_failed"))
     .finally(() => {
       writing = null;
@@ -275,9 +298,11 @@ function snapshotSoon(d: Digest) {
 function rebuildInBackground() {
   if (rebuilding) return;
   rebuilding = true;
-  build()
+  const started = performance.now();
+  build({ gently: true })
     .then((built) => {
       fresh = built;
+      log("info", "order_digest.rebuilt", { orders: built.rows.size, ms: Math.round(performance.now() - started) });
     })
     .catch(warn("order_digest.refresh_failed"))
     .finally(() => {

@@ -18,6 +18,7 @@ import { adminStatusTone, PAID_STATUSES, statusText } from "~/domain/order-statu
 import { formatCents } from "~/domain/money";
 import { encodeCursor, type PageCursor } from "~/domain/paging";
 import { Order } from "../models/index.server";
+import { DIGEST_FIELDS, LISTED_FIELDS } from "../models/order.server";
 import { orderDigestStamped, type DigestRow } from "./order-digest.server";
 import { afterCursor, allOf, newestFirst } from "../paging.server";
 import { sendReminders } from "../reminders.server";
@@ -64,24 +65,10 @@ export function ordersFilter(f: OrderFilters, now: Date): Record<string, unknown
 
 const NEWEST_FIRST = newestFirst("created_at");
 /** The fields a row of the list reads (scripts/bench/admin-orders.ts runs the same queries bare). */
-export const ROW_FIELDS = {
-  email: 1,
-  user_id: 1,
-  status: 1,
-  amount_paid: 1,
-  currency: 1,
-  created_at: 1,
-  stripe_payment_intent_id: 1,
-  product_name: 1,
-  clock_started_at: 1,
-  clock_deadline: 1,
-  draft_delivered_at: 1,
-  refunded_at: 1,
-  data_deleted_at: 1,
-  add_ons: 1,
-  coupon_code: 1,
-  discount: 1,
-} as const;
+export const ROW_FIELDS = Object.fromEntries([...DIGEST_FIELDS, ...LISTED_FIELDS].map((f) => [f, 1])) as Record<
+  (typeof DIGEST_FIELDS)[number] | (typeof LISTED_FIELDS)[number],
+  1
+>;
 
 export type AdminOrderRow = {
   id: string;
@@ -216,10 +203,10 @@ async function pageOf(
   const { first, total } = keptAnswer(digest.stamp, now, JSON.stringify(["page", f, cursor, pageSize]), () =>
     firstOf(digest.rows.values(), pageSize + 1, matchesFilters(f, now), (r) => !from || compare(r, from) > 0, compare),
   );
-  const docs = await Promise.all(
-    first.slice(0, pageSize).map((r) => Order.collection.findOne({ _id: r._id } as never, { projection: ROW_FIELDS })),
-  );
-  const found = docs.filter((d): d is NonNullable<typeof d> => d !== null) as unknown as OrderRowDoc[];
+  const ids = first.slice(0, pageSize).map((r) => r._id);
+  // Kept like the choice of rows: every write to a field the list shows is in the change log, so until the
+  // digest's stamp changes, the rows read by `_id` for the last view are the rows the database holds.
+  const found = await keptAnswer(digest.stamp, now, JSON.stringify(["rows", ids]), () => rowsById(ids));
   const last = first.at(pageSize - 1);
   return {
     page: {
@@ -233,6 +220,14 @@ async function pageOf(
 }
 
 type Stamped = Awaited<ReturnType<typeof orderDigestStamped>>;
+
+/** The list's rows of these orders, by `_id` (an order deleted meanwhile is left out). */
+async function rowsById(ids: string[]): Promise<OrderRowDoc[]> {
+  const docs = await Promise.all(
+    ids.map((id) => Order.collection.findOne({ _id: id } as never, { projection: ROW_FIELDS })),
+  );
+  return docs.filter((d): d is NonNullable<typeof d> => d !== null) as unknown as OrderRowDoc[];
+}
 
 /** One page of the filtered list after `cursor`, how many orders match, and whether there are any. */
 export async function listOrders(
@@ -262,6 +257,11 @@ function keptAnswer<T>(stamp: string, now: Date, key: string, work: () => T): T 
   if (kept.has(key)) return kept.get(key) as T;
   const answer = work();
   if (kept.size < KEPT_MAX) kept.set(key, answer);
+  // An answer still to come that fails is not kept: the next view asks again.
+  if (answer instanceof Promise)
+    answer.catch(() => {
+      if (kept.get(key) === answer) kept.delete(key);
+    });
   return answer;
 }
 

@@ -98,7 +98,21 @@ export const DIGEST_FIELDS = [
   "clock_deadline",
   "refunded_at",
 ] as const;
-const DIGESTED = new Set<string>(DIGEST_FIELDS);
+/**
+ * What the admin's orders list shows of an order beyond the digest's fields. A write to any of these is noted
+ * in the change log too, so a row the list keeps between views (admin/orders.server.ts) is as current as the digest.
+ */
+export const LISTED_FIELDS = [
+  "user_id",
+  "currency",
+  "stripe_payment_intent_id",
+  "product_name",
+  "clock_started_at",
+  "add_ons",
+  "coupon_code",
+  "discount",
+] as const;
+const NOTED = new Set<string>([...DIGEST_FIELDS, ...LISTED_FIELDS]);
 
 /** The orders a filter names by `_id` (one, or `$in`), or null when it names them otherwise. */
 function idsOf(filter: Record<string, unknown> | undefined): string[] | null {
@@ -112,13 +126,13 @@ function idsOf(filter: Record<string, unknown> | undefined): string[] | null {
   return null;
 }
 
-/** True when an update may change a field the figures read (a replacement or a pipeline always may). */
+/** True when an update may change a field the figures or the list read (a replacement or a pipeline always may). */
 function touchesDigest(update: unknown, upsert: boolean): boolean {
   if (!update || typeof update !== "object" || Array.isArray(update)) return true;
   return Object.entries(update).some(([key, value]) => {
-    if (!key.startsWith("$")) return DIGESTED.has(key.split(".")[0]);
+    if (!key.startsWith("$")) return NOTED.has(key.split(".")[0]);
     if (key === "$setOnInsert" && !upsert) return false;
-    return Boolean(value) && typeof value === "object" && Object.keys(value).some((f) => DIGESTED.has(f.split(".")[0]));
+    return Boolean(value) && typeof value === "object" && Object.keys(value).some((f) => NOTED.has(f.split(".")[0]));
   });
 }
 

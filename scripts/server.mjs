@@ -299,7 +299,11 @@ app.use("/build", (req, res, next) => {
   );
 });
 app.use("/build", express.static(buildDir, { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+// The other public files (the favicon) are listed once at start, so a page's path is not looked for on disk.
+const publicDir = path.join(root, "public");
+const publicFiles = await listPublicFiles(publicDir);
+const servePublic = express.static(publicDir, { maxAge: "1h" });
+app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
 
 app.all(
   "*",
@@ -334,6 +338,24 @@ process.on("uncaughtException", (error) =>
 process.on("unhandledRejection", (error) =>
   logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }),
 );
+
+/** The URL paths of the files in public/ outside build/ (served from disk as they are). Read once at start. */
+async function listPublicFiles(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return new Set(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(
+        (entry) =>
+          "/" +
+          path
+            .relative(dir, path.join(entry.parentPath ?? entry.path, entry.name))
+            .split(path.sep)
+            .join("/"),
+      )
+      .filter((url) => !url.startsWith("/build/")),
+  );
+}
 
 /** Every built file with a .br or .gz beside it: URL path -> encoding -> file suffix. Read once at start. */
 async function listPrecompressed(dir) {

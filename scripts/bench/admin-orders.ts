@@ -224,14 +224,17 @@ try {
     const SNAPSHOT = "order_digest.snapshot_written";
     const before: Record<string, number> = { [PASS]: 0, [SNAPSHOT]: 0 };
     const seen = (event: string) => logged(event).length > before[event];
-    /** Waits for the next line of `event` since the last restart (or the last wait); its `ms`. */
-    const nextLogged = async (event: string) => {
+    /**
+     * Waits for a line of `event` logged since the last restart, at or after `since` (an ISO time: a snapshot
+     * written after the pass may come before or after the view that took the pass's digest); the line.
+     */
+    const loggedSince = async (event: string, since = "") => {
       for (let waited = 0; waited < 600_000; waited += 250) {
-        const line = logged(event)[before[event]];
-        if (line) {
-          before[event] += 1;
-          return Number(JSON.parse(line).ms);
-        }
+        const line = logged(event)
+          .slice(before[event])
+          .map((text) => JSON.parse(text) as { time: string; ms: number })
+          .find((entry) => entry.time >= since);
+        if (line) return line;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       throw new Error(`the app logged no ${event} within 10 minutes`);
@@ -250,11 +253,12 @@ try {
     // page while it runs, then the medians once it is done (the steady state).
     const duringPass: number[] = [];
     while (!seen(PASS) && duringPass.length < 200) duringPass.push(await elapsed(() => getPage("")));
-    const passMs = await nextLogged(PASS);
-    // The next view takes the pass's digest, which the app then writes as its snapshot in the background.
-    before[SNAPSHOT] = logged(SNAPSHOT).length;
+    const passLine = await loggedSince(PASS);
+    const passMs = passLine.ms;
+    // The next view takes the pass's digest (unless a view during the pass already did), which the app then
+    // writes as its snapshot in the background.
     const swapped = await elapsed(() => getPage(""));
-    const snapshotMs = await nextLogged(SNAPSHOT);
+    const snapshotMs = (await loggedSince(SNAPSHOT, passLine.time)).ms;
     costly.push(
       `${String(n).padStart(6)}   first view after seeding (digest rebuilt): ${rebuilt.toFixed(0)} ms; right after one order changed: ${afterChange.toFixed(0)} ms; after a restart: ${pass.toFixed(0)} ms with no snapshot (a pass), ${fromSnapshot.toFixed(0)} ms from the snapshot (x ${(fromSnapshot / pass).toFixed(2)}); the first page during the app's background pass (${(passMs / 1000).toFixed(1)} s): median ${median(duringPass).toFixed(0)} ms of ${duringPass.length}; the view that took the pass's digest ${swapped.toFixed(0)} ms (the snapshot then written in ${(snapshotMs / 1000).toFixed(1)} s)`,
     );

@@ -339,20 +339,24 @@ process.on("unhandledRejection", (error) =>
   logLine("error", "process.unhandled_rejection", { reason: String(error?.message ?? error) }),
 );
 
+/** The URL path, under `dir`, of the file `name` in the directory of the readdir entry `entry`. */
+function urlPathOf(dir, entry, name) {
+  return (
+    "/" +
+    path
+      .relative(dir, path.join(entry.parentPath ?? entry.path, name))
+      .split(path.sep)
+      .join("/")
+  );
+}
+
 /** The URL paths of the files in public/ outside build/ (served from disk as they are). Read once at start. */
 async function listPublicFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return new Set(
     entries
       .filter((entry) => entry.isFile())
-      .map(
-        (entry) =>
-          "/" +
-          path
-            .relative(dir, path.join(entry.parentPath ?? entry.path, entry.name))
-            .split(path.sep)
-            .join("/"),
-      )
+      .map((entry) => urlPathOf(dir, entry, entry.name))
       .filter((url) => !url.startsWith("/build/")),
   );
 }
@@ -369,12 +373,7 @@ async function listPrecompressed(dir) {
   for (const entry of entries) {
     const match = /^(.*)\.(br|gz)$/.exec(entry.name);
     if (!entry.isFile() || !match) continue;
-    const url =
-      "/" +
-      path
-        .relative(dir, path.join(entry.parentPath ?? entry.path, match[1]))
-        .split(path.sep)
-        .join("/");
+    const url = urlPathOf(dir, entry, match[1]);
     if (!found.has(url)) found.set(url, new Map());
     found.get(url).set(match[2] === "br" ? "br" : "gzip", `.${match[2]}`);
   }

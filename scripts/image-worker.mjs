@@ -5,12 +5,35 @@
 // or the database wants a core, the scheduler gives it to them first, so a stream of 50-megapixel decodes
 // slows uploads, not everyone else. It ends with the app: its IPC channel closes when the app exits, however
 // the app was stopped.
+import { readdirSync } from "node:fs";
 import { setPriority } from "node:os";
 import sharp from "sharp";
 
-setPriority(19);
+/**
+ * Lowers every thread of this process to the lowest priority. Linux keeps a nice value per thread, and a thread
+ * takes its creator's: `setPriority(19)` alone lowered only the main thread, while the decoding ran at full
+ * priority on libvips' and libuv's threads, made before it (at start and at `import sharp`). Run again before each
+ * job, for a thread made since by one that was still at 0. Elsewhere than Linux, the process's priority.
+ */
+function lowestPriority() {
+  let threads = [0];
+  try {
+    threads = readdirSync("/proc/self/task").map(Number);
+  } catch {
+    // no /proc: setpriority names the whole process there
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, 19);
+    } catch {
+      // ended meanwhile
+    }
+  }
+}
+
 sharp.cache(false);
 sharp.concurrency(1);
+lowestPriority();
 
 process.on("disconnect", () => process.exit(0));
 
@@ -28,6 +51,7 @@ async function clean({ bytes, decode, maxPx, format, options, thumb }) {
 }
 
 process.on("message", async ({ id, job }) => {
+  lowestPriority();
   let answer;
   try {
     answer = { id, image: await clean(job) };

@@ -192,7 +192,10 @@ describe("the hour's budget of decoded image pixels", () => {
   });
 });
 
-/** The image worker this test process started: our child running scripts/image-worker.mjs, and its nice value. */
+/**
+ * The image worker this test process started: our child running scripts/image-worker.mjs, and the nice values of
+ * its threads (Linux keeps one per thread: the decoding runs on libvips' and libuv's, not the main one).
+ */
 function imageWorker() {
   for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
@@ -200,12 +203,24 @@ function imageWorker() {
       const stat = line.slice(line.lastIndexOf(")") + 2).split(" "); // state, ppid, ...; the nice value 16th
       const ours = Number(stat[1]) === process.pid;
       if (ours && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("image-worker.mjs"))
-        return { pid: Number(entry), nice: Number(stat[16]) };
+        return { pid: Number(entry), nice: Number(stat[16]), threadNices: threadNices(Number(entry)) };
     } catch {
       // gone meanwhile
     }
   }
   return null;
+}
+/** Each thread's name and nice value, as "libvips worker 19". */
+function threadNices(pid: number) {
+  return readdirSync(`/proc/${pid}/task`).flatMap((thread) => {
+    try {
+      const line = readFileSync(`/proc/${pid}/task/${thread}/stat`, "utf8");
+      const name = readFileSync(`/proc/${pid}/task/${thread}/comm`, "utf8").trim();
+      return [`${name} ${line.slice(line.lastIndexOf(")") + 2).split(" ")[16]}`];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
 }
 const gone = (pid: number) => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
 /** Polls `state` until it holds (the state that matters, never the clock); fails after 30 s. */
@@ -222,6 +237,9 @@ describe("the image worker: a process of its own, at the lowest priority, one im
     expect((await upload(c.cookie, one("photos", file("first.png")))).data?.problems).toEqual([]);
     const worker = imageWorker()!;
     expect(worker.nice).toBe(19);
+    // The threads that decoded it too (before, only the main thread was lowered: the decoding ran at 0).
+    expect(worker.threadNices.some((t) => t.startsWith("libvips worker"))).toBe(true);
+    expect(worker.threadNices.filter((t) => !t.endsWith(" 19"))).toEqual([]);
     process.kill(worker.pid, "SIGSTOP"); // so the next file is still with it when it dies
     const address = "10.35.0.9";
     const reply = upload(c.cookie, one("photos", file("shop.png")), address);

@@ -27,7 +27,6 @@
 // digest's snapshot, and the first page while the app's own pass runs in the background after that restart
 // (the medians are taken once it is done and its snapshot written: the app logs "order_digest.rebuilt" and
 // "order_digest.snapshot_written").
-import { readFileSync } from "node:fs";
 import mongoose from "mongoose";
 import { BENCH_SECRETS, ensureBuild, machine, median, say, SMOKE, startApp, startServices } from "./lib.mjs";
 
@@ -215,32 +214,9 @@ try {
       }
       throw new Error("the app wrote no snapshot of the order digest within 5 minutes");
     };
-    /** The app's log lines of `event` ("order_digest.rebuilt" after its background pass, "...snapshot_written"). */
-    const logged = (event: string) =>
-      readFileSync(app.logFile, "utf8")
-        .split("\n")
-        .filter((line) => line.includes(`"${event}"`));
     const PASS = "order_digest.rebuilt";
     const SNAPSHOT = "order_digest.snapshot_written";
-    const before: Record<string, number> = { [PASS]: 0, [SNAPSHOT]: 0 };
-    const seen = (event: string) => logged(event).length > before[event];
-    /**
-     * Waits for a line of `event` logged since the last restart, at or after `since` (an ISO time: a snapshot
-     * written after the pass may come before or after the view that took the pass's digest); the line.
-     */
-    const loggedSince = async (event: string, since = "") => {
-      for (let waited = 0; waited < 600_000; waited += 250) {
-        const line = logged(event)
-          .slice(before[event])
-          .map((text) => JSON.parse(text) as { time: string; ms: number })
-          .find((entry) => entry.time >= since);
-        if (line) return line;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      throw new Error(`the app logged no ${event} within 10 minutes`);
-    };
     const restarted = async () => {
-      for (const event of [PASS, SNAPSHOT]) before[event] = logged(event).length;
       await app.stop();
       app = await startApp({ serviceEnv: services.env, database });
       return elapsed(() => getPage(""));
@@ -252,13 +228,13 @@ try {
     // Started from the snapshot, the app makes its own pass in the background (as every 30 minutes): the first
     // page while it runs, then the medians once it is done (the steady state).
     const duringPass: number[] = [];
-    while (!seen(PASS) && duringPass.length < 200) duringPass.push(await elapsed(() => getPage("")));
-    const passLine = await loggedSince(PASS);
+    while (!app.logged(PASS).length && duringPass.length < 200) duringPass.push(await elapsed(() => getPage("")));
+    const passLine = await app.loggedSince(PASS);
     const passMs = passLine.ms;
     // The next view takes the pass's digest (unless a view during the pass already did), which the app then
     // writes as its snapshot in the background.
     const swapped = await elapsed(() => getPage(""));
-    const snapshotMs = (await loggedSince(SNAPSHOT, passLine.time)).ms;
+    const snapshotMs = (await app.loggedSince(SNAPSHOT, passLine.time)).ms;
     costly.push(
       `${String(n).padStart(6)}   first view after seeding (digest rebuilt): ${rebuilt.toFixed(0)} ms; right after one order changed: ${afterChange.toFixed(0)} ms; after a restart: ${pass.toFixed(0)} ms with no snapshot (a pass), ${fromSnapshot.toFixed(0)} ms from the snapshot (x ${(fromSnapshot / pass).toFixed(2)}); the first page during the app's background pass (${(passMs / 1000).toFixed(1)} s): median ${median(duringPass).toFixed(0)} ms of ${duringPass.length}; the view that took the pass's digest ${swapped.toFixed(0)} ms (the snapshot then written in ${(snapshotMs / 1000).toFixed(1)} s)`,
     );

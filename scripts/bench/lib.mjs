@@ -4,7 +4,7 @@
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes, scryptSync } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -154,6 +154,8 @@ export function ensureBuild() {
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, NODE_ENV: "production" },
     });
+    // Once a run: a later call, and a child process started from here, take this build.
+    process.env.BENCH_BUILD = "0";
   }
 }
 
@@ -214,6 +216,16 @@ export async function startApp({
   }
   mkdirSync(path.join(ROOT, "data/bench"), { recursive: true });
   const logFile = path.join(ROOT, "data/bench", `app-${port}.log`);
+  // The file is kept across runs and restarts: this start's lines are those after its size now.
+  const logFrom = existsSync(logFile) ? statSync(logFile).size : 0;
+  /** This start's log entries of `event` (the app logs one JSON object a line), oldest first. */
+  const logged = (event) =>
+    readFileSync(logFile)
+      .subarray(logFrom)
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.includes(`"event":"${event}"`))
+      .map((line) => JSON.parse(line));
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd,
     stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],
@@ -249,6 +261,19 @@ export async function startApp({
     url,
     pid: child.pid,
     logFile,
+    logged,
+    /**
+     * Waits for this start's first entry of `event` logged at or after `since` (an ISO time), and returns it:
+     * "order_digest.rebuilt" after the app's background pass over every order, "order_digest.snapshot_written".
+     */
+    async loggedSince(event, since = "", timeoutMs = 600_000) {
+      for (let waited = 0; waited < timeoutMs; waited += 250) {
+        const entry = logged(event).find((e) => e.time >= since);
+        if (entry) return entry;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      throw new Error(`the app logged no ${event} within ${timeoutMs / 60_000} minutes`);
+    },
     /** Resident memory of the app's processes in MB (Linux /proc): the app and its image worker. */
     rssMb: () => treeRssMb(child.pid),
     /** SIGTERM, then SIGKILL after `graceMs` (an app writing its CPU profile on exit needs longer). */

@@ -23,7 +23,7 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * generation mark differs), when too much changed since the last view to read it change by change,
  * and every REBUILD_MS in the background, which also mends a change whose log entry could not be
  * written. A pass reads every order (about 5 s at 10,000 on SQLite; one in the background rests between
- * batches, so the views meanwhile keep half the machine, and logs "order_digest.rebuilt"), so no view waits for one at
+ * batches, so the views meanwhile keep most of the machine, and logs "order_digest.rebuilt"), so no view waits for one at
  * start: the app starts from the snapshot the last process wrote (models/order-digest-snapshot.server.ts),
  * caught up from the log like any view, and makes its own pass in the background, swapped in when
  * done. Only a database with no snapshot yet (a first start) waits for the first pass. The digest
@@ -45,6 +45,12 @@ const SNAPSHOT_MS = 5 * 60_000;
 const CHUNK_ROWS = 2000;
 /** Orders a pass reads per batch from the database. */
 const BATCH = 1000;
+/**
+ * A pass in the background reads smaller batches (each is decoded in one stretch that holds up every request
+ * meanwhile) and rests GENTLE_REST times as long as each batch took, so the views keep most of the machine.
+ */
+const GENTLE_BATCH = 200;
+const GENTLE_REST = 2;
 
 type Digest = {
   /** The log's generation when the digest was built. */
@@ -126,12 +132,12 @@ async function build({ gently = false } = {}): Promise<Digest> {
   const generation = marks.generation ?? (await nameGeneration());
   const rows = new Map<string, DigestRow>();
   let batchStart = performance.now();
-  for await (const d of orders().find({}, { projection: PROJECTION, batchSize: BATCH })) {
+  const batchSize = gently ? GENTLE_BATCH : BATCH;
+  for await (const d of orders().find({}, { projection: PROJECTION, batchSize })) {
     rows.set(d._id, toRow(d));
-    if (gently && rows.size % BATCH === 0) {
-      // A pass in the background rests as long as each batch took: the database and this process are
-      // left half their time for the views meanwhile (at 100,000 orders a pass is about 30 s of scanning).
-      await sleep(performance.now() - batchStart);
+    if (gently && rows.size % batchSize === 0) {
+      // At 100,000 orders a pass is about 30 s of scanning, and about three times that resting.
+      await sleep(GENTLE_REST * (performance.now() - batchStart));
       batchStart = performance.now();
     }
   }

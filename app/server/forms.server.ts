@@ -1,5 +1,6 @@
 import Busboy, { type BusboyInstance } from "@fastify/busboy";
 import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 
 /**
  * The one way an action reads its request body. Every body is bounded while it
@@ -230,7 +231,7 @@ async function* multipartParts(
   } catch {
     throw broken(); // no boundary, or not multipart
   }
-  const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
+  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
   const queue: (TextPart | FilePart)[] = [];
   let ended = false;
   let failure: unknown = null;

@@ -7,7 +7,7 @@ import { absoluteUrl } from "./env.server";
 import { log } from "./log.server";
 import { accountExists, confirmEmail } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { User, UserRole } from "./models/index.server";
+import { findUserByEmail, User, UserRole } from "./models/index.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
 
@@ -74,7 +74,7 @@ export async function signUp(
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
     const hour = Math.floor(Date.now() / HOUR_MS);
-    const existing = await User.findOne({ email }, { _id: 1 }).lean();
+    const existing = await findUserByEmail(email);
     await queueMail({
       key: `account-exists:${email}:${hour}`,
       to: email,

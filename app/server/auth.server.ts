@@ -11,7 +11,7 @@ import { keepRefusedPost } from "./admin/kept-posts.server";
 import { claimGuestOrders } from "./customer-orders.server";
 import { redirectWithFlash, type Flash } from "./flash.server";
 import { log } from "./log.server";
-import { User, UserRole } from "./models/index.server";
+import { findUserByEmail, User, UserRole } from "./models/index.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { clientAddress, consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { adminOfSessionCookie, getSession, rotateSession, sessionStorage } from "./session.server";
@@ -113,7 +113,7 @@ export const needsSecondFactor = (user: AuthUser) => user.isAdmin || user.twoFac
 export async function verifyLogin(email: string, password: string, address = "unknown"): Promise<AuthUser> {
   const normalized = normalizeEmail(email);
   await allowPasswordGuess(normalized, address);
-  const user = await User.findOne({ email: normalized }).lean();
+  const user = await findUserByEmail(normalized);
   decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
   const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
   if (!user || !ok) {

@@ -11,7 +11,7 @@ import { log } from "./log.server";
 import { orderConfirmation, orderPaidNotice } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
 import { customerReceipt } from "./receipt.server";
-import { Fulfilment, Order, PaymentIssue, User } from "./models/index.server";
+import { findUserByEmail, Fulfilment, Order, PaymentIssue } from "./models/index.server";
 import type { PaymentIssueKind } from "~/domain/admin/payments";
 import { issueToken } from "./tokens.server";
 
@@ -123,7 +123,7 @@ export async function fulfilOrder(payment: Payment): Promise<{ token: string }> 
   await markPaid(payment, order);
   // Paid as a guest with the address of a confirmed account: the order joins it now (viewing the dashboard writes nothing).
   if (!order.user_id) {
-    const account = await User.findOne({ email: order.email }, { email: 1, email_verified_at: 1 }).lean();
+    const account = await findUserByEmail(order.email);
     if (account) await claimGuestOrders(account);
   }
 

@@ -5,9 +5,10 @@ import { isDatabaseUnavailable, isDuplicateKeyError } from "./db.server";
 import { abandonCheckout } from "./fulfilment.server";
 import { errorMessage, log } from "./log.server";
 import { customerOrders, emailOrders, emailOwner } from "./models/customer-order.server";
-import { IntakeToken, Migration, Order, Subscription } from "./models/index.server";
+import { IntakeToken, Migration, Order, Subscription, User } from "./models/index.server";
 import { orderTokens, tokenList } from "./models/intake-token.server";
 import { subscriptionFacts, userSubscriptions } from "./models/subscription.server";
+import { listUser } from "./models/user.server";
 
 /**
  * Migrations of stored documents: versioned (an id that sorts by date, never reused), run in order, each
@@ -88,6 +89,17 @@ export const MIGRATIONS: MigrationDefinition[] = [
       const facts = await Subscription.find({}, { _id: 1, stripe_subscription_id: 1 }).sort({ observed_at: 1 }).lean();
       for (const fact of facts) await subscriptionFacts.add(fact.stripe_subscription_id, fact._id);
       return `listed ${countOf(facts.length, "plan fact")} by subscription`;
+    },
+  },
+  {
+    // Sign-in, sign-up, a reset and a payment find the account of an address through a list found by `_id` (they
+    // scanned every user for `email`), which the User model's hooks fill from now on: the accounts made before
+    // get theirs. One pass, once; adding again adds nothing.
+    id: "2026-11-28-address-account-lists",
+    async up() {
+      const users = await User.find({}, { _id: 1, email: 1 }).sort({ created_at: 1 }).lean();
+      for (const user of users) await listUser(user);
+      return `listed ${countOf(users.length, "account")} by address`;
     },
   },
 ];

@@ -6,7 +6,7 @@ import { absoluteUrl } from "./env.server";
 import { errorMessage, log } from "./log.server";
 import { passwordReset } from "./mail/messages.server";
 import { queueMail } from "./mail/outbox.server";
-import { User } from "./models/index.server";
+import { findUserByEmail, User } from "./models/index.server";
 import { hashPassword } from "./passwords.server";
 import { consumeRateLimit, type RateLimit } from "./rate-limit.server";
 import { endAllSessions } from "./session.server";
@@ -48,7 +48,7 @@ export async function requestPasswordReset(rawEmail: string, address: string): P
 }
 
 async function sendResetLink(email: string) {
-  const user = await User.findOne({ email }).lean();
+  const user = await findUserByEmail(email);
   if (!user) return;
   if (!(await consumeRateLimit(RESET_LIMITS.mail, String(user._id)))) {
     log("warn", "auth.reset_mail_capped", { user_id: String(user._id) });

@@ -3,7 +3,7 @@
 // bought the way a customer buys one, and the statistics every script prints.
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
-import { createHmac, randomBytes, scryptSync } from "node:crypto";
+import { createHash, createHmac, randomBytes, scryptSync } from "node:crypto";
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
@@ -521,7 +521,7 @@ export async function seedSignInAccounts(db) {
   const salt = randomBytes(16);
   const hash = `scrypt$${salt.toString("base64url")}$${scryptSync(SIGN_IN_PASSWORD, salt, 64).toString("base64url")}`;
   const now = new Date();
-  await db.collection("users").insertMany(
+  const { insertedIds } = await db.collection("users").insertMany(
     Array.from({ length: SIGN_IN_ACCOUNTS }, (_, i) => ({
       email: `bench-signin-${i}@example.test`,
       password_hash: hash,
@@ -530,6 +530,14 @@ export async function seedSignInAccounts(db) {
       two_factor_enabled_at: null,
       created_at: now,
       updated_at: now,
+    })),
+  );
+  // Each listed under its address, as the User model's hooks list an account (app/server/models/user.server.ts).
+  await db.collection("email_users").insertMany(
+    Object.entries(insertedIds).map(([i, id]) => ({
+      _id: `${createHash("sha256").update(`bench-signin-${i}@example.test`).digest("hex")}:0`,
+      member: String(id),
+      created_at: now,
     })),
   );
 }

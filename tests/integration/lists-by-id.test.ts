@@ -1,12 +1,18 @@
+import { createHash } from "node:crypto";
 import mongoose from "mongoose";
 import { describe, expect, it } from "vitest";
 import { claimGuestOrders, listOrdersForUser } from "~/server/customer-orders.server";
 import { deleteOrderData } from "~/server/data-deletion.server";
+import { createUser } from "~/server/accounts.server";
+import { verifyLogin } from "~/server/auth.server";
 import { MIGRATIONS } from "~/server/migrations.server";
 import { customerOrders, emailOrders, emailOwner } from "~/server/models/customer-order.server";
 import { CustomerOrder, EmailOrder, IntakeToken, Order, Subscription, User } from "~/server/models/index.server";
+
+const EmailUser = emailUsers.Slot;
 import { orderTokens, tokenList } from "~/server/models/intake-token.server";
 import { subscriptionFacts, userSubscriptions } from "~/server/models/subscription.server";
+import { emailUsers, findUserByEmail } from "~/server/models/user.server";
 import { currentSubscription, recordInvoiceEvent } from "~/server/subscriptions.server";
 import { hashToken, issueToken, newestToken } from "~/server/tokens.server";
 import { useTestDatabase } from "../support/db";
@@ -268,5 +274,60 @@ describe("a customer's orders by _id", () => {
     };
     expect(await recordInvoiceEvent(unknown as never)).toBe("ignored");
     expect(await Subscription.findById(`evt-inv-${me}-u`).lean()).toBeNull();
+  });
+});
+
+describe("an address's account by _id", () => {
+  const sha = (address: string) => createHash("sha256").update(address).digest("hex");
+  const address = () => `Account${Date.now()}-${++n}@Example.test`;
+
+  it("finds an account by its address in any case, through its slot, and signs it in; without the slot it finds none", async () => {
+    const typed = address();
+    const lower = typed.toLowerCase();
+    const made = await createUser({ email: typed, password: "a long password 1", verified: true });
+    expect(await EmailUser.findById(`${sha(lower)}:0`).lean()).toMatchObject({ member: made.id });
+    expect(String((await findUserByEmail(` ${typed.toUpperCase()} `))?._id)).toBe(made.id);
+    expect((await verifyLogin(typed, "a long password 1", `10.61.${n}.1`)).id).toBe(made.id);
+    expect(await findUserByEmail(`other-${lower}`)).toBeNull();
+    // Nothing scans `users` for the address: an account whose slot is emptied is not found.
+    await emailUsers.remove(sha(lower), made.id);
+    expect(await findUserByEmail(lower)).toBeNull();
+    await emailUsers.add(sha(lower), made.id);
+    expect(String((await findUserByEmail(lower))?._id)).toBe(made.id);
+  });
+
+  it("lists users made by create and insertMany, skips a member that is not the address's, and keeps one account under a race", async () => {
+    const [one, two] = [address().toLowerCase(), address().toLowerCase()];
+    const [a] = await User.insertMany([{ email: one, password_hash: "x" }]);
+    const b = await User.create({ email: two, password_hash: "x" });
+    expect(String((await findUserByEmail(one))?._id)).toBe(String(a._id));
+    expect(String((await findUserByEmail(two))?._id)).toBe(String(b._id));
+    // A member naming another address's account (or none): left out, never returned.
+    await emailUsers.add(sha(one), String(b._id));
+    await emailUsers.add(sha(one), new mongoose.Types.ObjectId().toString());
+    expect(String((await findUserByEmail(one))?._id)).toBe(String(a._id));
+
+    // Ten sign-ups of one address at once: one account (users.email is unique), and that one is found.
+    const raced = address().toLowerCase();
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => User.create({ email: raced, password_hash: "x" })),
+    );
+    const stored = results.filter((r) => r.status === "fulfilled");
+    expect(stored).toHaveLength(1);
+    expect(String((await findUserByEmail(raced))?._id)).toBe(
+      String((stored[0] as PromiseFulfilledResult<{ _id: unknown }>).value._id),
+    );
+  });
+
+  it("lists the accounts made before, once, by its migration", async () => {
+    const before = address().toLowerCase();
+    const user = await User.create({ email: before, password_hash: "x" });
+    await EmailUser.deleteMany({ member: String(user._id) });
+    expect(await findUserByEmail(before)).toBeNull();
+    const migration = MIGRATIONS.find((m) => m.id === "2026-11-28-address-account-lists")!;
+    await migration.up(new Date());
+    await migration.up(new Date());
+    expect(String((await findUserByEmail(before))?._id)).toBe(String(user._id));
+    expect(await EmailUser.countDocuments({ member: String(user._id) })).toBe(1);
   });
 });

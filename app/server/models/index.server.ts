@@ -30,7 +30,7 @@ export { StripeEvent } from "./stripe-event.server";
 export { Subscription } from "./subscription.server";
 export { TwoFactor } from "./two-factor.server";
 export { TwoFactorFailure } from "./two-factor-failure.server";
-export { User, UserRole } from "./user.server";
+export { findUserByEmail, User, UserRole } from "./user.server";
 
 /** Every model, for building indexes and the index report: mongoose's own registry, which the exports above fill. */
 export const allModels = () => Object.values(mongoose.models);

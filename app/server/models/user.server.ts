@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import mongoose from "mongoose";
+import { slotList } from "./slots.server";
 
 const UserSchema = new mongoose.Schema(
   {
@@ -14,7 +16,44 @@ const UserSchema = new mongoose.Schema(
   { collection: "users", timestamps: { createdAt: "created_at", updatedAt: "updated_at" } as const },
 );
 
+/**
+ * The accounts of an e-mail address, found by `_id` (slots.server.ts): the owner is the address's SHA-256, each
+ * member a user's id. Sign-in, sign-up, a password reset and a payment find the account of an address through it
+ * (`findUserByEmail`), never by scanning every user for `email` (FerretDB on SQLite scans every query but an `_id`
+ * lookup: a sign-in would slow with every account ever made). The hooks below add a user before it is stored, and
+ * an account's address never changes; the reader checks `email`. `users.email` stays unique.
+ */
+export const emailUsers = slotList("EmailUser", "email_users");
+
+/** The owner of an address's list of accounts: its SHA-256, as the schema stores it (trimmed, lower case). */
+const addressOwner = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
+
+/** Lists the user under its address (before it is stored, from the hooks: an account is never stored unlisted). */
+export async function listUser(doc: { _id?: unknown; email?: unknown }) {
+  doc._id ??= new mongoose.Types.ObjectId(); // the default, given here so the list can name it first
+  if (typeof doc.email === "string") await emailUsers.add(addressOwner(doc.email), String(doc._id));
+}
+UserSchema.pre("save", async function () {
+  if (this.isNew) await listUser(this);
+});
+UserSchema.pre("insertMany", async function (docs: unknown) {
+  await Promise.all(([] as { _id?: unknown; email?: unknown }[]).concat(docs as never).map(listUser));
+});
+
 export const User = mongoose.model("User", UserSchema);
+
+type UserLean = mongoose.InferSchemaType<typeof UserSchema> & { _id: mongoose.Types.ObjectId };
+
+/** The account of an e-mail address (any case, spaces around it), or null: by `_id` only (`emailUsers`). */
+export async function findUserByEmail(email: string): Promise<UserLean | null> {
+  const address = email.trim().toLowerCase();
+  const users = await Promise.all(
+    (await emailUsers.members(addressOwner(address))).map((id) =>
+      mongoose.isValidObjectId(id) ? User.findById(id).lean<UserLean>() : null,
+    ),
+  );
+  return users.find((user) => user?.email === address) ?? null;
+}
 
 /** A role row (user_roles); "admin" is the only role with powers. */
 const UserRoleSchema = new mongoose.Schema(

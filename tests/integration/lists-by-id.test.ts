@@ -296,16 +296,20 @@ describe("an address's account by _id", () => {
     expect(String((await findUserByEmail(lower))?._id)).toBe(made.id);
   });
 
-  it("lists users made by create and insertMany, skips a member that is not the address's, and keeps one account under a race", async () => {
+  it("lists users made by create and insertMany, skips a member that names no account, adds none for a taken address, and keeps one account under a race", async () => {
     const [one, two] = [address().toLowerCase(), address().toLowerCase()];
     const [a] = await User.insertMany([{ email: one, password_hash: "x" }]);
     const b = await User.create({ email: two, password_hash: "x" });
     expect(String((await findUserByEmail(one))?._id)).toBe(String(a._id));
     expect(String((await findUserByEmail(two))?._id)).toBe(String(b._id));
-    // A member naming another address's account (or none): left out, never returned.
-    await emailUsers.add(sha(one), String(b._id));
+    // A member naming no account (a sign-up whose insert failed after its slot was taken): left out.
     await emailUsers.add(sha(one), new mongoose.Types.ObjectId().toString());
     expect(String((await findUserByEmail(one))?._id)).toBe(String(a._id));
+
+    // Another account tried with a taken address: refused by users.email, and no slot is added for it.
+    await expect(User.create({ email: one.toUpperCase(), password_hash: "x" })).rejects.toThrow(/E11000|duplicate/);
+    const slots = await EmailUser.countDocuments({ _id: mongoose.trusted({ $regex: `^${sha(one)}:` }) });
+    expect(slots).toBe(2);
 
     // Ten sign-ups of one address at once: one account (users.email is unique), and that one is found.
     const raced = address().toLowerCase();

@@ -33,11 +33,20 @@ export async function listUser(doc: { _id?: unknown; email?: unknown }) {
   doc._id ??= new mongoose.Types.ObjectId(); // the default, given here so the list can name it first
   if (typeof doc.email === "string") await emailUsers.add(addressOwner(doc.email), String(doc._id));
 }
+/**
+ * Before an account is stored: listed under its address, unless the address has an account already. That insert
+ * fails on the unique `email`, and a slot naming it would stay: each sign-up tried with a taken address would
+ * lengthen the walk every sign-in of that address makes.
+ */
+async function listNewUser(doc: { _id?: unknown; email?: unknown }) {
+  if (typeof doc.email === "string" && (await findUserByEmail(doc.email))) return;
+  await listUser(doc);
+}
 UserSchema.pre("save", async function () {
-  if (this.isNew) await listUser(this);
+  if (this.isNew) await listNewUser(this);
 });
 UserSchema.pre("insertMany", async function (docs: unknown) {
-  await Promise.all(([] as { _id?: unknown; email?: unknown }[]).concat(docs as never).map(listUser));
+  await Promise.all(([] as { _id?: unknown; email?: unknown }[]).concat(docs as never).map(listNewUser));
 });
 
 export const User = mongoose.model("User", UserSchema);

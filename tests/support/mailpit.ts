@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { privatePort, startBinary, stopProcess, waitForPort } from "./processes";
+import { holdPort, privatePort, startBinary, stopProcess, waitForPort } from "./processes";
 
 /** Reads what arrived at the test SMTP server (Mailpit's REST API). */
 export type MailpitSummary = { ID: string; MessageID: string; Subject: string; To: { Address: string }[] };
@@ -44,7 +44,7 @@ export function uniqueAddress(label: string) {
  */
 export function privateMailpit(basePort: number) {
   const smtp = privatePort(basePort);
-  const http = smtp + 1000;
+  const http = holdPort(smtp + 1000);
   let dir = "";
   let server: ChildProcess | undefined;
   return {

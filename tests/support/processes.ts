@@ -53,3 +53,13 @@ export function privatePort(base: number) {
   return port;
 }
 const handedOut = new Set<number>();
+
+/**
+ * Marks a port chosen beside one from privatePort (a Mailpit's HTTP port, its SMTP port + 1000) as handed out, so
+ * privatePort never hands it out in this file: the mail-down test's app, on privatePort(18000), once drew its
+ * Mailpit's HTTP port (a 1-in-50 draw), and the Mailpit API calls got the app's 404 page.
+ */
+export function holdPort(port: number) {
+  handedOut.add(port);
+  return port;
+}

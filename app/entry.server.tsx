@@ -5,7 +5,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToStaticMarkup } from "react-dom/server";
 import { StylesheetContext } from "~/components/InlineStylesheet";
 import { NonceContext } from "~/components/nonce";
-import { isStaticPage } from "~/components/static-page";
+import { isSameForAnyone, isStaticPage } from "~/components/static-page";
 import { ServiceUnavailable } from "~/components/ServiceUnavailable";
 import { startOrderDigest } from "~/server/admin/order-digest.server";
 import { startAlertWatch } from "~/server/alerts.server";
@@ -46,13 +46,22 @@ export const STYLESHEET_CSP_SOURCE = `'sha256-${createHash("sha256").update(styl
  * Vary: Cookie keeps a shared cache from answering a visitor who does carry a cookie.
  */
 export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=300, s-maxage=86400";
-function isPublicPage(request: Request, status: number, headers: Headers, context: EntryContext) {
+/**
+ * Names, to scripts/page-cache.mjs, the form key drawn for a SAME_FOR_ANYONE page rendered for a visitor who
+ * carries nothing: it keeps the page and gives each later such visitor a copy with a fresh key and nonce. The
+ * header is taken off before the answer leaves the server.
+ */
+export const PER_COPY_KEY_HEADER = "X-Page-Form-Key";
+
+/** The same for every visitor who carries nothing: no cookie (so no session, link token, checkout or flash was there to read), no query, a 200 that sets no cookie and chose no caching of its own. */
+function carriesNothing(request: Request, status: number, headers: Headers) {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return false;
   if (request.headers.has("Cookie") || headers.has("Set-Cookie") || new URL(request.url).search) return false;
   // A route that chose its own caching keeps it (an unknown showcase slug: no-store).
-  if (headers.has("Cache-Control")) return false;
-  return isStaticPage(context.staticHandlerContext.matches.map((m) => context.routeModules[m.route.id]?.handle));
+  return !headers.has("Cache-Control");
 }
+const routeHandles = (context: EntryContext) =>
+  context.staticHandlerContext.matches.map((m) => context.routeModules[m.route.id]?.handle);
 
 /**
  * Requests that failed because the database could not be reached (marked by
@@ -81,10 +90,14 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   if (responseStatusCode >= 500 && databaseDown.has(request)) return serviceUnavailable(responseHeaders);
-  const publicPage = isPublicPage(request, responseStatusCode, responseHeaders, remixContext);
+  const sameForAnyone = carriesNothing(request, responseStatusCode, responseHeaders);
+  const publicPage = sameForAnyone && isStaticPage(routeHandles(remixContext));
   if (publicPage) {
     responseHeaders.set("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
     responseHeaders.append("Vary", "Cookie");
+  } else if (sameForAnyone && isSameForAnyone(routeHandles(remixContext))) {
+    const formKey = (remixContext.staticHandlerContext.loaderData.root as { formKey?: unknown } | undefined)?.formKey;
+    if (typeof formKey === "string") responseHeaders.set(PER_COPY_KEY_HEADER, formKey);
   }
   // Any other answer is rendered for its request; scripts/server.mjs marks it no-store when it read
   // a credential the request carried (a flash, the session, a link's token), as for every page.

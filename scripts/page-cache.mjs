@@ -6,12 +6,31 @@
 // rendering, for as long as the app lets a CDN keep it (s-maxage) or until the next deploy
 // restarts the server. A request that carries any cookie (a session, a link's token, the
 // checkout, a flash) always goes to the app and is rendered for it.
+// Form pages that are the same for every visitor who carries nothing but for the script nonce
+// and the form key (a SAME_FOR_ANYONE route, app/components/static-page.ts) are kept the same way
+// as a template: the app names the form key it drew in a header (taken off here), and each later
+// cookie-less GET gets a copy with this request's nonce (the one its CSP header names) and a key
+// of its own, as a render would give it. They are never public: no shared cache may keep them.
 // Bounded: at most MAX_PAGES paths (the oldest is dropped first), so made-up paths that the
 // app answers 200 (an unknown showcase slug shows the example business) cannot grow it.
+import { randomBytes } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { preferredEncoding } from "./encoding.mjs";
 
 const MAX_PAGES = 100;
+/** How long a form page's template is served before the next cookie-less visit renders it again. */
+const TEMPLATE_SECONDS = 300;
+const NONCE = Symbol("nonce");
+const FORM_KEY = Symbol("form key");
+/** A fresh form key, as app/server/form-keys.server.ts newFormKey draws one. */
+const newFormKey = () => randomBytes(16).toString("base64url");
+
+/** `pieces` with every string cut at each `value`, `marker` standing where it was (markers already there stay). */
+function mark(pieces, value, marker) {
+  return pieces.flatMap((piece) =>
+    typeof piece === "string" ? piece.split(value).flatMap((part, i) => (i === 0 ? [part] : [marker, part])) : [piece],
+  );
+}
 
 /** `public, ..., s-maxage=N` -> N seconds (0 when the answer is not public). */
 function sharedMaxAge(cacheControl) {
@@ -20,15 +39,23 @@ function sharedMaxAge(cacheControl) {
 }
 
 /**
- * Express middleware. `publicCsp` is the Content-Security-Policy for a kept page: it carries
- * no script, so it needs no nonce; its inline stylesheet is admitted by its hash.
+ * Express middleware. `publicCsp` is the Content-Security-Policy for a kept public page: it carries
+ * no script, so it needs no nonce; its inline stylesheet is admitted by its hash. `formKeyHeader`
+ * is the header in which the app names a form page's key (entry.server.tsx PER_COPY_KEY_HEADER);
+ * `res.locals.cspNonce` is the nonce this request's CSP header names.
  */
-export function pageCache({ publicCsp, log = () => {} }) {
+export function pageCache({ publicCsp, formKeyHeader, log = () => {} }) {
   const pages = new Map();
 
   function serve(req, res, page) {
     res.status(200);
     for (const [name, value] of page.headers) res.setHeader(name, value);
+    if (page.template) {
+      // Sent as a render is: compression() in front encodes it, and the CSP already names this nonce.
+      const values = { [NONCE]: res.locals.cspNonce, [FORM_KEY]: newFormKey() };
+      const body = page.template.map((piece) => (typeof piece === "string" ? piece : values[piece])).join("");
+      return res.end(req.method === "HEAD" ? undefined : body);
+    }
     res.setHeader("Content-Security-Policy", publicCsp);
     res.vary("Accept-Encoding");
     const encoding = preferredEncoding(req, ["br", "gzip", "identity"]);
@@ -38,16 +65,34 @@ export function pageCache({ publicCsp, log = () => {} }) {
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
-  function keep(path, res, chunks) {
-    const maxAge = sharedMaxAge(String(res.getHeader("Cache-Control") ?? ""));
-    if (res.statusCode !== 200 || maxAge <= 0 || res.hasHeader("Set-Cookie")) return;
-    const body = Buffer.concat(chunks);
+  function store(path, page) {
+    pages.delete(path);
+    if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value);
+    pages.set(path, page);
+  }
+
+  function keep(path, res, chunks, formKey) {
+    if (res.statusCode !== 200 || res.hasHeader("Set-Cookie")) return;
     const headers = ["Content-Type", "Cache-Control", "Vary"]
       .filter((name) => res.hasHeader(name))
       .map((name) => [name, res.getHeader(name)]);
-    pages.delete(path);
-    if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value);
-    pages.set(path, {
+    const body = Buffer.concat(chunks);
+    if (formKey !== undefined) {
+      const nonce = res.locals.cspNonce;
+      // Both are 16 random bytes: they occur nowhere else. A page that lacks either is not a form page to keep.
+      const text = body.toString("utf8");
+      if (typeof nonce !== "string" || nonce.length < 16 || formKey.length < 16) return;
+      if (!text.includes(nonce) || !text.includes(formKey)) return;
+      store(path, {
+        headers,
+        template: mark(mark([text], nonce, NONCE), formKey, FORM_KEY),
+        until: Date.now() + TEMPLATE_SECONDS * 1000,
+      });
+      return log(path, body.length);
+    }
+    const maxAge = sharedMaxAge(String(res.getHeader("Cache-Control") ?? ""));
+    if (maxAge <= 0) return;
+    store(path, {
       headers,
       body,
       gzip: gzipSync(body, { level: 9 }),
@@ -57,6 +102,14 @@ export function pageCache({ publicCsp, log = () => {} }) {
     log(path, body.length);
   }
 
+  /** Takes the app's form-key header off the answer before it leaves; returns what it named (undefined: none). */
+  function takeFormKey(res) {
+    const value = res.getHeader(formKeyHeader);
+    if (value === undefined) return undefined;
+    res.removeHeader(formKeyHeader);
+    return String(value);
+  }
+
   return (req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie !== undefined) return next();
     if (req.originalUrl.includes("?")) return next();
@@ -64,7 +117,15 @@ export function pageCache({ publicCsp, log = () => {} }) {
     const page = pages.get(path);
     if (page && page.until > Date.now()) return serve(req, res, page);
     if (page) pages.delete(path);
-    if (req.method === "HEAD") return next();
+    const writeHead = res.writeHead;
+    let formKey;
+    if (req.method === "HEAD") {
+      res.writeHead = function (...args) {
+        takeFormKey(res);
+        return writeHead.apply(this, args);
+      };
+      return next();
+    }
 
     // Not kept yet: let the app render it, and keep what it wrote (compression sits in front
     // of this, so what passes here is the plain document).
@@ -86,10 +147,10 @@ export function pageCache({ publicCsp, log = () => {} }) {
       take(chunk, encoding);
       return write.call(this, chunk, encoding, ...rest);
     };
-    const writeHead = res.writeHead;
     res.writeHead = function (...args) {
+      formKey = takeFormKey(res);
       // The first copy goes out as every later one will (a CDN may keep this one).
-      if (sharedMaxAge(String(res.getHeader("Cache-Control") ?? "")) > 0)
+      if (formKey === undefined && sharedMaxAge(String(res.getHeader("Cache-Control") ?? "")) > 0)
         res.setHeader("Content-Security-Policy", publicCsp);
       return writeHead.apply(this, args);
     };
@@ -99,7 +160,7 @@ export function pageCache({ publicCsp, log = () => {} }) {
       // Kept as it went out: headers are final once the answer has ended.
       if (size >= 0) {
         try {
-          keep(path, res, chunks);
+          keep(path, res, chunks, formKey);
         } catch {
           /* not kept: the next visitor gets a fresh render, nothing else changes */
         }

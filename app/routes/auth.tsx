@@ -16,8 +16,12 @@ import { oncePerPost } from "~/server/form-keys.server";
 import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
+import { SAME_FOR_ANYONE } from "~/components/static-page";
 
 // The title names the tab shown (WCAG 2.4.2): the sign-up page is not "Sign In".
+// Asked for with no cookie and no query, the page is the same for anyone (scripts/page-cache.mjs keeps it).
+export const handle = SAME_FOR_ANYONE;
+
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(
     `${data?.tab === "signup" ? "Sign Up" : "Sign In"} | 24-Hour Website`,

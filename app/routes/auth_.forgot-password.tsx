@@ -14,6 +14,10 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { clientAddress } from "~/server/rate-limit.server";
 import { readForm } from "~/server/forms.server";
 import { SendStatus } from "~/components/connection";
+import { SAME_FOR_ANYONE } from "~/components/static-page";
+
+// Asked for with no cookie and no query, the page is the same for anyone (scripts/page-cache.mjs keeps it).
+export const handle = SAME_FOR_ANYONE;
 
 export const meta: MetaFunction = () =>
   pageMeta("Forgot Password | 24-Hour Website", "Choose a new password by e-mail.");

@@ -26,6 +26,10 @@ import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { CHECKOUT_LIMIT, clientAddress, consumeRateLimit } from "~/server/rate-limit.server";
 import { SendStatus } from "~/components/connection";
+import { SAME_FOR_ANYONE } from "~/components/static-page";
+
+// Asked for with no cookie and no query, the page is the same for anyone (scripts/page-cache.mjs keeps it).
+export const handle = SAME_FOR_ANYONE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

@@ -20,6 +20,10 @@ import { formRules, parseWithZod } from "~/server/form-rules.server";
 import { readForm } from "~/server/forms.server";
 import { errorMessage, log } from "~/server/log.server";
 import { clientAddress, consumeRateLimit, CONTACT_LIMIT } from "~/server/rate-limit.server";
+import { SAME_FOR_ANYONE } from "~/components/static-page";
+
+// Asked for with no cookie and no query, the page is the same for anyone (scripts/page-cache.mjs keeps it).
+export const handle = SAME_FOR_ANYONE;
 
 export const meta: MetaFunction = () =>
   pageMeta(

@@ -6,7 +6,7 @@ import { CHECKOUT_MESSAGES } from "~/domain/checkout";
 import { CONTACT_MESSAGES } from "~/domain/contact";
 import { TWO_FACTOR_MESSAGES } from "~/domain/two-factor";
 import { FIELD_NAME_LIMITS, FORM_MESSAGES, TEXT_FORM_MAX_BYTES } from "~/server/forms.server";
-import { Coupon, Order } from "~/server/models/index.server";
+import { ContactMessage, Coupon, Order } from "~/server/models/index.server";
 import { paidOrder } from "../support/app-data";
 import { signedInUser } from "../support/auth";
 import { uniqueAddress } from "../support/mailpit";
@@ -330,6 +330,65 @@ describe("answers that read a session, a token or a flash (private by what they 
       expect(res.headers["cache-control"] ?? "", path).not.toContain("no-store");
       expect(String(res.headers.vary ?? ""), path).toMatch(/Cookie/i);
     }
+  });
+});
+
+describe("form pages kept for anyone (scripts/page-cache.mjs)", () => {
+  const nonceOf = (res: { headers: Record<string, unknown> }) =>
+    /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1];
+  const formKeyOf = (text: string) => /name="formKey" value="([^"]+)"/.exec(text)?.[1];
+  const sameApartFromThem = (text: string) =>
+    text.replace(/nonce="[^"]*"/g, 'nonce="N"').replace(/formKey(" value=|\\",\\)"[A-Za-z0-9_-]+/g, "formKey$1K");
+
+  it("give each cookie-less visitor a copy with a nonce of its own request and a fresh form key, never public", async () => {
+    for (const path of ["/contact", "/checkout", "/auth/forgot-password"]) {
+      const copies = [];
+      for (let i = 0; i < 3; i++) copies.push(await rawRequest({ path }));
+      for (const res of copies) {
+        expect(res.status, path).toBe(200);
+        expect(res.headers["x-page-form-key"], path).toBeUndefined();
+        expect(res.headers["cache-control"] ?? "", path).not.toMatch(/public|s-maxage/);
+        // Every script carries the nonce its own CSP names.
+        const nonce = nonceOf(res)!;
+        expect(nonce, path).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+        const scripts = res.text.match(/<script[^>]*>/g) ?? [];
+        expect(scripts.length, path).toBeGreaterThan(0);
+        for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+        // The key in the form is the one the page's data carries.
+        expect(res.text, path).toContain(`\\"formKey\\",\\"${formKeyOf(res.text)}\\"`);
+      }
+      expect(new Set(copies.map(nonceOf)).size, path).toBe(3);
+      expect(new Set(copies.map((res) => formKeyOf(res.text))).size, path).toBe(3);
+      expect(new Set(copies.map((res) => sameApartFromThem(res.text))).size, path).toBe(1);
+    }
+  });
+
+  it("keep two visitors' presses apart: each copy's key sends its own message", async () => {
+    const email = uniqueAddress("kept-copy");
+    const [first, second] = [await rawRequest({ path: "/contact" }), await rawRequest({ path: "/contact" })];
+    for (const [i, copy] of [first, second].entries()) {
+      const body = new URLSearchParams({
+        formKey: formKeyOf(copy.text)!,
+        name: `Visitor ${i}`,
+        email,
+        message: `Message from visitor ${i}`,
+      });
+      const res = await postForm("/contact", body, { from: loopbackAddress() });
+      expect(res.status).toBe(303);
+    }
+    expect(await ContactMessage.countDocuments({ email })).toBe(2);
+  });
+
+  it("render a visit that carries a cookie for that visit (a flash is shown)", async () => {
+    const sent = await postForm(
+      "/contact",
+      new URLSearchParams({ name: "Flash", email: uniqueAddress("flash"), message: "Hello" }),
+      { from: loopbackAddress() },
+    );
+    const flash = ([] as string[]).concat(sent.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);
+    const res = await rawRequest({ path: "/contact", headers: { Cookie: flash.join("; ") } });
+    expect(html(res.text)).toContain(CONTACT_MESSAGES.sent.title);
+    expect(html((await rawRequest({ path: "/contact" })).text)).not.toContain(CONTACT_MESSAGES.sent.title);
   });
 });
 

@@ -291,6 +291,8 @@ export function keepRequestsThroughDrops() {
     const signal = init?.signal;
     // Navigations, submissions and fetchers carry a signal; the background route discovery does not.
     if (!isRemixRequest(url) || input instanceof Request || !signal) return send(input, init);
+    // The request leaves first; the page's own bookkeeping (the status, the form's lock) follows while it travels.
+    let first: Promise<Response> | null = send(input, init);
     const id = nextId++;
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
     const source = post || submitted?.form.method === "get" ? sourceOf(url, post, init?.body) : null;
@@ -303,7 +305,9 @@ export function keepRequestsThroughDrops() {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await send(input, init);
+          const sending = first ?? send(input, init);
+          first = null;
+          const res = await sending;
           if (!isGatewayFailure(res)) {
             answeredByRedirect = post && res.status === SINGLE_FETCH_REDIRECT_STATUS;
             return await whole(res);

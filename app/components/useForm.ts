@@ -30,13 +30,6 @@ export type SubmissionResult<FormError = string[]> = {
 
 type Errors = Record<string, string[]>;
 
-/** The same messages for the same fields. */
-function sameErrors(a: Errors, b: Errors): boolean {
-  const names = Object.keys(a);
-  if (names.length !== Object.keys(b).length) return false;
-  return names.every((name) => b[name]?.length === a[name].length && a[name].every((m, i) => b[name][i] === m));
-}
-
 export type FormMetadata = {
   id: string;
   errorId: string;
@@ -112,7 +105,7 @@ export function useForm({
       const found = checkForm(rules, formDataOf(element, submitter)) ?? {};
       // Unchanged messages change no state: a valid press draws nothing before its post leaves (on a slow phone
       // that render alone held the post back by tens of milliseconds).
-      setErrors((current) => (sameErrors(current, found) ? current : found));
+      setErrors((current) => (JSON.stringify(current) === JSON.stringify(found) ? current : found));
       if (Object.keys(found).length) {
         event.preventDefault();
         focusFirstInvalid(element, found);

@@ -94,18 +94,6 @@ function namesOf(path: string, posted: string[]): string[] {
 const isEmpty = (value: FormDataEntryValue | null, trim: boolean | undefined) =>
   value === null || (typeof value === "string" && (trim ? value.trim() : value) === "");
 
-/**
- * A rule's pattern, compiled once (the e-mail pattern is long: compiled on every press and keystroke, it cost a
- * slow phone milliseconds before the post left). Without `g` and `y`, so a shared one keeps no position.
- */
-const patterns = new Map<string, RegExp>();
-function compiled(source: string, flags: string) {
-  const key = `${flags}/${source}`;
-  let pattern = patterns.get(key);
-  if (!pattern) patterns.set(key, (pattern = new RegExp(source, flags.replace(/[gy]/g, ""))));
-  return pattern;
-}
-
 /** The first rule a value breaks, as its message (files are the server's to check). */
 function checkValue(rule: FieldRule, raw: FormDataEntryValue | null): string | undefined {
   if (typeof raw !== "string" && raw !== null) return undefined;
@@ -114,7 +102,7 @@ function checkValue(rule: FieldRule, raw: FormDataEntryValue | null): string | u
   if (rule.minLength && value.length < rule.minLength[0]) return rule.minLength[1];
   if (rule.maxLength && value.length > rule.maxLength[0]) return rule.maxLength[1];
   for (const [source, flags, message] of rule.patterns ?? []) {
-    if (!compiled(source, flags).test(value)) return message;
+    if (!new RegExp(source, flags).test(value)) return message;
   }
   if (rule.number || rule.whole || rule.min || rule.max) {
     const number = value.trim() === "" ? NaN : Number(value);

@@ -72,15 +72,3 @@ describe("form rules: the browser's check says what the server's schema says", (
     expect(rules.fields.email?.patterns?.[0]?.[2]).toBe("Invalid email address");
   });
 });
-
-describe("form rules: patterns", () => {
-  it("answer the same on every check, a pattern written with the global flag included (compiled once, kept without a position)", () => {
-    const rules = { fields: { code: { patterns: [["^[A-Z]+$", "g", "Capitals only"]] } } } as Parameters<
-      typeof checkForm
-    >[0];
-    for (let i = 0; i < 3; i++) {
-      expect(checkForm(rules, form({ code: "ABC" }))).toBeNull();
-      expect(checkForm(rules, form({ code: "abc" }))).toEqual({ code: ["Capitals only"] });
-    }
-  });
-});

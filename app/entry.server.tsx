@@ -20,6 +20,8 @@ import styles from "~/styles/app.css";
 export { trackResponsePrivacy } from "~/server/private-response.server";
 // scripts/server.mjs migrates the stored documents before it listens.
 export { migrateOnStart } from "~/server/migrations.server";
+/** What scripts/page-cache.mjs draws a kept form page's copies' keys with: the form keys' one home. */
+export { newFormKey } from "~/server/form-keys.server";
 
 // Fail at start, naming every missing or bad variable, rather than on the first request.
 getEnv();

@@ -13,7 +13,6 @@
 // of its own, as a render would give it. They are never public: no shared cache may keep them.
 // Bounded: at most MAX_PAGES paths (the oldest is dropped first), so made-up paths that the
 // app answers 200 (an unknown showcase slug shows the example business) cannot grow it.
-import { randomBytes } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { preferredEncoding } from "./encoding.mjs";
 
@@ -22,8 +21,6 @@ const MAX_PAGES = 100;
 const TEMPLATE_SECONDS = 300;
 const NONCE = Symbol("nonce");
 const FORM_KEY = Symbol("form key");
-/** A fresh form key, as app/server/form-keys.server.ts newFormKey draws one. */
-const newFormKey = () => randomBytes(16).toString("base64url");
 
 /** `pieces` with every string cut at each `value`, `marker` standing where it was (markers already there stay). */
 function mark(pieces, value, marker) {
@@ -41,10 +38,11 @@ function sharedMaxAge(cacheControl) {
 /**
  * Express middleware. `publicCsp` is the Content-Security-Policy for a kept public page: it carries
  * no script, so it needs no nonce; its inline stylesheet is admitted by its hash. `formKeyHeader`
- * is the header in which the app names a form page's key (entry.server.tsx PER_COPY_KEY_HEADER);
+ * is the header in which the app names a form page's key (entry.server.tsx PER_COPY_KEY_HEADER), and
+ * `newFormKey` draws each copy's own (app/server/form-keys.server.ts);
  * `res.locals.cspNonce` is the nonce this request's CSP header names.
  */
-export function pageCache({ publicCsp, formKeyHeader, log = () => {} }) {
+export function pageCache({ publicCsp, formKeyHeader, newFormKey, log = () => {} }) {
   const pages = new Map();
 
   function serve(req, res, page) {

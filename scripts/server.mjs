@@ -277,7 +277,13 @@ app.use((req, res, next) => {
 // Pages the app marks public (the same for every visitor who carries no cookie) are answered
 // from memory after their first render, before any file lookup or rendering; so are the form pages
 // it marks the same for anyone, each copy with this request's nonce and a fresh form key.
-app.use(pageCache({ publicCsp: contentSecurityPolicy(null), formKeyHeader: build.entry.module.PER_COPY_KEY_HEADER }));
+app.use(
+  pageCache({
+    publicCsp: contentSecurityPolicy(null),
+    formKeyHeader: build.entry.module.PER_COPY_KEY_HEADER,
+    newFormKey: build.entry.module.newFormKey,
+  }),
+);
 
 // Built assets are compressed once at build time (scripts/compress-assets.mjs); a browser that
 // accepts brotli or gzip gets the stored file (brotli when it accepts both, whatever order it lists them in),

@@ -295,11 +295,21 @@ export function keepRequestsThroughDrops() {
     let first: Promise<Response> | null = send(input, init);
     const id = nextId++;
     const post = (init?.method ?? "GET").toUpperCase() !== "GET";
-    const source = post || submitted?.form.method === "get" ? sourceOf(url, post, init?.body) : null;
-    const locked = source && locks(source) ? { tried: false } : undefined;
-    deliveries = [...deliveries, { id, path: pagePath(url), post, form: source?.form, state: "sending", locked }];
-    listeners.forEach((l) => l());
-    let unlock = locked ? lockForm(source!.form, () => update(id, { locked: { tried: true } })) : null;
+    let source: Source | null = null;
+    let unlock: (() => void) | null = null;
+    try {
+      source = post || submitted?.form.method === "get" ? sourceOf(url, post, init?.body) : null;
+      const locked = source && locks(source) ? { tried: false } : undefined;
+      deliveries = [...deliveries, { id, path: pagePath(url), post, form: source?.form, state: "sending", locked }];
+      listeners.forEach((l) => l());
+      if (locked) unlock = lockForm(source!.form, () => update(id, { locked: { tried: true } }));
+    } catch (error) {
+      // The request has left (the form is not locked yet): a fault in the page's own bookkeeping lets it go on,
+      // untracked, not lost.
+      update(id, null);
+      reportError(error);
+      return first;
+    }
     const slow = setTimeout(() => update(id, { state: "slow" }), SLOW_MS);
     let answeredByRedirect = false;
     try {

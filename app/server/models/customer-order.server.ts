@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { slotList } from "./slots.server";
+import { addressOwner, slotList } from "./slots.server";
 
 /**
  * A customer's orders, found by `_id` (slots.server.ts): the owner is the user's id, each member
@@ -26,5 +25,5 @@ export const EmailOrder = emailOrders.Slot;
 export function emailOwner(email: string): string | null {
   const address = email.trim().toLowerCase();
   if (!address || address.endsWith(".invalid")) return null;
-  return createHash("sha256").update(address).digest("hex");
+  return addressOwner(address);
 }

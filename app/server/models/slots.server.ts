@@ -1,5 +1,12 @@
+import { createHash } from "node:crypto";
 import mongoose from "mongoose";
 import { isDuplicateKeyError } from "../db.server";
+
+/**
+ * The owner of an e-mail address's list (its orders, its accounts): the address's SHA-256, trimmed and in lower
+ * case, so a list names no address (a data deletion leaves none behind in an emptied slot).
+ */
+export const addressOwner = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 
 /**
  * Lists found by `_id`: FerretDB 1.24 on SQLite pushes down only an `_id` equality

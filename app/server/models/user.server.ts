@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import mongoose from "mongoose";
-import { slotList } from "./slots.server";
+import { addressOwner, slotList } from "./slots.server";
 
 const UserSchema = new mongoose.Schema(
   {
@@ -24,9 +23,6 @@ const UserSchema = new mongoose.Schema(
  * an account's address never changes; the reader checks `email`. `users.email` stays unique.
  */
 export const emailUsers = slotList("EmailUser", "email_users");
-
-/** The owner of an address's list of accounts: its SHA-256, as the schema stores it (trimmed, lower case). */
-const addressOwner = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 
 /** Lists the user under its address (before it is stored, from the hooks: an account is never stored unlisted). */
 export async function listUser(doc: { _id?: unknown; email?: unknown }) {

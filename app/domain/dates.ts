@@ -104,6 +104,13 @@ export function sydneyWallTimeToInstant(year: number, month: number, day: number
   return new Date(instant);
 }
 
+/** The latest instant at or before `at` when Sydney's wall clock read `hour` o'clock (that day's, else the day before's). */
+export function lastSydneyHour(at: Date, hour: number): Date {
+  const p = sydneyParts(at);
+  const that = sydneyWallTimeToInstant(p.year, p.month, p.day, hour);
+  return that <= at ? that : sydneyWallTimeToInstant(p.year, p.month, p.day - 1, hour);
+}
+
 /** "2026-12-31" → the last millisecond of that day in Sydney (a typed "valid until" date means its whole day). */
 export function endOfSydneyDay(ymd: string): Date {
   const [y, m, d] = ymd.split("-").map(Number);

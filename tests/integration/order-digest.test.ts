@@ -111,6 +111,16 @@ describe("the order digest", () => {
     await expectCurrent();
   });
 
+  it("notes a write naming more than 1,000 orders as some orders (one pass reads them), never as an oversized entry", async () => {
+    await expectCurrent();
+    const made = await newOrder();
+    const named = [made._id, ...Array.from({ length: 1000 }, () => randomUUID())];
+    const before = await OrderChange.countDocuments({ all: true });
+    await Order.updateMany({ _id: mongoose.trusted({ $in: named }) }, { $set: { status: "completed" } });
+    expect(await OrderChange.countDocuments({ all: true })).toBe(before + 1);
+    await expectCurrent();
+  });
+
   it("rebuilds from the orders when the log was emptied, went back, or lost an entry before it was read", async () => {
     await expectCurrent();
     // An emptied database: the orders and the whole log gone, then one new order.

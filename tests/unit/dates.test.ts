@@ -7,6 +7,7 @@ import {
   formatDay,
   formatDayMonth,
   formatTime,
+  lastSydneyHour,
   startOfSydneyDay,
   sydneyDateInput,
   sydneyYear,
@@ -42,6 +43,14 @@ describe("every date a person reads is Sydney's", () => {
   it("starts a Sydney day at its own midnight", () => {
     expect(startOfSydneyDay(LATE_UTC).toISOString()).toBe("2026-11-23T13:00:00.000Z");
     expect(startOfSydneyDay(new Date("2026-06-30T00:00:00Z")).toISOString()).toBe("2026-06-29T14:00:00.000Z");
+  });
+
+  it("finds the last time Sydney's clock read an hour (the order digest's nightly pass at 3 am)", () => {
+    // 2:48 am on 24 Nov in Sydney: 3 am has not come yet that day, so it is 3 am on the 23rd (16:00 UTC on the 22nd).
+    expect(lastSydneyHour(LATE_UTC, 3).toISOString()).toBe("2026-11-22T16:00:00.000Z");
+    expect(lastSydneyHour(new Date("2026-11-23T16:00:00Z"), 3).toISOString()).toBe("2026-11-23T16:00:00.000Z");
+    // Winter (UTC+10), and across a month's end: 1 am on 1 July in Sydney.
+    expect(lastSydneyHour(new Date("2026-06-30T15:00:00Z"), 3).toISOString()).toBe("2026-06-29T17:00:00.000Z");
   });
 
   it("turns the year at Sydney's midnight, not UTC's (the footer's year)", () => {

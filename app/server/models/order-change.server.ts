@@ -54,6 +54,31 @@ let written = 0;
 type Batch = { ids: Set<string>; all: boolean; done: { resolve: () => void; reject: (e: unknown) => void }[] };
 let waiting: Batch | null = null;
 let writing = false;
+/**
+ * Changes whose entry could not be written (the database refused or was away): they go into the next entry, and
+ * one is tried for them alone after a pause (doubling from RETRY_FIRST_MS to RETRY_MAX_MS), so a change is not left
+ * to the digest's daily pass while this process lives. Their callers were told it failed.
+ */
+let unwritten: { ids: Set<string>; all: boolean } | null = null;
+/** The most orders an entry names (24-character ids: about 30 KB). */
+const MAX_IDS = 1000;
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 60_000;
+let retryMs = RETRY_FIRST_MS;
+let retry: NodeJS.Timeout | null = null;
+
+function keepUnwritten(batch: Batch) {
+  unwritten ??= { ids: new Set(), all: false };
+  for (const id of batch.ids) unwritten.ids.add(id);
+  unwritten.all ||= batch.all;
+  if (retry) return;
+  retry = setTimeout(() => {
+    retry = null;
+    if (unwritten) recordOrderChange([]).catch(() => undefined); // a failure keeps them again and waits longer
+  }, retryMs);
+  retry.unref();
+  retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+}
 
 /**
  * Notes in the log that these orders changed (`"all"`: some orders, not known which), and
@@ -77,9 +102,17 @@ async function writeWaiting() {
     while (waiting) {
       const batch = waiting;
       waiting = null;
+      if (unwritten) {
+        for (const id of unwritten.ids) batch.ids.add(id);
+        batch.all ||= unwritten.all;
+        unwritten = null;
+      }
       try {
         const at = new Date();
-        const entry = { ids: batch.all ? [] : [...batch.ids], all: batch.all, at };
+        // Past MAX_IDS an entry says "all" (a reader makes one pass for that many anyway): it stays far from a
+        // document's size limit, so no entry is refused for its size and then carried into every later one.
+        const all = batch.all || batch.ids.size > MAX_IDS;
+        const entry = { ids: all ? [] : [...batch.ids], all, at };
         for (;;) {
           const n = written + 1;
           try {
@@ -93,8 +126,10 @@ async function writeWaiting() {
           }
         }
         await OrderChangeMark.updateOne({ _id: PROCESS }, { $set: { seq: written, at } }, { upsert: true });
+        retryMs = RETRY_FIRST_MS;
         for (const d of batch.done) d.resolve();
       } catch (error) {
+        keepUnwritten(batch);
         for (const d of batch.done) d.reject(error);
       }
     }

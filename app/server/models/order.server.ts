@@ -138,8 +138,9 @@ function touchesDigest(update: unknown, upsert: boolean): boolean {
 
 /**
  * Every write through this model that can change the figures is noted in the change log before
- * the write's caller goes on (raw writes to the collection are not: use the model). A log that
- * cannot be written leaves the order as written: the digest rebuilds from the orders on a timer.
+ * the write's caller goes on (raw writes to the collection are not: use the model). An entry that
+ * cannot be written leaves the order as written: it is written again shortly (order-change.server.ts), and the
+ * digest's daily pass over the orders mends what a process that stopped meanwhile left out.
  */
 const noteChange = async (ids: string[] | "all") => {
   if (ids !== "all" && ids.length === 0) return;

@@ -32,7 +32,9 @@ ports() { # profile -> sets MONGO_PORT SMTP_PORT MAIL_HTTP_PORT S3_PORT STRIPE_P
           # side. Every test port sits below 32768: from there up Linux picks the local ports of outgoing
           # connections: a port up there can be taken by any client socket (seen: a connection to
           # FerretDB held 37670 and versitygw could not start).
-          local o="${TEST_PORT_OFFSET:-0}"
+          # One checkout keeps one set of test services (data/test): while they run, every command here names
+          # their ports, whatever TEST_PORT_OFFSET this caller has (a benchmark beside `npm run test:env`).
+          local o; o="$(test_offset)"
           MONGO_PORT=$((22017 + o)) SMTP_PORT=$((21025 + o)) MAIL_HTTP_PORT=$((23025 + o)) S3_PORT=$((24070 + o)) STRIPE_PORT=$((25111 + o)) ;;
     *) say "unknown profile '$1' (use dev or test)"; exit 2 ;;
   esac
@@ -98,6 +100,12 @@ build() { # [SERVICE...]: builds only the binaries of the services named (defaul
 }
 
 pidfile() { echo "$ROOT/data/$1/run/$2.pid"; }
+OFFSET_FILE="$ROOT/data/test/run/offset"
+
+# The TEST_PORT_OFFSET the running test services were started with; else this caller's.
+test_offset() {
+  if [[ -f "$OFFSET_FILE" ]] && running test mongo; then cat "$OFFSET_FILE"; else echo "${TEST_PORT_OFFSET:-0}"; fi
+}
 
 running() { # profile service
   local f; f="$(pidfile "$1" "$2")"
@@ -180,7 +188,11 @@ case "$cmd" in
     ports "$profile"
     services=("$@"); [[ ${#services[@]} -gt 0 ]] || services=("${ALL[@]}")
     build "${services[@]}" # only what this command runs: `start dev mongo` builds FerretDB alone
-    if [[ "$profile" == test ]] && ! running test mongo; then rm -rf "$ROOT/data/test"; fi
+    if [[ "$profile" == test ]] && ! running test mongo; then
+      rm -rf "$ROOT/data/test"
+      mkdir -p "$ROOT/data/test/run"
+      echo "${TEST_PORT_OFFSET:-0}" >"$OFFSET_FILE"
+    fi
     for svc in "${services[@]}"; do start_one "$profile" "$svc"; done ;;
   stop) stop_all "${1:?profile}" ;;
   status)

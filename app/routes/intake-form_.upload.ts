@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { canOpenStep } from "~/domain/intake/data";
 import { SPECIAL_STEPS } from "~/domain/intake/steps";
@@ -18,7 +19,8 @@ import {
   receivedBytes,
   receivePart,
 } from "~/server/intake/parts.server";
-import { inTurn } from "~/server/in-turn.server";
+import { inTurn, withinBurst } from "~/server/in-turn.server";
+import { clientAddress } from "~/server/rate-limit.server";
 
 /**
  * /intake-form/upload: one file of step 4 sent on its own by the page with
@@ -37,8 +39,14 @@ import { inTurn } from "~/server/in-turn.server";
  * slow link does not start it again from 0: PUT `?key&field&name&size&offset` with the bytes from `offset`
  * (answers `received`, and `problems` once the file is whole), GET `?key` asks how much has arrived, DELETE
  * `?key` cancels the file.
+ *
+ * Before any of that (the link's cookie is checked in the database), an address that sends more than
+ * UPLOAD_BURST.max upload requests in a minute is answered 429 at once: a page sends each file once (a part more
+ * after each drop), and a flood of small tries from one address, each refused after the link, the draft and the
+ * file's header were read, took most of a core and doubled sign-in times.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return tooFast();
   const access = await requireTokenAccess(request, "intake");
   if (request.method === "DELETE")
     return partAnswer(async () => {
@@ -73,6 +81,24 @@ async function partAnswer(run: () => Promise<Response>) {
 }
 
 const UPLOAD_TURNS = { running: 2, waiting: 6 };
+/** Upload requests (whole files, parts, questions) one address may send in a minute: 13 files, each resent many times. */
+export const UPLOAD_BURST = { max: 120, windowMs: 60_000 };
+export const UPLOADS_TOO_FAST =
+  "Too many files were sent from your connection in the last minute. Please wait a minute, then add this one again.";
+const burstKey = (request: Request) => `intake-upload:${clientAddress(request)}`;
+/**
+ * Answered after TOO_FAST_PAUSE_MS, which costs a timer: a sender that tries again the moment it is answered (a loop,
+ * never a page) then sends one try a second per connection, not hundreds. The connection closes after the answer, so
+ * a refused body is not read.
+ */
+async function tooFast() {
+  await sleep(TOO_FAST_PAUSE_MS);
+  return Response.json(
+    { problems: [UPLOADS_TOO_FAST] },
+    { status: 429, headers: { "Retry-After": "60", Connection: "close" } },
+  );
+}
+const TOO_FAST_PAUSE_MS = 1000;
 const UPLOAD_BUSY =
   "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.";
 
@@ -85,6 +111,7 @@ async function receive(request: Request, access: TokenAccess) {
 
 /** How much of a file sent in parts has arrived (`received`), or, once it was stored, its answer (`problems`). */
 export async function loader({ request }: LoaderFunctionArgs) {
+  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return tooFast();
   const access = await requireTokenAccess(request, "intake");
   const url = new URL(request.url);
   if (!url.searchParams.has("key"))

@@ -28,3 +28,25 @@ export async function inTurn<T>(
     else if (--line.running === 0) lines.delete(key);
   }
 }
+
+type Burst = { count: number; until: number };
+const bursts = new Map<string, Burst>();
+/** Keys counted at once at most: past it the ended windows go, then the oldest (a flood of made-up keys stays bounded). */
+const MAX_BURST_KEYS = 10_000;
+
+/**
+ * False once `key` has made more than `max` requests in the fixed window of `windowMs` that its first one opened:
+ * the same kind of cheap shield, for requests that each finish quickly but come faster than any person sends them.
+ */
+export function withinBurst(key: string, limits: { max: number; windowMs: number }, now = Date.now()): boolean {
+  let burst = bursts.get(key);
+  if (!burst || burst.until <= now) {
+    bursts.delete(key);
+    if (bursts.size >= MAX_BURST_KEYS) {
+      for (const [k, b] of bursts) if (b.until <= now) bursts.delete(k);
+      if (bursts.size >= MAX_BURST_KEYS) bursts.delete(bursts.keys().next().value!);
+    }
+    bursts.set(key, (burst = { count: 0, until: now + limits.windowMs }));
+  }
+  return ++burst.count <= limits.max;
+}

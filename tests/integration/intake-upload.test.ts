@@ -7,7 +7,7 @@ import { IntakeSubmission, RateLimitHit } from "~/server/models/index.server";
 import { consumeRateLimit, rateLimitSubject } from "~/server/rate-limit.server";
 import { PIXEL_LIMITS } from "~/server/intake/uploads.server";
 import { ABANDONED_PART_MS, sweepAbandonedParts } from "~/server/intake/parts.server";
-import { action, loader } from "~/routes/intake-form_.upload";
+import { action, loader, UPLOAD_BURST, UPLOADS_TOO_FAST } from "~/routes/intake-form_.upload";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
 
@@ -115,6 +115,19 @@ describe("a step-4 file sent on its own", () => {
     ]);
     expect(status(await beside)).toBe(200);
     expect(status(await upload(c.cookie, one("logo", file("later.png"))))).toBe(200); // the line is free again
+  });
+
+  it("turns an address away with 429 past 120 upload requests a minute, before its link is even looked up", async () => {
+    const c = await customer();
+    const address = "10.35.7.7";
+    // Each try names no link: the first 120 are sent to the link's home page; the next is not looked at.
+    for (let i = 0; i < UPLOAD_BURST.max; i++)
+      expect(status(await upload("", one("logo", file("x.png")), address))).toBe(302);
+    const refused = await upload(c.cookie, one("logo", file("x.png")), address);
+    expect(refused.status).toBe(429);
+    expect(refused.data?.problems).toEqual([UPLOADS_TOO_FAST]);
+    // Another address, with the same link, goes on.
+    expect(status(await upload(c.cookie, one("logo", file("x.png")), "10.35.7.8"))).toBe(200);
   });
 
   it("says why a file was not added, and stores nothing", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inTurn } from "~/server/in-turn.server";
+import { inTurn, withinBurst } from "~/server/in-turn.server";
 
 /** A piece of work that finishes when the test says so, and says whether it started. */
 function gate() {
@@ -45,5 +45,16 @@ describe("inTurn: requests of one key take turns", () => {
     expect(await inTurn("link-b", { running: 1, waiting: 0 }, async () => "free again")).toEqual({
       value: "free again",
     });
+  });
+});
+
+describe("withinBurst: requests of one key counted in a window", () => {
+  it("allows `max` a window, refuses the rest until the window ends, and keeps keys apart", () => {
+    const limits = { max: 3, windowMs: 60_000 };
+    const t = 1_000_000;
+    expect([1, 2, 3, 4].map((i) => withinBurst("burst-a", limits, t + i))).toEqual([true, true, true, false]);
+    expect(withinBurst("burst-b", limits, t + 5)).toBe(true);
+    expect(withinBurst("burst-a", limits, t + 59_999)).toBe(false);
+    expect(withinBurst("burst-a", limits, t + 60_001)).toBe(true); // a new window
   });
 });

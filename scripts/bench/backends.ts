@@ -26,6 +26,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, openSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import mongoose from "mongoose";
 import { BENCH_SECRETS, ensureBuild, machine, median, OFFSET, ROOT, say, startApp, startServices } from "./lib.mjs";
 
@@ -56,11 +57,16 @@ const DURING_PASS = "customer /dashboard during the pass";
  * the pass) compared a cold app with a warm one.
  */
 const WARM_VIEWS = process.env.BENCH_SMOKE === "1" ? 1 : 100;
+/** Views timed while the pass runs, one every DURING_PACE_MS: at 100k the pass takes minutes, and they span it. */
+const DURING_VIEWS = 300;
+const DURING_PACE_MS = process.env.BENCH_SMOKE === "1" ? 0 : 500;
 const PASS = "order_digest.rebuilt";
 const SNAPSHOT = "order_digest.snapshot_written";
 const ORDERS_BY_SLOTS = "customer's orders, by slots (now)";
 const ORDERS_BY_SCAN = "customer's orders, user_id scan (before)";
 const RAW_SEED = process.env.BENCH_SEED === "raw";
+/** Options for the app's node (BENCH_APP_NODE_ARGS, space-separated), e.g. --trace-gc to see its collections. */
+const APP_NODE_ARGS = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const WANTED = (process.env.BENCH_PAGES ?? "").split(",").filter(Boolean);
 const wanted = (name: string) => !WANTED.length || WANTED.some((word) => name.includes(word));
 /** No "pending": the app's first start would cancel every abandoned checkout (a migration), one by one. */
@@ -159,7 +165,7 @@ async function measurePages(backend: string, size: number): Promise<Figure[]> {
     // With no snapshot (a first start), the first view makes the pass itself and no pass runs in the background.
     const fromSnapshot = Boolean(await OrderDigestSnapshot.exists({ _id: "head" }));
     // Started after the seed, so its first view is the first after a restart (a deploy).
-    app = await startApp({ serviceEnv, database, startTimeoutMs: 300_000 });
+    app = await startApp({ serviceEnv, database, startTimeoutMs: 300_000, nodeArgs: APP_NODE_ARGS });
     if (wanted(FIRST_VIEW)) figures.push({ backend, size, page: FIRST_VIEW, ms: await get(admin.cookie, "/admin") });
     // Started from the digest's snapshot, the app makes its own pass over every order in the background (as every
     // 30 minutes; 80-100 s at 100k): the customer's page while it runs, then every median once it and the snapshot
@@ -168,7 +174,11 @@ async function measurePages(backend: string, size: number): Promise<Figure[]> {
       const during: number[] = [];
       // Warmed up as the page at rest is. A small database's pass is over within the warm-up (no figure then).
       for (let i = 0; i < WARM_VIEWS && !app.logged(PASS).length; i++) await get(customer.cookie, "/dashboard");
-      while (!app.logged(PASS).length && during.length < 200) during.push(await get(customer.cookie, "/dashboard"));
+      // Spread over the whole pass (its first seconds alone are not the pass), up to DURING_VIEWS of them.
+      while (!app.logged(PASS).length && during.length < DURING_VIEWS) {
+        during.push(await get(customer.cookie, "/dashboard"));
+        await sleep(DURING_PACE_MS);
+      }
       // A small database's pass may be over before the first view (no figure then).
       if (during.length) figures.push({ backend, size, page: DURING_PASS, ms: median(during) });
     }

@@ -61,11 +61,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () =>
     request.method === "PUT" ? partAnswer(() => putPart(request, access)) : receive(request, access),
   );
-  // Turned away: the connection closes after the answer, so its body is not read (a flood of 3 MB tries, each
-  // read to its end to keep the connection, took the CPU the line saved).
-  return (
-    turn?.value ??
-    Response.json({ problems: [UPLOAD_BUSY] }, { status: 429, headers: { "Retry-After": "5", Connection: "close" } })
+  if (turn) return turn.value;
+  // Turned away, as an address past its minute is (a page never has eight of one link's files on their way): after
+  // a pause, and the connection closes after the answer, so its body is not read (a flood of 3 MB tries, each read
+  // to its end to keep the connection, took the CPU the line saved).
+  await sleep(TURNED_AWAY_PAUSE_MS);
+  return Response.json(
+    { problems: [UPLOAD_BUSY] },
+    { status: 429, headers: { "Retry-After": "5", Connection: "close" } },
   );
 }
 
@@ -81,24 +84,25 @@ async function partAnswer(run: () => Promise<Response>) {
 }
 
 const UPLOAD_TURNS = { running: 2, waiting: 6 };
+/** How long a try turned away (the link's line full, the address's minute used up) waits for its 429. */
+const TURNED_AWAY_PAUSE_MS = 1000;
 /** Upload requests (whole files, parts, questions) one address may send in a minute: 13 files, each resent many times. */
 export const UPLOAD_BURST = { max: 120, windowMs: 60_000 };
 export const UPLOADS_TOO_FAST =
   "Too many files were sent from your connection in the last minute. Please wait a minute, then add this one again.";
 const burstKey = (request: Request) => `intake-upload:${clientAddress(request)}`;
 /**
- * Answered after TOO_FAST_PAUSE_MS, which costs a timer: a sender that tries again the moment it is answered (a loop,
+ * Answered after TURNED_AWAY_PAUSE_MS, which costs a timer: a sender that tries again the moment it is answered (a loop,
  * never a page) then sends one try a second per connection, not hundreds. The connection closes after the answer, so
  * a refused body is not read.
  */
 async function tooFast() {
-  await sleep(TOO_FAST_PAUSE_MS);
+  await sleep(TURNED_AWAY_PAUSE_MS);
   return Response.json(
     { problems: [UPLOADS_TOO_FAST] },
     { status: 429, headers: { "Retry-After": "60", Connection: "close" } },
   );
 }
-const TOO_FAST_PAUSE_MS = 1000;
 const UPLOAD_BUSY =
   "Another file from this form is still being received. Please wait until it has uploaded, then add this one again.";
 

@@ -100,7 +100,7 @@ describe("a step-4 file sent on its own", () => {
     expect(photos.map((p) => p.fileName)).toEqual(["shop.png"]);
   });
 
-  it("takes one link's files in turn, and turns a flood away at once with 429 and a message; other links go on", async () => {
+  it("takes one link's files in turn, and turns a flood away unread with 429 and a message; other links go on", async () => {
     const c = await customer();
     const other = await customer();
     // 30 logos at once from one link: two are received at a time, six wait their turn, 22 are refused unread.

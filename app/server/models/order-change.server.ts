@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { isDuplicateKeyError } from "../db.server";
+import { log } from "../log.server";
 
 /**
  * The orders' change log: which orders changed what the admin figures read (the order digest,
@@ -102,10 +103,11 @@ async function writeWaiting() {
     while (waiting) {
       const batch = waiting;
       waiting = null;
-      if (unwritten) {
-        for (const id of unwritten.ids) batch.ids.add(id);
-        batch.all ||= unwritten.all;
-        unwritten = null;
+      const late = unwritten;
+      unwritten = null;
+      if (late) {
+        for (const id of late.ids) batch.ids.add(id);
+        batch.all ||= late.all;
       }
       try {
         const at = new Date();
@@ -127,6 +129,7 @@ async function writeWaiting() {
         }
         await OrderChangeMark.updateOne({ _id: PROCESS }, { $set: { seq: written, at } }, { upsert: true });
         retryMs = RETRY_FIRST_MS;
+        if (late) log("info", "order_digest.change_logged_late", { orders: late.ids.size, all: late.all });
         for (const d of batch.done) d.resolve();
       } catch (error) {
         keepUnwritten(batch);

@@ -41,12 +41,12 @@ import { clientAddress } from "~/server/rate-limit.server";
  * `?key` cancels the file.
  *
  * Before any of that (the link's cookie is checked in the database), an address that sends more than
- * UPLOAD_BURST.max upload requests in a minute is answered 429 at once: a page sends each file once (a part more
+ * UPLOAD_BURST.max upload requests in a minute is answered 429 (`turnedAway`): a page sends each file once (a part more
  * after each drop), and a flood of small tries from one address, each refused after the link, the draft and the
  * file's header were read, took most of a core and doubled sign-in times.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return tooFast();
+  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return turnedAway(UPLOADS_TOO_FAST, 60);
   const access = await requireTokenAccess(request, "intake");
   if (request.method === "DELETE")
     return partAnswer(async () => {
@@ -61,15 +61,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const turn = await inTurn(`intake-upload:${access.orderId}`, UPLOAD_TURNS, () =>
     request.method === "PUT" ? partAnswer(() => putPart(request, access)) : receive(request, access),
   );
-  if (turn) return turn.value;
-  // Turned away, as an address past its minute is (a page never has eight of one link's files on their way): after
-  // a pause, and the connection closes after the answer, so its body is not read (a flood of 3 MB tries, each read
-  // to its end to keep the connection, took the CPU the line saved).
-  await sleep(TURNED_AWAY_PAUSE_MS);
-  return Response.json(
-    { problems: [UPLOAD_BUSY] },
-    { status: 429, headers: { "Retry-After": "5", Connection: "close" } },
-  );
+  // A page never has eight of one link's files on their way: the line is full only for a loop.
+  return turn ? turn.value : turnedAway(UPLOAD_BUSY, 5);
 }
 
 /** A part request's answer: a refusal in words, with its status (and, for an offset out of step, what arrived). */
@@ -92,15 +85,16 @@ export const UPLOADS_TOO_FAST =
   "Too many files were sent from your connection in the last minute. Please wait a minute, then add this one again.";
 const burstKey = (request: Request) => `intake-upload:${clientAddress(request)}`;
 /**
- * Answered after TURNED_AWAY_PAUSE_MS, which costs a timer: a sender that tries again the moment it is answered (a loop,
- * never a page) then sends one try a second per connection, not hundreds. The connection closes after the answer, so
- * a refused body is not read.
+ * A try turned away (the link's line full, the address's minute used up): 429 with `message`, after
+ * TURNED_AWAY_PAUSE_MS, which costs a timer, so a sender that tries again the moment it is answered (a loop, never a
+ * page) sends one try a second per connection, not hundreds. The connection closes after the answer, so the body is
+ * not read (a flood of 3 MB tries, each read to its end to keep the connection, took the CPU the line saved).
  */
-async function tooFast() {
+async function turnedAway(message: string, retryAfterSeconds: number) {
   await sleep(TURNED_AWAY_PAUSE_MS);
   return Response.json(
-    { problems: [UPLOADS_TOO_FAST] },
-    { status: 429, headers: { "Retry-After": "60", Connection: "close" } },
+    { problems: [message] },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds), Connection: "close" } },
   );
 }
 const UPLOAD_BUSY =
@@ -115,7 +109,7 @@ async function receive(request: Request, access: TokenAccess) {
 
 /** How much of a file sent in parts has arrived (`received`), or, once it was stored, its answer (`problems`). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return tooFast();
+  if (!withinBurst(burstKey(request), UPLOAD_BURST)) return turnedAway(UPLOADS_TOO_FAST, 60);
   const access = await requireTokenAccess(request, "intake");
   const url = new URL(request.url);
   if (!url.searchParams.has("key"))

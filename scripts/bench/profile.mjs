@@ -4,6 +4,7 @@
 // share of samples per package (react-dom, express, compression, zlib...) and
 // the busiest functions. Explains throughput figures with a measurement.
 //   TEST_PORT_OFFSET=600 node scripts/bench/profile.mjs [path]     (default /)
+// BENCH_COOKIE="returning=1" sends a cookie with every request (a page rendered, not kept).
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -12,6 +13,7 @@ import { knob, machine, ROOT, startBench } from "./lib.mjs";
 const PAGE = process.argv[2] ?? "/";
 // BENCH_SMOKE=1: 1 s of load.
 const SECONDS = knob("BENCH_SECONDS", 15, 1, 120, 1);
+const COOKIE = process.env.BENCH_COOKIE;
 const dir = path.join(ROOT, "data/bench/profile");
 
 /** Which part of the stack a sampled function belongs to. */
@@ -40,7 +42,7 @@ try {
     url: app.url + PAGE,
     connections: 10,
     duration: SECONDS,
-    headers: { "accept-encoding": "gzip" },
+    headers: { "accept-encoding": "gzip", ...(COOKIE ? { cookie: COOKIE } : {}) },
   });
 } finally {
   // Node writes the profile as the process exits: on a loaded machine that takes more than the

@@ -4,10 +4,21 @@
 // Nothing here runs unbounded: every wait has a deadline and every loop a count.
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, createHmac, randomBytes, scryptSync } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -218,14 +229,29 @@ export async function startApp({
   const logFile = path.join(ROOT, "data/bench", `app-${port}.log`);
   // The file is kept across runs and restarts: this start's lines are those after its size now.
   const logFrom = existsSync(logFile) ? statSync(logFile).size : 0;
+  // What was read of this start's lines: each poll reads only what the app wrote since the last.
+  const lines = [];
+  const decoder = new StringDecoder("utf8");
+  let readTo = logFrom;
+  let partial = "";
   /** This start's log entries of `event` (the app logs one JSON object a line), oldest first. */
-  const logged = (event) =>
-    readFileSync(logFile)
-      .subarray(logFrom)
-      .toString("utf8")
-      .split("\n")
-      .filter((line) => line.includes(`"event":"${event}"`))
-      .map((line) => JSON.parse(line));
+  const logged = (event) => {
+    const fd = openSync(logFile, "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (size > readTo) {
+        const chunk = Buffer.alloc(size - readTo);
+        readTo += readSync(fd, chunk, 0, chunk.length, readTo);
+        const text = partial + decoder.write(chunk);
+        const complete = text.split("\n");
+        partial = complete.pop();
+        lines.push(...complete);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return lines.filter((line) => line.includes(`"event":"${event}"`)).map((line) => JSON.parse(line));
+  };
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd,
     stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],

@@ -38,7 +38,7 @@ export async function stopProcess(child: ChildProcess) {
  * A free-ish port for a private server instance (test files run in parallel): base + TEST_PORT_OFFSET
  * + 0-49, so two checkouts' suites (offsets are multiples of 50) never pick the same one.
  * Bases are below 32768 (the kernel's range for outgoing connections' ports) and each file
- * has its own thousand: restart 11000, outbox mail 12000 (+1000 HTTP), database restart
+ * has its own thousand: the change log's retry 10000, restart 11000, outbox mail 12000 (+1000 HTTP), database restart
  * 14000/15000/19000, two instances 16000, mail down 17000/18000, local run 20000, cron mail 27000 (+1000).
  * The shared test services use 21025-26012 (scripts/services.sh).
  */

@@ -5,15 +5,14 @@ import { afterAll, expect, it } from "vitest";
 import { connectDb, disconnectDb, isDatabaseUnavailable } from "~/server/db.server";
 import { OrderChange, OrderChangeMark } from "~/server/models/index.server";
 import { recordOrderChange } from "~/server/models/order-change.server";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { privatePort, startFerretDb, stopProcess } from "../support/processes";
 
 // The orders' change log on a private FerretDB that this test stops while a change is noted, then starts again.
 const dbPort = privatePort(10000);
 let dir = "";
-let db: ReturnType<typeof startBinary> | undefined;
+let db: Awaited<ReturnType<typeof startFerretDb>> | undefined;
 const startDb = async () => {
-  db = startBinary("ferretdb", ["-listen", `127.0.0.1:${dbPort}`, "-dir", dir]);
-  await waitForPort(dbPort);
+  db = await startFerretDb(dbPort, dir);
 };
 afterAll(async () => {
   await disconnectDb();

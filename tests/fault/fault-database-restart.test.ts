@@ -7,17 +7,16 @@ import { CONTACT_MESSAGES } from "~/domain/contact";
 import { connectDb, disconnectDb, isDatabaseUnavailable } from "~/server/db.server";
 import { postForm, startAppProcess, type AppProcess } from "../support/app-process";
 import { uniqueAddress } from "../support/mailpit";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { privatePort, startFerretDb, stopProcess } from "../support/processes";
 
 // The app in production mode on a private FerretDB that this test stops and starts while requests flow.
 const dbPort = privatePort(14000);
 const appPort = privatePort(15000);
 let dir = "";
-let db: ReturnType<typeof startBinary> | undefined;
+let db: Awaited<ReturnType<typeof startFerretDb>> | undefined;
 let app: AppProcess | undefined;
 const startDb = async () => {
-  db = startBinary("ferretdb", ["-listen", `127.0.0.1:${dbPort}`, "-dir", dir]);
-  await waitForPort(dbPort);
+  db = await startFerretDb(dbPort, dir);
 };
 afterAll(async () => {
   await app?.stop();
@@ -180,9 +179,8 @@ it("tells an unreachable database (first connection or later) from other errors,
 it("classes every error a query meets as the database stops as unavailable, the driver's bare socket errors too", async () => {
   const port = privatePort(14000);
   const stopDir = await mkdtemp(path.join(tmpdir(), "ferret-stop-"));
-  const ferret = startBinary("ferretdb", ["-listen", `127.0.0.1:${port}`, "-dir", stopDir]);
+  const ferret = await startFerretDb(port, stopDir);
   try {
-    await waitForPort(port);
     const items = (await connectDb(`mongodb://127.0.0.1:${port}/stop`)).connection.collection("items");
     await items.insertOne({ name: "a" });
     // Commands too big to leave in one write: when the server goes, some wait for the socket to drain, which is

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import mongoose from "mongoose";
 import { afterAll, describe, expect, it } from "vitest";
-import { privatePort, startBinary, stopProcess, waitForPort } from "../support/processes";
+import { privatePort, startFerretDb, stopProcess } from "../support/processes";
 
 // What a newcomer's `npm start` does before the app: build only the stand-ins it runs, and say in one
 // line when no mongod can be had. Run against copies, with a `go` that records what it was asked to build.
@@ -66,10 +66,9 @@ describe("npm start on a fresh clone", () => {
 describe("the database stand-in scripts/services.sh builds", () => {
   const port = privatePort(11000);
   let ferretDir = "";
-  let server: ReturnType<typeof startBinary> | undefined;
+  let server: Awaited<ReturnType<typeof startFerretDb>> | undefined;
   const start = async () => {
-    server = startBinary("ferretdb", ["-listen", `127.0.0.1:${port}`, "-dir", ferretDir]);
-    await waitForPort(port);
+    server = await startFerretDb(port, ferretDir);
   };
   const things = (connection: mongoose.Connection) =>
     connection.model("Thing", new mongoose.Schema({ key: { type: String, unique: true }, value: Number }));

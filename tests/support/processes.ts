@@ -26,6 +26,16 @@ export function startBinary(name: string, args: string[]): ChildProcess {
   return spawn(path.join(BIN, name), args, { stdio: "ignore" });
 }
 
+/**
+ * A private FerretDB on `port` storing in `dir` (started again on the same `dir`, it has what it had), for a test
+ * that stops and starts its database; resolves once it takes connections.
+ */
+export async function startFerretDb(port: number, dir: string): Promise<ChildProcess> {
+  const ferret = startBinary("ferretdb", ["-listen", `127.0.0.1:${port}`, "-dir", dir]);
+  await waitForPort(port);
+  return ferret;
+}
+
 export async function stopProcess(child: ChildProcess) {
   if (child.exitCode !== null) return;
   await new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { privatePort, startFerretDb, stopProcess } from "../support/processes";
 // The orders' change log on a private FerretDB that this test stops while a change is noted, then starts again.
 const dbPort = privatePort(10000);
 let dir = "";
-let db: Awaited<ReturnType<typeof startFerretDb>> | undefined;
+let db: ChildProcess | undefined;
 const startDb = async () => {
   db = await startFerretDb(dbPort, dir);
 };

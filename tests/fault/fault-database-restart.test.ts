@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +14,7 @@ import { privatePort, startFerretDb, stopProcess } from "../support/processes";
 const dbPort = privatePort(14000);
 const appPort = privatePort(15000);
 let dir = "";
-let db: Awaited<ReturnType<typeof startFerretDb>> | undefined;
+let db: ChildProcess | undefined;
 let app: AppProcess | undefined;
 const startDb = async () => {
   db = await startFerretDb(dbPort, dir);

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -66,7 +66,7 @@ describe("npm start on a fresh clone", () => {
 describe("the database stand-in scripts/services.sh builds", () => {
   const port = privatePort(11000);
   let ferretDir = "";
-  let server: Awaited<ReturnType<typeof startFerretDb>> | undefined;
+  let server: ChildProcess | undefined;
   const start = async () => {
     server = await startFerretDb(port, ferretDir);
   };

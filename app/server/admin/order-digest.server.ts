@@ -27,8 +27,9 @@ import { DIGEST_FIELDS } from "../models/order.server";
  * written (a process that lives writes a failed entry again: models/order-change.server.ts). A pass reads every
  * order (about 5 s at 10,000 on SQLite; one in the background rests between batches, so the views meanwhile keep
  * most of the machine, and logs "order_digest.rebuilt"), so no view waits for one at start: the app starts from
- * the snapshot the last process wrote (models/order-digest-snapshot.server.ts), caught up from the log like any view, and makes its own pass in the background, swapped in when
- * done. Only a database with no snapshot yet (a first start) waits for the first pass. The digest
+ * the snapshot the last process wrote (models/order-digest-snapshot.server.ts), caught up from the log like any
+ * view, and makes its own pass in the background, swapped in when done. Only a database with no snapshot yet (a
+ * first start) waits for the first pass. The digest
  * catches up every REFRESH_MS, so a view after a quiet hour finds it current, and is written as the
  * snapshot after each pass and at most every SNAPSHOT_MS while orders change.
  */

@@ -146,10 +146,13 @@ describe.each(JS_MODES)("the admin session with %s", (_mode, javaScriptEnabled) 
   it.each(WIDTHS)("warns 2 minutes before the end, and Stay signed in extends the session (%i px)", async (width) => {
     const { admin, page } = await adminPage(true, width);
     await page.clock.install();
-    // Hydrated (the scripts ran and set the warning's timers) before the clock is moved on: the heading is in
-    // the server's page, and a jump before the timers are set would put them 28 minutes after it.
-    await page.goto("/admin/coupons", { waitUntil: "networkidle" });
-    await page.getByRole("heading", { name: "Coupons", exact: true }).waitFor();
+    // Hydrated (the scripts ran and set the warning's timers) before the clock is moved on: a jump before the
+    // timers are set would put them 28 minutes after it. The heading is in the server's page and the network
+    // falls idle while the scripts still run on a busy machine, so neither says so. The dialog's module is
+    // fetched by the effect that runs beside the one setting the timers: once it is asked for, they are set.
+    const timersSet = page.waitForRequest((request) => new URL(request.url()).pathname.includes("/SessionDialog-"));
+    await page.goto("/admin/coupons");
+    await timersSet;
     await page.getByRole("textbox").first().focus();
     // The admin stayed on the page without a click for 28.5 minutes: the server's clock and the page's.
     const sessionId = await idle(admin.cookie, ADMIN_SESSION_IDLE_MS - 90_000);

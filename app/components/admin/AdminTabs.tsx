@@ -106,6 +106,8 @@ export function SessionTimeout({
 }) {
   const [phase, setPhase] = useState<SessionPhase>("quiet");
 
+  // Runs in the same commit as the timers' effect below: tests/e2e/admin-session.test.ts takes the dialog
+  // module's request as the sign that the timers are set.
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
     idle(() => void loadDialog());

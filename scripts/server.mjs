@@ -6,12 +6,12 @@ import { readdir } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { loadEnvFile } from "./env-file.mjs";
 import { preferredEncoding } from "./encoding.mjs";
 import { pageCache } from "./page-cache.mjs";
+import { routeSubsetHandler } from "./route-subsets.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // `.env` first (values already in the environment win), then the build, which validates the whole
@@ -314,7 +314,7 @@ app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, n
 
 app.all(
   "*",
-  createRequestHandler({
+  routeSubsetHandler({
     build,
     mode: production ? "production" : "development",
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }),

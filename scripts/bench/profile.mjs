@@ -4,11 +4,12 @@
 // share of samples per package (react-dom, express, compression, zlib...) and
 // the busiest functions. Explains throughput figures with a measurement.
 //   TEST_PORT_OFFSET=600 node scripts/bench/profile.mjs [path]     (default /)
-// BENCH_COOKIE="returning=1" sends a cookie with every request (a page rendered, not kept).
+// BENCH_COOKIE="returning=1" sends a cookie with every request (a page rendered, not kept); a path under
+// /intake-form is opened with the cookie of a website bought for it.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { knob, machine, ROOT, startBench } from "./lib.mjs";
+import { intakeCustomer, knob, machine, ROOT, startBench } from "./lib.mjs";
 
 const PAGE = process.argv[2] ?? "/";
 // BENCH_SMOKE=1: 1 s of load.
@@ -30,19 +31,23 @@ function area(frame) {
 
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
+// An intake step is opened with the cookie of a bought website's link (its loader reads the order and the draft).
+const INTAKE = PAGE.startsWith("/intake-form");
 const bench = await startBench({
   database: "bench-profile",
-  withDb: false,
+  withDb: INTAKE,
+  drop: INTAKE,
   nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
 });
 const { app } = bench;
 let result;
 try {
+  const cookie = INTAKE ? (await intakeCustomer(bench)).cookie : COOKIE;
   result = await autocannon({
     url: app.url + PAGE,
     connections: 10,
     duration: SECONDS,
-    headers: { "accept-encoding": "gzip", ...(COOKIE ? { cookie: COOKIE } : {}) },
+    headers: { "accept-encoding": "gzip", ...(cookie ? { cookie } : {}) },
   });
 } finally {
   // Node writes the profile as the process exits: on a loaded machine that takes more than the

@@ -40,20 +40,31 @@ export function routeTree(routes) {
 /**
  * Every path Remix matches while it answers a request for `pathname` (as `new URL(request.url)` gives it):
  * the path itself; for a single-fetch `.data` request, the page's path; and for the partial manifest, each
- * parent of the page's path down to `/` (@remix-run/react's getPartialManifest).
+ * parent of the page's path down to `/` (@remix-run/react's getPartialManifest). With `deepest` (the most
+ * segments of any route's path, `deepestRoute`), the parents more than one segment deeper are left out: they
+ * match what the parent one segment deeper than any route matches (only a splat route can match them, on
+ * segments they share), so a path of thousands of segments costs a few matches, not thousands.
  */
-export function pathsRemixMatches(pathname) {
+export function pathsRemixMatches(pathname, deepest = Infinity) {
   const paths = [pathname];
   const page = pathname.endsWith(".data") ? pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") : pathname;
   if (page !== pathname) paths.push(page);
   const segments = page.split("/").filter(Boolean);
-  segments.pop();
   paths.push("/");
-  while (segments.length > 0) {
-    paths.push(`/${segments.join("/")}`);
-    segments.pop();
-  }
+  for (let depth = 1; depth < segments.length && depth <= deepest + 1; depth++)
+    paths.push(`/${segments.slice(0, depth).join("/")}`);
   return paths;
+}
+
+/** The most segments in any route's path (a splat's `*` not counted: it matches any number). */
+export function deepestRoute(tree, above = 0) {
+  return Math.max(
+    0,
+    ...tree.map((route) => {
+      const depth = above + (route.path ?? "").split("/").filter((s) => s && s !== "*").length;
+      return Math.max(depth, deepestRoute(route.children ?? [], depth));
+    }),
+  );
 }
 
 /** The ids of the routes matched by any of `paths` in `tree` (always the root, which answers a path nothing matches). */
@@ -74,11 +85,22 @@ function pathOf(originalUrl) {
   }
 }
 
+/** Whether every segment of `pathname` is valid percent-encoding (@remix-run/router's decodePath). */
+function decodable(pathname) {
+  try {
+    pathname.split("/").forEach((segment) => decodeURIComponent(segment));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Express middleware: Remix's handler for `options.build`, each request given the routes its path can match. */
 export function routeSubsetHandler(options) {
   const { build } = options;
   const whole = createRequestHandler(options);
   const tree = routeTree(build.routes);
+  const deepest = deepestRoute(tree);
   const handlers = new Map();
   const byPath = new Map();
 
@@ -102,7 +124,9 @@ export function routeSubsetHandler(options) {
     if (pathname === null || pathname === "/__manifest") return whole(req, res, next);
     let handler = byPath.get(pathname);
     if (!handler) {
-      handler = handlerFor(routesFor(tree, pathsRemixMatches(pathname)));
+      // A path Remix cannot decode is matched by Remix alone, as before: it warns for each match it makes.
+      if (!decodable(pathname)) return whole(req, res, next);
+      handler = handlerFor(routesFor(tree, pathsRemixMatches(pathname, deepest)));
       if (pathname.length <= MAX_PATH_LENGTH) {
         if (byPath.size >= MAX_PATHS) byPath.delete(byPath.keys().next().value);
         byPath.set(pathname, handler);

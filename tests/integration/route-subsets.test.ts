@@ -68,6 +68,8 @@ describe("pages through the route subsets (scripts/route-subsets.mjs)", () => {
     "/CONTACT",
     "/contact/",
     "//contact",
+    "/contact/%E0%A4%A",
+    `/uploads${"/a".repeat(2000)}`,
   ];
 
   it.each(paths)("%s is answered as Remix answers it over every route", async (pathname) => {

@@ -139,11 +139,25 @@ function requestHost(req) {
 app.use((req, res, next) => {
   try {
     const host = requestHost(req);
-    if (host && new URL(`http://${host}`).host) return next();
+    // Only a host and port: a Host such as `x/admin` would make a URL whose path is not the request's path, so
+    // Remix would route by a path that none of the middleware here looked at.
+    if (host && !/[/?#@\\\s]/.test(host) && new URL(`http://${host}`).host) return next();
   } catch {
     /* fall through */
   }
   res.status(400).type("text/plain").send("Bad Request: the Host header is missing or not a host name.");
+});
+
+/**
+ * No page of ours has a path near 2 KB; a longer one is refused before any router reads it, so the work of matching
+ * a path (here, in Remix, in the route subsets) has a bound. The query string is not counted: Node's header limit
+ * bounds it, and nothing matches routes on it.
+ */
+const MAX_PATH_BYTES = 2048;
+app.use((req, res, next) => {
+  const query = req.originalUrl.indexOf("?");
+  if ((query < 0 ? req.originalUrl.length : query) <= MAX_PATH_BYTES) return next();
+  res.status(414).type("text/plain").send(`URI Too Long: a path may be at most ${MAX_PATH_BYTES} characters.`);
 });
 
 /**

@@ -46,7 +46,7 @@ describe("nothing in the request path throws", () => {
     },
   );
 
-  it.each(["a b", "", "[zz", "x".repeat(300), "127.0.0.1:99999"])(
+  it.each(["a b", "", "[zz", "x".repeat(300), "127.0.0.1:99999", "x/admin", "x?y", "x#y", "u@x", "x\\admin"])(
     "a Host header of %j is refused cleanly",
     async (host) => {
       const res = await rawRequest({ path: "/", headers: { Host: host } });
@@ -54,6 +54,23 @@ describe("nothing in the request path throws", () => {
       expect(await appIsUp()).toBe(true);
     },
   );
+});
+
+describe("what Remix routes by is what the server checked", () => {
+  it("refuses a Host that carries a path (Remix would have routed / as /admin)", async () => {
+    const res = await rawRequest({ path: "/", headers: { Host: "localhost/admin" } });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("the Host header is missing or not a host name");
+  });
+
+  it("answers a path over 2 KB with 414 before any router reads it, and a path just under with a 404 page", async () => {
+    const long = await rawRequest({ path: `/uploads${"/a".repeat(1100)}` });
+    expect(long.status).toBe(414);
+    expect(long.text).toContain("URI Too Long: a path may be at most 2048 characters.");
+    const under = await rawRequest({ path: `/uploads${"/a".repeat(1010)}?q=${"b".repeat(3000)}` });
+    expect(under.status).toBe(404);
+    expect(await appIsUp()).toBe(true);
+  });
 });
 
 describe("cross-site posts", () => {

@@ -108,9 +108,12 @@ async function run(app, cookies, seconds) {
   return { times, wrong, errors, elapsed, cpuPerPost: times.length ? cpu / times.length : NaN };
 }
 
+// BENCH_PROFILE=DIR: the app runs with Node's sampling profiler and writes its .cpuprofile into DIR at the end.
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 const bench = await startBench({
   database: DATABASE,
   drop: true,
+  ...(PROFILE_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
   serviceEnv: (env) =>
     process.env.BENCH_MONGODB_URI
       ? { ...env, MONGODB_URI: `mongodb://${new URL(process.env.BENCH_MONGODB_URI).host}/x` }
@@ -169,6 +172,6 @@ try {
   failed = true;
   console.error(error);
 } finally {
-  await bench.stop();
+  await bench.stop(PROFILE_DIR ? { graceMs: 120_000 } : undefined);
 }
 process.exit(failed ? 1 : 0);

@@ -216,7 +216,8 @@ export function isDuplicateKeyError(error: unknown): boolean {
 /** Claims an idempotency key: true for the one call that claimed it, false for every other. */
 export async function claimOnce(key: string): Promise<boolean> {
   try {
-    await OnceKey.create({ _id: key });
+    // One insert, no mongoose document built for it (the claim is the hottest write: every intake save takes one).
+    await OnceKey.collection.insertOne({ _id: key as never, created_at: new Date() });
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;

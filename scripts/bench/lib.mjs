@@ -83,6 +83,16 @@ export function cpuMs(pid) {
   return ((ticks(own, 11) + ticks(own, 13) + running) * 1000) / 100;
 }
 
+/** The pid of the test services' FerretDB (scripts/services.sh writes it), or null when another database is used. */
+export function testDatabasePid() {
+  if (process.env.BENCH_MONGODB_URI) return null;
+  try {
+    return Number(readFileSync(path.join(ROOT, "data/test/run/mongo.pid"), "utf8").trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The processes `pid` started that still run (the app's image worker). */
 function childrenOf(pid) {
   return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && Number(statFields(entry, true)?.[1]) === pid);

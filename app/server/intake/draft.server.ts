@@ -143,7 +143,9 @@ async function saveInTurn(orderId: string, before: Submission | null, update: { 
  * returns the draft as saved, worked out from `before` (the draft this request
  * read) rather than read back. `reached` raises the furthest step. The order's
  * intake_progress is written beside it, and only when the save changes it: a
- * step post is then three round trips (the link, the draft, this save).
+ * step post is then six round trips, each by `_id` (the link, the draft, the
+ * turn's claim and its check of the draft's counters, this save, and the turn
+ * before it freed without waiting).
  */
 export async function saveStep(
   orderId: string,

@@ -9,7 +9,7 @@ import { ContactMessage, IntakeSubmission, OutboxMessage } from "~/server/models
 import { CONTACT_LIMIT } from "~/server/rate-limit.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { uniqueAddress } from "../support/mailpit";
-import { expectEffect, recordRequests, screenshot, useBrowser } from "../support/browser";
+import { expectEffect, recordRequests, screenshot, scriptsRunning, useBrowser } from "../support/browser";
 import { droppedLinkJourneys, expectLocked, restoreAndResend, type DroppedLinkForm } from "../support/dropped-link";
 import { useRelays } from "../support/faulty-relay";
 import { clearBrowserLimits } from "../support/rate-limits";
@@ -31,7 +31,8 @@ async function freshContactPage(width: number, baseURL?: string) {
   // Each journey sends real messages from 127.0.0.1: start it under the per-address limit.
   await clearBrowserLimits(CONTACT_LIMIT);
   const page = await browser.newPage({ javaScriptEnabled: true, width, baseURL });
-  await page.goto("/contact", { waitUntil: "networkidle" }); // hydrated: the scripts are running
+  await page.goto("/contact", { waitUntil: "networkidle" });
+  await scriptsRunning(page);
   return page;
 }
 
@@ -114,6 +115,7 @@ async function intakeAt(step: number, width: number) {
     if (options.clock) await page.clock.install();
     await page.goto(`/intake-form/${step}`, { waitUntil: "networkidle" });
     await page.getByText(`Step ${step} of 14`).waitFor();
+    if (javaScriptEnabled) await scriptsRunning(page);
     return page;
   };
   return { orderId, open };
@@ -293,6 +295,7 @@ describe.each(WIDTHS)("two quick Removes in a list at %i px", (width) => {
     recordRequests(page);
     if (js) await page.clock.install(); // the test moves the autosave's clock on
     await page.goto("/intake-form/5", { waitUntil: "networkidle" });
+    if (js) await scriptsRunning(page);
     const held = relay.fail("stall", "/intake-form/5"); // the server has it, and the answer takes its time
     return { orderId, page, relay, held };
   }

@@ -9,6 +9,7 @@ import {
   expectNoSeriousA11yViolations,
   JS_MODES,
   screenshot,
+  scriptsRunning,
   useBrowser,
 } from "../support/browser";
 import { paidOrder, useAppDatabase } from "../support/app-data";
@@ -348,7 +349,7 @@ describe("autosave with JavaScript on", () => {
     // Hydrated (the autosave's timer is set) before the clock is moved on.
     await page.goto(`/intake-form?token=${token}`, { waitUntil: "networkidle" });
     await onStep(page, 1);
-    await page.waitForFunction(() => document.querySelector("#f-businessName") !== null);
+    await scriptsRunning(page);
 
     await page.clock.runFor(31_000);
     expect(posts).toHaveLength(0); // nothing changed, nothing sent

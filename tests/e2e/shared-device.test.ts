@@ -5,7 +5,7 @@ import { AUTH_MESSAGES } from "~/domain/account";
 import { IntakeSubmission } from "~/server/models/index.server";
 import { paidOrder, tokenCookie, useAppDatabase } from "../support/app-data";
 import { signedInUser } from "../support/auth";
-import { APP_URL, screenshot, useBrowser } from "../support/browser";
+import { APP_URL, screenshot, scriptsRunning, useBrowser } from "../support/browser";
 
 /**
  * A shared computer: the copies of forms this site keeps in the browser
@@ -95,6 +95,7 @@ describe("an intake step's copy (JavaScript on)", () => {
     const page = await browser.newPage({ javaScriptEnabled: true, width: 1280, cookie: await tokenCookie(token) });
     await page.clock.install();
     await page.goto("/intake-form/1", { waitUntil: "networkidle" });
+    await scriptsRunning(page); // the autosave's timer is set before the clock is moved on
     await page.getByLabel(/^Trading name/).fill("Saved by the autosave");
     await page.clock.fastForward(1_000); // the copy is written half a second after typing stops
     await expect.poll(() => copies(page)).toHaveLength(1);

@@ -166,3 +166,12 @@ export async function expectEffect(page: Page, name: string, wait: () => Promise
 export async function waitForEffect(page: Page, locator: Locator, name: string, timeout = 60_000) {
   await expectEffect(page, name, () => locator.waitFor({ timeout }));
 }
+
+/**
+ * Waits until the page's scripts run and the first render's effects have all run (root.tsx sets
+ * `data-hydrated` on <html> then): every timer a route sets is set, so the page's clock can be moved.
+ * An idle network is not that: the scripts may still be running when the last request ends.
+ */
+export async function scriptsRunning(page: Page, timeout = 30_000) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout });
+}

@@ -23,6 +23,7 @@ import {
 import { action as entryAction } from "~/routes/intake-form";
 import { loader as statusLoader } from "~/routes/order-status";
 import { stepAction } from "~/server/intake/step.server";
+import { loadSubmission, saveStep } from "~/server/intake/draft.server";
 import { privacyAuditLog, privacyCounters } from "~/server/admin/privacy.server";
 import { paidOrder, tokenCookie } from "../support/app-data";
 import { useTestDatabase } from "../support/db";
@@ -192,6 +193,30 @@ const complete = {
   package_selected: "bold_creative",
   allow_showcase: false,
 };
+
+describe("a step's save of a draft the request read", () => {
+  it("updates it in place, and creates it again with its defaults when it went after the read", async () => {
+    const { orderId } = await paidOrder();
+    await IntakeSubmission.create({ order_id: orderId, furthest_step: 1 });
+    const before = await loadSubmission(orderId);
+    await saveStep(orderId, 1, { businessName: "First Name Pty Ltd" }, 2, before);
+    expect(await IntakeSubmission.findById(orderId).lean()).toMatchObject({
+      business_name: "First Name Pty Ltd",
+      furthest_step: 2,
+    });
+
+    // Removed between this request's read and its save (a data deletion, say): saved all the same, as a whole draft.
+    const read = await loadSubmission(orderId);
+    await IntakeSubmission.deleteOne({ _id: orderId });
+    await saveStep(orderId, 1, { businessName: "Second Name Pty Ltd" }, 2, read);
+    expect(await IntakeSubmission.findById(orderId).lean()).toMatchObject({
+      order_id: orderId,
+      business_name: "Second Name Pty Ltd",
+      status: "draft",
+      needs_contact_form: true,
+    });
+  });
+});
 
 describe("submitting the intake", () => {
   it("a customer who chose a by-hand build is logged as AI declined, and counted so, not as a consent", async () => {

@@ -11,7 +11,7 @@ import { log } from "~/server/log.server";
 import { intakeConfirmation, intakeNotice } from "~/server/mail/messages.server";
 import { queueMail } from "~/server/mail/outbox.server";
 import { startClock } from "~/server/delivery-clock.server";
-import { filesTurn, inTurn, revisionTurn, versionOf } from "~/server/intake/turns.server";
+import { filesTurn, revisionTurn, versionOf, writeInTurn } from "~/server/intake/turns.server";
 import { IntakeSubmission, IntakeToken, Order, PrivacyAuditLog } from "~/server/models/index.server";
 import { markTokenUsed, type TokenAccess } from "~/server/tokens.server";
 
@@ -135,7 +135,7 @@ export async function draftAfterRace(orderId: string, seen: Submission | null): 
 /** Writes one update of the draft as its next revision, or throws SaveRaced when another save took it first. */
 async function saveInTurn(orderId: string, before: Submission | null, update: { $set: Record<string, unknown> }) {
   const turn = revisionTurn(orderId, before);
-  await inTurn([turn], () => upsertSubmission(orderId, { $set: { ...update.$set, revision: turn.n } }, !!before));
+  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...update.$set, revision: turn.n } }, !!before));
 }
 
 /**
@@ -173,7 +173,7 @@ export async function saveStep(
     turns.push(files);
     set.files_version = doc.files_version = files.n;
   }
-  await inTurn(turns, () =>
+  await writeInTurn(turns, () =>
     Promise.all([
       upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }, !!before),
       before && progress === intakeProgress(before)
@@ -196,7 +196,7 @@ export async function saveFiles(
   set: Record<string, unknown>,
 ): Promise<void> {
   const turn = filesTurn(orderId, before);
-  await inTurn([turn], () => upsertSubmission(orderId, { $set: { ...set, files_version: turn.n } }, !!before));
+  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...set, files_version: turn.n } }, !!before));
 }
 
 /* Submit */

@@ -45,7 +45,7 @@ const release = (keys: string[]) =>
  * order: the one before is dropped once the write is done, and a claim is only
  * good while the draft is still at the version before it (checked after claiming).
  */
-export async function inTurn<T>(turns: Turn[], write: () => Promise<T>) {
+export async function writeInTurn<T>(turns: Turn[], write: () => Promise<T>) {
   const keys = turns.map(turnKey);
   const taken: string[] = [];
   for (const key of keys) {

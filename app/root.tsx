@@ -9,7 +9,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { ConnectionNotice } from "~/components/connection";
 import { Flashes } from "~/components/Flashes";
 import { useFocusAfterNavigation } from "~/components/focus";
@@ -74,12 +74,6 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   useFocusAfterNavigation();
-  // The page's scripts run: set once the first render's effects have all run (a parent's effects run after its
-  // children's), so every timer and listener a route sets up is in place. Browser tests wait for it before they
-  // move the page's clock.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "";
-  }, []);
   return <Outlet />;
 }
 

@@ -168,10 +168,17 @@ export async function waitForEffect(page: Page, locator: Locator, name: string, 
 }
 
 /**
- * Waits until the page's scripts run and the first render's effects have all run (root.tsx sets
- * `data-hydrated` on <html> then): every timer a route sets is set, so the page's clock can be moved.
- * An idle network is not that: the scripts may still be running when the last request ends.
+ * Waits until React has hydrated the page (its fiber is on <main>) and the network is idle. An idle network
+ * alone is not that: the scripts may still be running when the last request ends. The effects of the first
+ * render run right after hydration's commit; a test that moves the page's clock calls this first.
+ * (A marker set by an effect in the root would be exact, but the admin's order page has no 40 bytes of room
+ * left in its 97 KB script budget.)
  */
 export async function scriptsRunning(page: Page, timeout = 30_000) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout });
+  await page.waitForFunction(
+    () => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber$")),
+    undefined,
+    { timeout },
+  );
+  await page.waitForLoadState("networkidle");
 }

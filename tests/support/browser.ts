@@ -171,8 +171,8 @@ export async function waitForEffect(page: Page, locator: Locator, name: string, 
  * Waits until React has hydrated the page (its fiber is on <main>) and the network is idle. An idle network
  * alone is not that: the scripts may still be running when the last request ends. The effects of the first
  * render run right after hydration's commit; a test that moves the page's clock calls this first.
- * (A marker set by an effect in the root would be exact, but the admin's order page has no 40 bytes of room
- * left in its 97 KB script budget.)
+ * (A marker set by an effect in the root would be exact, but it cost 24 bytes of script on every page, and the
+ * admin's order page had less room than that left in its 97 KB budget.)
  */
 export async function scriptsRunning(page: Page, timeout = 30_000) {
   await page.waitForFunction(

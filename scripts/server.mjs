@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
+import onHeaders from "on-headers";
 import { loadEnvFile } from "./env-file.mjs";
 import { preferredEncoding } from "./encoding.mjs";
 import { pageCache } from "./page-cache.mjs";
@@ -240,6 +241,21 @@ const contentSecurityPolicy = (nonce) =>
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 
+/**
+ * The policies a browser applies only to a document it shows (a script's or a fetch's answer is never one).
+ * They are left off the answers that are scripts (the built chunks; Remix's `.data` answers, text/x-script,
+ * read by its fetch): about 550 bytes each, which HTTP/2 cannot index away (the nonce makes every CSP new),
+ * so about 4 ms an answer at 1 Mbps, and a form page asks for fifteen or more of them. Anything a browser
+ * could show as a page (HTML, SVG, text, an error) keeps them all.
+ */
+const DOCUMENT_POLICIES = [
+  "Content-Security-Policy",
+  "X-Frame-Options",
+  "Permissions-Policy",
+  "Cross-Origin-Opener-Policy",
+];
+const SCRIPT_TYPES = /^(?:text\/javascript|application\/javascript|text\/x-script)\s*(?:;|$)/i;
+
 app.use((req, res, next) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
@@ -250,6 +266,10 @@ app.use((req, res, next) => {
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
   if (https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  onHeaders(res, () => {
+    if (SCRIPT_TYPES.test(String(res.getHeader("Content-Type") ?? "")))
+      for (const name of DOCUMENT_POLICIES) res.removeHeader(name);
+  });
   // The app reads the client address from here (rate limits); never from a header the client sent.
   req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();

@@ -73,6 +73,33 @@ describe("what Remix routes by is what the server checked", () => {
   });
 });
 
+describe("the document policies go only on what a browser could show as a page", () => {
+  const DOCUMENT_ONLY = [
+    "content-security-policy",
+    "x-frame-options",
+    "permissions-policy",
+    "cross-origin-opener-policy",
+  ];
+  it("leaves them off the built scripts and Remix's data answers, which keep nosniff", async () => {
+    const page = await rawRequest({ path: "/checkout" });
+    const script = /\/build\/[^"]+\.js/.exec(page.text)?.[0];
+    expect(script).toBeTruthy();
+    for (const path of [script!, "/checkout.data", "/no-such-page.data"]) {
+      const res = await rawRequest({ path, headers: { "Accept-Encoding": "br" } });
+      expect(String(res.headers["content-type"])).toMatch(/javascript|x-script/);
+      for (const name of DOCUMENT_ONLY) expect(res.headers[name], `${name} on ${path}`).toBeUndefined();
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+
+  it("keeps them on pages, the not-found page and the SVG favicon", async () => {
+    for (const path of ["/checkout", "/no-such-page", "/favicon.svg"]) {
+      const res = await rawRequest({ path });
+      for (const name of DOCUMENT_ONLY) expect(res.headers[name], `${name} on ${path}`).toBeDefined();
+    }
+  });
+});
+
 describe("cross-site posts", () => {
   it("refuses another site's Origin even with Sec-Fetch-Site: none (Remix's own check answered 500)", async () => {
     const res = await rawRequest({

@@ -33,13 +33,17 @@ export async function loadSubmission(orderId: string): Promise<Submission | null
 /**
  * Applies an update to the order's submission, creating the draft on the first
  * save, in one round trip. Two first saves that race both try to insert: the
- * loser's E11000 is retried as an update. `exists`: the request read the draft,
- * so it is updated without an upsert (mongoose then builds no defaults for an
- * insert, about half the app's CPU of the write), and created only if it has
- * gone since.
+ * loser's E11000 is retried as an update. `read`: the draft as the request read
+ * it; when there was one it is updated without an upsert (mongoose then builds no
+ * defaults for an insert, about half the app's CPU of the write), and created
+ * only if it has gone since.
  */
-async function upsertSubmission(orderId: string, update: Record<string, unknown>, exists = false): Promise<void> {
-  if (exists && (await IntakeSubmission.updateOne({ _id: orderId }, update)).matchedCount > 0) return;
+async function upsertSubmission(
+  orderId: string,
+  update: Record<string, unknown>,
+  read: Submission | null = null,
+): Promise<void> {
+  if (read && (await IntakeSubmission.updateOne({ _id: orderId }, update)).matchedCount > 0) return;
   const write = () =>
     IntakeSubmission.updateOne({ _id: orderId }, { ...update, $setOnInsert: { order_id: orderId } }, { upsert: true });
   try {
@@ -135,7 +139,7 @@ export async function draftAfterRace(orderId: string, seen: Submission | null): 
 /** Writes one update of the draft as its next revision, or throws SaveRaced when another save took it first. */
 async function saveInTurn(orderId: string, before: Submission | null, update: { $set: Record<string, unknown> }) {
   const turn = revisionTurn(orderId, before);
-  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...update.$set, revision: turn.n } }, !!before));
+  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...update.$set, revision: turn.n } }, before));
 }
 
 /**
@@ -175,7 +179,7 @@ export async function saveStep(
   }
   await writeInTurn(turns, () =>
     Promise.all([
-      upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }, !!before),
+      upsertSubmission(orderId, { $set: set, $max: { furthest_step: reached } }, before),
       before && progress === intakeProgress(before)
         ? null
         : Order.updateOne({ _id: orderId }, { $set: { intake_progress: progress } }),
@@ -196,7 +200,7 @@ export async function saveFiles(
   set: Record<string, unknown>,
 ): Promise<void> {
   const turn = filesTurn(orderId, before);
-  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...set, files_version: turn.n } }, !!before));
+  await writeInTurn([turn], () => upsertSubmission(orderId, { $set: { ...set, files_version: turn.n } }, before));
 }
 
 /* Submit */
